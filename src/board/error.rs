@@ -1,0 +1,118 @@
+//! Why a board could not be read, and where.
+//!
+//! Every variant names the exact spot (row and column, or character position) and what was found
+//! there, because the person reading a 422 or a CLI `error` line has to fix their input from the
+//! message alone.
+
+use std::fmt;
+
+/// Where in the input a problem was found. Rows and columns are 0-based, as in `conflicts`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A cell of a grid (array) representation, or of a decoded board.
+    Cell { row: usize, col: usize },
+    /// A character of the text representation: its byte `offset` in the string and the index of
+    /// the `cell` it would have filled.
+    Offset { offset: usize, cell: usize },
+}
+
+impl Location {
+    /// The location of cell `index` in row-major order.
+    pub fn cell(index: usize) -> Location {
+        Location::Cell { row: index / 9, col: index % 9 }
+    }
+
+    /// A JSON Pointer (RFC 6901) to the offending value inside the request's `board` member.
+    pub fn json_pointer(&self) -> String {
+        match *self {
+            Location::Cell { row, col } => format!("/board/{row}/{col}"),
+            Location::Offset { .. } => "/board".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Location::Cell { row, col } => write!(f, "board[{row}][{col}]"),
+            Location::Offset { offset, cell } => write!(
+                f,
+                "board character at byte offset {offset} (cell {cell}: row {}, col {})",
+                cell / 9,
+                cell % 9
+            ),
+        }
+    }
+}
+
+/// A board that could not be read. Each variant is a distinct mistake with its position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("the request has no `board` member")]
+    Missing,
+    #[error(
+        "`board` is {found}; expected a string of 81 cells or an array of 9 rows of 9 cells"
+    )]
+    WrongType { found: &'static str },
+    #[error("`board` has {found} cells; expected 81 (digits 1-9, and '.' or '0' for blank)")]
+    CellCount { found: usize },
+    #[error("`board` has {found} rows; expected 9")]
+    RowCount { found: usize },
+    #[error("board[{row}] is {found}; expected an array of 9 cells")]
+    RowType { row: usize, found: &'static str },
+    #[error("board[{row}] has {found} cells; expected 9")]
+    RowLength { row: usize, found: usize },
+    #[error("board[{row}][{col}] is {found}; expected a one-character string or an integer 0-9")]
+    CellType { row: usize, col: usize, found: &'static str },
+    #[error("{at}: found {found:?}; expected a digit 1-9, or '.' or '0' for blank")]
+    BadCharacter { at: Location, found: char },
+    #[error("{at}: found the string {found:?}; expected \"1\" to \"9\", or \".\" for blank")]
+    BadString { at: Location, found: String },
+    #[error("{at}: found {found}; expected an integer 0-9 (0 or null for blank)")]
+    BadNumber { at: Location, found: String },
+    #[error(
+        "{at} is {found}, but earlier cells are {expected}; use one representation for the whole board"
+    )]
+    MixedRepresentation { at: Location, found: &'static str, expected: &'static str },
+}
+
+impl BoardError {
+    /// A JSON Pointer (RFC 6901) to the part of the request the error is about.
+    pub fn json_pointer(&self) -> String {
+        match self {
+            BoardError::Missing => String::new(),
+            BoardError::WrongType { .. }
+            | BoardError::CellCount { .. }
+            | BoardError::RowCount { .. } => "/board".to_owned(),
+            BoardError::RowType { row, .. } | BoardError::RowLength { row, .. } => {
+                format!("/board/{row}")
+            }
+            BoardError::CellType { row, col, .. } => Location::Cell { row: *row, col: *col }.json_pointer(),
+            BoardError::BadCharacter { at, .. }
+            | BoardError::BadString { at, .. }
+            | BoardError::BadNumber { at, .. }
+            | BoardError::MixedRepresentation { at, .. } => at.json_pointer(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_place_and_the_value() {
+        let error = BoardError::BadNumber { at: Location::Cell { row: 2, col: 7 }, found: "12".into() };
+        assert_eq!(error.to_string(), "board[2][7]: found 12; expected an integer 0-9 (0 or null for blank)");
+        assert_eq!(error.json_pointer(), "/board/2/7");
+
+        let error = BoardError::BadCharacter { at: Location::Offset { offset: 13, cell: 12 }, found: 'x' };
+        assert_eq!(
+            error.to_string(),
+            "board character at byte offset 13 (cell 12: row 1, col 3): found 'x'; expected a digit 1-9, or '.' or '0' for blank"
+        );
+        assert_eq!(error.json_pointer(), "/board");
+        assert_eq!(BoardError::RowLength { row: 4, found: 8 }.json_pointer(), "/board/4");
+        assert_eq!(BoardError::Missing.json_pointer(), "");
+    }
+}

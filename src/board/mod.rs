@@ -1,0 +1,185 @@
+//! The 9x9 board model shared by every layer: parsing, rule checking, solving and formatting.
+//!
+//! A [`Board`] is 81 bytes in row-major order, `0` for a blank and `1..=9` for a digit. That
+//! layout is what the solver copies around and what every wire format maps onto, so conversions
+//! stay cheap and no layer needs its own grid type.
+
+use std::fmt;
+use std::str::FromStr;
+
+mod error;
+mod json;
+
+pub use error::{BoardError, Location};
+pub use json::{Format, FormattedBoard, JsonBoard};
+
+/// Number of cells on a board.
+pub const CELLS: usize = 81;
+
+/// A 9x9 Sudoku grid: givens and blanks, or a full solution.
+///
+/// Every cell holds `0` (blank) or a digit `1..=9`; the constructors enforce it, so code that
+/// receives a `Board` never re-checks the range.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [u8; CELLS],
+}
+
+impl Board {
+    /// The board with no givens (it has very many solutions).
+    pub const EMPTY: Board = Board { cells: [0; CELLS] };
+
+    /// Builds a board from 81 cells in row-major order, `0` for blank.
+    pub fn from_cells(cells: [u8; CELLS]) -> Result<Board, BoardError> {
+        if let Some(index) = cells.iter().position(|&value| value > 9) {
+            return Err(BoardError::BadNumber {
+                at: Location::cell(index),
+                found: cells[index].to_string(),
+            });
+        }
+        Ok(Board { cells })
+    }
+
+    /// The cells in row-major order, `0` for blank.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// The value at `row`, `col` (0-based), `0` for blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * 9 + col]
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&value| value != 0)
+    }
+
+    /// Number of filled cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&value| value != 0).count()
+    }
+
+    /// Writes the board as 81 characters, `.` for blank, with no separators.
+    pub fn write_line(&self, out: &mut [u8; CELLS]) {
+        for (byte, &value) in out.iter_mut().zip(&self.cells) {
+            *byte = if value == 0 { b'.' } else { b'0' + value };
+        }
+    }
+
+    /// Parses 81 cells in row-major order: `1`-`9` for a digit, `.` or `0` for a blank.
+    /// ASCII whitespace between cells is skipped, so nine lines of nine work too.
+    pub fn parse_line(text: &str) -> Result<Board, BoardError> {
+        let mut cells = [0u8; CELLS];
+        let mut count = 0;
+        for (offset, ch) in text.char_indices() {
+            if ch.is_ascii_whitespace() {
+                continue;
+            }
+            let value = match ch {
+                '1'..='9' => ch as u8 - b'0',
+                '.' | '0' => 0,
+                _ => {
+                    return Err(BoardError::BadCharacter {
+                        at: Location::Offset { offset, cell: count },
+                        found: ch,
+                    });
+                }
+            };
+            if count == CELLS {
+                return Err(BoardError::CellCount { found: count + 1 + count_cells(&text[offset + ch.len_utf8()..]) });
+            }
+            cells[count] = value;
+            count += 1;
+        }
+        if count != CELLS {
+            return Err(BoardError::CellCount { found: count });
+        }
+        Ok(Board { cells })
+    }
+}
+
+/// Counts the non-whitespace characters left in `text`, to report how long an overlong line was.
+fn count_cells(text: &str) -> usize {
+    text.chars().filter(|ch| !ch.is_ascii_whitespace()).count()
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        Board::parse_line(text)
+    }
+}
+
+/// Formats as one 81-character line, `.` for blank.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = [0u8; CELLS];
+        self.write_line(&mut line);
+        // write_line only emits ASCII digits and '.'.
+        f.write_str(std::str::from_utf8(&line).expect("board line is ASCII"))
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn parses_and_prints_a_line() {
+        let board: Board = PUZZLE.parse().unwrap();
+        assert_eq!(board.get(0, 0), 5);
+        assert_eq!(board.get(8, 8), 9);
+        assert_eq!(board.givens(), 30);
+        assert_eq!(board.to_string(), PUZZLE);
+        assert!(!board.is_complete());
+    }
+
+    #[test]
+    fn zero_is_blank_and_whitespace_is_skipped() {
+        let rows: Vec<String> = PUZZLE
+            .replace('.', "0")
+            .as_bytes()
+            .chunks(9)
+            .map(|row| String::from_utf8(row.to_vec()).unwrap())
+            .collect();
+        let board: Board = rows.join("\n").parse().unwrap();
+        assert_eq!(board.to_string(), PUZZLE);
+    }
+
+    #[test]
+    fn reports_the_bad_character_and_where() {
+        let text = format!("{}x{}", &PUZZLE[..10], &PUZZLE[11..]);
+        assert_eq!(
+            Board::parse_line(&text),
+            Err(BoardError::BadCharacter { at: Location::Offset { offset: 10, cell: 10 }, found: 'x' })
+        );
+    }
+
+    #[test]
+    fn reports_the_cell_count() {
+        assert_eq!(Board::parse_line(&PUZZLE[..80]), Err(BoardError::CellCount { found: 80 }));
+        assert_eq!(Board::parse_line(&format!("{PUZZLE}12")), Err(BoardError::CellCount { found: 83 }));
+        assert_eq!(Board::parse_line(""), Err(BoardError::CellCount { found: 0 }));
+    }
+
+    #[test]
+    fn from_cells_rejects_values_over_nine() {
+        let mut cells = [0u8; CELLS];
+        cells[40] = 10;
+        assert_eq!(
+            Board::from_cells(cells),
+            Err(BoardError::BadNumber { at: Location::Cell { row: 4, col: 4 }, found: "10".into() })
+        );
+    }
+}
