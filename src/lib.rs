@@ -16,6 +16,14 @@
 //! # Ok::<(), sudokud::board::BoardError>(())
 //! ```
 
+pub mod batch;
 pub mod board;
+pub mod cli;
+pub mod config;
+pub mod healthcheck;
+pub mod http;
+pub mod pool;
 pub mod rules;
+pub mod server;
 pub mod solver;
+pub mod telemetry;

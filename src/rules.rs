@@ -91,7 +91,8 @@ pub fn conflicts(board: &Board) -> Vec<Conflict> {
         .filter_map(|(row, col, bx, digit)| {
             let d = usize::from(digit);
             let mut units = Units::default();
-            for (unit, count) in [(Units::ROW, rows[row][d]), (Units::COLUMN, cols[col][d]), (Units::BOX, boxes[bx][d])] {
+            for (unit, count) in [(Units::ROW, rows[row][d]), (Units::COLUMN, cols[col][d]), (Units::BOX, boxes[bx][d])]
+            {
                 if count > 1 {
                     units.insert(unit);
                 }
@@ -105,8 +106,7 @@ pub fn conflicts(board: &Board) -> Vec<Conflict> {
 mod tests {
     use super::*;
 
-    const LEETCODE_36: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const LEETCODE_36: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn with(line: &str, index: usize, digit: u8) -> Board {
         let mut bytes = line.as_bytes().to_vec();

@@ -235,7 +235,8 @@ impl State {
                 while singles != 0 {
                     let bit = singles & singles.wrapping_neg();
                     singles &= singles - 1;
-                    let cell = unit.iter().map(|&cell| usize::from(cell)).find(|&cell| self.candidates[cell] & bit != 0);
+                    let cell =
+                        unit.iter().map(|&cell| usize::from(cell)).find(|&cell| self.candidates[cell] & bit != 0);
                     // `once` has the bit, so some cell of the unit has it, unless a placement
                     // earlier in this loop removed it: then the digit has no place left.
                     let Some(cell) = cell else { return false };
@@ -305,7 +306,7 @@ impl<I: Interrupt> Search<'_, I> {
             let bit = candidates & candidates.wrapping_neg();
             candidates &= candidates - 1;
             self.guesses = self.guesses.wrapping_add(1);
-            if self.guesses % POLL_INTERVAL == 0 && self.interrupt.should_stop() {
+            if self.guesses.is_multiple_of(POLL_INTERVAL) && self.interrupt.should_stop() {
                 return Err(Interrupted);
             }
             let mut next = state;
@@ -321,8 +322,7 @@ impl<I: Interrupt> Search<'_, I> {
 mod tests {
     use super::*;
 
-    const LEETCODE_37: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const LEETCODE_37: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const LEETCODE_37_SOLUTION: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
     /// The first puzzle of the forum's hardest list (tests/data/forum_hardest_1106.txt).

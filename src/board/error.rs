@@ -35,12 +35,9 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Location::Cell { row, col } => write!(f, "board[{row}][{col}]"),
-            Location::Offset { offset, cell } => write!(
-                f,
-                "board character at byte offset {offset} (cell {cell}: row {}, col {})",
-                cell / 9,
-                cell % 9
-            ),
+            Location::Offset { offset, cell } => {
+                write!(f, "board character at byte offset {offset} (cell {cell}: row {}, col {})", cell / 9, cell % 9)
+            }
         }
     }
 }
@@ -50,9 +47,7 @@ impl fmt::Display for Location {
 pub enum BoardError {
     #[error("the request has no `board` member")]
     Missing,
-    #[error(
-        "`board` is {found}; expected a string of 81 cells or an array of 9 rows of 9 cells"
-    )]
+    #[error("`board` is {found}; expected a string of 81 cells or an array of 9 rows of 9 cells")]
     WrongType { found: &'static str },
     #[error("`board` has {found} cells; expected 81 (digits 1-9, and '.' or '0' for blank)")]
     CellCount { found: usize },
@@ -70,9 +65,7 @@ pub enum BoardError {
     BadString { at: Location, found: String },
     #[error("{at}: found {found}; expected an integer 0-9 (0 or null for blank)")]
     BadNumber { at: Location, found: String },
-    #[error(
-        "{at} is {found}, but earlier cells are {expected}; use one representation for the whole board"
-    )]
+    #[error("{at} is {found}, but earlier cells are {expected}; use one representation for the whole board")]
     MixedRepresentation { at: Location, found: &'static str, expected: &'static str },
 }
 
@@ -81,9 +74,9 @@ impl BoardError {
     pub fn json_pointer(&self) -> String {
         match self {
             BoardError::Missing => String::new(),
-            BoardError::WrongType { .. }
-            | BoardError::CellCount { .. }
-            | BoardError::RowCount { .. } => "/board".to_owned(),
+            BoardError::WrongType { .. } | BoardError::CellCount { .. } | BoardError::RowCount { .. } => {
+                "/board".to_owned()
+            }
             BoardError::RowType { row, .. } | BoardError::RowLength { row, .. } => {
                 format!("/board/{row}")
             }

@@ -189,11 +189,8 @@ impl GridBuilder {
         };
         let expected = *self.format.get_or_insert(format);
         if expected != format {
-            self.error = Some(BoardError::MixedRepresentation {
-                at,
-                found: format.describe(),
-                expected: expected.describe(),
-            });
+            self.error =
+                Some(BoardError::MixedRepresentation { at, found: format.describe(), expected: expected.describe() });
             return;
         }
         match value {
@@ -439,21 +436,18 @@ mod tests {
         let two_chars = strings_json().replacen(r#"["5","3""#, r#"["5","34""#, 1);
         assert_eq!(read(&two_chars), Err(BoardError::BadString { at, found: "34".into() }));
         let mixed = strings_json().replacen(r#"["5","3""#, r#"["5",3"#, 1);
-        assert_eq!(
-            read(&mixed),
-            Err(BoardError::MixedRepresentation { at, found: "numbers", expected: "strings" })
-        );
+        assert_eq!(read(&mixed), Err(BoardError::MixedRepresentation { at, found: "numbers", expected: "strings" }));
     }
 
     #[test]
     fn reports_only_the_first_error_and_keeps_the_stream_in_step() {
-        let json = format!(r#"{{"board":[[1,2,{{"x":[1]}}],[true]],"after":1}}"#);
+        let json = r#"{"board":[[1,2,{"x":[1]}],[true]],"after":1}"#;
         #[derive(Deserialize)]
         struct Request {
             board: JsonBoard,
             after: u8,
         }
-        let request: Request = serde_json::from_str(&json).unwrap();
+        let request: Request = serde_json::from_str(json).unwrap();
         assert_eq!(request.after, 1);
         assert_eq!(request.board.into_result(), Err(BoardError::CellType { row: 0, col: 2, found: "an object" }));
     }

@@ -32,10 +32,7 @@ impl Board {
     /// Builds a board from 81 cells in row-major order, `0` for blank.
     pub fn from_cells(cells: [u8; CELLS]) -> Result<Board, BoardError> {
         if let Some(index) = cells.iter().position(|&value| value > 9) {
-            return Err(BoardError::BadNumber {
-                at: Location::cell(index),
-                found: cells[index].to_string(),
-            });
+            return Err(BoardError::BadNumber { at: Location::cell(index), found: cells[index].to_string() });
         }
         Ok(Board { cells })
     }
@@ -80,10 +77,7 @@ impl Board {
                 '1'..='9' => ch as u8 - b'0',
                 '.' | '0' => 0,
                 _ => {
-                    return Err(BoardError::BadCharacter {
-                        at: Location::Offset { offset, cell: count },
-                        found: ch,
-                    });
+                    return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: count }, found: ch });
                 }
             };
             if count == CELLS {
@@ -132,8 +126,7 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
 
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     #[test]
     fn parses_and_prints_a_line() {
@@ -147,12 +140,8 @@ mod tests {
 
     #[test]
     fn zero_is_blank_and_whitespace_is_skipped() {
-        let rows: Vec<String> = PUZZLE
-            .replace('.', "0")
-            .as_bytes()
-            .chunks(9)
-            .map(|row| String::from_utf8(row.to_vec()).unwrap())
-            .collect();
+        let rows: Vec<String> =
+            PUZZLE.replace('.', "0").as_bytes().chunks(9).map(|row| String::from_utf8(row.to_vec()).unwrap()).collect();
         let board: Board = rows.join("\n").parse().unwrap();
         assert_eq!(board.to_string(), PUZZLE);
     }

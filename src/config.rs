@@ -1,0 +1,148 @@
+//! Service configuration: every knob is a flag with an environment variable, so the same binary
+//! is configured the same way on a laptop (`--flag`) and in a container (`SUDOKUD_*`).
+
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+/// How the server writes its logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One JSON object per line, for log collectors.
+    Json,
+    /// Human-readable, coloured lines for a terminal.
+    Pretty,
+}
+
+/// Options of `sudokud serve`.
+#[derive(Clone, Debug, Args)]
+pub struct ServeConfig {
+    /// Address and port to listen on.
+    #[arg(long, env = "SUDOKUD_ADDR", default_value = "0.0.0.0:8080")]
+    pub addr: SocketAddr,
+
+    /// Longest a solve may take, from the moment its request is admitted (waiting for a solver
+    /// slot counts). Past it the answer is a 503 `solve-timeout` problem and the solver stops.
+    #[arg(long, env = "SUDOKUD_SOLVE_TIMEOUT_MS", default_value_t = 1000, value_name = "MS")]
+    pub solve_timeout_ms: u64,
+
+    /// Longest a whole request may take, body upload included; past it the answer is a 408
+    /// `request-timeout` problem.
+    #[arg(long, env = "SUDOKUD_REQUEST_TIMEOUT_MS", default_value_t = 5000, value_name = "MS")]
+    pub request_timeout_ms: u64,
+
+    /// Solves that may run at once on the blocking pool [default: the number of CPUs].
+    #[arg(long, env = "SUDOKUD_MAX_CONCURRENT_SOLVES", value_name = "N")]
+    pub max_concurrent_solves: Option<NonZeroUsize>,
+
+    /// Solves that may wait for a slot; one more is refused at once with 503 `overloaded`.
+    #[arg(long, env = "SUDOKUD_MAX_QUEUED_SOLVES", default_value_t = 64, value_name = "N")]
+    pub max_queued_solves: usize,
+
+    /// Longest a solve may wait for a slot before it is refused with 503 `overloaded`.
+    #[arg(long, env = "SUDOKUD_QUEUE_TIMEOUT_MS", default_value_t = 100, value_name = "MS")]
+    pub queue_timeout_ms: u64,
+
+    /// Largest request body accepted; a larger one gets 413 `payload-too-large`. A board in any
+    /// representation fits in well under 1 KiB.
+    #[arg(long, env = "SUDOKUD_BODY_LIMIT_BYTES", default_value_t = 4096, value_name = "BYTES")]
+    pub body_limit_bytes: usize,
+
+    /// Origins allowed to call the API from a browser (CORS), comma-separated; `*` allows any.
+    /// Empty: no cross-origin access.
+    #[arg(long, env = "SUDOKUD_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGINS", value_parser = parse_origin)]
+    pub cors_origins: Vec<String>,
+
+    /// After SIGTERM or SIGINT, how long in-flight requests may take to finish before the
+    /// process exits anyway.
+    #[arg(long, env = "SUDOKUD_SHUTDOWN_TIMEOUT_MS", default_value_t = 5000, value_name = "MS")]
+    pub shutdown_timeout_ms: u64,
+
+    /// Log format [default: json when stdout is not a terminal, pretty when it is]. The level
+    /// filter comes from RUST_LOG (default: info).
+    #[arg(long, env = "SUDOKUD_LOG_FORMAT", value_enum)]
+    pub log_format: Option<LogFormat>,
+}
+
+impl ServeConfig {
+    pub fn solve_timeout(&self) -> Duration {
+        Duration::from_millis(self.solve_timeout_ms)
+    }
+
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_millis(self.request_timeout_ms)
+    }
+
+    pub fn queue_timeout(&self) -> Duration {
+        Duration::from_millis(self.queue_timeout_ms)
+    }
+
+    pub fn shutdown_timeout(&self) -> Duration {
+        Duration::from_millis(self.shutdown_timeout_ms)
+    }
+
+    /// The configured number of solver slots, or one per CPU.
+    pub fn solver_slots(&self) -> usize {
+        self.max_concurrent_solves.map_or_else(available_cpus, NonZeroUsize::get)
+    }
+}
+
+impl Default for ServeConfig {
+    /// The defaults of the command line, ignoring the environment.
+    fn default() -> ServeConfig {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            config: ServeConfig,
+        }
+        // Parsing an empty argument list would read SUDOKUD_* variables; `Args` lets us build
+        // from the flag defaults alone.
+        let command = <Defaults as clap::CommandFactory>::command().mut_args(|arg| arg.env(None::<&str>));
+        let matches = command.get_matches_from(["sudokud"]);
+        <Defaults as clap::FromArgMatches>::from_arg_matches(&matches).expect("defaults are valid").config
+    }
+}
+
+/// Accepts `*` or an `http(s)://host[:port]` origin that can be sent as a header value.
+fn parse_origin(origin: &str) -> Result<String, String> {
+    let origin = origin.trim();
+    let well_formed = origin == "*"
+        || ((origin.starts_with("http://") || origin.starts_with("https://"))
+            && !origin.trim_end_matches('/').contains(|c: char| c.is_whitespace() || c.is_control()));
+    if well_formed {
+        Ok(origin.trim_end_matches('/').to_owned())
+    } else {
+        Err(format!("{origin:?} is not an origin like https://example.com or *"))
+    }
+}
+
+/// The number of CPUs this process may use (cgroup limits included), at least 1.
+pub fn available_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_documentation() {
+        let config = ServeConfig::default();
+        assert_eq!(config.addr, "0.0.0.0:8080".parse().unwrap());
+        assert_eq!(config.solve_timeout(), Duration::from_secs(1));
+        assert_eq!(config.body_limit_bytes, 4096);
+        assert_eq!(config.solver_slots(), available_cpus());
+        assert!(config.cors_origins.is_empty());
+        assert_eq!(config.log_format, None);
+    }
+
+    #[test]
+    fn origins_must_be_origins() {
+        assert_eq!(parse_origin("https://example.com/"), Ok("https://example.com".to_owned()));
+        assert_eq!(parse_origin("*"), Ok("*".to_owned()));
+        assert!(parse_origin("example.com").is_err());
+        assert!(parse_origin("https://a b").is_err());
+    }
+}

@@ -1,0 +1,120 @@
+//! The HTTP layer: routes, middleware and the translation between JSON and the core.
+//!
+//! [`app`] builds the complete service as a [`Router`], which the server binds and tests drive
+//! with `tower::ServiceExt::oneshot`. Handlers stay thin: they read the request, call the core
+//! (through the [`SolverPool`](crate::pool::SolverPool) when the work is CPU-bound) and write
+//! the answer; every error goes through [`problem`].
+
+mod extract;
+mod handlers;
+pub mod problem;
+mod state;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{Method, StatusCode, header};
+use axum::middleware;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use tower::ServiceBuilder;
+use tower_http::LatencyUnit;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
+pub use state::{AppState, Readiness};
+
+use crate::config::ServeConfig;
+use problem::BodyLimit;
+
+/// The whole service: routes plus the middleware stack, configured by `config`.
+pub fn app(config: &ServeConfig, state: AppState) -> Router {
+    let routes = Router::new()
+        .route("/v1/solve", post(handlers::solve))
+        .route("/v1/validate", post(handlers::validate))
+        .route("/healthz", get(handlers::healthz))
+        .route("/readyz", get(handlers::readyz))
+        .route("/openapi.yaml", get(handlers::openapi))
+        .fallback(handlers::not_found)
+        .with_state(state);
+    with_middleware(routes, config)
+}
+
+/// Wraps `routes` in the middleware every response passes through, outermost first: request
+/// id, tracing, CORS, compression, problem rendering, panic catching, timeout and body limit.
+fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
+    let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            let request_id = request.headers().get(REQUEST_ID).and_then(|id| id.to_str().ok()).unwrap_or("");
+            tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
+        })
+        .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros));
+    routes.layer(
+        ServiceBuilder::new()
+            .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+            .layer(trace)
+            .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+            .option_layer(cors)
+            .layer(CompressionLayer::new())
+            .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
+            .layer(CatchPanicLayer::custom(|_| {
+                // The panic message stays in the server's log (the panic hook prints it); the
+                // client learns only that something failed.
+                tracing::error!("a request handler panicked");
+                ApiError::Internal.into_response()
+            }))
+            .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout()))
+            .layer(RequestBodyLimitLayer::new(config.body_limit_bytes)),
+    )
+}
+
+fn cors_layer(origins: &[String]) -> CorsLayer {
+    let allow_origin = if origins.iter().any(|origin| origin == "*") {
+        AllowOrigin::any()
+    } else {
+        // Origins were checked to be valid header values when the configuration was parsed.
+        AllowOrigin::list(origins.iter().filter_map(|origin| origin.parse().ok()))
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
+        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
+        .max_age(Duration::from_secs(3600))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{Body, to_bytes};
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_panic_becomes_a_500_problem_without_the_panic_text() {
+        async fn explode() -> &'static str {
+            panic!("secret internals")
+        }
+        let routes = Router::new().route("/explode", get(explode));
+        let response = with_middleware(routes, &ServeConfig::default())
+            .oneshot(Request::get("/explode").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/problem+json");
+        assert!(response.headers().contains_key(REQUEST_ID));
+        let body = to_bytes(response.into_body(), 4096).await.unwrap();
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["type"], format!("{PROBLEM_BASE}internal"));
+        assert_eq!(problem["instance"], "/explode");
+        assert!(!String::from_utf8_lossy(&body).contains("secret"));
+    }
+}

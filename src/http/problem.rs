@@ -1,0 +1,351 @@
+//! Every error the service answers with, and the one place that turns it into an RFC 9457
+//! `application/problem+json` response.
+//!
+//! Handlers return [`ApiError`]. Its `IntoResponse` only sets the status and stores a
+//! [`Problem`] in the response extensions; [`render_problems`], a middleware around the whole
+//! router, writes the body. Doing it there lets every problem carry the request's path and id,
+//! and also catches errors that never passed through a handler (405 from the router, 413 from
+//! the body limit, 408 from the timeout layer, 500 from a caught panic), so no error leaves the
+//! service in any other shape.
+
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::extract::rejection::JsonRejection;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::board::BoardError;
+use crate::rules::Conflict;
+
+/// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
+pub const PROBLEM_BASE: &str = "https://sudokud.dev/problems/";
+
+/// Seconds a client should wait before retrying after a 503.
+const RETRY_AFTER_SECONDS: u64 = 1;
+
+/// The header that carries the request id, set or propagated by the middleware stack.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The kinds of problem, each with its own `type` URI, title and status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    MalformedJson,
+    UnsupportedMediaType,
+    PayloadTooLarge,
+    InvalidRequest,
+    InvalidBoard,
+    ConflictingGivens,
+    Unsolvable,
+    SolveTimeout,
+    Overloaded,
+    ShuttingDown,
+    NotFound,
+    MethodNotAllowed,
+    RequestTimeout,
+    Internal,
+}
+
+impl Kind {
+    pub fn slug(self) -> &'static str {
+        match self {
+            Kind::MalformedJson => "malformed-json",
+            Kind::UnsupportedMediaType => "unsupported-media-type",
+            Kind::PayloadTooLarge => "payload-too-large",
+            Kind::InvalidRequest => "invalid-request",
+            Kind::InvalidBoard => "invalid-board",
+            Kind::ConflictingGivens => "conflicting-givens",
+            Kind::Unsolvable => "unsolvable",
+            Kind::SolveTimeout => "solve-timeout",
+            Kind::Overloaded => "overloaded",
+            Kind::ShuttingDown => "shutting-down",
+            Kind::NotFound => "not-found",
+            Kind::MethodNotAllowed => "method-not-allowed",
+            Kind::RequestTimeout => "request-timeout",
+            Kind::Internal => "internal",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::MalformedJson => "Malformed JSON",
+            Kind::UnsupportedMediaType => "Unsupported media type",
+            Kind::PayloadTooLarge => "Payload too large",
+            Kind::InvalidRequest => "Invalid request",
+            Kind::InvalidBoard => "Invalid board",
+            Kind::ConflictingGivens => "Conflicting givens",
+            Kind::Unsolvable => "Unsolvable puzzle",
+            Kind::SolveTimeout => "Solve deadline exceeded",
+            Kind::Overloaded => "Overloaded",
+            Kind::ShuttingDown => "Shutting down",
+            Kind::NotFound => "Not found",
+            Kind::MethodNotAllowed => "Method not allowed",
+            Kind::RequestTimeout => "Request timeout",
+            Kind::Internal => "Internal error",
+        }
+    }
+
+    pub fn status(self) -> StatusCode {
+        match self {
+            Kind::MalformedJson => StatusCode::BAD_REQUEST,
+            Kind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Kind::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Kind::InvalidRequest | Kind::InvalidBoard | Kind::ConflictingGivens | Kind::Unsolvable => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Kind::SolveTimeout | Kind::Overloaded | Kind::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            Kind::NotFound => StatusCode::NOT_FOUND,
+            Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Kind::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The kind for an error response produced outside our handlers, by its status.
+    fn from_status(status: StatusCode) -> Kind {
+        match status {
+            StatusCode::BAD_REQUEST => Kind::MalformedJson,
+            StatusCode::NOT_FOUND => Kind::NotFound,
+            StatusCode::METHOD_NOT_ALLOWED => Kind::MethodNotAllowed,
+            StatusCode::REQUEST_TIMEOUT => Kind::RequestTimeout,
+            StatusCode::PAYLOAD_TOO_LARGE => Kind::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Kind::UnsupportedMediaType,
+            StatusCode::SERVICE_UNAVAILABLE => Kind::Overloaded,
+            status if status.is_client_error() => Kind::InvalidRequest,
+            _ => Kind::Internal,
+        }
+    }
+
+    /// Whether clients should be told to come back later.
+    fn retry_later(self) -> bool {
+        self.status() == StatusCode::SERVICE_UNAVAILABLE && self != Kind::ShuttingDown
+    }
+}
+
+/// An error answered to the client.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    MalformedJson(String),
+    #[error("the request body must be JSON, sent with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    /// Its detail names the configured limit, which [`render_problems`] knows.
+    #[error("the request body is larger than the configured limit")]
+    PayloadTooLarge,
+    #[error("{0}")]
+    InvalidRequest(String),
+    #[error(transparent)]
+    InvalidBoard(#[from] BoardError),
+    #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
+    ConflictingGivens(Vec<Conflict>),
+    #[error("the givens do not conflict, but the puzzle has no solution")]
+    Unsolvable,
+    #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
+    SolveTimeout(Duration),
+    #[error("{0}")]
+    Overloaded(&'static str),
+    #[error("the server is shutting down and takes no new work")]
+    ShuttingDown,
+    #[error("no route for {0}")]
+    NotFound(String),
+    #[error("an unexpected error occurred while handling the request")]
+    Internal,
+}
+
+impl ApiError {
+    fn kind(&self) -> Kind {
+        match self {
+            ApiError::MalformedJson(_) => Kind::MalformedJson,
+            ApiError::UnsupportedMediaType => Kind::UnsupportedMediaType,
+            ApiError::PayloadTooLarge => Kind::PayloadTooLarge,
+            ApiError::InvalidRequest(_) => Kind::InvalidRequest,
+            ApiError::InvalidBoard(_) => Kind::InvalidBoard,
+            ApiError::ConflictingGivens(_) => Kind::ConflictingGivens,
+            ApiError::Unsolvable => Kind::Unsolvable,
+            ApiError::SolveTimeout(_) => Kind::SolveTimeout,
+            ApiError::Overloaded(_) => Kind::Overloaded,
+            ApiError::ShuttingDown => Kind::ShuttingDown,
+            ApiError::NotFound(_) => Kind::NotFound,
+            ApiError::Internal => Kind::Internal,
+        }
+    }
+}
+
+/// Body-reading and JSON errors from axum's `Json` extractor, by what went wrong.
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        match rejection {
+            JsonRejection::JsonSyntaxError(error) => ApiError::MalformedJson(error.body_text()),
+            JsonRejection::JsonDataError(error) => ApiError::InvalidRequest(error.body_text()),
+            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
+            rejection if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
+            rejection if rejection.status().is_client_error() => ApiError::MalformedJson(rejection.body_text()),
+            _ => ApiError::Internal,
+        }
+    }
+}
+
+/// What a problem response says, before the request's path and id are added.
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    #[serde(skip)]
+    kind: Kind,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflicts: Option<Vec<Conflict>>,
+}
+
+impl Problem {
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    fn from_status(status: StatusCode, body_limit: usize) -> Problem {
+        let kind = Kind::from_status(status);
+        let detail = match kind {
+            Kind::PayloadTooLarge => format!("the request body is larger than the limit of {body_limit} bytes"),
+            Kind::MethodNotAllowed => "the method is not allowed on this path; see the Allow header".to_owned(),
+            Kind::RequestTimeout => "the request took longer than the request timeout".to_owned(),
+            Kind::UnsupportedMediaType => ApiError::UnsupportedMediaType.to_string(),
+            Kind::Internal => ApiError::Internal.to_string(),
+            _ => status.canonical_reason().unwrap_or("error").to_owned(),
+        };
+        Problem { kind, detail, pointer: None, conflicts: None }
+    }
+}
+
+impl From<ApiError> for Problem {
+    fn from(error: ApiError) -> Problem {
+        let kind = error.kind();
+        let detail = error.to_string();
+        let (pointer, conflicts) = match error {
+            ApiError::InvalidBoard(board_error) => (Some(board_error.json_pointer()), None),
+            ApiError::ConflictingGivens(conflicts) => (None, Some(conflicts)),
+            _ => (None, None),
+        };
+        Problem { kind, detail, pointer, conflicts }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let problem = Problem::from(self);
+        let mut response = problem.kind.status().into_response();
+        response.extensions_mut().insert(problem);
+        response
+    }
+}
+
+/// The full problem document, as sent.
+#[derive(Serialize)]
+struct ProblemDocument<'a> {
+    r#type: String,
+    title: &'static str,
+    status: u16,
+    #[serde(flatten)]
+    problem: &'a Problem,
+    instance: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
+}
+
+/// The configured body limit, so a 413 can say what the limit is.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimit(pub usize);
+
+/// Middleware: renders every error response as `application/problem+json`.
+pub async fn render_problems(
+    axum::extract::State(BodyLimit(body_limit)): axum::extract::State<BodyLimit>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let uri = request.uri().clone();
+    let request_id = request.headers().get(REQUEST_ID).cloned();
+    let mut response = next.run(request).await;
+    let problem = match response.extensions_mut().remove::<Problem>() {
+        Some(Problem { kind: Kind::PayloadTooLarge, .. }) => {
+            Problem::from_status(StatusCode::PAYLOAD_TOO_LARGE, body_limit)
+        }
+        Some(problem) => problem,
+        None if is_plain_error(&response) => Problem::from_status(response.status(), body_limit),
+        None => return response,
+    };
+    let document = ProblemDocument {
+        r#type: format!("{PROBLEM_BASE}{}", problem.kind.slug()),
+        title: problem.kind.title(),
+        status: problem.kind.status().as_u16(),
+        problem: &problem,
+        instance: uri.path(),
+        request_id: request_id.as_ref().and_then(|id| id.to_str().ok()),
+    };
+    let body = serde_json::to_vec(&document).expect("a problem document always serializes");
+    let (mut parts, _) = response.into_parts();
+    parts.status = problem.kind.status();
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    parts.headers.remove(header::CONTENT_LENGTH);
+    if problem.kind.retry_later() {
+        parts.headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+    }
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+/// An error status whose body is not already a problem document.
+fn is_plain_error(response: &Response) -> bool {
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/problem+json"));
+    (status.is_client_error() || status.is_server_error()) && !is_problem
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_own_type() {
+        let kinds = [
+            Kind::MalformedJson,
+            Kind::UnsupportedMediaType,
+            Kind::PayloadTooLarge,
+            Kind::InvalidRequest,
+            Kind::InvalidBoard,
+            Kind::ConflictingGivens,
+            Kind::Unsolvable,
+            Kind::SolveTimeout,
+            Kind::Overloaded,
+            Kind::ShuttingDown,
+            Kind::NotFound,
+            Kind::MethodNotAllowed,
+            Kind::RequestTimeout,
+            Kind::Internal,
+        ];
+        let slugs: std::collections::HashSet<_> = kinds.iter().map(|kind| kind.slug()).collect();
+        assert_eq!(slugs.len(), kinds.len());
+        for kind in kinds {
+            assert!(kind.status().is_client_error() || kind.status().is_server_error());
+        }
+    }
+
+    #[test]
+    fn plain_statuses_map_to_their_kinds() {
+        assert_eq!(Kind::from_status(StatusCode::METHOD_NOT_ALLOWED), Kind::MethodNotAllowed);
+        assert_eq!(Kind::from_status(StatusCode::PAYLOAD_TOO_LARGE), Kind::PayloadTooLarge);
+        assert_eq!(Kind::from_status(StatusCode::REQUEST_TIMEOUT), Kind::RequestTimeout);
+        assert_eq!(Kind::from_status(StatusCode::BAD_GATEWAY), Kind::Internal);
+        assert_eq!(Kind::from_status(StatusCode::IM_A_TEAPOT), Kind::InvalidRequest);
+    }
+
+    #[test]
+    fn only_overload_and_deadline_ask_for_a_retry() {
+        assert!(Kind::Overloaded.retry_later());
+        assert!(Kind::SolveTimeout.retry_later());
+        assert!(!Kind::ShuttingDown.retry_later());
+        assert!(!Kind::InvalidBoard.retry_later());
+    }
+}

@@ -1,0 +1,168 @@
+//! Runs CPU-bound solver work for async callers without starving the async workers.
+//!
+//! Work goes to tokio's blocking pool (`spawn_blocking`), never onto an async worker thread,
+//! so a hard puzzle cannot stall unrelated requests. A semaphore bounds how many solves run at
+//! once (one per CPU by default: more only adds context switches), and admission is bounded
+//! too: at most `max_queued` callers wait for a slot, each for at most `queue_timeout`. Past
+//! either bound the caller is refused at once with [`PoolError::Overloaded`], which the HTTP
+//! layer answers with 503 and `Retry-After`: a fast "no" is better than an unbounded queue
+//! whose tail has long since timed out at the client.
+//!
+//! Every job gets a [`Deadline`] that starts when the caller is admitted, so time spent waiting
+//! for a slot counts against the solve timeout, and the solver polls it, so a job that overruns
+//! frees its thread instead of pinning a CPU.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+use tracing::Span;
+
+use crate::solver::{Deadline, Interrupted};
+
+/// Sizes and limits of a [`SolverPool`].
+#[derive(Clone, Copy, Debug)]
+pub struct PoolLimits {
+    /// Jobs that may run at once.
+    pub slots: usize,
+    /// Jobs that may wait for a slot.
+    pub max_queued: usize,
+    /// Longest wait for a slot.
+    pub queue_timeout: Duration,
+    /// Longest a job may take, waiting included.
+    pub solve_timeout: Duration,
+}
+
+/// Why a job did not produce its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    #[error("all solver slots are busy and {0}")]
+    Overloaded(&'static str),
+    #[error("the job did not finish within {0:?}")]
+    TimedOut(Duration),
+    #[error("the job panicked")]
+    Panicked,
+}
+
+/// A bounded gate in front of the blocking pool. Cheap to clone; clones share the limits.
+#[derive(Clone, Debug)]
+pub struct SolverPool {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    limits: PoolLimits,
+    /// Permits for running jobs. Owned permits (hence the `Arc`) can move into the job.
+    running: Arc<Semaphore>,
+    /// Permits for running or waiting jobs: refuses callers beyond `slots + max_queued`.
+    admitted: Arc<Semaphore>,
+}
+
+impl SolverPool {
+    pub fn new(limits: PoolLimits) -> SolverPool {
+        let slots = limits.slots.max(1);
+        let limits = PoolLimits { slots, ..limits };
+        SolverPool {
+            shared: Arc::new(Shared {
+                limits,
+                running: Arc::new(Semaphore::new(slots)),
+                admitted: Arc::new(Semaphore::new(slots + limits.max_queued)),
+            }),
+        }
+    }
+
+    pub fn limits(&self) -> PoolLimits {
+        self.shared.limits
+    }
+
+    /// Runs `job` on the blocking pool with a deadline, once a slot is free.
+    ///
+    /// The job runs inside the caller's tracing span, so its logs carry the request id.
+    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+        T: Send + 'static,
+    {
+        let limits = self.shared.limits;
+        let admitted = Arc::clone(&self.shared.admitted)
+            .try_acquire_owned()
+            .map_err(|_| PoolError::Overloaded("the queue of waiting solves is full"))?;
+        let mut deadline = Deadline(Instant::now() + limits.solve_timeout);
+        let running = tokio::time::timeout(limits.queue_timeout, Arc::clone(&self.shared.running).acquire_owned())
+            .await
+            .map_err(|_| PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))?
+            .expect("the semaphore is never closed");
+        let span = Span::current();
+        let handle = tokio::task::spawn_blocking(move || {
+            // The permits move into the job: if the caller goes away (client hung up, request
+            // timeout), the slot stays taken until the CPU work really ends.
+            let _permits = (admitted, running);
+            span.in_scope(|| job(&mut deadline))
+        });
+        match handle.await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(Interrupted)) => Err(PoolError::TimedOut(limits.solve_timeout)),
+            // A blocking task is never aborted, so a join error means the job panicked.
+            Err(_) => Err(PoolError::Panicked),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Interrupt;
+
+    fn pool(slots: usize, max_queued: usize) -> SolverPool {
+        SolverPool::new(PoolLimits {
+            slots,
+            max_queued,
+            queue_timeout: Duration::from_millis(50),
+            solve_timeout: Duration::from_secs(5),
+        })
+    }
+
+    #[tokio::test]
+    async fn runs_a_job_and_returns_its_value() {
+        assert_eq!(pool(1, 0).run(|_| Ok(42)).await, Ok(42));
+    }
+
+    #[tokio::test]
+    async fn a_job_that_hits_its_deadline_is_a_timeout() {
+        let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
+        let result = pool.run(|deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }).await;
+        assert_eq!(result, Err(PoolError::TimedOut(Duration::ZERO)));
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_is_reported_and_frees_its_slot() {
+        let pool = pool(1, 0);
+        assert_eq!(pool.run(|_| -> Result<(), Interrupted> { panic!("boom") }).await, Err(PoolError::Panicked));
+        assert_eq!(pool.run(|_| Ok(1)).await, Ok(1));
+    }
+
+    #[tokio::test]
+    async fn refuses_beyond_slots_and_queue() {
+        let pool = pool(1, 1);
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let busy = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run(move |_| Ok(wait.recv().is_ok())).await }
+        });
+        // Let the first job take the only slot.
+        while pool.shared.running.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        // The second waits in the queue past the queue timeout; a third is refused at once.
+        let (queued, refused) = tokio::join!(pool.run(|_| Ok(true)), async {
+            tokio::task::yield_now().await;
+            pool.run(|_| Ok(true)).await
+        });
+        assert_eq!(refused, Err(PoolError::Overloaded("the queue of waiting solves is full")));
+        assert_eq!(queued, Err(PoolError::Overloaded("the wait for a free slot exceeded the queue timeout")));
+        release.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), Ok(true));
+        assert_eq!(pool.run(|_| Ok(7)).await, Ok(7));
+    }
+}
