@@ -11,7 +11,6 @@
 use std::time::Duration;
 
 use axum::extract::Request;
-use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -127,7 +126,7 @@ impl Kind {
 /// An error answered to the client.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("{0}")]
+    #[error("the request body is not valid JSON: {0}")]
     MalformedJson(String),
     #[error("the request body must be JSON, sent with `Content-Type: application/json`")]
     UnsupportedMediaType,
@@ -169,20 +168,6 @@ impl ApiError {
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) => Kind::NotFound,
             ApiError::Internal => Kind::Internal,
-        }
-    }
-}
-
-/// Body-reading and JSON errors from axum's `Json` extractor, by what went wrong.
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> ApiError {
-        match rejection {
-            JsonRejection::JsonSyntaxError(error) => ApiError::MalformedJson(error.body_text()),
-            JsonRejection::JsonDataError(error) => ApiError::InvalidRequest(error.body_text()),
-            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType,
-            rejection if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge,
-            rejection if rejection.status().is_client_error() => ApiError::MalformedJson(rejection.body_text()),
-            _ => ApiError::Internal,
         }
     }
 }

@@ -1,0 +1,351 @@
+//! The HTTP contract, driven through the real router with `tower::ServiceExt::oneshot`: every
+//! endpoint, every board representation and every error kind.
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::http::{Request, StatusCode, header};
+use serde_json::{Value, json};
+use sudokud::config::ServeConfig;
+use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use tower::ServiceExt;
+
+const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn config() -> ServeConfig {
+    ServeConfig::default()
+}
+
+fn router(config: &ServeConfig) -> Router {
+    app(config, AppState::new(config, Readiness::default()))
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Value,
+}
+
+async fn send(router: Router, request: Request<Body>) -> Reply {
+    let response = router.oneshot(request).await.expect("the router never fails");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    let body = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).unwrap_or(Value::Null) };
+    Reply { status, headers, body }
+}
+
+fn post_json(path: &str, body: impl Into<String>) -> Request<Body> {
+    Request::post(path).header(header::CONTENT_TYPE, "application/json").body(Body::from(body.into())).unwrap()
+}
+
+async fn solve(board: Value) -> Reply {
+    send(router(&config()), post_json("/v1/solve", json!({ "board": board }).to_string())).await
+}
+
+/// Asserts `reply` is a problem of `kind` with `status`, and returns its body.
+fn assert_problem(reply: &Reply, status: StatusCode, kind: &str) -> Value {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.headers[header::CONTENT_TYPE], "application/problem+json");
+    let problem = &reply.body;
+    assert_eq!(problem["type"], format!("{PROBLEM_BASE}{kind}"), "{problem}");
+    assert_eq!(problem["status"], status.as_u16());
+    assert!(problem["title"].as_str().is_some_and(|title| !title.is_empty()));
+    assert!(problem["detail"].as_str().is_some_and(|detail| !detail.is_empty()));
+    assert!(problem["request_id"].is_string());
+    problem.clone()
+}
+
+fn rows_of_strings(line: &str) -> Value {
+    line.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>()).collect()
+}
+
+fn rows_of_numbers(line: &str) -> Value {
+    line.as_bytes()
+        .chunks(9)
+        .map(|row| row.iter().map(|&c| if c == b'.' { 0 } else { c - b'0' }).collect::<Vec<_>>())
+        .collect()
+}
+
+#[tokio::test]
+async fn solves_in_each_representation_and_answers_in_the_same_one() {
+    for (board, solution) in [
+        (json!(PUZZLE), json!(SOLUTION)),
+        (rows_of_strings(PUZZLE), rows_of_strings(SOLUTION)),
+        (rows_of_numbers(PUZZLE), rows_of_numbers(SOLUTION)),
+    ] {
+        let reply = solve(board).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert_eq!(reply.headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(reply.body, json!({ "solution": solution, "unique": true }));
+    }
+}
+
+#[tokio::test]
+async fn text_boards_may_use_zeros_and_lines() {
+    let lines: Vec<String> =
+        PUZZLE.replace('.', "0").as_bytes().chunks(9).map(|r| String::from_utf8_lossy(r).into()).collect();
+    let reply = solve(json!(lines.join("\n"))).await;
+    assert_eq!(reply.body, json!({ "solution": SOLUTION, "unique": true }));
+}
+
+#[tokio::test]
+async fn null_cells_are_blanks() {
+    let mut board = rows_of_numbers(PUZZLE);
+    board[0][2] = Value::Null;
+    let reply = solve(board).await;
+    assert_eq!(reply.body["solution"], rows_of_numbers(SOLUTION));
+}
+
+#[tokio::test]
+async fn several_solutions_still_get_one_marked_not_unique() {
+    let reply = solve(json!(".".repeat(81))).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.body["unique"], false);
+    let solution = reply.body["solution"].as_str().unwrap().parse::<sudokud::board::Board>().unwrap();
+    assert!(solution.is_complete() && sudokud::rules::conflicts(&solution).is_empty());
+}
+
+#[tokio::test]
+async fn validate_reports_validity_completeness_and_conflicts() {
+    let router = router(&config());
+    let reply = send(router.clone(), post_json("/v1/validate", json!({ "board": PUZZLE }).to_string())).await;
+    assert_eq!(reply.body, json!({ "valid": true, "complete": false, "conflicts": [] }));
+
+    let reply = send(router.clone(), post_json("/v1/validate", json!({ "board": SOLUTION }).to_string())).await;
+    assert_eq!(reply.body, json!({ "valid": true, "complete": true, "conflicts": [] }));
+
+    // LeetCode 36 example 2: an 8 in the corner repeats the 8s of column 0 and box 0.
+    let invalid = format!("8{}", &PUZZLE[1..]);
+    let reply =
+        send(router, post_json("/v1/validate", json!({ "board": rows_of_strings(&invalid) }).to_string())).await;
+    assert_eq!(
+        reply.body,
+        json!({
+            "valid": false,
+            "complete": false,
+            "conflicts": [
+                { "row": 0, "col": 0, "digit": 8, "units": ["column", "box"] },
+                { "row": 2, "col": 2, "digit": 8, "units": ["box"] },
+                { "row": 3, "col": 0, "digit": 8, "units": ["column"] },
+            ]
+        })
+    );
+}
+
+#[tokio::test]
+async fn conflicting_givens_are_a_422_with_the_conflicts() {
+    let reply = solve(json!(format!("55{}", &PUZZLE[2..]))).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "conflicting-givens");
+    assert_eq!(
+        problem["conflicts"],
+        json!([
+            { "row": 0, "col": 0, "digit": 5, "units": ["row", "box"] },
+            { "row": 0, "col": 1, "digit": 5, "units": ["row", "box"] },
+        ])
+    );
+}
+
+#[tokio::test]
+async fn an_unsolvable_puzzle_is_a_422() {
+    // r0c8 cannot hold 1-8 (its row) nor 9 (r1c8, its column): no conflict, no solution.
+    let line = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    let reply = solve(json!(line)).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "unsolvable");
+}
+
+#[tokio::test]
+async fn invalid_boards_say_where_and_what() {
+    let mut bad_number = rows_of_numbers(PUZZLE);
+    bad_number[2][5] = json!(12);
+    let mut bad_string = rows_of_strings(PUZZLE);
+    bad_string[8][0] = json!("x");
+    let cases = [
+        (json!({}), "", "the request has no `board` member"),
+        (json!({ "board": null }), "/board", "`board` is null"),
+        (json!({ "board": 5 }), "/board", "`board` is a number"),
+        (json!({ "board": "123" }), "/board", "`board` has 3 cells; expected 81"),
+        (json!({ "board": format!("{}x", &PUZZLE[..80]) }), "/board", "found 'x'"),
+        (json!({ "board": [[1]] }), "/board/0", "board[0] has 1 cells; expected 9"),
+        (json!({ "board": [] }), "/board", "`board` has 0 rows; expected 9"),
+        (json!({ "board": bad_number }), "/board/2/5", "board[2][5]: found 12"),
+        (json!({ "board": bad_string }), "/board/8/0", "board[8][0]: found the string \"x\""),
+    ];
+    for (body, pointer, detail) in cases {
+        let reply = send(router(&config()), post_json("/v1/solve", body.to_string())).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-board");
+        assert_eq!(problem["pointer"], pointer, "{body}");
+        assert!(problem["detail"].as_str().unwrap().contains(detail), "{body}: {}", problem["detail"]);
+        // /v1/validate reads boards the same way.
+        let reply = send(router(&config()), post_json("/v1/validate", body.to_string())).await;
+        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-board");
+    }
+}
+
+#[tokio::test]
+async fn json_that_is_not_a_request_object_is_a_422() {
+    for body in ["[1,2]", "\"board\"", r#"{"board":".","board":"."}"#] {
+        let reply = send(router(&config()), post_json("/v1/solve", body)).await;
+        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    }
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_400() {
+    for body in ["", "{", r#"{"board": "#, "not json"] {
+        let reply = send(router(&config()), post_json("/v1/solve", body)).await;
+        assert_problem(&reply, StatusCode::BAD_REQUEST, "malformed-json");
+    }
+}
+
+#[tokio::test]
+async fn a_missing_or_wrong_content_type_is_a_415() {
+    let body = json!({ "board": PUZZLE }).to_string();
+    let missing = Request::post("/v1/solve").body(Body::from(body.clone())).unwrap();
+    assert_problem(
+        &send(router(&config()), missing).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-media-type",
+    );
+    let text = Request::post("/v1/validate")
+        .header(header::CONTENT_TYPE, "text/plain")
+        .body(Body::from(body.clone()))
+        .unwrap();
+    assert_problem(&send(router(&config()), text).await, StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type");
+    // JSON with parameters or a +json subtype is fine.
+    let charset = Request::post("/v1/solve")
+        .header(header::CONTENT_TYPE, "application/json; charset=utf-8")
+        .body(Body::from(body))
+        .unwrap();
+    assert_eq!(send(router(&config()), charset).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_a_413() {
+    let config = ServeConfig { body_limit_bytes: 200, ..config() };
+    let big = json!({ "board": PUZZLE, "padding": "x".repeat(300) }).to_string();
+    let reply = send(router(&config), post_json("/v1/solve", big)).await;
+    let problem = assert_problem(&reply, StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large");
+    assert!(problem["detail"].as_str().unwrap().contains("200 bytes"));
+    // Just under the limit is fine.
+    let fits = json!({ "board": PUZZLE }).to_string();
+    assert!(fits.len() < 200);
+    assert_eq!(send(router(&config), post_json("/v1/solve", fits)).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_problems() {
+    let reply = send(router(&config()), Request::get("/v2/solve").body(Body::empty()).unwrap()).await;
+    let problem = assert_problem(&reply, StatusCode::NOT_FOUND, "not-found");
+    assert_eq!(problem["instance"], "/v2/solve");
+
+    let reply = send(router(&config()), Request::get("/v1/solve").body(Body::empty()).unwrap()).await;
+    assert_problem(&reply, StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed");
+    assert_eq!(reply.headers[header::ALLOW], "POST");
+
+    let reply = send(router(&config()), Request::delete("/healthz").body(Body::empty()).unwrap()).await;
+    assert_problem(&reply, StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed");
+}
+
+#[tokio::test]
+async fn a_solve_past_its_deadline_is_a_503_with_retry_after() {
+    let config = ServeConfig { solve_timeout_ms: 0, ..config() };
+    let reply = send(router(&config), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
+    assert_eq!(reply.headers[header::RETRY_AFTER], "1");
+}
+
+#[tokio::test]
+async fn a_full_solver_pool_sheds_with_503_and_retry_after() {
+    let config = ServeConfig {
+        max_concurrent_solves: std::num::NonZeroUsize::new(1),
+        max_queued_solves: 0,
+        queue_timeout_ms: 10,
+        ..config()
+    };
+    let state = AppState::new(&config, Readiness::default());
+    let router = app(&config, state.clone());
+    // Hold the only slot with a job that waits for our signal.
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let busy = tokio::spawn(async move { state.pool.run(move |_| Ok(wait.recv().is_ok())).await });
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+
+    let reply = send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
+    assert_eq!(reply.headers[header::RETRY_AFTER], "1");
+
+    release.send(()).unwrap();
+    assert_eq!(busy.await.unwrap(), Ok(true));
+    let reply = send(router, post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    assert_eq!(reply.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn health_and_readiness() {
+    let readiness = Readiness::default();
+    let router = app(&config(), AppState::new(&config(), readiness.clone()));
+    let reply = send(router.clone(), Request::get("/healthz").body(Body::empty()).unwrap()).await;
+    assert_eq!(reply.body, json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }));
+    let reply = send(router.clone(), Request::get("/readyz").body(Body::empty()).unwrap()).await;
+    assert_eq!(reply.body, json!({ "status": "ready" }));
+
+    readiness.begin_shutdown();
+    let reply = send(router.clone(), Request::get("/readyz").body(Body::empty()).unwrap()).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "shutting-down");
+    assert!(!reply.headers.contains_key(header::RETRY_AFTER));
+    // Liveness does not depend on readiness.
+    let reply = send(router, Request::get("/healthz").body(Body::empty()).unwrap()).await;
+    assert_eq!(reply.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn serves_the_repository_openapi_document_byte_for_byte() {
+    let response = router(&config()).oneshot(Request::get("/openapi.yaml").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "application/yaml");
+    let body = to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap();
+    assert_eq!(body.as_ref(), file.as_slice());
+}
+
+#[tokio::test]
+async fn request_ids_are_generated_or_propagated() {
+    let reply = send(router(&config()), Request::get("/healthz").body(Body::empty()).unwrap()).await;
+    assert_eq!(reply.headers["x-request-id"].len(), 36, "a UUID");
+
+    let request = Request::get("/nowhere").header("x-request-id", "trace-me-42").body(Body::empty()).unwrap();
+    let reply = send(router(&config()), request).await;
+    assert_eq!(reply.headers["x-request-id"], "trace-me-42");
+    assert_eq!(assert_problem(&reply, StatusCode::NOT_FOUND, "not-found")["request_id"], "trace-me-42");
+}
+
+#[tokio::test]
+async fn cors_allows_only_the_configured_origins() {
+    let config = ServeConfig { cors_origins: vec!["https://app.example".into()], ..config() };
+    let preflight = |origin: &str| {
+        Request::options("/v1/solve")
+            .header(header::ORIGIN, origin)
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let reply = send(router(&config), preflight("https://app.example")).await;
+    assert_eq!(reply.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "https://app.example");
+    let reply = send(router(&config), preflight("https://evil.example")).await;
+    assert!(!reply.headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
+    // Without configured origins there are no CORS headers at all.
+    let reply = send(router(&ServeConfig::default()), preflight("https://app.example")).await;
+    assert!(!reply.headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
+}
+
+#[tokio::test]
+async fn responses_are_compressed_when_asked() {
+    let request = Request::post("/v1/solve")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT_ENCODING, "gzip")
+        .body(Body::from(json!({ "board": rows_of_strings(PUZZLE) }).to_string()))
+        .unwrap();
+    let response = router(&config()).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_ENCODING], "gzip");
+}
