@@ -222,16 +222,21 @@ impl State {
         loop {
             let mut progress = false;
             for unit in &UNITS {
-                let (mut once, mut twice) = (0u16, 0u16);
+                let (mut once, mut twice, mut settled) = (0u16, 0u16, 0u16);
                 for &cell in unit {
-                    let candidates = self.candidates[usize::from(cell)];
+                    let cell = usize::from(cell);
+                    let candidates = self.candidates[cell];
                     twice |= once & candidates;
                     once |= candidates;
+                    if self.is_placed(cell) {
+                        settled |= candidates;
+                    }
                 }
                 if once != ALL {
                     return false;
                 }
-                let mut singles = once & !twice;
+                // Digits already placed in the unit appear once too; skip them.
+                let mut singles = once & !twice & !settled;
                 while singles != 0 {
                     let bit = singles & singles.wrapping_neg();
                     singles &= singles - 1;
@@ -240,12 +245,10 @@ impl State {
                     // `once` has the bit, so some cell of the unit has it, unless a placement
                     // earlier in this loop removed it: then the digit has no place left.
                     let Some(cell) = cell else { return false };
-                    if !self.is_placed(cell) {
-                        if !self.place(cell, bit) {
-                            return false;
-                        }
-                        progress = true;
+                    if !self.place(cell, bit) {
+                        return false;
                     }
+                    progress = true;
                 }
             }
             if !progress {
