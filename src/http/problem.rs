@@ -48,6 +48,24 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, for documentation checks.
+    pub const ALL: [Kind; 14] = [
+        Kind::MalformedJson,
+        Kind::UnsupportedMediaType,
+        Kind::PayloadTooLarge,
+        Kind::InvalidRequest,
+        Kind::InvalidBoard,
+        Kind::ConflictingGivens,
+        Kind::Unsolvable,
+        Kind::SolveTimeout,
+        Kind::Overloaded,
+        Kind::ShuttingDown,
+        Kind::NotFound,
+        Kind::MethodNotAllowed,
+        Kind::RequestTimeout,
+        Kind::Internal,
+    ];
+
     pub fn slug(self) -> &'static str {
         match self {
             Kind::MalformedJson => "malformed-json",
@@ -294,25 +312,9 @@ mod tests {
 
     #[test]
     fn every_kind_has_its_own_type() {
-        let kinds = [
-            Kind::MalformedJson,
-            Kind::UnsupportedMediaType,
-            Kind::PayloadTooLarge,
-            Kind::InvalidRequest,
-            Kind::InvalidBoard,
-            Kind::ConflictingGivens,
-            Kind::Unsolvable,
-            Kind::SolveTimeout,
-            Kind::Overloaded,
-            Kind::ShuttingDown,
-            Kind::NotFound,
-            Kind::MethodNotAllowed,
-            Kind::RequestTimeout,
-            Kind::Internal,
-        ];
-        let slugs: std::collections::HashSet<_> = kinds.iter().map(|kind| kind.slug()).collect();
-        assert_eq!(slugs.len(), kinds.len());
-        for kind in kinds {
+        let slugs: std::collections::HashSet<_> = Kind::ALL.iter().map(|kind| kind.slug()).collect();
+        assert_eq!(slugs.len(), Kind::ALL.len());
+        for kind in Kind::ALL {
             assert!(kind.status().is_client_error() || kind.status().is_server_error());
         }
     }
