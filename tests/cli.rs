@@ -30,13 +30,9 @@ fn stdout_lines(output: &Output) -> Vec<String> {
 
 #[test]
 fn solve_reads_stdin_and_answers_every_line_in_order() {
-    let input = format!(
-        "# comment\n{PUZZLE}\n\n{}\n{}\n12345678.{}9{}\nnot a board\n",
-        ".".repeat(81),
-        format!("55{}", &PUZZLE[2..]),
-        ".".repeat(8),
-        ".".repeat(63)
-    );
+    let conflicting = format!("55{}", &PUZZLE[2..]);
+    let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    let input = format!("# comment\n{PUZZLE}\n\n{}\n{conflicting}\n{unsolvable}\nnot a board\n", ".".repeat(81));
     let output = run(&["solve"], &input);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let lines = stdout_lines(&output);
