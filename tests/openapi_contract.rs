@@ -1,0 +1,1106 @@
+//! openapi.yaml against the router: these tests fail when the document and the server disagree.
+//!
+//! * Every operation the spec lists is routed, and every route is in the spec. The routes are read
+//!   from the source of `src/http/mod.rs` (its `.route("PATH", METHOD(..))` calls), so a route added
+//!   there without documenting it fails here; other methods on a spec path answer 405.
+//! * A table of example requests, one or more per (operation, status) the server can produce, is
+//!   run through the real router (or a real server where a socket is needed). Each answer must have
+//!   the expected status, that status must be documented for the operation, and the body and headers
+//!   must match the spec's response (schema, content type, required headers). Every documented
+//!   status must have an example or an explained exemption in [`EXEMPT`].
+//! * The spec's own examples must match its schemas.
+//!
+//! Schemas are checked by a small JSON Schema validator below that knows exactly the keywords this
+//! spec uses, and panics on any other, so it cannot silently pass over something it does not check.
+//! `scripts/contract-test.sh` complements this with Schemathesis against a release build.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, header};
+use serde_json::{Value, json};
+use sudokud::config::ServeConfig;
+use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tower::ServiceExt;
+use yaml_rust2::{Yaml, YamlLoader};
+
+const SPEC_TEXT: &str = include_str!("../openapi.yaml");
+const ROUTER_SOURCE: &str = include_str!("../src/http/mod.rs");
+
+const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// The methods an OpenAPI 3.1 path item can hold, as they are written there.
+const OPENAPI_METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// Documented (method, path, status) that no example in [`cases`] produces, and why.
+const EXEMPT: &[(&str, &str, u16, &str)] = &[
+    (
+        "POST",
+        "/v1/solve",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \
+         the panic-to-500 path is unit-tested in src/http/mod.rs (a_panic_becomes_a_500_problem_...)",
+    ),
+    (
+        "POST",
+        "/v1/validate",
+        500,
+        "`internal` is only answered when a handler panics, which no request can cause; the \
+         panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
+];
+
+// ---------------------------------------------------------------------------------------------
+// The spec
+// ---------------------------------------------------------------------------------------------
+
+fn yaml_to_json(yaml: &Yaml) -> Value {
+    match yaml {
+        Yaml::Real(text) => {
+            let number = yaml.as_f64().unwrap_or_else(|| panic!("YAML real {text:?} is not a number"));
+            serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number)
+        }
+        Yaml::Integer(number) => Value::from(*number),
+        Yaml::String(text) => Value::String(text.clone()),
+        Yaml::Boolean(flag) => Value::Bool(*flag),
+        Yaml::Array(items) => Value::Array(items.iter().map(yaml_to_json).collect()),
+        Yaml::Hash(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| {
+                    let key = match key {
+                        Yaml::String(text) => text.clone(),
+                        Yaml::Integer(number) => number.to_string(),
+                        Yaml::Boolean(flag) => flag.to_string(),
+                        other => panic!("unsupported YAML mapping key {other:?}"),
+                    };
+                    (key, yaml_to_json(value))
+                })
+                .collect(),
+        ),
+        Yaml::Null => Value::Null,
+        Yaml::Alias(_) | Yaml::BadValue => panic!("unsupported YAML node {yaml:?}"),
+    }
+}
+
+fn parse_yaml(text: &str) -> Value {
+    let documents = YamlLoader::load_from_str(text).unwrap_or_else(|error| panic!("invalid YAML: {error}"));
+    assert_eq!(documents.len(), 1, "expected exactly one YAML document");
+    yaml_to_json(&documents[0])
+}
+
+/// (METHOD, path), e.g. ("POST", "/v1/solve").
+type Operation = (String, String);
+
+struct Spec {
+    document: Value,
+}
+
+impl Spec {
+    fn load() -> Spec {
+        let document = parse_yaml(SPEC_TEXT);
+        assert!(document["openapi"].as_str().is_some_and(|version| version.starts_with("3.1")), "not OpenAPI 3.1");
+        Spec { document }
+    }
+
+    /// Follows `$ref`s (local ones only) until a value that is not a reference.
+    fn resolve<'a>(&'a self, mut value: &'a Value) -> &'a Value {
+        for _ in 0..32 {
+            let Some(reference) = value.get("$ref").and_then(Value::as_str) else { return value };
+            value = self.target(reference);
+        }
+        panic!("$ref chain too long at {value}")
+    }
+
+    fn target(&self, reference: &str) -> &Value {
+        let pointer = reference.strip_prefix('#').unwrap_or_else(|| panic!("non-local $ref {reference}"));
+        self.document.pointer(pointer).unwrap_or_else(|| panic!("dangling $ref {reference}"))
+    }
+
+    fn paths(&self) -> &serde_json::Map<String, Value> {
+        self.document["paths"].as_object().expect("`paths` is a mapping")
+    }
+
+    /// Every operation, with its operation object.
+    fn operations(&self) -> BTreeMap<Operation, &Value> {
+        let mut operations = BTreeMap::new();
+        for (path, item) in self.paths() {
+            let item = self.resolve(item);
+            for method in OPENAPI_METHODS {
+                if let Some(operation) = item.get(method) {
+                    operations.insert((method.to_ascii_uppercase(), path.clone()), operation);
+                }
+            }
+        }
+        assert!(!operations.is_empty(), "the spec lists no operations");
+        operations
+    }
+
+    /// The documented statuses of an operation, and their (resolved) response objects.
+    fn responses(&self, operation: &Operation) -> BTreeMap<u16, &Value> {
+        let operations = self.operations();
+        let object = operations.get(operation).unwrap_or_else(|| panic!("{operation:?} is not in the spec"));
+        let responses = object["responses"].as_object().unwrap_or_else(|| panic!("{operation:?} has no responses"));
+        responses
+            .iter()
+            .map(|(status, response)| {
+                let status = status.parse().unwrap_or_else(|_| {
+                    panic!("{operation:?}: response key {status:?} is not a status code (no ranges or `default` here)")
+                });
+                (status, self.resolve(response))
+            })
+            .collect()
+    }
+
+    fn component_response(&self, name: &str) -> &Value {
+        self.target(&format!("#/components/responses/{name}"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The router's routes, from its source
+// ---------------------------------------------------------------------------------------------
+
+/// The source without comments (string literals kept), so commented-out routes do not count.
+fn strip_comments(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut previous = ' ';
+                for c in chars.by_ref() {
+                    if previous == '*' && c == '/' {
+                        break;
+                    }
+                    previous = c;
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The index just past the `)` that closes the `(` before `start`.
+fn closing_paren(text: &str, start: usize) -> usize {
+    let mut depth = 1;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, c) in text[start..].char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return start + offset + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    panic!("unbalanced parentheses in src/http/mod.rs after byte {start}")
+}
+
+/// The methods of a method-router expression such as `get(handler)` or
+/// `axum::routing::get(a).post(b)`.
+fn methods_of(expression: &str, path: &str) -> Vec<String> {
+    let mut methods = Vec::new();
+    let mut rest = expression.trim();
+    loop {
+        let open = rest.find('(').unwrap_or_else(|| panic!("route {path}: cannot parse method router `{expression}`"));
+        let name = rest[..open].trim();
+        let name = name.rsplit("::").next().unwrap_or(name);
+        let method = match name {
+            "get" | "post" | "put" | "delete" | "patch" | "head" | "options" | "trace" => name.to_ascii_uppercase(),
+            other => panic!(
+                "route {path}: `{other}(..)` in `{expression}` is not a plain method router; teach \
+                 tests/openapi_contract.rs to read it"
+            ),
+        };
+        methods.push(method);
+        let close = closing_paren(rest, open + 1);
+        rest = rest[close..].trim_start();
+        match rest.strip_prefix('.') {
+            Some(next) => rest = next,
+            None if rest.trim_end_matches(',').trim().is_empty() => return methods,
+            None => panic!("route {path}: cannot parse the end of method router `{expression}`"),
+        }
+    }
+}
+
+/// Every (method, path) the router of `src/http/mod.rs` defines.
+fn router_routes() -> BTreeSet<Operation> {
+    // Production code only: the file's unit tests build routers of their own.
+    let source = strip_comments(ROUTER_SOURCE);
+    let code = source.split("#[cfg(test)]").next().expect("split yields at least one part");
+    for construct in [".nest(", ".nest_service(", ".merge(", ".route_service(", "MethodRouter"] {
+        assert!(
+            !code.contains(construct),
+            "src/http/mod.rs uses `{construct}`, which this test cannot follow; extend router_routes()"
+        );
+    }
+    let mut routes = BTreeSet::new();
+    let mut calls = 0;
+    for (at, _) in code.match_indices(".route(") {
+        calls += 1;
+        let arguments_start = at + ".route(".len();
+        let arguments_end = closing_paren(code, arguments_start) - 1;
+        let arguments = code[arguments_start..arguments_end].trim();
+        let path_literal = arguments
+            .strip_prefix('"')
+            .and_then(|rest| rest.split_once('"'))
+            .unwrap_or_else(|| panic!("`.route({arguments})`: the path is not a string literal"));
+        let (path, rest) = path_literal;
+        let expression = rest
+            .trim_start()
+            .strip_prefix(',')
+            .unwrap_or_else(|| panic!("`.route({arguments})`: expected `, METHOD(handler)` after the path"));
+        for method in methods_of(expression, path) {
+            assert!(routes.insert((method.clone(), path.to_owned())), "{method} {path} is routed twice");
+        }
+    }
+    assert!(calls > 0, "found no `.route(\"PATH\", METHOD(..))` calls in src/http/mod.rs: the parse is out of date");
+    routes
+}
+
+// ---------------------------------------------------------------------------------------------
+// A minimal JSON Schema (2020-12) validator for the keywords this spec uses
+// ---------------------------------------------------------------------------------------------
+
+/// Keywords that do not constrain instances. `format` is an annotation by default in 2020-12.
+const ANNOTATIONS: [&str; 10] = [
+    "title",
+    "description",
+    "examples",
+    "example",
+    "format",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(key, value)| y.get(key).is_some_and(|other| json_eq(value, other)))
+        }
+        _ => a == b,
+    }
+}
+
+fn has_type(value: &Value, name: &str) -> bool {
+    match name {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "number" => value.is_number(),
+        "integer" => value.as_f64().is_some_and(|number| number.fract() == 0.0),
+        other => panic!("unknown JSON Schema type {other:?}"),
+    }
+}
+
+/// The regular expressions of the spec, implemented by hand (no regex engine among the
+/// dependencies). A new pattern in the spec must be added here.
+fn matches_pattern(pattern: &str, text: &str) -> bool {
+    let blank = |c: char| matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r');
+    match pattern {
+        "^[1-9]{81}$" => text.len() == 81 && text.bytes().all(|b| (b'1'..=b'9').contains(&b)),
+        r"^[ \t\n\f\r]*([1-9.0][ \t\n\f\r]*){81}$" => {
+            text.chars().all(|c| blank(c) || matches!(c, '1'..='9' | '.' | '0'))
+                && text.chars().filter(|&c| !blank(c)).count() == 81
+        }
+        "^(/board(/[0-8](/[0-8])?)?)?$" => {
+            let index = |segment: &str| segment.len() == 1 && (b'0'..=b'8').contains(&segment.as_bytes()[0]);
+            text.is_empty()
+                || text.strip_prefix("/board").is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest.strip_prefix('/').is_some_and(|rest| {
+                            let segments: Vec<&str> = rest.split('/').collect();
+                            segments.len() <= 2 && segments.iter().all(|segment| index(segment))
+                        })
+                })
+        }
+        other => panic!("the schema validator does not know the pattern {other:?}; add it to matches_pattern()"),
+    }
+}
+
+struct Validator<'a> {
+    spec: &'a Spec,
+}
+
+impl Validator<'_> {
+    fn errors(&self, schema: &Value, value: &Value) -> Vec<String> {
+        let mut errors = Vec::new();
+        self.check(schema, value, "", &mut errors);
+        errors
+    }
+
+    fn is_valid(&self, schema: &Value, value: &Value) -> bool {
+        self.errors(schema, value).is_empty()
+    }
+
+    fn check(&self, schema: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
+        let schema = match schema {
+            Value::Bool(true) => return,
+            Value::Bool(false) => return errors.push(format!("{at}: no value is allowed here")),
+            Value::Object(schema) => schema,
+            other => panic!("not a schema: {other}"),
+        };
+        let mut fail = |message: String| errors.push(format!("{at}: {message} (value: {value})"));
+        let number = |keyword: &str| schema[keyword].as_f64().unwrap_or_else(|| panic!("`{keyword}` is not a number"));
+        let count =
+            |keyword: &str| schema[keyword].as_u64().unwrap_or_else(|| panic!("`{keyword}` is not a count")) as usize;
+        let mut nested = Vec::new();
+        for (keyword, argument) in schema {
+            match keyword.as_str() {
+                "$ref" => {
+                    nested.push((self.spec.target(argument.as_str().expect("$ref is a string")), value, at.to_owned()))
+                }
+                "type" => {
+                    let names: Vec<&str> = match argument {
+                        Value::String(name) => vec![name],
+                        Value::Array(names) => names.iter().map(|name| name.as_str().expect("type name")).collect(),
+                        other => panic!("bad `type`: {other}"),
+                    };
+                    if !names.iter().any(|name| has_type(value, name)) {
+                        fail(format!("expected type {names:?}"));
+                    }
+                }
+                "enum" => {
+                    let options = argument.as_array().expect("`enum` is an array");
+                    if !options.iter().any(|option| json_eq(option, value)) {
+                        fail(format!("not one of {argument}"));
+                    }
+                }
+                "const" if !json_eq(argument, value) => fail(format!("expected {argument}")),
+                "const" => {}
+                "required" => {
+                    if let Some(object) = value.as_object() {
+                        for name in argument.as_array().expect("`required` is an array") {
+                            let name = name.as_str().expect("required names are strings");
+                            if !object.contains_key(name) {
+                                fail(format!("missing required member `{name}`"));
+                            }
+                        }
+                    }
+                }
+                "properties" => {
+                    if let Some(object) = value.as_object() {
+                        for (name, subschema) in argument.as_object().expect("`properties` is a mapping") {
+                            if let Some(member) = object.get(name) {
+                                nested.push((subschema, member, format!("{at}/{name}")));
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => {
+                    if let Some(object) = value.as_object() {
+                        let known = schema.get("properties").and_then(Value::as_object);
+                        for (name, member) in object {
+                            if !known.is_some_and(|known| known.contains_key(name)) {
+                                nested.push((argument, member, format!("{at}/{name}")));
+                            }
+                        }
+                    }
+                }
+                "items" => {
+                    if let Some(items) = value.as_array() {
+                        for (index, item) in items.iter().enumerate() {
+                            nested.push((argument, item, format!("{at}/{index}")));
+                        }
+                    }
+                }
+                "minItems" => {
+                    if value.as_array().is_some_and(|items| items.len() < count(keyword)) {
+                        fail(format!("fewer than {argument} items"));
+                    }
+                }
+                "maxItems" => {
+                    if value.as_array().is_some_and(|items| items.len() > count(keyword)) {
+                        fail(format!("more than {argument} items"));
+                    }
+                }
+                "uniqueItems" => {
+                    if argument == &Value::Bool(true)
+                        && let Some(items) = value.as_array()
+                        && items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| json_eq(a, b)))
+                    {
+                        fail("items are not unique".to_owned());
+                    }
+                }
+                "minimum" => {
+                    if value.as_f64().is_some_and(|x| x < number(keyword)) {
+                        fail(format!("less than {argument}"));
+                    }
+                }
+                "maximum" => {
+                    if value.as_f64().is_some_and(|x| x > number(keyword)) {
+                        fail(format!("greater than {argument}"));
+                    }
+                }
+                "minLength" => {
+                    if value.as_str().is_some_and(|text| text.chars().count() < count(keyword)) {
+                        fail(format!("shorter than {argument}"));
+                    }
+                }
+                "maxLength" => {
+                    if value.as_str().is_some_and(|text| text.chars().count() > count(keyword)) {
+                        fail(format!("longer than {argument}"));
+                    }
+                }
+                "pattern" => {
+                    let pattern = argument.as_str().expect("`pattern` is a string");
+                    if value.as_str().is_some_and(|text| !matches_pattern(pattern, text)) {
+                        fail(format!("does not match {pattern:?}"));
+                    }
+                }
+                "allOf" => {
+                    for subschema in argument.as_array().expect("`allOf` is an array") {
+                        nested.push((subschema, value, at.to_owned()));
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let subschemas = argument.as_array().expect("`anyOf`/`oneOf` is an array");
+                    let matching = subschemas.iter().filter(|subschema| self.is_valid(subschema, value)).count();
+                    if keyword == "anyOf" && matching == 0 {
+                        fail("matches none of `anyOf`".to_owned());
+                    }
+                    if keyword == "oneOf" && matching != 1 {
+                        fail(format!("matches {matching} of the `oneOf` schemas; expected exactly 1"));
+                    }
+                }
+                "not" => {
+                    if self.is_valid(argument, value) {
+                        fail("matches the `not` schema".to_owned());
+                    }
+                }
+                "if" => {
+                    let branch = if self.is_valid(argument, value) { "then" } else { "else" };
+                    if let Some(subschema) = schema.get(branch) {
+                        nested.push((subschema, value, at.to_owned()));
+                    }
+                }
+                "then" | "else" => {} // with `if`
+                annotation if ANNOTATIONS.contains(&annotation) => {}
+                other => panic!("the schema validator does not implement `{other}`; add it before relying on it"),
+            }
+        }
+        for (subschema, value, at) in nested {
+            self.check(subschema, value, &at, errors);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests and replies
+// ---------------------------------------------------------------------------------------------
+
+struct Reply {
+    status: u16,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+#[derive(Clone)]
+struct Call {
+    method: &'static str,
+    path: &'static str,
+    content_type: Option<&'static str>,
+    body: String,
+}
+
+impl Call {
+    fn get(path: &'static str) -> Call {
+        Call { method: "GET", path, content_type: None, body: String::new() }
+    }
+
+    fn json(path: &'static str, body: impl Into<String>) -> Call {
+        Call { method: "POST", path, content_type: Some("application/json"), body: body.into() }
+    }
+
+    fn board(path: &'static str, board: Value) -> Call {
+        Call::json(path, json!({ "board": board }).to_string())
+    }
+
+    fn with_content_type(self, content_type: Option<&'static str>) -> Call {
+        Call { content_type, ..self }
+    }
+
+    fn request(&self) -> Request<Body> {
+        let mut builder = Request::builder().method(self.method).uri(self.path);
+        if let Some(content_type) = self.content_type {
+            builder = builder.header(header::CONTENT_TYPE, content_type);
+        }
+        builder.body(Body::from(self.body.clone())).expect("a valid request")
+    }
+}
+
+fn router(config: &ServeConfig, readiness: Readiness) -> Router {
+    app(config, AppState::new(config, readiness))
+}
+
+async fn oneshot(router: Router, request: Request<Body>) -> Reply {
+    let response = router.oneshot(request).await.expect("the router never fails");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = to_bytes(response.into_body(), 1 << 20).await.expect("the body can be read").to_vec();
+    Reply { status, headers, body }
+}
+
+/// Writes `request` to a real socket and reads one HTTP/1.1 response.
+async fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).await.expect("the server accepts connections");
+    stream.write_all(request).await.expect("the request can be sent");
+    let mut raw = Vec::new();
+    let read = async {
+        let mut buffer = [0u8; 4096];
+        loop {
+            if let Some(end) = raw.windows(4).position(|window| window == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&raw[..end]).to_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length:"))
+                    .map(|length| length.trim().parse::<usize>().expect("a numeric Content-Length"));
+                assert!(!head.contains("transfer-encoding: chunked"), "chunked responses are not handled here");
+                if length.is_some_and(|length| raw.len() >= end + 4 + length) {
+                    return;
+                }
+            }
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => raw.extend_from_slice(&buffer[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), read).await.expect("the server answers within 10 s");
+    let end = raw.windows(4).position(|window| window == b"\r\n\r\n").expect("a complete response head");
+    let head = String::from_utf8(raw[..end].to_vec()).expect("an ASCII response head");
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().expect("a status line");
+    let status = status_line.split(' ').nth(1).and_then(|code| code.parse().ok()).expect("a status code");
+    let mut headers = HeaderMap::new();
+    for line in lines {
+        let (name, value) = line.split_once(':').expect("a header line");
+        headers.append(
+            HeaderName::from_bytes(name.trim().as_bytes()).expect("a header name"),
+            HeaderValue::from_str(value.trim()).expect("a header value"),
+        );
+    }
+    let mut body = raw[end + 4..].to_vec();
+    if let Some(length) = headers.get(header::CONTENT_LENGTH) {
+        body.truncate(length.to_str().unwrap().parse().unwrap());
+    }
+    Reply { status, headers, body }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table of examples
+// ---------------------------------------------------------------------------------------------
+
+/// How the server is set up for an example.
+#[derive(Clone, Copy, Debug)]
+enum Setup {
+    /// `app` with the default configuration, driven with `oneshot`.
+    Default,
+    /// `solve_timeout_ms: 0`: every solve has missed its deadline before it starts.
+    NoSolveTime,
+    /// One solver slot, taken by a job that waits for the example to finish, and no queue.
+    PoolFull,
+    /// `Readiness::begin_shutdown()` has been called.
+    ShuttingDown,
+    /// A real server on port 0 with a 200 ms request timeout, and a client that sends the head
+    /// and half the body, then nothing: only the timeout can end the request (408).
+    StalledBody,
+}
+
+struct Case {
+    what: &'static str,
+    call: Call,
+    setup: Setup,
+    status: u16,
+    /// The problem kind (`type` is PROBLEM_BASE + kind) of an error answer.
+    problem: Option<&'static str>,
+}
+
+fn case(what: &'static str, call: Call, status: u16, problem: Option<&'static str>) -> Case {
+    Case { what, call, setup: Setup::Default, status, problem }
+}
+
+fn rows_of_strings(line: &str) -> Value {
+    line.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>()).collect()
+}
+
+fn rows_of_numbers(line: &str) -> Value {
+    line.as_bytes()
+        .chunks(9)
+        .map(|row| row.iter().map(|&c| if c == b'.' { json!(null) } else { json!(c - b'0') }).collect::<Vec<_>>())
+        .collect()
+}
+
+fn cases() -> Vec<Case> {
+    let conflicting = format!("55{}", &PUZZLE[2..]);
+    // Row 0 holds 1-8 and r1c0 holds the 9: nothing fits r0c0, though no givens conflict.
+    let unsolvable = format!(".123456789{}", ".".repeat(71));
+    let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(5000) }).to_string());
+    let mut cases = Vec::new();
+    for path in ["/v1/solve", "/v1/validate"] {
+        cases.extend([
+            case("a text board", Call::board(path, json!(PUZZLE)), 200, None),
+            case("a board of strings", Call::board(path, rows_of_strings(PUZZLE)), 200, None),
+            case("a board of numbers and nulls", Call::board(path, rows_of_numbers(PUZZLE)), 200, None),
+            case("malformed JSON", Call::json(path, r#"{"board": "#), 400, Some("malformed-json")),
+            case("a body over 4096 bytes", oversized(path), 413, Some("payload-too-large")),
+            case(
+                "a text/plain body",
+                Call::board(path, json!(PUZZLE)).with_content_type(Some("text/plain")),
+                415,
+                Some("unsupported-media-type"),
+            ),
+            case(
+                "no Content-Type",
+                Call::board(path, json!(PUZZLE)).with_content_type(None),
+                415,
+                Some("unsupported-media-type"),
+            ),
+            case("a board that is not a board", Call::board(path, json!("x")), 422, Some("invalid-board")),
+            case("no board member", Call::json(path, "{}"), 422, Some("invalid-board")),
+            case("a top-level array", Call::json(path, "[]"), 422, Some("invalid-request")),
+            case(
+                "a repeated board member",
+                Call::json(path, format!(r#"{{"board":"{PUZZLE}","board":"{PUZZLE}"}}"#)),
+                422,
+                Some("invalid-request"),
+            ),
+            Case {
+                what: "a body that stops arriving",
+                call: Call::json(path, ""),
+                setup: Setup::StalledBody,
+                status: 408,
+                problem: Some("request-timeout"),
+            },
+        ]);
+    }
+    cases.extend([
+        case("the empty board (several solutions)", Call::board("/v1/solve", json!(".".repeat(81))), 200, None),
+        case("conflicting givens", Call::board("/v1/solve", json!(conflicting)), 422, Some("conflicting-givens")),
+        case("an unsolvable puzzle", Call::board("/v1/solve", json!(unsolvable)), 422, Some("unsolvable")),
+        Case {
+            what: "a solve past its deadline",
+            call: Call::board("/v1/solve", json!(PUZZLE)),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        Case {
+            what: "a solve with every slot busy and no queue",
+            call: Call::board("/v1/solve", json!(PUZZLE)),
+            setup: Setup::PoolFull,
+            status: 503,
+            problem: Some("overloaded"),
+        },
+        case("conflicting givens", Call::board("/v1/validate", rows_of_numbers(&conflicting)), 200, None),
+        case("a complete board", Call::board("/v1/validate", rows_of_strings(SOLUTION)), 200, None),
+        case("liveness", Call::get("/healthz"), 200, None),
+        case("readiness", Call::get("/readyz"), 200, None),
+        Case {
+            what: "readiness during shutdown",
+            call: Call::get("/readyz"),
+            setup: Setup::ShuttingDown,
+            status: 503,
+            problem: Some("shutting-down"),
+        },
+        case("the document", Call::get("/openapi.yaml"), 200, None),
+    ]);
+    cases
+}
+
+/// Runs one example with its setup.
+async fn run(case: &Case) -> Reply {
+    let config = ServeConfig::default();
+    match case.setup {
+        Setup::Default => oneshot(router(&config, Readiness::default()), case.call.request()).await,
+        Setup::NoSolveTime => {
+            let config = ServeConfig { solve_timeout_ms: 0, ..config };
+            oneshot(router(&config, Readiness::default()), case.call.request()).await
+        }
+        Setup::ShuttingDown => {
+            let readiness = Readiness::default();
+            readiness.begin_shutdown();
+            oneshot(router(&config, readiness), case.call.request()).await
+        }
+        Setup::PoolFull => {
+            let config = ServeConfig {
+                max_concurrent_solves: std::num::NonZeroUsize::new(1),
+                max_queued_solves: 0,
+                queue_timeout_ms: 10,
+                ..config
+            };
+            let state = AppState::new(&config, Readiness::default());
+            let router = app(&config, state.clone());
+            let (release, wait) = std::sync::mpsc::channel::<()>();
+            let busy = tokio::spawn(async move { state.pool.run(move |_| Ok(wait.recv().is_ok())).await });
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let reply = oneshot(router, case.call.request()).await;
+            release.send(()).expect("the busy job is waiting");
+            assert_eq!(busy.await.expect("the busy job ends"), Ok(true));
+            reply
+        }
+        Setup::StalledBody => {
+            let config = ServeConfig { request_timeout_ms: 200, ..config };
+            let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+            let addr = listener.local_addr().expect("a bound address");
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let served = tokio::spawn(async move {
+                sudokud::server::serve(listener, &config, Readiness::default(), async {
+                    let _ = stopped.await;
+                })
+                .await
+            });
+            // 50 bytes announced, 4 sent.
+            let head = format!(
+                "{} {} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n",
+                case.call.method, case.call.path
+            );
+            let request = format!("{head}{{\"bo");
+            let reply = exchange(addr, request.as_bytes()).await;
+            stop.send(()).expect("the server is running");
+            served.await.expect("the server task ends").expect("the server ends cleanly");
+            reply
+        }
+    }
+}
+
+/// Asserts `reply` is what the spec documents for `operation` and `status`: a documented status,
+/// a documented content type with a body that matches its schema, and the required headers.
+fn assert_matches_response(spec: &Spec, what: &str, response: &Value, reply: &Reply) {
+    let validator = Validator { spec };
+    let body_text = String::from_utf8_lossy(&reply.body);
+    if let Some(headers) = response.get("headers").and_then(Value::as_object) {
+        for (name, definition) in headers {
+            let definition = spec.resolve(definition);
+            let Some(value) = reply.headers.get(name.as_str()) else {
+                assert!(
+                    definition["required"] != json!(true),
+                    "{what}: the required header {name} is missing; headers: {:?}",
+                    reply.headers
+                );
+                continue;
+            };
+            let value = value.to_str().unwrap_or_else(|_| panic!("{what}: header {name} is not text"));
+            let schema = &definition["schema"];
+            // Header values are text; a numeric schema describes the number the text spells.
+            let as_json = match schema["type"].as_str() {
+                Some("integer" | "number") => serde_json::from_str(value)
+                    .unwrap_or_else(|_| panic!("{what}: header {name}: {value:?} is not a number")),
+                Some("string") | None => json!(value),
+                Some(other) => panic!("{what}: header {name}: schema type {other} is not handled here"),
+            };
+            let errors = validator.errors(schema, &as_json);
+            assert!(errors.is_empty(), "{what}: header {name}: {value:?} does not match its schema: {errors:?}");
+        }
+    }
+    let Some(content) = response.get("content").and_then(Value::as_object) else {
+        assert!(reply.body.is_empty(), "{what}: the spec documents no body, but got {body_text}");
+        return;
+    };
+    let content_type = reply
+        .headers
+        .get(header::CONTENT_TYPE)
+        .unwrap_or_else(|| panic!("{what}: no Content-Type; body: {body_text}"))
+        .to_str()
+        .expect("a text Content-Type");
+    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let media = content.get(&essence).unwrap_or_else(|| {
+        panic!("{what}: Content-Type {content_type} is not documented (documented: {:?})", content.keys())
+    });
+    let body = if essence == "application/json" || essence.ends_with("+json") {
+        serde_json::from_slice(&reply.body)
+            .unwrap_or_else(|error| panic!("{what}: the body is not JSON ({error}): {body_text}"))
+    } else if essence == "application/yaml" {
+        parse_yaml(&body_text)
+    } else {
+        panic!("{what}: no parser for {essence} in this test")
+    };
+    let schema = media.get("schema").unwrap_or_else(|| panic!("{what}: {essence} has no schema in the spec"));
+    let errors = validator.errors(schema, &body);
+    assert!(
+        errors.is_empty(),
+        "{what}: the body does not match the spec's schema:\n  {}\nbody: {body_text}",
+        errors.join("\n  ")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn every_route_is_documented_and_every_operation_is_routed() {
+    let documented: BTreeSet<Operation> = Spec::load().operations().into_keys().collect();
+    let routed = router_routes();
+    let undocumented: Vec<_> = routed.difference(&documented).collect();
+    let unrouted: Vec<_> = documented.difference(&routed).collect();
+    assert!(
+        undocumented.is_empty() && unrouted.is_empty(),
+        "openapi.yaml and src/http/mod.rs disagree.\n  routed but not in the spec: {undocumented:?}\n  \
+         in the spec but not routed: {unrouted:?}"
+    );
+}
+
+#[test]
+fn the_route_parser_reads_what_it_should_and_refuses_what_it_cannot() {
+    assert_eq!(methods_of("get(handlers::healthz)", "/x"), ["GET"]);
+    assert_eq!(methods_of(" axum::routing::get(a).post(b::c(d)) ", "/x"), ["GET", "POST"]);
+    assert!(std::panic::catch_unwind(|| methods_of("any(handler)", "/x")).is_err());
+    let stripped = strip_comments("a // .route(\"/gone\", get(x))\nb /* .route( */ \"// kept\"");
+    assert!(!stripped.contains("/gone") && !stripped.contains("route") && stripped.contains("\"// kept\""));
+}
+
+#[tokio::test]
+async fn every_documented_operation_is_served() {
+    let spec = Spec::load();
+    for (method, path) in spec.operations().into_keys() {
+        assert!(!path.contains('{'), "{path}: path templates need example values in this test");
+        let request = Request::builder().method(method.as_str()).uri(&path).body(Body::empty()).unwrap();
+        let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), request).await;
+        assert!(
+            reply.status != 404 && reply.status != 405,
+            "{method} {path} is in the spec, but the router answers {}: {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body)
+        );
+    }
+}
+
+#[tokio::test]
+async fn other_methods_on_documented_paths_are_405_with_allow() {
+    let spec = Spec::load();
+    let operations = spec.operations();
+    let not_allowed = spec.component_response("MethodNotAllowed");
+    for path in spec.paths().keys() {
+        let allowed: BTreeSet<String> =
+            operations.keys().filter(|(_, p)| p == path).map(|(method, _)| method.clone()).collect();
+        // HTTP serves HEAD wherever it serves GET (RFC 9110, 9.3.2); the router does so implicitly.
+        let mut expected_allow = allowed.clone();
+        if allowed.contains("GET") {
+            expected_allow.insert("HEAD".to_owned());
+        }
+        for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"] {
+            if expected_allow.contains(method) {
+                continue;
+            }
+            let what = format!("{method} {path}");
+            let request = Request::builder().method(Method::from_bytes(method.as_bytes()).unwrap()).uri(path.as_str());
+            let reply =
+                oneshot(router(&ServeConfig::default(), Readiness::default()), request.body(Body::empty()).unwrap())
+                    .await;
+            assert_eq!(reply.status, 405, "{what}: {}", String::from_utf8_lossy(&reply.body));
+            let allow = reply.headers.get(header::ALLOW).unwrap_or_else(|| panic!("{what}: no Allow header"));
+            let allow: BTreeSet<String> =
+                allow.to_str().unwrap().split(',').map(|m| m.trim().to_owned()).filter(|m| !m.is_empty()).collect();
+            assert_eq!(allow, expected_allow, "{what}: Allow does not name the documented methods");
+            if method != "HEAD" {
+                assert_matches_response(&spec, &what, not_allowed, &reply);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_undocumented_path_is_a_404_problem() {
+    let spec = Spec::load();
+    for path in ["/", "/v1", "/v1/solver", "/v2/solve", "/openapi.json"] {
+        assert!(!spec.paths().contains_key(path));
+        let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), Call::get(path).request()).await;
+        assert_eq!(reply.status, 404, "GET {path}");
+        assert_matches_response(&spec, &format!("GET {path}"), spec.component_response("NotFound"), &reply);
+    }
+}
+
+#[test]
+fn every_documented_status_has_an_example_or_an_explained_exemption() {
+    let spec = Spec::load();
+    let cases = cases();
+    let exercised: BTreeSet<(String, String, u16)> =
+        cases.iter().map(|case| (case.call.method.to_owned(), case.call.path.to_owned(), case.status)).collect();
+    let mut missing = Vec::new();
+    for operation in spec.operations().into_keys() {
+        for status in spec.responses(&operation).into_keys() {
+            let key = (operation.0.clone(), operation.1.clone(), status);
+            let exempt = EXEMPT.iter().any(|&(m, p, s, _)| (m, p, s) == (&*key.0, &*key.1, key.2));
+            if !exercised.contains(&key) && !exempt {
+                missing.push(key);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "documented statuses with no example in cases() and no entry in EXEMPT: {missing:?}");
+    for &(method, path, status, reason) in EXEMPT {
+        assert!(!reason.trim().is_empty());
+        let operation = (method.to_owned(), path.to_owned());
+        assert!(
+            spec.responses(&operation).contains_key(&status),
+            "stale exemption: {method} {path} {status} is not documented any more"
+        );
+        assert!(
+            !exercised.contains(&(method.to_owned(), path.to_owned(), status)),
+            "stale exemption: {method} {path} {status} has an example now; drop it from EXEMPT"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_example_gets_its_documented_status_and_response() {
+    let spec = Spec::load();
+    for case in cases() {
+        let operation = (case.call.method.to_owned(), case.call.path.to_owned());
+        let what = format!("{} {} with {} ({:?})", operation.0, operation.1, case.what, case.setup);
+        let responses = spec.responses(&operation);
+        let response = responses.get(&case.status).unwrap_or_else(|| {
+            panic!("{what}: the table expects {}, which the spec does not document for it", case.status)
+        });
+        let reply = run(&case).await;
+        let body_text = String::from_utf8_lossy(&reply.body);
+        assert_eq!(reply.status, case.status, "{what}: unexpected status; body: {body_text}");
+        assert_matches_response(&spec, &what, response, &reply);
+        if let Some(kind) = case.problem {
+            assert_eq!(reply.headers[header::CONTENT_TYPE], "application/problem+json", "{what}");
+            let problem: Value = serde_json::from_slice(&reply.body).unwrap();
+            assert_eq!(problem["type"], format!("{PROBLEM_BASE}{kind}"), "{what}: {problem}");
+            assert_eq!(problem["status"], case.status, "{what}: {problem}");
+            assert_eq!(problem["instance"], case.call.path, "{what}: {problem}");
+        }
+        if case.call.path == "/openapi.yaml" && case.status == 200 {
+            assert!(reply.body == SPEC_TEXT.as_bytes(), "{what}: not the repository's openapi.yaml byte for byte");
+        }
+    }
+}
+
+#[test]
+fn the_spec_examples_match_their_schemas() {
+    let spec = Spec::load();
+    let validator = Validator { spec: &spec };
+    let mut checked = 0;
+    let mut check = |what: String, schema: &Value, value: &Value| {
+        let errors = validator.errors(schema, value);
+        assert!(errors.is_empty(), "{what}: the example does not match its schema: {errors:?}");
+        checked += 1;
+    };
+    let check_media = |what: &str, media: &Value, check: &mut dyn FnMut(String, &Value, &Value)| {
+        let Some(schema) = media.get("schema") else { return };
+        if let Some(example) = media.get("example") {
+            check(format!("{what} example"), schema, example);
+        }
+        for (name, example) in media.get("examples").and_then(Value::as_object).into_iter().flatten() {
+            let example = spec.resolve(example);
+            if let Some(value) = example.get("value") {
+                check(format!("{what} example {name}"), schema, value);
+            }
+        }
+    };
+    for ((method, path), operation) in spec.operations() {
+        let body = operation.get("requestBody").map(|body| spec.resolve(body));
+        for (media_type, media) in body.and_then(|body| body["content"].as_object()).into_iter().flatten() {
+            check_media(&format!("{method} {path} request {media_type}"), media, &mut check);
+        }
+        for (status, response) in spec.responses(&(method.clone(), path.clone())) {
+            for (media_type, media) in response.get("content").and_then(Value::as_object).into_iter().flatten() {
+                check_media(&format!("{method} {path} {status} {media_type}"), media, &mut check);
+            }
+        }
+    }
+    for (name, schema) in spec.document["components"]["schemas"].as_object().expect("component schemas") {
+        for example in schema.get("examples").and_then(Value::as_array).into_iter().flatten() {
+            check(format!("schema {name}"), schema, example);
+        }
+    }
+    assert!(checked > 20, "only {checked} examples found; is the walk broken?");
+}
+
+#[test]
+fn the_schema_validator_rejects_what_it_should() {
+    let spec = Spec::load();
+    let validator = Validator { spec: &spec };
+    let schema = |name: &str| json!({ "$ref": format!("#/components/schemas/{name}") });
+    let problem = |kind: &str, title: &str, status: u16| {
+        let kind = format!("{PROBLEM_BASE}{kind}");
+        json!({ "type": kind, "title": title, "status": status, "detail": "d" })
+    };
+    let invalid_board = |pointer: &str| {
+        let mut body = problem("invalid-board", "Invalid board", 422);
+        body["pointer"] = json!(pointer);
+        body
+    };
+    let conflict = json!({ "row": 0, "col": 0, "digit": 1, "units": ["row"] });
+    let invalid = [
+        ("SolveResponse", json!({ "solution": &SOLUTION[1..], "unique": true })),
+        ("SolveResponse", json!({ "solution": SOLUTION, "unique": true, "extra": 1 })),
+        ("SolveResponse", json!({ "solution": rows_of_numbers(PUZZLE), "unique": true })),
+        ("Validation", json!({ "valid": true, "complete": false, "conflicts": [conflict] })),
+        ("Validation", json!({ "valid": false, "complete": false, "conflicts": [] })),
+        ("Conflict", json!({ "row": 9, "col": 0, "digit": 1, "units": ["row"] })),
+        ("Conflict", json!({ "row": 0, "col": 0, "digit": 1, "units": ["row", "row"] })),
+        ("Health", json!({ "status": "ok" })),
+        ("InvalidBoardProblem", invalid_board("/board/9")),
+        ("InvalidBoardProblem", problem("invalid-board", "Invalid board", 422)),
+        ("MalformedJsonProblem", problem("internal", "Malformed JSON", 400)),
+        ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 422)),
+        ("BoardRequest", json!({ "board": format!("{PUZZLE}1") })),
+    ];
+    for (name, value) in invalid {
+        assert!(!validator.is_valid(&schema(name), &value), "{name} should reject {value}");
+    }
+    let valid = [
+        ("SolveResponse", json!({ "solution": SOLUTION, "unique": true })),
+        ("SolveResponse", json!({ "solution": rows_of_strings(SOLUTION), "unique": false })),
+        ("InvalidBoardProblem", invalid_board("")),
+        ("InvalidBoardProblem", invalid_board("/board/8/0")),
+        ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 400)),
+        ("BoardRequest", json!({ "board": format!(" {PUZZLE}\n"), "other": 1 })),
+    ];
+    for (name, value) in valid {
+        let errors = validator.errors(&schema(name), &value);
+        assert!(errors.is_empty(), "{name} should accept {value}: {errors:?}");
+    }
+}
