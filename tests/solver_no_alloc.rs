@@ -1,0 +1,59 @@
+//! The solver allocates nothing: a counting global allocator proves it over whole data sets.
+//!
+//! Counting is per thread, so allocations by the test harness's other threads do not count.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use sudokud::solver::{self, Never};
+
+struct CountingAllocator;
+
+thread_local! {
+    // Const-initialised and without a destructor, so reading it never allocates itself.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator, which upholds the
+// GlobalAlloc contract; the counter only observes.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        // SAFETY: forwarded with the caller's layout, as the contract requires.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout (see `alloc`).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations_during(work: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    work();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn the_allocator_counts() {
+    assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 10]))) >= 1);
+}
+
+#[test]
+fn solving_and_counting_allocate_nothing() {
+    let sets = ["kaggle_style_easy_10k.txt", "forum_hardest_1106.txt", "multiple_solutions.txt", "unsolvable.txt"];
+    let puzzles: Vec<_> = sets.iter().flat_map(|set| common::load(set)).collect();
+    let allocations = allocations_during(|| {
+        for puzzle in &puzzles {
+            std::hint::black_box(solver::solve(puzzle));
+            std::hint::black_box(solver::count_solutions(puzzle, 100, &mut Never).unwrap());
+        }
+    });
+    assert_eq!(allocations, 0);
+}
