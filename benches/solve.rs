@@ -1,0 +1,95 @@
+//! Solve throughput per data set: `cargo bench --bench solve [-- [--passes N] [FILTER]]`.
+//!
+//! Each puzzle is solved the way `/v1/solve` solves it: first solution plus the uniqueness check
+//! (`solver::solve`, which stops at the second solution). A pass solves every puzzle of a set once,
+//! in file order; the median of several passes is reported because this 2-core VM is noisy and a
+//! single slow pass says more about the machine than about the solver. Plain LeetCode 37
+//! backtracking (the test oracle) runs on the easy set only, as the baseline the solver replaced:
+//! on the other sets it takes up to a second per puzzle.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use common::oracle;
+use sudokud::board::Board;
+use sudokud::solver;
+
+/// Every data set, in rough order of difficulty.
+const DATA_SETS: [&str; 9] = [
+    "kaggle_style_easy_10k.txt",
+    "17_clue_10k.txt",
+    "magictour_top1465.txt",
+    "forum_hardest_1905_11plus_10k.txt",
+    "forum_hardest_1106.txt",
+    "serg_benchmark_multi_solution.txt",
+    "multiple_solutions.txt",
+    "unsolvable.txt",
+    "invalid_duplicate_givens.txt",
+];
+
+/// The only set plain backtracking is fast enough to time.
+const ORACLE_SET: &str = "kaggle_style_easy_10k.txt";
+
+const DEFAULT_PASSES: usize = 5;
+
+/// Solves every puzzle once, returning the wall time. The outcome goes through `black_box` so
+/// the work cannot be optimised away.
+fn pass(puzzles: &[Board], solve: impl Fn(&Board)) -> Duration {
+    let start = Instant::now();
+    for puzzle in puzzles {
+        solve(black_box(puzzle));
+    }
+    start.elapsed()
+}
+
+/// One warm-up pass (page faults, caches, CPU frequency), then the median of `passes` passes.
+fn median_pass(puzzles: &[Board], passes: usize, solve: impl Fn(&Board)) -> Duration {
+    pass(puzzles, &solve);
+    let mut times: Vec<Duration> = (0..passes).map(|_| pass(puzzles, &solve)).collect();
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+fn row(label: &str, puzzles: usize, median: Duration) {
+    let seconds = median.as_secs_f64();
+    let micros = seconds * 1e6 / puzzles as f64;
+    let rate = puzzles as f64 / seconds;
+    println!("| {label:<44} | {puzzles:>7} | {micros:>12.2} | {rate:>12.0} |");
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; anything else that is not an option filters set names.
+    let mut passes = DEFAULT_PASSES;
+    let mut filter = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--passes" => {
+                passes = args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
+            }
+            _ if arg.starts_with("--") => {}
+            _ => filter = Some(arg),
+        }
+    }
+    let selected = |name: &str| filter.as_deref().is_none_or(|filter| name.contains(filter));
+
+    println!("median of {passes} passes, first solution plus uniqueness check");
+    println!("| {:<44} | {:>7} | {:>12} | {:>12} |", "data set", "puzzles", "µs/puzzle", "puzzles/s");
+    println!("|{:-<46}|{:->9}|{:->14}|{:->14}|", "", ":", ":", ":");
+    for name in DATA_SETS.into_iter().filter(|name| selected(name)) {
+        let puzzles = common::load(name);
+        let median = median_pass(&puzzles, passes, |puzzle| {
+            black_box(solver::solve(puzzle));
+        });
+        row(name, puzzles.len(), median);
+        if name == ORACLE_SET {
+            let median = median_pass(&puzzles, passes, |puzzle| {
+                black_box(oracle::count(puzzle, 2));
+            });
+            row(&format!("{name} (LeetCode 37 backtracking)"), puzzles.len(), median);
+        }
+    }
+}
