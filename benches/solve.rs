@@ -68,7 +68,8 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--passes" => {
-                passes = args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
+                passes =
+                    args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
             }
             _ if arg.starts_with("--") => {}
             _ => filter = Some(arg),

@@ -30,7 +30,12 @@ const SETS: [&str; 9] = [
 
 fn load(name: &str) -> Vec<Board> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.trim().is_empty()).map(|l| l.parse().unwrap()).collect()
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.parse().unwrap())
+        .collect()
 }
 
 fn time(puzzles: &[Board], f: impl Fn(&Board)) -> Duration {

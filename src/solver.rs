@@ -106,181 +106,321 @@ pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interr
         .iter()
         .enumerate()
         .filter(|(_, digit)| **digit != 0)
-        .all(|(cell, &digit)| state.place(cell, 1 << (digit - 1)));
+        .all(|(cell, &digit)| state.give(cell, usize::from(digit) - 1));
     if consistent {
         search.run(state)?;
     }
     Ok(search.count)
 }
 
-/// All nine candidate bits.
-const ALL: u16 = 0x1ff;
+/// The 27 cells of a band (three rows of nine), bit `9 * row + column`.
+const BAND: u32 = (1 << 27) - 1;
 
-/// The 27 units: rows, then columns, then boxes, each as 9 cell indices.
-const UNITS: [[u8; 9]; 27] = {
-    let mut units = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            units[i][j] = (i * 9 + j) as u8;
-            units[9 + i][j] = (j * 9 + i) as u8;
-            units[18 + i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
-            j += 1;
+/// One bit per row of a band at column 0: multiplying a 9-bit column set by it repeats the set
+/// in all three rows.
+const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// For a 9-bit row, bit `k` is set when its mini-row in box `k` (columns `3k..3k+3`) holds a
+/// candidate.
+const ROW_BOXES: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if row & (7 << (3 * k)) != 0 {
+                table[row] |= 1 << k;
+            }
+            k += 1;
         }
-        i += 1;
+        row += 1;
     }
-    units
+    table
 };
 
-/// For each cell, the 20 other cells that share its row, column or box.
-const PEERS: [[u8; 20]; CELLS] = {
-    let mut peers = [[0u8; 20]; CELLS];
+/// Locked candidates for one digit in one band, by table.
+///
+/// Index: the band's nine mini-rows that still hold the digit, bit `3 * row + box`. In the
+/// band the digit takes exactly one mini-row per row and per box, i.e. one of six permutations
+/// of rows onto boxes. A mini-row used by no permutation that fits the index cannot hold the
+/// digit, which is box-line reduction in both directions (pointing and claiming) plus the
+/// rarer patterns that only the band as a whole shows. Value: the cells of the mini-rows that
+/// survive, 0 when no permutation fits (a contradiction).
+const SHRINK: [u32; 512] = {
+    const PERMUTATIONS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut table = [0u32; 512];
+    let mut present = 0;
+    while present < 512 {
+        let mut keep = 0usize;
+        let mut p = 0;
+        while p < 6 {
+            let [a, b, c] = PERMUTATIONS[p];
+            let used = 1 << a | 1 << (3 + b) | 1 << (6 + c);
+            if present & used == used {
+                keep |= used;
+            }
+            p += 1;
+        }
+        let mut cells = 0u32;
+        let mut mini = 0;
+        while mini < 9 {
+            if keep & (1 << mini) != 0 {
+                cells |= 7 << (9 * (mini / 3) + 3 * (mini % 3));
+            }
+            mini += 1;
+        }
+        table[present] = cells;
+        present += 1;
+    }
+    table
+};
+
+/// For each cell of a band, the other cells of the band in its row, column or box: the cells a
+/// digit placed there rules out within the band.
+const BAND_PEERS: [u32; 27] = {
+    let mut table = [0u32; 27];
     let mut cell = 0;
-    while cell < CELLS {
-        let (row, col) = (cell / 9, cell % 9);
-        let mut count = 0;
+    while cell < 27 {
         let mut other = 0;
-        while other < CELLS {
-            let (r, c) = (other / 9, other % 9);
-            let shares = r == row || c == col || (r / 3 == row / 3 && c / 3 == col / 3);
-            if other != cell && shares {
-                peers[cell][count] = other as u8;
-                count += 1;
+        while other < 27 {
+            let same_row = other / 9 == cell / 9;
+            // Within a band, a shared column implies a shared box.
+            let same_box = (other % 9) / 3 == (cell % 9) / 3;
+            if other != cell && (same_row || same_box) {
+                table[cell] |= 1 << other;
             }
             other += 1;
         }
         cell += 1;
     }
-    peers
+    table
 };
 
-/// The search state: candidates of every cell and which cells are settled.
+/// The cells of `band` that are alone in their row: where the digit must go in that row.
+fn row_singles(band: u32) -> u32 {
+    let mut singles = 0;
+    let mut row = 0;
+    while row < 27 {
+        let bits = band & (0x1ff << row);
+        // A power of two, or zero (which `SHRINK` has already ruled out).
+        if bits & bits.wrapping_sub(1) == 0 {
+            singles |= bits;
+        }
+        row += 9;
+    }
+    singles
+}
+
+/// The search state, digit-major: for each digit and band, the cells of the band where the
+/// digit is still possible. A placed digit keeps just its cell. 124 bytes, so a guess copies it
+/// instead of keeping an undo log.
 #[derive(Clone, Copy)]
 struct State {
-    /// Candidate digits per cell, bit `d - 1` for digit `d`. A placed cell keeps just its digit.
-    candidates: [u16; CELLS],
-    /// Bit `i` is set once cell `i` has its digit.
-    placed: u128,
+    /// Index `3 * digit + band` (digits 0-8), bits as in [`BAND`].
+    candidates: [u32; 27],
+    /// Per band, the cells not placed yet.
+    unsolved: [u32; 3],
+    /// Bit `3 * digit + band` is set when that entry of `candidates` changed since
+    /// [`State::update`] last looked at it.
+    dirty: u32,
+}
+
+/// How a pass of naked singles ended.
+enum Naked {
+    Contradiction,
+    Placed,
+    Nothing,
 }
 
 impl State {
     fn new() -> State {
-        State { candidates: [ALL; CELLS], placed: 0 }
+        State { candidates: [BAND; 27], unsolved: [BAND; 3], dirty: 0 }
     }
 
-    fn is_placed(&self, cell: usize) -> bool {
-        self.placed & (1 << cell) != 0
+    /// Places a given: `digit` (0-8) at `cell` (0-80), eliminating it from all peers at once so
+    /// repeated givens show up as a missing candidate. Returns false on such a conflict.
+    fn give(&mut self, cell: usize, digit: usize) -> bool {
+        let (band, pos) = (cell / 27, cell % 27);
+        let bit = 1 << pos;
+        let index = 3 * digit + band;
+        if self.candidates[index] & bit == 0 {
+            return false;
+        }
+        self.settle(digit, band, bit);
+        self.candidates[index] &= !BAND_PEERS[pos];
+        self.dirty = BAND;
+        true
     }
 
-    /// Places `bit` in `cell` and propagates every naked single it causes. Returns false on a
-    /// contradiction.
-    fn place(&mut self, cell: usize, bit: u16) -> bool {
-        let mut pending = [0u8; CELLS];
-        pending[0] = cell as u8;
-        let mut bits = [0u16; CELLS];
-        bits[0] = bit;
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (cell, bit) = (usize::from(pending[len]), bits[len]);
-            if self.is_placed(cell) {
-                // Queued twice, or placed by an earlier entry: fine if it agrees.
-                if self.candidates[cell] != bit {
-                    return false;
-                }
-                continue;
+    /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
+    /// their columns from the digit's other bands. The digit's own band is left to
+    /// [`State::update`] (or the caller).
+    fn settle(&mut self, digit: usize, band: usize, cells: u32) {
+        self.unsolved[band] &= !cells;
+        for other in 0..9 {
+            let index = 3 * other + band;
+            let before = self.candidates[index];
+            if other != digit && before & cells != 0 {
+                self.candidates[index] = before & !cells;
+                self.dirty |= 1 << index;
             }
-            if self.candidates[cell] & bit == 0 {
+        }
+        let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
+        let column_cells = columns * COLUMN_SPREAD;
+        for other in 0..3 {
+            let index = 3 * digit + other;
+            let before = self.candidates[index];
+            if other != band && before & column_cells != 0 {
+                self.candidates[index] = before & !column_cells;
+                self.dirty |= 1 << index;
+            }
+        }
+    }
+
+    /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
+    /// [`State::update`] then finds the cell alone in its row and settles it.
+    fn place(&mut self, digit: usize, band: usize, pos: u32) {
+        let index = 3 * digit + band;
+        self.candidates[index] &= !BAND_PEERS[pos as usize];
+        self.dirty |= 1 << index;
+    }
+
+    /// Locked candidates and hidden singles in rows for one digit in one band. Returns false on
+    /// a contradiction.
+    fn update(&mut self, index: usize) -> bool {
+        let (digit, band) = (index / 3, index % 3);
+        let mut cells = self.candidates[index];
+        let present = usize::from(ROW_BOXES[(cells & 0x1ff) as usize])
+            | usize::from(ROW_BOXES[(cells >> 9 & 0x1ff) as usize]) << 3
+            | usize::from(ROW_BOXES[(cells >> 18) as usize]) << 6;
+        cells &= SHRINK[present];
+        if cells == 0 {
+            return false;
+        }
+        self.candidates[index] = cells;
+        // A cell alone in its row also ends up alone in its box and band column: `SHRINK` gave
+        // its box to its row.
+        let new = row_singles(cells) & self.unsolved[band];
+        if new != 0 {
+            self.settle(digit, band, new);
+        }
+        true
+    }
+
+    /// Runs [`State::update`] on every changed entry until nothing changes.
+    fn drain(&mut self) -> bool {
+        while self.dirty != 0 {
+            let index = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            if !self.update(index) {
                 return false;
-            }
-            self.candidates[cell] = bit;
-            self.placed |= 1 << cell;
-            for &peer in &PEERS[cell] {
-                let peer = usize::from(peer);
-                let remaining = self.candidates[peer] & !bit;
-                if remaining == self.candidates[peer] {
-                    continue;
-                }
-                if remaining == 0 {
-                    return false;
-                }
-                self.candidates[peer] = remaining;
-                if remaining.is_power_of_two() && !self.is_placed(peer) {
-                    pending[len] = peer as u8;
-                    bits[len] = remaining;
-                    len += 1;
-                }
             }
         }
         true
     }
 
-    /// Places hidden singles until none is left. Returns false on a contradiction: a digit with
-    /// no place in some unit, or a placement that empties a peer.
-    fn propagate_hidden_singles(&mut self) -> bool {
-        loop {
-            let mut progress = false;
-            for unit in &UNITS {
-                let (mut once, mut twice, mut settled) = (0u16, 0u16, 0u16);
-                for &cell in unit {
-                    let cell = usize::from(cell);
-                    let candidates = self.candidates[cell];
-                    twice |= once & candidates;
-                    once |= candidates;
-                    if self.is_placed(cell) {
-                        settled |= candidates;
-                    }
-                }
-                if once != ALL {
-                    return false;
-                }
-                // Digits already placed in the unit appear once too; skip them.
-                let mut singles = once & !twice & !settled;
-                while singles != 0 {
-                    let bit = singles & singles.wrapping_neg();
-                    singles &= singles - 1;
-                    let cell =
-                        unit.iter().map(|&cell| usize::from(cell)).find(|&cell| self.candidates[cell] & bit != 0);
-                    // `once` has the bit, so some cell of the unit has it, unless a placement
-                    // earlier in this loop removed it: then the digit has no place left.
-                    let Some(cell) = cell else { return false };
-                    if !self.place(cell, bit) {
-                        return false;
-                    }
-                    progress = true;
-                }
+    /// Finds cells with no candidate (a contradiction) and cells with one (placed).
+    fn naked_singles(&mut self) -> Naked {
+        let mut result = Naked::Nothing;
+        for band in 0..3 {
+            // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for digit in 0..9 {
+                let cells = self.candidates[3 * digit + band];
+                twice |= once & cells;
+                once |= cells;
             }
-            if !progress {
-                return true;
+            // Placed cells keep their digit, so every cell must show up.
+            if once != BAND {
+                return Naked::Contradiction;
+            }
+            let mut singles = once & !twice & self.unsolved[band];
+            while singles != 0 {
+                let pos = singles.trailing_zeros();
+                singles &= singles - 1;
+                for digit in 0..9 {
+                    if self.candidates[3 * digit + band] & (1 << pos) != 0 {
+                        self.place(digit, band, pos);
+                        break;
+                    }
+                }
+                result = Naked::Placed;
+            }
+        }
+        result
+    }
+
+    /// Propagates until stuck. Returns false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.drain() {
+                return false;
+            }
+            match self.naked_singles() {
+                Naked::Contradiction => return false,
+                Naked::Placed => continue,
+                Naked::Nothing => return true,
             }
         }
     }
 
-    /// The unsolved cell with the fewest candidates, or `None` when every cell is placed.
-    fn best_guess_cell(&self) -> Option<usize> {
-        let mut best = None;
-        let mut fewest = u32::MAX;
-        for cell in 0..CELLS {
-            if self.is_placed(cell) {
-                continue;
+    fn is_solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// The cell to guess on: the first with two candidates, else one with the fewest. Returns
+    /// its band, position in the band and candidate digits (bit per digit).
+    fn guess_cell(&self) -> (usize, u32, u16) {
+        for band in 0..3 {
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for digit in 0..9 {
+                let cells = self.candidates[3 * digit + band];
+                thrice |= twice & cells;
+                twice |= once & cells;
+                once |= cells;
             }
-            let count = self.candidates[cell].count_ones();
-            if count < fewest {
-                fewest = count;
-                best = Some(cell);
-                if count == 2 {
-                    break;
+            let pairs = twice & !thrice & self.unsolved[band];
+            if pairs != 0 {
+                let pos = pairs.trailing_zeros();
+                return (band, pos, self.digits_at(band, pos));
+            }
+        }
+        let mut best = (0, 0, 0u16);
+        let mut fewest = u32::MAX;
+        for band in 0..3 {
+            let mut open = self.unsolved[band];
+            while open != 0 {
+                let pos = open.trailing_zeros();
+                open &= open - 1;
+                let digits = self.digits_at(band, pos);
+                if digits.count_ones() < fewest {
+                    fewest = digits.count_ones();
+                    best = (band, pos, digits);
                 }
             }
         }
         best
     }
 
+    fn digits_at(&self, band: usize, pos: u32) -> u16 {
+        let mut digits = 0;
+        for digit in 0..9 {
+            if self.candidates[3 * digit + band] & (1 << pos) != 0 {
+                digits |= 1 << digit;
+            }
+        }
+        digits
+    }
+
     fn to_board(self) -> Board {
         let mut cells = [0u8; CELLS];
-        for (value, candidates) in cells.iter_mut().zip(self.candidates) {
-            *value = candidates.trailing_zeros() as u8 + 1;
+        for (index, &candidates) in self.candidates.iter().enumerate() {
+            let (digit, band) = (index / 3, index % 3);
+            let mut bits = candidates;
+            while bits != 0 {
+                cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                bits &= bits - 1;
+            }
         }
         Board::from_cells(cells).expect("a solved state holds digits 1-9")
     }
@@ -296,26 +436,35 @@ struct Search<'a, I> {
 impl<I: Interrupt> Search<'_, I> {
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
     fn run(&mut self, mut state: State) -> Result<bool, Interrupted> {
-        if !state.propagate_hidden_singles() {
+        if !state.propagate() {
             return Ok(false);
         }
-        let Some(cell) = state.best_guess_cell() else {
+        if state.is_solved() {
             self.count.solutions += 1;
             self.count.first.get_or_insert_with(|| state.to_board());
             return Ok(self.count.solutions >= self.limit);
-        };
-        let mut candidates = state.candidates[cell];
-        while candidates != 0 {
-            let bit = candidates & candidates.wrapping_neg();
-            candidates &= candidates - 1;
+        }
+        let (band, pos, mut digits) = state.guess_cell();
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             self.guesses = self.guesses.wrapping_add(1);
             if self.guesses.is_multiple_of(POLL_INTERVAL) && self.interrupt.should_stop() {
                 return Err(Interrupted);
             }
+            if digits == 0 {
+                // The last candidate: no need to keep `state` any more.
+                state.place(digit, band, pos);
+                return self.run(state);
+            }
             let mut next = state;
-            if next.place(cell, bit) && self.run(next)? {
+            next.place(digit, band, pos);
+            if self.run(next)? {
                 return Ok(true);
             }
+            // Every completion with this digit here has been seen: rule it out.
+            state.candidates[3 * digit + band] &= !(1 << pos);
+            state.dirty |= 1 << (3 * digit + band);
         }
         Ok(false)
     }
