@@ -100,14 +100,7 @@ pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interr
     if limit == 0 {
         return Ok(search.count);
     }
-    let mut state = State::new();
-    let consistent = puzzle
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|(_, digit)| **digit != 0)
-        .all(|(cell, &digit)| state.give(cell, usize::from(digit) - 1));
-    if consistent {
+    if let Some(state) = State::new(puzzle) {
         search.run(state)?;
     }
     Ok(search.count)
@@ -211,19 +204,57 @@ fn row_singles(band: u32) -> u32 {
     singles
 }
 
-/// The search state, digit-major: for each digit and band, the cells of the band where the
+/// The search state, digit-major: for each band and digit, the cells of the band where the
 /// digit is still possible. A placed digit keeps just its cell. 124 bytes, so a guess copies it
 /// instead of keeping an undo log.
 #[derive(Clone, Copy)]
 struct State {
-    /// Index `3 * digit + band` (digits 0-8), bits as in [`BAND`].
-    candidates: [u32; 27],
+    /// `candidates[band][digit]` (digits 0-8), bits as in [`BAND`]. Band-major so the nine
+    /// digits of a band, which naked singles and placements sweep, sit side by side.
+    candidates: [[u32; 9]; 3],
     /// Per band, the cells not placed yet.
     unsolved: [u32; 3],
-    /// Bit `3 * digit + band` is set when that entry of `candidates` changed since
+    /// Bit `9 * band + digit` is set when that entry of `candidates` changed since
     /// [`State::update`] last looked at it.
     dirty: u32,
 }
+
+/// Every entry of [`State::dirty`].
+const ALL_DIRTY: u32 = (1 << 27) - 1;
+
+/// For three bits (one per row or box of a band), the cells of those rows.
+const ROW_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut bits = 0;
+    while bits < 8 {
+        let mut row = 0;
+        while row < 3 {
+            if bits & (1 << row) != 0 {
+                table[bits] |= 0x1ff << (9 * row);
+            }
+            row += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// For three bits (one per box of a band), the cells of those boxes.
+const BOX_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut bits = 0;
+    while bits < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if bits & (1 << k) != 0 {
+                table[bits] |= (7 << (3 * k)) * COLUMN_SPREAD;
+            }
+            k += 1;
+        }
+        bits += 1;
+    }
+    table
+};
 
 /// How a pass of naked singles ended.
 enum Naked {
@@ -233,63 +264,77 @@ enum Naked {
 }
 
 impl State {
-    fn new() -> State {
-        State { candidates: [BAND; 27], unsolved: [BAND; 3], dirty: 0 }
-    }
-
-    /// Places a given: `digit` (0-8) at `cell` (0-80), eliminating it from all peers at once so
-    /// repeated givens show up as a missing candidate. Returns false on such a conflict.
-    fn give(&mut self, cell: usize, digit: usize) -> bool {
-        let (band, pos) = (cell / 27, cell % 27);
-        let bit = 1 << pos;
-        let index = 3 * digit + band;
-        if self.candidates[index] & bit == 0 {
-            return false;
+    /// The state with `puzzle`'s givens placed, or `None` when two givens clash. Built in bulk
+    /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
+    /// the givens one by one.
+    fn new(puzzle: &Board) -> Option<State> {
+        let (mut rows, mut columns, mut boxes) = ([0u32; 9], [0u32; 9], [0u32; 9]);
+        let mut givens = [[0u32; 9]; 3];
+        let mut occupied = [0u32; 3];
+        for (cell, &value) in puzzle.cells().iter().enumerate() {
+            if value == 0 {
+                continue;
+            }
+            let digit = usize::from(value - 1);
+            let (row, column) = (cell / 9, cell % 9);
+            let (row, column, r#box) = (1 << row, 1 << column, 1 << (row / 3 * 3 + column / 3));
+            if rows[digit] & row | columns[digit] & column | boxes[digit] & r#box != 0 {
+                return None;
+            }
+            rows[digit] |= row;
+            columns[digit] |= column;
+            boxes[digit] |= r#box;
+            givens[cell / 27][digit] |= 1 << (cell % 27);
+            occupied[cell / 27] |= 1 << (cell % 27);
         }
-        self.settle(digit, band, bit);
-        self.candidates[index] &= !BAND_PEERS[pos];
-        self.dirty = BAND;
-        true
+        let mut candidates = [[0u32; 9]; 3];
+        for (band, row) in candidates.iter_mut().enumerate() {
+            for (digit, cells) in row.iter_mut().enumerate() {
+                let seen = ROW_CELLS[(rows[digit] >> (3 * band) & 7) as usize]
+                    | BOX_CELLS[(boxes[digit] >> (3 * band) & 7) as usize]
+                    | columns[digit] * COLUMN_SPREAD;
+                *cells = BAND & !occupied[band] & !seen | givens[band][digit];
+            }
+        }
+        let unsolved = occupied.map(|cells| BAND & !cells);
+        Some(State { candidates, unsolved, dirty: ALL_DIRTY })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
     /// their columns from the digit's other bands. The digit's own band is left to
-    /// [`State::update`] (or the caller).
-    fn settle(&mut self, digit: usize, band: usize, cells: u32) {
+    /// [`State::update`].
+    fn settle(&mut self, band: usize, digit: usize, cells: u32) {
         self.unsolved[band] &= !cells;
-        for other in 0..9 {
-            let index = 3 * other + band;
-            let before = self.candidates[index];
-            if other != digit && before & cells != 0 {
-                self.candidates[index] = before & !cells;
-                self.dirty |= 1 << index;
-            }
+        // Branch-free: which digits actually lose a cell is unpredictable.
+        let mut changed = 0;
+        for (other, candidates) in self.candidates[band].iter_mut().enumerate() {
+            let keep = if other == digit { BAND } else { !cells };
+            let after = *candidates & keep;
+            changed |= u32::from(after != *candidates) << other;
+            *candidates = after;
         }
+        self.dirty |= changed << (9 * band);
         let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let column_cells = columns * COLUMN_SPREAD;
-        for other in 0..3 {
-            let index = 3 * digit + other;
-            let before = self.candidates[index];
-            if other != band && before & column_cells != 0 {
-                self.candidates[index] = before & !column_cells;
-                self.dirty |= 1 << index;
-            }
+        for (other, row) in self.candidates.iter_mut().enumerate() {
+            let keep = if other == band { BAND } else { !column_cells };
+            let after = row[digit] & keep;
+            self.dirty |= u32::from(after != row[digit]) << (9 * other + digit);
+            row[digit] = after;
         }
     }
 
     /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
     /// [`State::update`] then finds the cell alone in its row and settles it.
-    fn place(&mut self, digit: usize, band: usize, pos: u32) {
-        let index = 3 * digit + band;
-        self.candidates[index] &= !BAND_PEERS[pos as usize];
-        self.dirty |= 1 << index;
+    fn place(&mut self, band: usize, digit: usize, pos: u32) {
+        self.candidates[band][digit] &= !BAND_PEERS[pos as usize];
+        self.dirty |= 1 << (9 * band + digit);
     }
 
     /// Locked candidates and hidden singles in rows for one digit in one band. Returns false on
     /// a contradiction.
-    fn update(&mut self, index: usize) -> bool {
-        let (digit, band) = (index / 3, index % 3);
-        let mut cells = self.candidates[index];
+    fn update(&mut self, band: usize, digit: usize) -> bool {
+        let mut cells = self.candidates[band][digit];
         let present = usize::from(ROW_BOXES[(cells & 0x1ff) as usize])
             | usize::from(ROW_BOXES[(cells >> 9 & 0x1ff) as usize]) << 3
             | usize::from(ROW_BOXES[(cells >> 18) as usize]) << 6;
@@ -297,12 +342,12 @@ impl State {
         if cells == 0 {
             return false;
         }
-        self.candidates[index] = cells;
+        self.candidates[band][digit] = cells;
         // A cell alone in its row also ends up alone in its box and band column: `SHRINK` gave
         // its box to its row.
         let new = row_singles(cells) & self.unsolved[band];
         if new != 0 {
-            self.settle(digit, band, new);
+            self.settle(band, digit, new);
         }
         true
     }
@@ -312,7 +357,7 @@ impl State {
         while self.dirty != 0 {
             let index = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            if !self.update(index) {
+            if !self.update(index / 9, index % 9) {
                 return false;
             }
         }
@@ -325,8 +370,7 @@ impl State {
         for band in 0..3 {
             // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
             let (mut once, mut twice) = (0u32, 0u32);
-            for digit in 0..9 {
-                let cells = self.candidates[3 * digit + band];
+            for &cells in &self.candidates[band] {
                 twice |= once & cells;
                 once |= cells;
             }
@@ -338,13 +382,43 @@ impl State {
             while singles != 0 {
                 let pos = singles.trailing_zeros();
                 singles &= singles - 1;
-                for digit in 0..9 {
-                    if self.candidates[3 * digit + band] & (1 << pos) != 0 {
-                        self.place(digit, band, pos);
-                        break;
-                    }
+                let digits = self.digits_at(band, pos);
+                // An earlier single of this pass may have taken the only candidate.
+                if digits == 0 {
+                    return Naked::Contradiction;
                 }
+                self.place(band, digits.trailing_zeros() as usize, pos);
                 result = Naked::Placed;
+            }
+        }
+        result
+    }
+
+    /// Finds digits with no place in a column (a contradiction) and with one (placed). Rows
+    /// and boxes need no such pass: [`State::update`] sees those within a band.
+    fn column_singles(&mut self) -> Naked {
+        let mut result = Naked::Nothing;
+        for digit in 0..9 {
+            // Per column, "at least one" and "at least two" candidates: first within each
+            // band's three rows, then across the bands.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for row in &self.candidates {
+                let cells = row[digit];
+                let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
+                twice |= once & (a | b | c) | a & b | a & c | b & c;
+                once |= a | b | c;
+            }
+            if once != 0x1ff {
+                return Naked::Contradiction;
+            }
+            let lone = (once & !twice) * COLUMN_SPREAD;
+            for band in 0..3 {
+                let mut new = self.candidates[band][digit] & lone & self.unsolved[band];
+                while new != 0 {
+                    self.place(band, digit, new.trailing_zeros());
+                    new &= new - 1;
+                    result = Naked::Placed;
+                }
             }
         }
         result
@@ -357,6 +431,11 @@ impl State {
                 return false;
             }
             match self.naked_singles() {
+                Naked::Contradiction => return false,
+                Naked::Placed => continue,
+                Naked::Nothing => {}
+            }
+            match self.column_singles() {
                 Naked::Contradiction => return false,
                 Naked::Placed => continue,
                 Naked::Nothing => return true,
@@ -373,8 +452,7 @@ impl State {
     fn guess_cell(&self) -> (usize, u32, u16) {
         for band in 0..3 {
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for digit in 0..9 {
-                let cells = self.candidates[3 * digit + band];
+            for &cells in &self.candidates[band] {
                 thrice |= twice & cells;
                 twice |= once & cells;
                 once |= cells;
@@ -402,24 +480,24 @@ impl State {
         best
     }
 
+    /// The digits possible at `pos` of `band`, bit per digit.
     fn digits_at(&self, band: usize, pos: u32) -> u16 {
         let mut digits = 0;
-        for digit in 0..9 {
-            if self.candidates[3 * digit + band] & (1 << pos) != 0 {
-                digits |= 1 << digit;
-            }
+        for (digit, &cells) in self.candidates[band].iter().enumerate() {
+            digits |= ((cells >> pos & 1) as u16) << digit;
         }
         digits
     }
 
     fn to_board(self) -> Board {
         let mut cells = [0u8; CELLS];
-        for (index, &candidates) in self.candidates.iter().enumerate() {
-            let (digit, band) = (index / 3, index % 3);
-            let mut bits = candidates;
-            while bits != 0 {
-                cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
-                bits &= bits - 1;
+        for (band, row) in self.candidates.iter().enumerate() {
+            for (digit, &candidates) in row.iter().enumerate() {
+                let mut bits = candidates;
+                while bits != 0 {
+                    cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                    bits &= bits - 1;
+                }
             }
         }
         Board::from_cells(cells).expect("a solved state holds digits 1-9")
@@ -454,17 +532,17 @@ impl<I: Interrupt> Search<'_, I> {
             }
             if digits == 0 {
                 // The last candidate: no need to keep `state` any more.
-                state.place(digit, band, pos);
+                state.place(band, digit, pos);
                 return self.run(state);
             }
             let mut next = state;
-            next.place(digit, band, pos);
+            next.place(band, digit, pos);
             if self.run(next)? {
                 return Ok(true);
             }
             // Every completion with this digit here has been seen: rule it out.
-            state.candidates[3 * digit + band] &= !(1 << pos);
-            state.dirty |= 1 << (3 * digit + band);
+            state.candidates[band][digit] &= !(1 << pos);
+            state.dirty |= 1 << (9 * band + digit);
         }
         Ok(false)
     }
