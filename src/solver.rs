@@ -131,38 +131,46 @@ const ROW_BOXES: [u8; 512] = {
     table
 };
 
-/// Locked candidates for one digit in one band, by table.
+/// Locked candidates for one digit in one band or stack, by table.
 ///
-/// Index: the band's nine mini-rows that still hold the digit, bit `3 * row + box`. In the
-/// band the digit takes exactly one mini-row per row and per box, i.e. one of six permutations
-/// of rows onto boxes. A mini-row used by no permutation that fits the index cannot hold the
-/// digit, which is box-line reduction in both directions (pointing and claiming) plus the
-/// rarer patterns that only the band as a whole shows. Value: the cells of the mini-rows that
-/// survive, 0 when no permutation fits (a contradiction).
-const SHRINK: [u32; 512] = {
+/// Index: the nine mini-rows of a band that still hold the digit, bit `3 * row + box` (or,
+/// transposed, the nine mini-columns of a stack, bit `3 * band + column`). The digit takes
+/// exactly one mini-row per row and per box, i.e. one of six permutations of rows onto boxes. A
+/// mini-row used by no permutation that fits the index cannot hold the digit: this is box-line
+/// reduction in both directions (pointing and claiming), plus the rarer patterns only the band
+/// as a whole shows. Value: the mini-rows that survive, 0 when no permutation fits (a
+/// contradiction).
+const KEEP: [u16; 512] = {
     const PERMUTATIONS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-    let mut table = [0u32; 512];
+    let mut table = [0u16; 512];
     let mut present = 0;
     while present < 512 {
-        let mut keep = 0usize;
         let mut p = 0;
         while p < 6 {
             let [a, b, c] = PERMUTATIONS[p];
             let used = 1 << a | 1 << (3 + b) | 1 << (6 + c);
             if present & used == used {
-                keep |= used;
+                table[present] |= used as u16;
             }
             p += 1;
         }
-        let mut cells = 0u32;
+        present += 1;
+    }
+    table
+};
+
+/// [`KEEP`] for bands, as the cells of the surviving mini-rows.
+const SHRINK: [u32; 512] = {
+    let mut table = [0u32; 512];
+    let mut present = 0;
+    while present < 512 {
         let mut mini = 0;
         while mini < 9 {
-            if keep & (1 << mini) != 0 {
-                cells |= 7 << (9 * (mini / 3) + 3 * (mini % 3));
+            if KEEP[present] & (1 << mini) != 0 {
+                table[present] |= 7 << (9 * (mini / 3) + 3 * (mini % 3));
             }
             mini += 1;
         }
-        table[present] = cells;
         present += 1;
     }
     table
@@ -394,26 +402,50 @@ impl State {
         result
     }
 
-    /// Finds digits with no place in a column (a contradiction) and with one (placed). Rows
-    /// and boxes need no such pass: [`State::update`] sees those within a band.
-    fn column_singles(&mut self) -> Naked {
+    /// Per digit, what [`State::update`] does per band but for columns: hidden singles in
+    /// columns, a digit with no place in a column (a contradiction), and locked candidates
+    /// within each stack (a box's candidates all in one column, or a column's all in one box).
+    fn column_pass(&mut self) -> Naked {
         let mut result = Naked::Nothing;
         for digit in 0..9 {
-            // Per column, "at least one" and "at least two" candidates: first within each
-            // band's three rows, then across the bands.
+            let cells = [self.candidates[0][digit], self.candidates[1][digit], self.candidates[2][digit]];
+            // Per band, the columns with a candidate, and per column, "at least one" and "at
+            // least two" candidates over the nine rows.
+            let mut columns = [0u32; 3];
             let (mut once, mut twice) = (0u32, 0u32);
-            for row in &self.candidates {
-                let cells = row[digit];
+            for (band, &cells) in cells.iter().enumerate() {
                 let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
-                twice |= once & (a | b | c) | a & b | a & c | b & c;
-                once |= a | b | c;
+                columns[band] = a | b | c;
+                twice |= once & columns[band] | a & b | a & c | b & c;
+                once |= columns[band];
             }
             if once != 0x1ff {
                 return Naked::Contradiction;
             }
+            // Locked candidates per stack: gather the stack's mini-columns (band, column),
+            // keep those some permutation of bands onto columns uses, scatter back.
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let present =
+                    (columns[0] >> shift & 7) | (columns[1] >> shift & 7) << 3 | (columns[2] >> shift & 7) << 6;
+                let keep = u32::from(KEEP[present as usize]);
+                if keep == 0 {
+                    return Naked::Contradiction;
+                }
+                for (band, allowed) in allowed.iter_mut().enumerate() {
+                    *allowed |= (keep >> (3 * band) & 7) << shift;
+                }
+            }
             let lone = (once & !twice) * COLUMN_SPREAD;
             for band in 0..3 {
-                let mut new = self.candidates[band][digit] & lone & self.unsolved[band];
+                let kept = cells[band] & allowed[band] * COLUMN_SPREAD;
+                if kept != cells[band] {
+                    self.candidates[band][digit] = kept;
+                    self.dirty |= 1 << (9 * band + digit);
+                    result = Naked::Placed;
+                }
+                let mut new = kept & lone & self.unsolved[band];
                 while new != 0 {
                     self.place(band, digit, new.trailing_zeros());
                     new &= new - 1;
@@ -435,7 +467,7 @@ impl State {
                 Naked::Placed => continue,
                 Naked::Nothing => {}
             }
-            match self.column_singles() {
+            match self.column_pass() {
                 Naked::Contradiction => return false,
                 Naked::Placed => continue,
                 Naked::Nothing => return true,
@@ -451,6 +483,7 @@ impl State {
     /// its band, position in the band and candidate digits (bit per digit).
     fn guess_cell(&self) -> (usize, u32, u16) {
         for band in 0..3 {
+            // Bit-sliced counting up to three candidates per cell.
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for &cells in &self.candidates[band] {
                 thrice |= twice & cells;
