@@ -1,13 +1,20 @@
-//! The solver: bitmask candidates, propagation of singles, and depth-first search.
+//! The solver: digit-major band bitboards, table-driven propagation, depth-first search.
 //!
-//! Each unsolved cell keeps a 9-bit mask of the digits still possible there. Placing a digit
-//! clears its bit from the cell's 20 peers; a peer left with one candidate is queued as a naked
-//! single, one left with none is a contradiction. When the queue runs dry, each of the 27 units
-//! is scanned for hidden singles (a digit with exactly one place left) and for digits with no
-//! place at all. Only when neither rule places anything does the search guess, on the cell with
-//! the fewest candidates, trying each in turn on a copy of the state: the state is a few hundred
-//! bytes of plain arrays, so a copy per guess is cheaper than undo bookkeeping, and the search
-//! allocates nothing.
+//! The grid is cut into three bands of three rows. For each band and digit a `u32` holds the 27
+//! cells of the band where the digit is still possible (the layout of JCZSolve and the `sudoku`
+//! crate), so most rules are a handful of bit operations on one word:
+//!
+//! - per band and digit ([`State::update`]): locked candidates by a 512-entry table indexed by
+//!   which mini-rows still hold the digit, then hidden singles in rows (a row with one bit);
+//! - per band, over the nine digits: naked singles and empty cells by bit-sliced counting;
+//! - per digit, over the three bands: hidden singles in columns and locked candidates within
+//!   each stack, the same table applied to mini-columns.
+//!
+//! A placement is lazy: it clears the digit's peers in its own band, and the band update then
+//! finds the cell alone in its row and clears it from the other digits and its column from the
+//! other bands. When nothing applies, the search guesses on a cell with two candidates (or the
+//! fewest), trying each on a copy of the 124-byte state: copying is cheaper than undo
+//! bookkeeping, and the search allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
 //! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses so
@@ -300,7 +307,7 @@ impl State {
             for (digit, cells) in row.iter_mut().enumerate() {
                 let seen = ROW_CELLS[(rows[digit] >> (3 * band) & 7) as usize]
                     | BOX_CELLS[(boxes[digit] >> (3 * band) & 7) as usize]
-                    | columns[digit] * COLUMN_SPREAD;
+                    | (columns[digit] * COLUMN_SPREAD);
                 *cells = BAND & !occupied[band] & !seen | givens[band][digit];
             }
         }
@@ -439,7 +446,7 @@ impl State {
             }
             let lone = (once & !twice) * COLUMN_SPREAD;
             for band in 0..3 {
-                let kept = cells[band] & allowed[band] * COLUMN_SPREAD;
+                let kept = cells[band] & (allowed[band] * COLUMN_SPREAD);
                 if kept != cells[band] {
                     self.candidates[band][digit] = kept;
                     self.dirty |= 1 << (9 * band + digit);
