@@ -1,13 +1,20 @@
-//! The solver: bitmask candidates, propagation of singles, and depth-first search.
+//! The solver: digit-major band bitboards, table-driven propagation, depth-first search.
 //!
-//! Each unsolved cell keeps a 9-bit mask of the digits still possible there. Placing a digit
-//! clears its bit from the cell's 20 peers; a peer left with one candidate is queued as a naked
-//! single, one left with none is a contradiction. When the queue runs dry, each of the 27 units
-//! is scanned for hidden singles (a digit with exactly one place left) and for digits with no
-//! place at all. Only when neither rule places anything does the search guess, on the cell with
-//! the fewest candidates, trying each in turn on a copy of the state: the state is a few hundred
-//! bytes of plain arrays, so a copy per guess is cheaper than undo bookkeeping, and the search
-//! allocates nothing.
+//! The grid is cut into three bands of three rows. For each band and digit a `u32` holds the 27
+//! cells of the band where the digit is still possible (the layout of JCZSolve and the `sudoku`
+//! crate), so most rules are a handful of bit operations on one word:
+//!
+//! - per band and digit ([`State::update`]): locked candidates by a 512-entry table indexed by
+//!   which mini-rows still hold the digit, then hidden singles in rows (a row with one bit);
+//! - per band, over the nine digits: naked singles and empty cells by bit-sliced counting;
+//! - per digit, over the three bands: hidden singles in columns and locked candidates within
+//!   each stack, the same table applied to mini-columns.
+//!
+//! A placement is lazy: it clears the digit's peers in its own band, and the band update then
+//! finds the cell alone in its row and clears it from the other digits and its column from the
+//! other bands. When nothing applies, the search guesses on a cell with two candidates (or the
+//! fewest), trying each on a copy of the 124-byte state: copying is cheaper than undo
+//! bookkeeping, and the search allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
 //! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses so
@@ -100,187 +107,438 @@ pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interr
     if limit == 0 {
         return Ok(search.count);
     }
-    let mut state = State::new();
-    let consistent = puzzle
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|(_, digit)| **digit != 0)
-        .all(|(cell, &digit)| state.place(cell, 1 << (digit - 1)));
-    if consistent {
+    if let Some(state) = State::new(puzzle) {
         search.run(state)?;
     }
     Ok(search.count)
 }
 
-/// All nine candidate bits.
-const ALL: u16 = 0x1ff;
+/// The 27 cells of a band (three rows of nine), bit `9 * row + column`.
+const BAND: u32 = (1 << 27) - 1;
 
-/// The 27 units: rows, then columns, then boxes, each as 9 cell indices.
-const UNITS: [[u8; 9]; 27] = {
-    let mut units = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            units[i][j] = (i * 9 + j) as u8;
-            units[9 + i][j] = (j * 9 + i) as u8;
-            units[18 + i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
-            j += 1;
+/// One bit per row of a band at column 0: multiplying a 9-bit column set by it repeats the set
+/// in all three rows.
+const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// For a 9-bit row, bit `k` is set when its mini-row in box `k` (columns `3k..3k+3`) holds a
+/// candidate.
+const ROW_BOXES: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if row & (7 << (3 * k)) != 0 {
+                table[row] |= 1 << k;
+            }
+            k += 1;
         }
-        i += 1;
+        row += 1;
     }
-    units
+    table
 };
 
-/// For each cell, the 20 other cells that share its row, column or box.
-const PEERS: [[u8; 20]; CELLS] = {
-    let mut peers = [[0u8; 20]; CELLS];
+/// Locked candidates for one digit in one band or stack, by table.
+///
+/// Index: the nine mini-rows of a band that still hold the digit, bit `3 * row + box` (or,
+/// transposed, the nine mini-columns of a stack, bit `3 * band + column`). The digit takes
+/// exactly one mini-row per row and per box, i.e. one of six permutations of rows onto boxes. A
+/// mini-row used by no permutation that fits the index cannot hold the digit: this is box-line
+/// reduction in both directions (pointing and claiming), plus the rarer patterns only the band
+/// as a whole shows. Value: the mini-rows that survive, 0 when no permutation fits (a
+/// contradiction).
+const KEEP: [u16; 512] = {
+    const PERMUTATIONS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut table = [0u16; 512];
+    let mut present = 0;
+    while present < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let [a, b, c] = PERMUTATIONS[p];
+            let used = 1 << a | 1 << (3 + b) | 1 << (6 + c);
+            if present & used == used {
+                table[present] |= used as u16;
+            }
+            p += 1;
+        }
+        present += 1;
+    }
+    table
+};
+
+/// [`KEEP`] for bands, as the cells of the surviving mini-rows.
+const SHRINK: [u32; 512] = {
+    let mut table = [0u32; 512];
+    let mut present = 0;
+    while present < 512 {
+        let mut mini = 0;
+        while mini < 9 {
+            if KEEP[present] & (1 << mini) != 0 {
+                table[present] |= 7 << (9 * (mini / 3) + 3 * (mini % 3));
+            }
+            mini += 1;
+        }
+        present += 1;
+    }
+    table
+};
+
+/// For each cell of a band, the other cells of the band in its row, column or box: the cells a
+/// digit placed there rules out within the band.
+const BAND_PEERS: [u32; 27] = {
+    let mut table = [0u32; 27];
     let mut cell = 0;
-    while cell < CELLS {
-        let (row, col) = (cell / 9, cell % 9);
-        let mut count = 0;
+    while cell < 27 {
         let mut other = 0;
-        while other < CELLS {
-            let (r, c) = (other / 9, other % 9);
-            let shares = r == row || c == col || (r / 3 == row / 3 && c / 3 == col / 3);
-            if other != cell && shares {
-                peers[cell][count] = other as u8;
-                count += 1;
+        while other < 27 {
+            let same_row = other / 9 == cell / 9;
+            // Within a band, a shared column implies a shared box.
+            let same_box = (other % 9) / 3 == (cell % 9) / 3;
+            if other != cell && (same_row || same_box) {
+                table[cell] |= 1 << other;
             }
             other += 1;
         }
         cell += 1;
     }
-    peers
+    table
 };
 
-/// The search state: candidates of every cell and which cells are settled.
+/// The cells of `band` that are alone in their row: where the digit must go in that row.
+fn row_singles(band: u32) -> u32 {
+    let mut singles = 0;
+    let mut row = 0;
+    while row < 27 {
+        let bits = band & (0x1ff << row);
+        // A power of two, or zero (which `SHRINK` has already ruled out).
+        if bits & bits.wrapping_sub(1) == 0 {
+            singles |= bits;
+        }
+        row += 9;
+    }
+    singles
+}
+
+/// The search state, digit-major: for each band and digit, the cells of the band where the
+/// digit is still possible. A placed digit keeps just its cell. 124 bytes, so a guess copies it
+/// instead of keeping an undo log.
 #[derive(Clone, Copy)]
 struct State {
-    /// Candidate digits per cell, bit `d - 1` for digit `d`. A placed cell keeps just its digit.
-    candidates: [u16; CELLS],
-    /// Bit `i` is set once cell `i` has its digit.
-    placed: u128,
+    /// `candidates[band][digit]` (digits 0-8), bits as in [`BAND`]. Band-major so the nine
+    /// digits of a band, which naked singles and placements sweep, sit side by side.
+    candidates: [[u32; 9]; 3],
+    /// Per band, the cells not placed yet.
+    unsolved: [u32; 3],
+    /// Bit `9 * band + digit` is set when that entry of `candidates` changed since
+    /// [`State::update`] last looked at it.
+    dirty: u32,
+}
+
+/// Every entry of [`State::dirty`].
+const ALL_DIRTY: u32 = (1 << 27) - 1;
+
+/// For three bits (one per row or box of a band), the cells of those rows.
+const ROW_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut bits = 0;
+    while bits < 8 {
+        let mut row = 0;
+        while row < 3 {
+            if bits & (1 << row) != 0 {
+                table[bits] |= 0x1ff << (9 * row);
+            }
+            row += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// For three bits (one per box of a band), the cells of those boxes.
+const BOX_CELLS: [u32; 8] = {
+    let mut table = [0; 8];
+    let mut bits = 0;
+    while bits < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if bits & (1 << k) != 0 {
+                table[bits] |= (7 << (3 * k)) * COLUMN_SPREAD;
+            }
+            k += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// How a pass of naked singles ended.
+enum Naked {
+    Contradiction,
+    Placed,
+    Nothing,
 }
 
 impl State {
-    fn new() -> State {
-        State { candidates: [ALL; CELLS], placed: 0 }
-    }
-
-    fn is_placed(&self, cell: usize) -> bool {
-        self.placed & (1 << cell) != 0
-    }
-
-    /// Places `bit` in `cell` and propagates every naked single it causes. Returns false on a
-    /// contradiction.
-    fn place(&mut self, cell: usize, bit: u16) -> bool {
-        let mut pending = [0u8; CELLS];
-        pending[0] = cell as u8;
-        let mut bits = [0u16; CELLS];
-        bits[0] = bit;
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (cell, bit) = (usize::from(pending[len]), bits[len]);
-            if self.is_placed(cell) {
-                // Queued twice, or placed by an earlier entry: fine if it agrees.
-                if self.candidates[cell] != bit {
-                    return false;
-                }
+    /// The state with `puzzle`'s givens placed, or `None` when two givens clash. Built in bulk
+    /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
+    /// the givens one by one.
+    fn new(puzzle: &Board) -> Option<State> {
+        let (mut rows, mut columns, mut boxes) = ([0u32; 9], [0u32; 9], [0u32; 9]);
+        let mut givens = [[0u32; 9]; 3];
+        let mut occupied = [0u32; 3];
+        for (cell, &value) in puzzle.cells().iter().enumerate() {
+            if value == 0 {
                 continue;
             }
-            if self.candidates[cell] & bit == 0 {
-                return false;
+            let digit = usize::from(value - 1);
+            let (row, column) = (cell / 9, cell % 9);
+            let (row, column, r#box) = (1 << row, 1 << column, 1 << (row / 3 * 3 + column / 3));
+            if rows[digit] & row | columns[digit] & column | boxes[digit] & r#box != 0 {
+                return None;
             }
-            self.candidates[cell] = bit;
-            self.placed |= 1 << cell;
-            for &peer in &PEERS[cell] {
-                let peer = usize::from(peer);
-                let remaining = self.candidates[peer] & !bit;
-                if remaining == self.candidates[peer] {
-                    continue;
-                }
-                if remaining == 0 {
-                    return false;
-                }
-                self.candidates[peer] = remaining;
-                if remaining.is_power_of_two() && !self.is_placed(peer) {
-                    pending[len] = peer as u8;
-                    bits[len] = remaining;
-                    len += 1;
-                }
+            rows[digit] |= row;
+            columns[digit] |= column;
+            boxes[digit] |= r#box;
+            givens[cell / 27][digit] |= 1 << (cell % 27);
+            occupied[cell / 27] |= 1 << (cell % 27);
+        }
+        let mut candidates = [[0u32; 9]; 3];
+        for (band, row) in candidates.iter_mut().enumerate() {
+            for (digit, cells) in row.iter_mut().enumerate() {
+                let seen = ROW_CELLS[(rows[digit] >> (3 * band) & 7) as usize]
+                    | BOX_CELLS[(boxes[digit] >> (3 * band) & 7) as usize]
+                    | (columns[digit] * COLUMN_SPREAD);
+                *cells = BAND & !occupied[band] & !seen | givens[band][digit];
+            }
+        }
+        let unsolved = occupied.map(|cells| BAND & !cells);
+        Some(State { candidates, unsolved, dirty: ALL_DIRTY })
+    }
+
+    /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
+    /// their columns from the digit's other bands. The digit's own band is left to
+    /// [`State::update`].
+    fn settle(&mut self, band: usize, digit: usize, cells: u32) {
+        self.unsolved[band] &= !cells;
+        // Branch-free: which digits actually lose a cell is unpredictable.
+        let mut changed = 0;
+        for (other, candidates) in self.candidates[band].iter_mut().enumerate() {
+            let keep = if other == digit { BAND } else { !cells };
+            let after = *candidates & keep;
+            changed |= u32::from(after != *candidates) << other;
+            *candidates = after;
+        }
+        self.dirty |= changed << (9 * band);
+        let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
+        let column_cells = columns * COLUMN_SPREAD;
+        for (other, row) in self.candidates.iter_mut().enumerate() {
+            let keep = if other == band { BAND } else { !column_cells };
+            let after = row[digit] & keep;
+            self.dirty |= u32::from(after != row[digit]) << (9 * other + digit);
+            row[digit] = after;
+        }
+    }
+
+    /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
+    /// [`State::update`] then finds the cell alone in its row and settles it.
+    fn place(&mut self, band: usize, digit: usize, pos: u32) {
+        self.candidates[band][digit] &= !BAND_PEERS[pos as usize];
+        self.dirty |= 1 << (9 * band + digit);
+    }
+
+    /// Locked candidates and hidden singles in rows for one digit in one band. Returns false on
+    /// a contradiction.
+    fn update(&mut self, band: usize, digit: usize) -> bool {
+        let mut cells = self.candidates[band][digit];
+        let present = usize::from(ROW_BOXES[(cells & 0x1ff) as usize])
+            | usize::from(ROW_BOXES[(cells >> 9 & 0x1ff) as usize]) << 3
+            | usize::from(ROW_BOXES[(cells >> 18) as usize]) << 6;
+        cells &= SHRINK[present];
+        if cells == 0 {
+            return false;
+        }
+        self.candidates[band][digit] = cells;
+        // A cell alone in its row also ends up alone in its box and band column: `SHRINK` gave
+        // its box to its row.
+        let new = row_singles(cells) & self.unsolved[band];
+        if new != 0 {
+            self.settle(band, digit, new);
+        }
+        true
+    }
+
+    /// Runs [`State::update`] on every changed entry until nothing changes.
+    fn drain(&mut self) -> bool {
+        while self.dirty != 0 {
+            let index = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            if !self.update(index / 9, index % 9) {
+                return false;
             }
         }
         true
     }
 
-    /// Places hidden singles until none is left. Returns false on a contradiction: a digit with
-    /// no place in some unit, or a placement that empties a peer.
-    fn propagate_hidden_singles(&mut self) -> bool {
-        loop {
-            let mut progress = false;
-            for unit in &UNITS {
-                let (mut once, mut twice, mut settled) = (0u16, 0u16, 0u16);
-                for &cell in unit {
-                    let cell = usize::from(cell);
-                    let candidates = self.candidates[cell];
-                    twice |= once & candidates;
-                    once |= candidates;
-                    if self.is_placed(cell) {
-                        settled |= candidates;
-                    }
+    /// Finds cells with no candidate (a contradiction) and cells with one (placed).
+    fn naked_singles(&mut self) -> Naked {
+        let mut result = Naked::Nothing;
+        for band in 0..3 {
+            // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &cells in &self.candidates[band] {
+                twice |= once & cells;
+                once |= cells;
+            }
+            // Placed cells keep their digit, so every cell must show up.
+            if once != BAND {
+                return Naked::Contradiction;
+            }
+            let mut singles = once & !twice & self.unsolved[band];
+            while singles != 0 {
+                let pos = singles.trailing_zeros();
+                singles &= singles - 1;
+                let digits = self.digits_at(band, pos);
+                // An earlier single of this pass may have taken the only candidate.
+                if digits == 0 {
+                    return Naked::Contradiction;
                 }
-                if once != ALL {
-                    return false;
+                self.place(band, digits.trailing_zeros() as usize, pos);
+                result = Naked::Placed;
+            }
+        }
+        result
+    }
+
+    /// Per digit, what [`State::update`] does per band but for columns: hidden singles in
+    /// columns, a digit with no place in a column (a contradiction), and locked candidates
+    /// within each stack (a box's candidates all in one column, or a column's all in one box).
+    fn column_pass(&mut self) -> Naked {
+        let mut result = Naked::Nothing;
+        for digit in 0..9 {
+            let cells = [self.candidates[0][digit], self.candidates[1][digit], self.candidates[2][digit]];
+            // Per band, the columns with a candidate, and per column, "at least one" and "at
+            // least two" candidates over the nine rows.
+            let mut columns = [0u32; 3];
+            let (mut once, mut twice) = (0u32, 0u32);
+            for (band, &cells) in cells.iter().enumerate() {
+                let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
+                columns[band] = a | b | c;
+                twice |= once & columns[band] | a & b | a & c | b & c;
+                once |= columns[band];
+            }
+            if once != 0x1ff {
+                return Naked::Contradiction;
+            }
+            // Locked candidates per stack: gather the stack's mini-columns (band, column),
+            // keep those some permutation of bands onto columns uses, scatter back.
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let present =
+                    (columns[0] >> shift & 7) | (columns[1] >> shift & 7) << 3 | (columns[2] >> shift & 7) << 6;
+                let keep = u32::from(KEEP[present as usize]);
+                if keep == 0 {
+                    return Naked::Contradiction;
                 }
-                // Digits already placed in the unit appear once too; skip them.
-                let mut singles = once & !twice & !settled;
-                while singles != 0 {
-                    let bit = singles & singles.wrapping_neg();
-                    singles &= singles - 1;
-                    let cell =
-                        unit.iter().map(|&cell| usize::from(cell)).find(|&cell| self.candidates[cell] & bit != 0);
-                    // `once` has the bit, so some cell of the unit has it, unless a placement
-                    // earlier in this loop removed it: then the digit has no place left.
-                    let Some(cell) = cell else { return false };
-                    if !self.place(cell, bit) {
-                        return false;
-                    }
-                    progress = true;
+                for (band, allowed) in allowed.iter_mut().enumerate() {
+                    *allowed |= (keep >> (3 * band) & 7) << shift;
                 }
             }
-            if !progress {
-                return true;
+            let lone = (once & !twice) * COLUMN_SPREAD;
+            for band in 0..3 {
+                let kept = cells[band] & (allowed[band] * COLUMN_SPREAD);
+                if kept != cells[band] {
+                    self.candidates[band][digit] = kept;
+                    self.dirty |= 1 << (9 * band + digit);
+                    result = Naked::Placed;
+                }
+                let mut new = kept & lone & self.unsolved[band];
+                while new != 0 {
+                    self.place(band, digit, new.trailing_zeros());
+                    new &= new - 1;
+                    result = Naked::Placed;
+                }
+            }
+        }
+        result
+    }
+
+    /// Propagates until stuck. Returns false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.drain() {
+                return false;
+            }
+            match self.naked_singles() {
+                Naked::Contradiction => return false,
+                Naked::Placed => continue,
+                Naked::Nothing => {}
+            }
+            match self.column_pass() {
+                Naked::Contradiction => return false,
+                Naked::Placed => continue,
+                Naked::Nothing => return true,
             }
         }
     }
 
-    /// The unsolved cell with the fewest candidates, or `None` when every cell is placed.
-    fn best_guess_cell(&self) -> Option<usize> {
-        let mut best = None;
-        let mut fewest = u32::MAX;
-        for cell in 0..CELLS {
-            if self.is_placed(cell) {
-                continue;
+    fn is_solved(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    /// The cell to guess on: the first with two candidates, else one with the fewest. Returns
+    /// its band, position in the band and candidate digits (bit per digit).
+    fn guess_cell(&self) -> (usize, u32, u16) {
+        for band in 0..3 {
+            // Bit-sliced counting up to three candidates per cell.
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for &cells in &self.candidates[band] {
+                thrice |= twice & cells;
+                twice |= once & cells;
+                once |= cells;
             }
-            let count = self.candidates[cell].count_ones();
-            if count < fewest {
-                fewest = count;
-                best = Some(cell);
-                if count == 2 {
-                    break;
+            let pairs = twice & !thrice & self.unsolved[band];
+            if pairs != 0 {
+                let pos = pairs.trailing_zeros();
+                return (band, pos, self.digits_at(band, pos));
+            }
+        }
+        let mut best = (0, 0, 0u16);
+        let mut fewest = u32::MAX;
+        for band in 0..3 {
+            let mut open = self.unsolved[band];
+            while open != 0 {
+                let pos = open.trailing_zeros();
+                open &= open - 1;
+                let digits = self.digits_at(band, pos);
+                if digits.count_ones() < fewest {
+                    fewest = digits.count_ones();
+                    best = (band, pos, digits);
                 }
             }
         }
         best
     }
 
+    /// The digits possible at `pos` of `band`, bit per digit.
+    fn digits_at(&self, band: usize, pos: u32) -> u16 {
+        let mut digits = 0;
+        for (digit, &cells) in self.candidates[band].iter().enumerate() {
+            digits |= ((cells >> pos & 1) as u16) << digit;
+        }
+        digits
+    }
+
     fn to_board(self) -> Board {
         let mut cells = [0u8; CELLS];
-        for (value, candidates) in cells.iter_mut().zip(self.candidates) {
-            *value = candidates.trailing_zeros() as u8 + 1;
+        for (band, row) in self.candidates.iter().enumerate() {
+            for (digit, &candidates) in row.iter().enumerate() {
+                let mut bits = candidates;
+                while bits != 0 {
+                    cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                    bits &= bits - 1;
+                }
+            }
         }
         Board::from_cells(cells).expect("a solved state holds digits 1-9")
     }
@@ -296,26 +554,35 @@ struct Search<'a, I> {
 impl<I: Interrupt> Search<'_, I> {
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
     fn run(&mut self, mut state: State) -> Result<bool, Interrupted> {
-        if !state.propagate_hidden_singles() {
+        if !state.propagate() {
             return Ok(false);
         }
-        let Some(cell) = state.best_guess_cell() else {
+        if state.is_solved() {
             self.count.solutions += 1;
             self.count.first.get_or_insert_with(|| state.to_board());
             return Ok(self.count.solutions >= self.limit);
-        };
-        let mut candidates = state.candidates[cell];
-        while candidates != 0 {
-            let bit = candidates & candidates.wrapping_neg();
-            candidates &= candidates - 1;
+        }
+        let (band, pos, mut digits) = state.guess_cell();
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             self.guesses = self.guesses.wrapping_add(1);
             if self.guesses.is_multiple_of(POLL_INTERVAL) && self.interrupt.should_stop() {
                 return Err(Interrupted);
             }
+            if digits == 0 {
+                // The last candidate: no need to keep `state` any more.
+                state.place(band, digit, pos);
+                return self.run(state);
+            }
             let mut next = state;
-            if next.place(cell, bit) && self.run(next)? {
+            next.place(band, digit, pos);
+            if self.run(next)? {
                 return Ok(true);
             }
+            // Every completion with this digit here has been seen: rule it out.
+            state.candidates[band][digit] &= !(1 << pos);
+            state.dirty |= 1 << (9 * band + digit);
         }
         Ok(false)
     }
