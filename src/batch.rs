@@ -9,8 +9,8 @@ use std::io::{self, BufRead, Write};
 use std::ops::Range;
 use std::sync::Mutex;
 
-use crate::board::{Board, CELLS};
-use crate::rules;
+use crate::board::{Board, BoardError, CELLS};
+use crate::rules::{self, Conflict};
 use crate::solver::{self, Outcome};
 
 /// Puzzles read, solved and written per block.
@@ -19,31 +19,37 @@ const BLOCK_LINES: usize = 16 * 1024;
 /// few enough that the threads finish a block together.
 const CHUNK_LINES: usize = 64;
 
-/// The answer for one input line.
+/// The answer for one input line. Errors keep what they need to be written, not a formatted
+/// message: an answer is built for every line, and most never need a string at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     Solved { solution: Board, unique: bool },
-    Error(String),
+    Invalid(BoardError),
+    Conflicting(Vec<Conflict>),
+    Unsolvable,
 }
 
 impl Answer {
-    /// Solves one puzzle line. Errors say why, without tabs or newlines.
+    /// Solves one puzzle line.
     pub fn for_line(line: &str) -> Answer {
         let puzzle = match Board::parse_line(line) {
             Ok(puzzle) => puzzle,
-            Err(error) => return Answer::Error(format!("invalid board: {error}")),
+            Err(error) => return Answer::Invalid(error),
         };
         match solver::solve(&puzzle) {
             Outcome::Unique(solution) => Answer::Solved { solution, unique: true },
             Outcome::Multiple(solution) => Answer::Solved { solution, unique: false },
             // Repeated givens also make a puzzle unsolvable; tell the two apart only here, off
             // the path of the puzzles that do solve.
-            Outcome::Unsolvable => Answer::Error(unsolvable_reason(&puzzle)),
+            Outcome::Unsolvable => {
+                let conflicts = rules::conflicts(&puzzle);
+                if conflicts.is_empty() { Answer::Unsolvable } else { Answer::Conflicting(conflicts) }
+            }
         }
     }
 
     /// Writes the answer line: the solution, plus `\tmultiple` when it is not unique; or
-    /// `error\t<reason>`.
+    /// `error\t<reason>`, a reason without tabs or newlines.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
             Answer::Solved { solution, unique } => {
@@ -52,19 +58,19 @@ impl Answer {
                 out.write_all(&line)?;
                 out.write_all(if *unique { b"\n" } else { b"\tmultiple\n" })
             }
-            Answer::Error(reason) => writeln!(out, "error\t{reason}"),
+            Answer::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
+            Answer::Conflicting(conflicts) => {
+                out.write_all(b"error\tconflicting givens (0-based row and column):")?;
+                for Conflict { row, col, digit, .. } in conflicts {
+                    write!(out, " r{row}c{col}={digit}")?;
+                }
+                out.write_all(b"\n")
+            }
+            Answer::Unsolvable => {
+                out.write_all(b"error\tunsolvable: the givens do not conflict, but no solution exists\n")
+            }
         }
     }
-}
-
-fn unsolvable_reason(puzzle: &Board) -> String {
-    let conflicts = rules::conflicts(puzzle);
-    if conflicts.is_empty() {
-        return "unsolvable: the givens do not conflict, but no solution exists".to_owned();
-    }
-    let cells: Vec<String> =
-        conflicts.iter().map(|conflict| format!("r{}c{}={}", conflict.row, conflict.col, conflict.digit)).collect();
-    format!("conflicting givens (0-based row and column): {}", cells.join(" "))
 }
 
 /// Solves every puzzle line of `input` and writes one answer line each to `out`, using

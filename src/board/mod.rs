@@ -69,19 +69,21 @@ impl Board {
     pub fn parse_line(text: &str) -> Result<Board, BoardError> {
         let mut cells = [0u8; CELLS];
         let mut count = 0;
-        for (offset, ch) in text.char_indices() {
-            if ch.is_ascii_whitespace() {
-                continue;
-            }
-            let value = match ch {
-                '1'..='9' => ch as u8 - b'0',
-                '.' | '0' => 0,
+        // Bytes, not chars: the batch CLI parses one line per puzzle, and UTF-8 decoding would
+        // cost as much as an easy solve. A non-ASCII byte is an error anyway; every byte before
+        // it was ASCII, so it starts a char and the error can decode it there.
+        for (offset, &byte) in text.as_bytes().iter().enumerate() {
+            let value = match byte {
+                b'1'..=b'9' => byte - b'0',
+                b'.' | b'0' => 0,
+                byte if byte.is_ascii_whitespace() => continue,
                 _ => {
-                    return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: count }, found: ch });
+                    let found = text[offset..].chars().next().expect("offset is on a char boundary");
+                    return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: count }, found });
                 }
             };
             if count == CELLS {
-                return Err(BoardError::CellCount { found: count + 1 + count_cells(&text[offset + ch.len_utf8()..]) });
+                return Err(BoardError::CellCount { found: count + 1 + count_cells(&text[offset + 1..]) });
             }
             cells[count] = value;
             count += 1;
