@@ -2,8 +2,10 @@
 //!
 //! The core is pure and synchronous: [`board`] (the grid and its text and JSON representations),
 //! [`rules`] (which givens conflict) and [`solver`] (search with propagation, uniqueness and a
-//! cooperative deadline). The service modules ([`http`], [`server`], [`config`], [`cli`],
-//! [`telemetry`]) only translate between that core and the outside world.
+//! cooperative deadline). Around it: [`pool`] runs solver work for async callers on a bounded
+//! blocking pool, [`batch`] solves files in parallel for the CLI, and the service modules
+//! ([`http`], [`server`], [`config`], [`cli`], [`healthcheck`], [`telemetry`]) only translate
+//! between that core and the outside world.
 //!
 //! ```
 //! use sudokud::{board::Board, solver::{self, Outcome}};

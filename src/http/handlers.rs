@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use super::extract::JsonBody;
 use super::{ApiError, AppState};
 use crate::board::{FormattedBoard, JsonBoard};
-use crate::pool::PoolError;
 use crate::rules::{self, Validation};
 use crate::solver::{self, Outcome};
 
@@ -83,14 +82,4 @@ pub async fn openapi() -> impl IntoResponse {
 /// Any path without a route.
 pub async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(uri.path().to_owned())
-}
-
-impl From<PoolError> for ApiError {
-    fn from(error: PoolError) -> ApiError {
-        match error {
-            PoolError::Overloaded(reason) => ApiError::Overloaded(reason),
-            PoolError::TimedOut(timeout) => ApiError::SolveTimeout(timeout),
-            PoolError::Panicked => ApiError::Internal,
-        }
-    }
 }

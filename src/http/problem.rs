@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::board::BoardError;
+use crate::pool::PoolError;
 use crate::rules::Conflict;
 
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
@@ -186,6 +187,17 @@ impl ApiError {
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) => Kind::NotFound,
             ApiError::Internal => Kind::Internal,
+        }
+    }
+}
+
+/// Why the solver pool gave no result.
+impl From<PoolError> for ApiError {
+    fn from(error: PoolError) -> ApiError {
+        match error {
+            PoolError::Overloaded(reason) => ApiError::Overloaded(reason),
+            PoolError::TimedOut(timeout) => ApiError::SolveTimeout(timeout),
+            PoolError::Panicked => ApiError::Internal,
         }
     }
 }
