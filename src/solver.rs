@@ -204,19 +204,24 @@ const BAND_PEERS: [u32; 27] = {
     table
 };
 
+/// For a 9-bit row, the row itself when it has exactly one bit, else 0.
+const SINGLE: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        if (row as u32).count_ones() == 1 {
+            table[row] = row as u16;
+        }
+        row += 1;
+    }
+    table
+};
+
 /// The cells of `band` that are alone in their row: where the digit must go in that row.
 fn row_singles(band: u32) -> u32 {
-    let mut singles = 0;
-    let mut row = 0;
-    while row < 27 {
-        let bits = band & (0x1ff << row);
-        // A power of two, or zero (which `SHRINK` has already ruled out).
-        if bits & bits.wrapping_sub(1) == 0 {
-            singles |= bits;
-        }
-        row += 9;
-    }
-    singles
+    u32::from(SINGLE[(band & 0x1ff) as usize])
+        | u32::from(SINGLE[(band >> 9 & 0x1ff) as usize]) << 9
+        | u32::from(SINGLE[(band >> 18) as usize]) << 18
 }
 
 /// The search state, digit-major: for each band and digit, the cells of the band where the
@@ -232,10 +237,17 @@ struct State {
     /// Bit `9 * band + digit` is set when that entry of `candidates` changed since
     /// [`State::update`] last looked at it.
     dirty: u32,
+    /// What changed since the whole-grid passes last looked: bit `digit` for
+    /// [`State::column_pass`], bit `9 + band` for [`State::naked_singles`]. Only these need a
+    /// new look, since both passes depend on nothing else.
+    stale: u32,
 }
 
 /// Every entry of [`State::dirty`].
 const ALL_DIRTY: u32 = (1 << 27) - 1;
+
+/// Every entry of [`State::stale`].
+const ALL_STALE: u32 = (1 << 12) - 1;
 
 /// For three bits (one per row or box of a band), the cells of those rows.
 const ROW_CELLS: [u32; 8] = {
@@ -312,7 +324,7 @@ impl State {
             }
         }
         let unsolved = occupied.map(|cells| BAND & !cells);
-        Some(State { candidates, unsolved, dirty: ALL_DIRTY })
+        Some(State { candidates, unsolved, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
@@ -372,7 +384,9 @@ impl State {
         while self.dirty != 0 {
             let index = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            if !self.update(index / 9, index % 9) {
+            let (band, digit) = (index / 9, index % 9);
+            self.stale |= 1 << digit | 1 << (9 + band);
+            if !self.update(band, digit) {
                 return false;
             }
         }
@@ -382,7 +396,11 @@ impl State {
     /// Finds cells with no candidate (a contradiction) and cells with one (placed).
     fn naked_singles(&mut self) -> Naked {
         let mut result = Naked::Nothing;
-        for band in 0..3 {
+        let mut bands = self.stale >> 9;
+        self.stale &= 0x1ff;
+        while bands != 0 {
+            let band = bands.trailing_zeros() as usize;
+            bands &= bands - 1;
             // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
             let (mut once, mut twice) = (0u32, 0u32);
             for &cells in &self.candidates[band] {
@@ -414,7 +432,11 @@ impl State {
     /// within each stack (a box's candidates all in one column, or a column's all in one box).
     fn column_pass(&mut self) -> Naked {
         let mut result = Naked::Nothing;
-        for digit in 0..9 {
+        let mut digits = self.stale & 0x1ff;
+        self.stale &= !0x1ff;
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let cells = [self.candidates[0][digit], self.candidates[1][digit], self.candidates[2][digit]];
             // Per band, the columns with a candidate, and per column, "at least one" and "at
             // least two" candidates over the nine rows.
