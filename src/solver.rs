@@ -12,8 +12,9 @@
 //!
 //! A placement is lazy: it clears the digit's peers in its own band, and the band update then
 //! finds the cell alone in its row and clears it from the other digits and its column from the
-//! other bands. When nothing applies, the search guesses on a cell with two candidates (or the
-//! fewest), trying each on a copy of the 124-byte state: copying is cheaper than undo
+//! other bands. When nothing applies, the search guesses on a cell with two candidates (the one
+//! whose digits its peers hold most often, so both branches propagate far; else one with the
+//! fewest), trying each on a copy of the 128-byte state: copying is cheaper than undo
 //! bookkeeping, and the search allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
@@ -204,23 +205,28 @@ const BAND_PEERS: [u32; 27] = {
     table
 };
 
+/// For a 9-bit row, the row itself when it has exactly one bit, else 0.
+const SINGLE: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        if (row as u32).count_ones() == 1 {
+            table[row] = row as u16;
+        }
+        row += 1;
+    }
+    table
+};
+
 /// The cells of `band` that are alone in their row: where the digit must go in that row.
 fn row_singles(band: u32) -> u32 {
-    let mut singles = 0;
-    let mut row = 0;
-    while row < 27 {
-        let bits = band & (0x1ff << row);
-        // A power of two, or zero (which `SHRINK` has already ruled out).
-        if bits & bits.wrapping_sub(1) == 0 {
-            singles |= bits;
-        }
-        row += 9;
-    }
-    singles
+    u32::from(SINGLE[(band & 0x1ff) as usize])
+        | u32::from(SINGLE[(band >> 9 & 0x1ff) as usize]) << 9
+        | u32::from(SINGLE[(band >> 18) as usize]) << 18
 }
 
 /// The search state, digit-major: for each band and digit, the cells of the band where the
-/// digit is still possible. A placed digit keeps just its cell. 124 bytes, so a guess copies it
+/// digit is still possible. A placed digit keeps just its cell. 128 bytes, so a guess copies it
 /// instead of keeping an undo log.
 #[derive(Clone, Copy)]
 struct State {
@@ -232,10 +238,20 @@ struct State {
     /// Bit `9 * band + digit` is set when that entry of `candidates` changed since
     /// [`State::update`] last looked at it.
     dirty: u32,
+    /// What changed since the whole-grid passes last looked: bit `digit` for
+    /// [`State::column_pass`], bit `9 + band` for [`State::naked_singles`]. Only these need a
+    /// new look, since both passes depend on nothing else.
+    stale: u32,
 }
+
+/// How many cells with two candidates [`State::guess_cell`] weighs at most.
+const PAIRS_WEIGHED: u32 = 8;
 
 /// Every entry of [`State::dirty`].
 const ALL_DIRTY: u32 = (1 << 27) - 1;
+
+/// Every entry of [`State::stale`].
+const ALL_STALE: u32 = (1 << 12) - 1;
 
 /// For three bits (one per row or box of a band), the cells of those rows.
 const ROW_CELLS: [u32; 8] = {
@@ -312,7 +328,7 @@ impl State {
             }
         }
         let unsolved = occupied.map(|cells| BAND & !cells);
-        Some(State { candidates, unsolved, dirty: ALL_DIRTY })
+        Some(State { candidates, unsolved, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
@@ -372,7 +388,9 @@ impl State {
         while self.dirty != 0 {
             let index = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            if !self.update(index / 9, index % 9) {
+            let (band, digit) = (index / 9, index % 9);
+            self.stale |= 1 << digit | 1 << (9 + band);
+            if !self.update(band, digit) {
                 return false;
             }
         }
@@ -382,7 +400,11 @@ impl State {
     /// Finds cells with no candidate (a contradiction) and cells with one (placed).
     fn naked_singles(&mut self) -> Naked {
         let mut result = Naked::Nothing;
-        for band in 0..3 {
+        let mut bands = self.stale >> 9;
+        self.stale &= 0x1ff;
+        while bands != 0 {
+            let band = bands.trailing_zeros() as usize;
+            bands &= bands - 1;
             // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
             let (mut once, mut twice) = (0u32, 0u32);
             for &cells in &self.candidates[band] {
@@ -414,7 +436,11 @@ impl State {
     /// within each stack (a box's candidates all in one column, or a column's all in one box).
     fn column_pass(&mut self) -> Naked {
         let mut result = Naked::Nothing;
-        for digit in 0..9 {
+        let mut digits = self.stale & 0x1ff;
+        self.stale &= !0x1ff;
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let cells = [self.candidates[0][digit], self.candidates[1][digit], self.candidates[2][digit]];
             // Per band, the columns with a candidate, and per column, "at least one" and "at
             // least two" candidates over the nine rows.
@@ -486,9 +512,15 @@ impl State {
         self.unsolved == [0; 3]
     }
 
-    /// The cell to guess on: the first with two candidates, else one with the fewest. Returns
-    /// its band, position in the band and candidate digits (bit per digit).
+    /// The cell to guess on: of the cells with two candidates, the one whose candidates have the
+    /// most peers to rule out (either branch then propagates further, which halves the guesses
+    /// on hard puzzles); with none, one with the fewest candidates. Returns its band, position in
+    /// the band and candidate digits (bit per digit).
     fn guess_cell(&self) -> (usize, u32, u16) {
+        let mut best = (0, 0, 0u16);
+        let mut best_reach = 0;
+        // Weighing every pair costs more than it saves on easy boards, which have many.
+        let mut budget = PAIRS_WEIGHED;
         for band in 0..3 {
             // Bit-sliced counting up to three candidates per cell.
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
@@ -497,13 +529,26 @@ impl State {
                 twice |= once & cells;
                 once |= cells;
             }
-            let pairs = twice & !thrice & self.unsolved[band];
-            if pairs != 0 {
+            let mut pairs = twice & !thrice & self.unsolved[band];
+            while pairs != 0 {
                 let pos = pairs.trailing_zeros();
-                return (band, pos, self.digits_at(band, pos));
+                pairs &= pairs - 1;
+                let digits = self.digits_at(band, pos);
+                // Plus one, so that any pair beats none.
+                let reach = self.reach(band, pos, digits) + 1;
+                if reach > best_reach {
+                    best_reach = reach;
+                    best = (band, pos, digits);
+                }
+                budget -= 1;
+                if budget == 0 {
+                    return best;
+                }
             }
         }
-        let mut best = (0, 0, 0u16);
+        if best_reach != 0 {
+            return best;
+        }
         let mut fewest = u32::MAX;
         for band in 0..3 {
             let mut open = self.unsolved[band];
@@ -518,6 +563,26 @@ impl State {
             }
         }
         best
+    }
+
+    /// How many candidates of `digits` the peers of `pos` in `band` hold: what placing them there
+    /// would rule out.
+    fn reach(&self, band: usize, pos: u32, mut digits: u16) -> u32 {
+        let column = pos % 9;
+        let column_cells = COLUMN_SPREAD << column;
+        let (near, far) = ((band + 1) % 3, (band + 2) % 3);
+        let mut reach = 0;
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let own = self.candidates[band][digit] & BAND_PEERS[pos as usize];
+            // The column in the two other bands, as bits 0, 9, 18 and 1, 10, 19: one count for all.
+            let column = (self.candidates[near][digit] & column_cells
+                | (self.candidates[far][digit] & column_cells) << 1)
+                >> column;
+            reach += (u64::from(own) | u64::from(column) << 27).count_ones();
+        }
+        reach
     }
 
     /// The digits possible at `pos` of `band`, bit per digit.
