@@ -110,3 +110,14 @@ fn help_describes_every_subcommand() {
         assert!(help.contains(subcommand), "{help}");
     }
 }
+
+#[test]
+fn the_readme_batch_example_prints_what_the_binary_prints() {
+    let input = format!("{PUZZLE}\n{}\n55{}\n", ".".repeat(81), &PUZZLE[2..]);
+    let output = run(&["solve"], &input);
+    let printed = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        include_str!("../README.md").contains(&printed),
+        "README's `sudokud solve` example should show:\n{printed}"
+    );
+}
