@@ -69,37 +69,68 @@ pub fn validate(board: &Board) -> Validation {
 }
 
 /// Every filled cell whose digit also appears elsewhere in its row, column or box, in row-major
-/// order. Empty exactly when the board is valid.
+/// order. Empty (and not allocated) exactly when the board is valid.
 pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    // seen[unit][digit] counts how often the digit occurs in that row, column and box.
-    let mut rows = [[0u8; 10]; 9];
-    let mut cols = [[0u8; 10]; 9];
-    let mut boxes = [[0u8; 10]; 9];
-    let each_filled = || {
-        board.cells().iter().enumerate().filter(|(_, value)| **value != 0).map(|(index, &digit)| {
-            let (row, col) = (index / 9, index % 9);
-            (row, col, row / 3 * 3 + col / 3, digit)
-        })
-    };
-    for (row, col, bx, digit) in each_filled() {
-        let digit = usize::from(digit);
-        rows[row][digit] += 1;
-        cols[col][digit] += 1;
-        boxes[bx][digit] += 1;
+    // One pass marks, per unit, the digits seen (bit d for digit d) and those seen again; a
+    // second pass, only when something repeats, reports the cells whose digit is marked repeated
+    // in one of their units.
+    let (mut rows, mut cols, mut boxes) =
+        ([UnitMarks::default(); 9], [UnitMarks::default(); 9], [UnitMarks::default(); 9]);
+    let mut any_repeat = 0u16;
+    for (index, &digit) in board.cells().iter().enumerate() {
+        if digit != 0 {
+            let (row, col, bx) = units_of(index);
+            let bit = 1u16 << digit;
+            any_repeat |= rows[row].mark(bit) | cols[col].mark(bit) | boxes[bx].mark(bit);
+        }
     }
-    each_filled()
-        .filter_map(|(row, col, bx, digit)| {
-            let d = usize::from(digit);
-            let mut units = Units::default();
-            for (unit, count) in [(Units::ROW, rows[row][d]), (Units::COLUMN, cols[col][d]), (Units::BOX, boxes[bx][d])]
-            {
-                if count > 1 {
-                    units.insert(unit);
-                }
+    let mut conflicts = Vec::new();
+    if any_repeat == 0 {
+        return conflicts;
+    }
+    for (index, &digit) in board.cells().iter().enumerate() {
+        if digit == 0 {
+            continue;
+        }
+        let (row, col, bx) = units_of(index);
+        let bit = 1u16 << digit;
+        if (rows[row].repeated | cols[col].repeated | boxes[bx].repeated) & bit == 0 {
+            continue;
+        }
+        let mut units = Units::default();
+        for (marks, unit) in [(rows[row], Units::ROW), (cols[col], Units::COLUMN), (boxes[bx], Units::BOX)] {
+            if marks.repeated & bit != 0 {
+                units.insert(unit);
             }
-            (units != Units::default()).then_some(Conflict { row: row as u8, col: col as u8, digit, units })
-        })
-        .collect()
+        }
+        if units != Units::default() {
+            conflicts.push(Conflict { row: row as u8, col: col as u8, digit, units });
+        }
+    }
+    conflicts
+}
+
+/// The digits seen in one unit, and those seen more than once.
+#[derive(Clone, Copy, Default)]
+struct UnitMarks {
+    seen: u16,
+    repeated: u16,
+}
+
+impl UnitMarks {
+    /// Marks the digit `bit`; returns it if it was already there.
+    fn mark(&mut self, bit: u16) -> u16 {
+        let again = self.seen & bit;
+        self.repeated |= again;
+        self.seen |= bit;
+        again
+    }
+}
+
+/// The row, column and box of cell `index`.
+fn units_of(index: usize) -> (usize, usize, usize) {
+    let (row, col) = (index / 9, index % 9);
+    (row, col, row / 3 * 3 + col / 3)
 }
 
 #[cfg(test)]
