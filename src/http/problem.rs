@@ -162,7 +162,7 @@ pub enum ApiError {
     Unsolvable,
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
-    #[error("{0}")]
+    #[error("all solver slots are busy and {0}")]
     Overloaded(&'static str),
     #[error("the server is shutting down and takes no new work")]
     ShuttingDown,
