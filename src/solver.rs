@@ -287,6 +287,18 @@ const BOX_CELLS: [u32; 8] = {
     table
 };
 
+/// Per cell (row-major), its row, column and box: bit `row`, `9 + column` and `18 + box`.
+const CELL_UNITS: [u32; CELLS] = {
+    let mut table = [0; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (row, column) = (cell / 9, cell % 9);
+        table[cell] = 1 << row | 1 << (9 + column) | 1 << (18 + row / 3 * 3 + column / 3);
+        cell += 1;
+    }
+    table
+};
+
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -299,35 +311,36 @@ impl State {
     /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
     /// the givens one by one.
     fn new(puzzle: &Board) -> Option<State> {
-        let (mut rows, mut columns, mut boxes) = ([0u32; 9], [0u32; 9], [0u32; 9]);
-        let mut givens = [[0u32; 9]; 3];
-        let mut occupied = [0u32; 3];
-        for (cell, &value) in puzzle.cells().iter().enumerate() {
-            if value == 0 {
-                continue;
+        // Branch-free: whether a cell is blank is unpredictable. Index 0 (blank) is a sink
+        // whose unit bits stay 0, so blanks never clash.
+        let mut units = [0u32; 10];
+        let mut givens = [[0u32; 10]; 3];
+        let mut clash = 0;
+        for (band, (cells, givens)) in puzzle.cells().chunks_exact(27).zip(&mut givens).enumerate() {
+            for (pos, &value) in cells.iter().enumerate() {
+                let value = usize::from(value);
+                let bits = CELL_UNITS[27 * band + pos] & 0u32.wrapping_sub(u32::from(value != 0));
+                clash |= units[value] & bits;
+                units[value] |= bits;
+                givens[value] |= 1 << pos;
             }
-            let digit = usize::from(value - 1);
-            let (row, column) = (cell / 9, cell % 9);
-            let (row, column, r#box) = (1 << row, 1 << column, 1 << (row / 3 * 3 + column / 3));
-            if rows[digit] & row | columns[digit] & column | boxes[digit] & r#box != 0 {
-                return None;
-            }
-            rows[digit] |= row;
-            columns[digit] |= column;
-            boxes[digit] |= r#box;
-            givens[cell / 27][digit] |= 1 << (cell % 27);
-            occupied[cell / 27] |= 1 << (cell % 27);
+        }
+        if clash != 0 {
+            return None;
         }
         let mut candidates = [[0u32; 9]; 3];
-        for (band, row) in candidates.iter_mut().enumerate() {
+        let mut unsolved = [0u32; 3];
+        for (band, (row, givens)) in candidates.iter_mut().zip(&givens).enumerate() {
+            // Slot 0 holds the blanks.
+            unsolved[band] = givens[0];
             for (digit, cells) in row.iter_mut().enumerate() {
-                let seen = ROW_CELLS[(rows[digit] >> (3 * band) & 7) as usize]
-                    | BOX_CELLS[(boxes[digit] >> (3 * band) & 7) as usize]
-                    | (columns[digit] * COLUMN_SPREAD);
-                *cells = BAND & !occupied[band] & !seen | givens[band][digit];
+                let units = units[digit + 1];
+                let seen = ROW_CELLS[(units >> (3 * band) & 7) as usize]
+                    | BOX_CELLS[(units >> (18 + 3 * band) & 7) as usize]
+                    | ((units >> 9 & 0x1ff) * COLUMN_SPREAD);
+                *cells = givens[0] & !seen | givens[digit + 1];
             }
         }
-        let unsolved = occupied.map(|cells| BAND & !cells);
         Some(State { candidates, unsolved, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
@@ -605,7 +618,7 @@ impl State {
                 }
             }
         }
-        Board::from_cells(cells).expect("a solved state holds digits 1-9")
+        Board::from_solved_cells(cells)
     }
 }
 
