@@ -611,10 +611,13 @@ impl State {
         let mut cells = [0u8; CELLS];
         for (band, row) in self.candidates.iter().enumerate() {
             for (digit, &candidates) in row.iter().enumerate() {
-                let mut bits = candidates;
-                while bits != 0 {
+                // Solved, a digit holds one cell per row of the band: three, so no loop and no
+                // unpredictable branch.
+                debug_assert_eq!(candidates.count_ones(), 3);
+                let (first, second) = (candidates, candidates & (candidates - 1));
+                let third = second & (second - 1);
+                for bits in [first, second, third] {
                     cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
-                    bits &= bits - 1;
                 }
             }
         }
