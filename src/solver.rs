@@ -245,7 +245,11 @@ struct State {
 }
 
 /// How many cells with two candidates [`State::guess_cell`] weighs at most.
-const PAIRS_WEIGHED: u32 = 8;
+const PAIRS_WEIGHED: u32 = 10;
+
+/// A pair whose digits rule out more than this many candidates is taken at once: weighing on
+/// rarely finds a better one (tuned on the data sets: 3-6% fewer instructions).
+const GOOD_REACH: u32 = 12;
 
 /// Every entry of [`State::dirty`].
 const ALL_DIRTY: u32 = (1 << 27) - 1;
@@ -554,7 +558,7 @@ impl State {
                     best = (band, pos, digits);
                 }
                 budget -= 1;
-                if budget == 0 {
+                if budget == 0 || best_reach > GOOD_REACH {
                     return best;
                 }
             }
