@@ -245,7 +245,11 @@ struct State {
 }
 
 /// How many cells with two candidates [`State::guess_cell`] weighs at most.
-const PAIRS_WEIGHED: u32 = 8;
+const PAIRS_WEIGHED: u32 = 10;
+
+/// A pair whose digits rule out more than this many candidates is taken at once: weighing on
+/// rarely finds a better one (tuned on the data sets: 3-6% fewer instructions).
+const GOOD_REACH: u32 = 12;
 
 /// Every entry of [`State::dirty`].
 const ALL_DIRTY: u32 = (1 << 27) - 1;
@@ -287,6 +291,18 @@ const BOX_CELLS: [u32; 8] = {
     table
 };
 
+/// Per cell (row-major), its row, column and box: bit `row`, `9 + column` and `18 + box`.
+const CELL_UNITS: [u32; CELLS] = {
+    let mut table = [0; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (row, column) = (cell / 9, cell % 9);
+        table[cell] = 1 << row | 1 << (9 + column) | 1 << (18 + row / 3 * 3 + column / 3);
+        cell += 1;
+    }
+    table
+};
+
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -299,35 +315,36 @@ impl State {
     /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
     /// the givens one by one.
     fn new(puzzle: &Board) -> Option<State> {
-        let (mut rows, mut columns, mut boxes) = ([0u32; 9], [0u32; 9], [0u32; 9]);
-        let mut givens = [[0u32; 9]; 3];
-        let mut occupied = [0u32; 3];
-        for (cell, &value) in puzzle.cells().iter().enumerate() {
-            if value == 0 {
-                continue;
+        // Branch-free: whether a cell is blank is unpredictable. Index 0 (blank) is a sink
+        // whose unit bits stay 0, so blanks never clash.
+        let mut units = [0u32; 10];
+        let mut givens = [[0u32; 10]; 3];
+        let mut clash = 0;
+        for (band, (cells, givens)) in puzzle.cells().chunks_exact(27).zip(&mut givens).enumerate() {
+            for (pos, &value) in cells.iter().enumerate() {
+                let value = usize::from(value);
+                let bits = CELL_UNITS[27 * band + pos] & 0u32.wrapping_sub(u32::from(value != 0));
+                clash |= units[value] & bits;
+                units[value] |= bits;
+                givens[value] |= 1 << pos;
             }
-            let digit = usize::from(value - 1);
-            let (row, column) = (cell / 9, cell % 9);
-            let (row, column, r#box) = (1 << row, 1 << column, 1 << (row / 3 * 3 + column / 3));
-            if rows[digit] & row | columns[digit] & column | boxes[digit] & r#box != 0 {
-                return None;
-            }
-            rows[digit] |= row;
-            columns[digit] |= column;
-            boxes[digit] |= r#box;
-            givens[cell / 27][digit] |= 1 << (cell % 27);
-            occupied[cell / 27] |= 1 << (cell % 27);
+        }
+        if clash != 0 {
+            return None;
         }
         let mut candidates = [[0u32; 9]; 3];
-        for (band, row) in candidates.iter_mut().enumerate() {
+        let mut unsolved = [0u32; 3];
+        for (band, (row, givens)) in candidates.iter_mut().zip(&givens).enumerate() {
+            // Slot 0 holds the blanks.
+            unsolved[band] = givens[0];
             for (digit, cells) in row.iter_mut().enumerate() {
-                let seen = ROW_CELLS[(rows[digit] >> (3 * band) & 7) as usize]
-                    | BOX_CELLS[(boxes[digit] >> (3 * band) & 7) as usize]
-                    | (columns[digit] * COLUMN_SPREAD);
-                *cells = BAND & !occupied[band] & !seen | givens[band][digit];
+                let units = units[digit + 1];
+                let seen = ROW_CELLS[(units >> (3 * band) & 7) as usize]
+                    | BOX_CELLS[(units >> (18 + 3 * band) & 7) as usize]
+                    | ((units >> 9 & 0x1ff) * COLUMN_SPREAD);
+                *cells = givens[0] & !seen | givens[digit + 1];
             }
         }
-        let unsolved = occupied.map(|cells| BAND & !cells);
         Some(State { candidates, unsolved, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
@@ -541,7 +558,7 @@ impl State {
                     best = (band, pos, digits);
                 }
                 budget -= 1;
-                if budget == 0 {
+                if budget == 0 || best_reach > GOOD_REACH {
                     return best;
                 }
             }
@@ -598,14 +615,17 @@ impl State {
         let mut cells = [0u8; CELLS];
         for (band, row) in self.candidates.iter().enumerate() {
             for (digit, &candidates) in row.iter().enumerate() {
-                let mut bits = candidates;
-                while bits != 0 {
+                // Solved, a digit holds one cell per row of the band: three, so no loop and no
+                // unpredictable branch.
+                debug_assert_eq!(candidates.count_ones(), 3);
+                let (first, second) = (candidates, candidates & (candidates - 1));
+                let third = second & (second - 1);
+                for bits in [first, second, third] {
                     cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
-                    bits &= bits - 1;
                 }
             }
         }
-        Board::from_cells(cells).expect("a solved state holds digits 1-9")
+        Board::from_solved_cells(cells)
     }
 }
 
