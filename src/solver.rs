@@ -101,6 +101,36 @@ pub fn solve_until(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Out
 
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found.
 pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
+    count_with(puzzle, limit, interrupt, fast_path_available())
+}
+
+/// [`count_solutions`] on the portable search even where the CPU has the fast path's features, so
+/// tests can check both paths in one process (a global switch would race between test threads).
+#[doc(hidden)]
+pub fn count_solutions_portable(
+    puzzle: &Board,
+    limit: usize,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
+    count_with(puzzle, limit, interrupt, false)
+}
+
+/// The instruction set extensions the fast search is compiled for. The release build targets
+/// baseline x86_64, where `count_ones` is a dozen instructions and `trailing_zeros` needs a
+/// zero check; POPCNT and BMI1/2 make each one instruction.
+#[cfg(target_arch = "x86_64")]
+fn fast_path_available() -> bool {
+    // std caches the CPUID result, so this is a load and a test per solve.
+    is_x86_feature_detected!("popcnt") && is_x86_feature_detected!("bmi1") && is_x86_feature_detected!("bmi2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn fast_path_available() -> bool {
+    false
+}
+
+/// [`count_solutions`], on the fast search when `fast` (which the caller checked the CPU has).
+fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast: bool) -> Result<Count, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
@@ -109,7 +139,7 @@ pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interr
         return Ok(search.count);
     }
     if let Some(state) = State::new(puzzle) {
-        search.run(state)?;
+        search.start(state, fast)?;
     }
     Ok(search.count)
 }
@@ -219,6 +249,7 @@ const SINGLE: [u16; 512] = {
 };
 
 /// The cells of `band` that are alone in their row: where the digit must go in that row.
+#[inline(always)]
 fn row_singles(band: u32) -> u32 {
     u32::from(SINGLE[(band & 0x1ff) as usize])
         | u32::from(SINGLE[(band >> 9 & 0x1ff) as usize]) << 9
@@ -360,6 +391,7 @@ impl State {
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
     /// their columns from the digit's other bands. The digit's own band is left to
     /// [`State::update`].
+    #[inline(always)]
     fn settle(&mut self, band: usize, digit: usize, cells: u32) {
         self.unsolved[band] &= !cells;
         // Branch-free: which digits actually lose a cell is unpredictable.
@@ -383,6 +415,7 @@ impl State {
 
     /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
     /// [`State::update`] then finds the cell alone in its row and settles it.
+    #[inline(always)]
     fn place(&mut self, band: usize, digit: usize, pos: u32) {
         self.candidates[band][digit] &= !BAND_PEERS[pos as usize];
         self.dirty |= 1 << (9 * band + digit);
@@ -390,6 +423,7 @@ impl State {
 
     /// Locked candidates and hidden singles in rows for one digit in one band. Returns false on
     /// a contradiction.
+    #[inline(always)]
     fn update(&mut self, band: usize, digit: usize) -> bool {
         let mut cells = self.candidates[band][digit];
         let present = usize::from(ROW_BOXES[(cells & 0x1ff) as usize])
@@ -410,6 +444,7 @@ impl State {
     }
 
     /// Runs [`State::update`] on every changed entry until nothing changes.
+    #[inline(always)]
     fn drain(&mut self) -> bool {
         while self.dirty != 0 {
             let index = self.dirty.trailing_zeros() as usize;
@@ -424,6 +459,7 @@ impl State {
     }
 
     /// Finds cells with no candidate (a contradiction) and cells with one (placed).
+    #[inline(always)]
     fn naked_singles(&mut self) -> Naked {
         let mut result = Naked::Nothing;
         let mut bands = self.stale >> 9;
@@ -460,6 +496,7 @@ impl State {
     /// Per digit, what [`State::update`] does per band but for columns: hidden singles in
     /// columns, a digit with no place in a column (a contradiction), and locked candidates
     /// within each stack (a box's candidates all in one column, or a column's all in one box).
+    #[inline(always)]
     fn column_pass(&mut self) -> Naked {
         let mut result = Naked::Nothing;
         let mut digits = self.stale & 0x1ff;
@@ -516,6 +553,7 @@ impl State {
     }
 
     /// Propagates until stuck. Returns false on a contradiction.
+    #[inline(always)]
     fn propagate(&mut self) -> bool {
         loop {
             if !self.drain() {
@@ -534,6 +572,7 @@ impl State {
         }
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
     }
@@ -542,6 +581,7 @@ impl State {
     /// most peers to rule out (either branch then propagates further, which halves the guesses
     /// on hard puzzles); with none, one with the fewest candidates. Returns its band, position in
     /// the band and candidate digits (bit per digit).
+    #[inline(always)]
     fn guess_cell(&self) -> (usize, u32, u16) {
         let mut best = (0, 0, 0u16);
         let mut best_reach = 0;
@@ -595,6 +635,7 @@ impl State {
 
     /// How many candidates of `digits` the peers of `pos` in `band` hold: what placing them there
     /// would rule out.
+    #[inline(always)]
     fn reach(&self, band: usize, pos: u32, mut digits: u16) -> u32 {
         let column = pos % 9;
         let column_cells = COLUMN_SPREAD << column;
@@ -614,6 +655,7 @@ impl State {
     }
 
     /// The digits possible at `pos` of `band`, bit per digit.
+    #[inline(always)]
     fn digits_at(&self, band: usize, pos: u32) -> u16 {
         let mut digits = 0;
         for (digit, &cells) in self.candidates[band].iter().enumerate() {
@@ -648,8 +690,40 @@ struct Search<'a, I> {
 }
 
 impl<I: Interrupt> Search<'_, I> {
+    /// [`Search::run`], or its fast twin when `fast`: only set when the CPU has its features.
+    fn start(&mut self, state: State, fast: bool) -> Result<bool, Interrupted> {
+        #[cfg(target_arch = "x86_64")]
+        if fast {
+            // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
+            // feature `run_fast` is compiled for.
+            return unsafe { self.run_fast(state) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = fast;
+        self.run(state)
+    }
+
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
-    fn run(&mut self, mut state: State) -> Result<bool, Interrupted> {
+    fn run(&mut self, state: State) -> Result<bool, Interrupted> {
+        self.step(state, Self::run)
+    }
+
+    /// [`Search::run`] compiled with POPCNT and BMI1/2: the same body, inlined here, so every
+    /// `count_ones` and `trailing_zeros` of the search becomes one instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    fn run_fast(&mut self, state: State) -> Result<bool, Interrupted> {
+        self.step(state, |search, next| search.run_fast(next))
+    }
+
+    /// The search body, generic over how it recurses, so that it is compiled into both
+    /// [`Search::run`] and [`Search::run_fast`].
+    #[inline(always)]
+    fn step(
+        &mut self,
+        mut state: State,
+        mut recurse: impl FnMut(&mut Self, State) -> Result<bool, Interrupted>,
+    ) -> Result<bool, Interrupted> {
         if !state.propagate() {
             return Ok(false);
         }
@@ -669,11 +743,11 @@ impl<I: Interrupt> Search<'_, I> {
             if digits == 0 {
                 // The last candidate: no need to keep `state` any more.
                 state.place(band, digit, pos);
-                return self.run(state);
+                return recurse(self, state);
             }
             let mut next = state;
             next.place(band, digit, pos);
-            if self.run(next)? {
+            if recurse(self, next)? {
                 return Ok(true);
             }
             // Every completion with this digit here has been seen: rule it out.
