@@ -134,11 +134,12 @@ fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
-    let mut search = Search { limit, count: Count { solutions: 0, first: None }, guesses: 0, interrupt };
+    let mut search = Search { limit, count: Count { solutions: 0, first: None }, guesses: 0, weigh: true, interrupt };
     if limit == 0 {
         return Ok(search.count);
     }
     if let Some(state) = State::new(puzzle) {
+        search.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
         search.start(state, fast)?;
     }
     Ok(search.count)
@@ -290,6 +291,12 @@ const GOOD_REACH_FEW: u32 = 8;
 /// A pair whose digits rule out more than this many candidates is taken at once: weighing on
 /// rarely finds a better one (tuned on the data sets: 3-6% fewer instructions).
 const GOOD_REACH: u32 = 12;
+
+/// From this many givens on, [`State::guess_cell`] takes the first pair until the search meets a
+/// contradiction: such puzzles, when they need guesses at all, mostly have many solutions and
+/// every branch succeeds, so weighing is wasted (serg -10% instructions). Below it, weighing
+/// from the start pays on the hard sets (20-26 givens).
+const WEIGH_GIVENS: u32 = 30;
 
 /// Every entry of [`State::dirty`].
 const ALL_DIRTY: u32 = (1 << 27) - 1;
@@ -468,10 +475,17 @@ impl State {
             let band = bands.trailing_zeros() as usize;
             bands &= bands - 1;
             // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
+            // Also the digit's binary planes: where a cell has one candidate, they spell it.
             let (mut once, mut twice) = (0u32, 0u32);
-            for &cells in &self.candidates[band] {
+            let mut planes = [0u32; 4];
+            for (digit, &cells) in self.candidates[band].iter().enumerate() {
                 twice |= once & cells;
                 once |= cells;
+                for (bit, plane) in planes.iter_mut().enumerate() {
+                    if digit >> bit & 1 != 0 {
+                        *plane |= cells;
+                    }
+                }
             }
             // Placed cells keep their digit, so every cell must show up.
             if once != BAND {
@@ -481,12 +495,15 @@ impl State {
             while singles != 0 {
                 let pos = singles.trailing_zeros();
                 singles &= singles - 1;
-                let digits = self.digits_at(band, pos);
+                let digit = (planes[0] >> pos & 1
+                    | (planes[1] >> pos & 1) << 1
+                    | (planes[2] >> pos & 1) << 2
+                    | (planes[3] >> pos & 1) << 3) as usize;
                 // An earlier single of this pass may have taken the only candidate.
-                if digits == 0 {
+                if self.candidates[band][digit] >> pos & 1 == 0 {
                     return Naked::Contradiction;
                 }
-                self.place(band, digits.trailing_zeros() as usize, pos);
+                self.place(band, digit, pos);
                 result = Naked::Placed;
             }
         }
@@ -572,6 +589,12 @@ impl State {
         }
     }
 
+    /// The cells not placed yet.
+    #[inline(always)]
+    fn open(&self) -> u32 {
+        self.unsolved[0].count_ones() + self.unsolved[1].count_ones() + self.unsolved[2].count_ones()
+    }
+
     #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
@@ -582,13 +605,18 @@ impl State {
     /// on hard puzzles); with none, one with the fewest candidates. Returns its band, position in
     /// the band and candidate digits (bit per digit).
     #[inline(always)]
-    fn guess_cell(&self) -> (usize, u32, u16) {
+    fn guess_cell(&self, weigh: bool) -> (usize, u32, u16) {
         let mut best = (0, 0, 0u16);
         let mut best_reach = 0;
         // Weighing every pair costs more than it saves on easy boards, which have many.
-        let open = self.unsolved[0].count_ones() + self.unsolved[1].count_ones() + self.unsolved[2].count_ones();
-        let (mut budget, good) =
-            if open < OPEN_FEW { (PAIRS_FEW, GOOD_REACH_FEW) } else { (PAIRS_WEIGHED, GOOD_REACH) };
+        let open = self.open();
+        let (mut budget, good) = if !weigh {
+            (1, 0)
+        } else if open < OPEN_FEW {
+            (PAIRS_FEW, GOOD_REACH_FEW)
+        } else {
+            (PAIRS_WEIGHED, GOOD_REACH)
+        };
         for band in 0..3 {
             // Bit-sliced counting up to three candidates per cell.
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
@@ -686,6 +714,8 @@ struct Search<'a, I> {
     limit: usize,
     count: Count,
     guesses: u32,
+    /// Whether [`State::guess_cell`] weighs its pairs: see [`WEIGH_GIVENS`].
+    weigh: bool,
     interrupt: &'a mut I,
 }
 
@@ -725,6 +755,7 @@ impl<I: Interrupt> Search<'_, I> {
         mut recurse: impl FnMut(&mut Self, State) -> Result<bool, Interrupted>,
     ) -> Result<bool, Interrupted> {
         if !state.propagate() {
+            self.weigh = true;
             return Ok(false);
         }
         if state.is_solved() {
@@ -732,7 +763,7 @@ impl<I: Interrupt> Search<'_, I> {
             self.count.first.get_or_insert_with(|| state.to_board());
             return Ok(self.count.solutions >= self.limit);
         }
-        let (band, pos, mut digits) = state.guess_cell();
+        let (band, pos, mut digits) = state.guess_cell(self.weigh);
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
