@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::config::{ServeConfig, available_cpus};
 use crate::http::Readiness;
@@ -61,6 +61,24 @@ pub struct HealthcheckArgs {
     /// Give up after this long.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub timeout_ms: u64,
+}
+
+impl Cli {
+    /// Parses the process's arguments and environment. An environment variable set to the empty
+    /// string counts as unset (clap would take it as a missing value), so the common compose
+    /// idiom `SUDOKUD_X: ${SUDOKUD_X:-}` falls back to the default.
+    pub fn from_env() -> Cli {
+        let command = Cli::command()
+            .mut_args(ignore_empty_env)
+            .mut_subcommands(|subcommand| subcommand.mut_args(ignore_empty_env));
+        Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit())
+    }
+}
+
+/// Drops `arg`'s environment variable when it is set to the empty string.
+fn ignore_empty_env(arg: Arg) -> Arg {
+    let empty = arg.get_env().and_then(std::env::var_os).is_some_and(|value| value.is_empty());
+    if empty { arg.env(None::<&str>) } else { arg }
 }
 
 /// Runs the command line and returns the process exit code.

@@ -1,7 +1,5 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    sudokud::cli::run(sudokud::cli::Cli::parse())
+    sudokud::cli::run(sudokud::cli::Cli::from_env())
 }

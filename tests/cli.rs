@@ -80,6 +80,10 @@ fn serve_then_healthcheck_then_sigterm_exits_cleanly() {
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(BIN)
         .args(["--addr", &addr, "--log-format", "json"])
+        // Empty variables mean "unset", as `VAR: ${VAR:-}` in a compose file produces.
+        .env("SUDOKUD_MAX_CONCURRENT_SOLVES", "")
+        .env("SUDOKUD_CORS_ORIGINS", "")
+        .env("SUDOKUD_SHUTDOWN_TIMEOUT_MS", "")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
