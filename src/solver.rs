@@ -412,12 +412,15 @@ impl State {
         self.dirty |= changed << (9 * band);
         let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let column_cells = columns * COLUMN_SPREAD;
+        // Gathered per band at bit `9 * band`, shifted to the digit once.
+        let mut changed = 0;
         for (other, row) in self.candidates.iter_mut().enumerate() {
             let keep = if other == band { BAND } else { !column_cells };
             let after = row[digit] & keep;
-            self.dirty |= u32::from(after != row[digit]) << (9 * other + digit);
+            changed |= u32::from(after != row[digit]) << (9 * other);
             row[digit] = after;
         }
+        self.dirty |= changed << digit;
     }
 
     /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
