@@ -97,8 +97,8 @@ impl Default for ServeConfig {
             #[command(flatten)]
             config: ServeConfig,
         }
-        // Parsing an empty argument list would read SUDOKUD_* variables; `Args` lets us build
-        // from the flag defaults alone.
+        // Parsing an empty argument list would still read SUDOKUD_* variables, so the command is
+        // stripped of them first and only the flag defaults remain.
         let command = <Defaults as clap::CommandFactory>::command().mut_args(|arg| arg.env(None::<&str>));
         let matches = command.get_matches_from(["sudokud"]);
         <Defaults as clap::FromArgMatches>::from_arg_matches(&matches).expect("defaults are valid").config
