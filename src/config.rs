@@ -50,6 +50,11 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_BODY_LIMIT_BYTES", default_value_t = 4096, value_name = "BYTES")]
     pub body_limit_bytes: usize,
 
+    /// Highest `limit` a `/v1/count` request may ask for; a higher one is lowered to this. At
+    /// about half a microsecond per solution, the default bounds a count to tens of milliseconds.
+    #[arg(long, env = "SUDOKUD_MAX_COUNT_LIMIT", default_value = "100000", value_name = "N")]
+    pub max_count_limit: NonZeroUsize,
+
     /// Origins allowed to call the API from a browser (CORS), comma-separated; `*` allows any.
     /// Empty: no cross-origin access.
     #[arg(long, env = "SUDOKUD_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGINS", value_parser = parse_origin)]
@@ -133,6 +138,7 @@ mod tests {
         assert_eq!(config.addr, "0.0.0.0:8080".parse().unwrap());
         assert_eq!(config.solve_timeout(), Duration::from_secs(1));
         assert_eq!(config.body_limit_bytes, 4096);
+        assert_eq!(config.max_count_limit.get(), 100_000);
         assert_eq!(config.solver_slots(), available_cpus());
         assert!(config.cors_origins.is_empty());
         assert_eq!(config.log_format, None);

@@ -1,71 +1,15 @@
 //! The HTTP contract, driven through the real router with `tower::ServiceExt::oneshot`: every
 //! endpoint, every board representation and every error kind.
 
-use axum::Router;
+mod common;
+
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
+use common::http::*;
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
-use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use sudokud::http::{AppState, Readiness, app};
 use tower::ServiceExt;
-
-const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn config() -> ServeConfig {
-    ServeConfig::default()
-}
-
-fn router(config: &ServeConfig) -> Router {
-    app(config, AppState::new(config, Readiness::default()))
-}
-
-struct Reply {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: Value,
-}
-
-async fn send(router: Router, request: Request<Body>) -> Reply {
-    let response = router.oneshot(request).await.expect("the router never fails");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = to_bytes(response.into_body(), 1 << 20).await.unwrap();
-    let body = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).unwrap_or(Value::Null) };
-    Reply { status, headers, body }
-}
-
-fn post_json(path: &str, body: impl Into<String>) -> Request<Body> {
-    Request::post(path).header(header::CONTENT_TYPE, "application/json").body(Body::from(body.into())).unwrap()
-}
-
-async fn solve(board: Value) -> Reply {
-    send(router(&config()), post_json("/v1/solve", json!({ "board": board }).to_string())).await
-}
-
-/// Asserts `reply` is a problem of `kind` with `status`, and returns its body.
-fn assert_problem(reply: &Reply, status: StatusCode, kind: &str) -> Value {
-    assert_eq!(reply.status, status, "{}", reply.body);
-    assert_eq!(reply.headers[header::CONTENT_TYPE], "application/problem+json");
-    let problem = &reply.body;
-    assert_eq!(problem["type"], format!("{PROBLEM_BASE}{kind}"), "{problem}");
-    assert_eq!(problem["status"], status.as_u16());
-    assert!(problem["title"].as_str().is_some_and(|title| !title.is_empty()));
-    assert!(problem["detail"].as_str().is_some_and(|detail| !detail.is_empty()));
-    assert!(problem["request_id"].is_string());
-    problem.clone()
-}
-
-fn rows_of_strings(line: &str) -> Value {
-    line.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>()).collect()
-}
-
-fn rows_of_numbers(line: &str) -> Value {
-    line.as_bytes()
-        .chunks(9)
-        .map(|row| row.iter().map(|&c| if c == b'.' { 0 } else { c - b'0' }).collect::<Vec<_>>())
-        .collect()
-}
 
 #[tokio::test]
 async fn solves_in_each_representation_and_answers_in_the_same_one() {

@@ -49,6 +49,13 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ),
     (
         "POST",
+        "/v1/count",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \
+         the panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
+    (
+        "POST",
         "/v1/validate",
         500,
         "`internal` is only answered when a handler panics, which no request can cause; the \
@@ -685,7 +692,7 @@ fn cases() -> Vec<Case> {
     let unsolvable = format!(".123456789{}", ".".repeat(71));
     let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(5000) }).to_string());
     let mut cases = Vec::new();
-    for path in ["/v1/solve", "/v1/validate"] {
+    for path in ["/v1/solve", "/v1/validate", "/v1/count"] {
         cases.extend([
             case("a text board", Call::board(path, json!(PUZZLE)), 200, None),
             case("a board of strings", Call::board(path, rows_of_strings(PUZZLE)), 200, None),
@@ -741,6 +748,26 @@ fn cases() -> Vec<Case> {
             problem: Some("overloaded"),
         },
         case("conflicting givens", Call::board("/v1/validate", rows_of_numbers(&conflicting)), 200, None),
+        case(
+            "the empty board",
+            Call::json("/v1/count", json!({ "board": ".".repeat(81), "limit": 5 }).to_string()),
+            200,
+            None,
+        ),
+        case("conflicting givens", Call::board("/v1/count", json!(conflicting)), 422, Some("conflicting-givens")),
+        case(
+            "a limit of 0",
+            Call::json("/v1/count", json!({ "board": PUZZLE, "limit": 0 }).to_string()),
+            422,
+            Some("invalid-request"),
+        ),
+        Case {
+            what: "a count past its deadline",
+            call: Call::board("/v1/count", json!(".".repeat(81))),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
         case("a complete board", Call::board("/v1/validate", rows_of_strings(SOLUTION)), 200, None),
         case("liveness", Call::get("/healthz"), 200, None),
         case("readiness", Call::get("/readyz"), 200, None),

@@ -53,6 +53,46 @@ pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<
     Ok(Json(rules::validate(&board)))
 }
 
+/// The body of `/v1/count`.
+#[derive(Deserialize)]
+pub struct CountRequest {
+    #[serde(default)]
+    board: JsonBoard,
+    /// Stop counting here; lowered to the configured maximum.
+    limit: Option<usize>,
+}
+
+/// Solutions are counted up to this when the request names no limit: enough to tell "a few"
+/// from "many" at well under a millisecond.
+const DEFAULT_COUNT_LIMIT: usize = 1000;
+
+#[derive(Serialize)]
+pub struct CountResponse {
+    solutions: usize,
+    /// The limit the count ran with, after the configured maximum.
+    limit: usize,
+    /// The count stopped at `limit`: there may be more solutions.
+    limit_reached: bool,
+}
+
+/// `POST /v1/count`: how many solutions the board has, up to a limit.
+pub async fn count(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<CountRequest>,
+) -> Result<Json<CountResponse>, ApiError> {
+    let (puzzle, _) = request.board.into_result()?;
+    let limit = match request.limit {
+        Some(0) => return Err(ApiError::InvalidRequest("`limit` must be at least 1".to_owned())),
+        requested => requested.unwrap_or(DEFAULT_COUNT_LIMIT).min(state.max_count_limit),
+    };
+    let conflicts = rules::conflicts(&puzzle);
+    if !conflicts.is_empty() {
+        return Err(ApiError::ConflictingGivens(conflicts));
+    }
+    let count = state.pool.run(move |deadline| solver::count_solutions(&puzzle, limit, deadline)).await?;
+    Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
+}
+
 #[derive(Serialize)]
 pub struct Health {
     status: &'static str,

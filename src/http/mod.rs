@@ -40,6 +40,7 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
     let routes = Router::new()
         .route("/v1/solve", post(handlers::solve))
         .route("/v1/validate", post(handlers::validate))
+        .route("/v1/count", post(handlers::count))
         .route("/healthz", get(handlers::healthz))
         .route("/readyz", get(handlers::readyz))
         .route("/openapi.yaml", get(handlers::openapi))

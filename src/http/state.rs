@@ -11,6 +11,8 @@ use crate::pool::{PoolLimits, SolverPool};
 pub struct AppState {
     pub pool: SolverPool,
     pub readiness: Readiness,
+    /// Highest solution count a `/v1/count` request may ask for.
+    pub max_count_limit: usize,
 }
 
 impl AppState {
@@ -21,7 +23,7 @@ impl AppState {
             queue_timeout: config.queue_timeout(),
             solve_timeout: config.solve_timeout(),
         });
-        AppState { pool, readiness }
+        AppState { pool, readiness, max_count_limit: config.max_count_limit.get() }
     }
 }
 

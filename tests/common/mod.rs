@@ -4,6 +4,7 @@
 //! items are expected here rather than dead.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod oracle;
 
 use std::path::PathBuf;
