@@ -91,7 +91,8 @@ step "schemathesis"
 # From a scratch directory, so Hypothesis and Schemathesis leave no state in the repository.
 (
     cd "$work"
-    "$venv/bin/schemathesis" --config-file "$root/scripts/schemathesis.toml" \
+    PYTHONPATH="$root/scripts" SCHEMATHESIS_HOOKS=schemathesis_hooks \
+        "$venv/bin/schemathesis" --config-file "$root/scripts/schemathesis.toml" \
         run "$root/openapi.yaml" --url "$base_url" --checks all
 )
 

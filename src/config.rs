@@ -55,6 +55,11 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_MAX_COUNT_LIMIT", default_value = "100000", value_name = "N")]
     pub max_count_limit: NonZeroUsize,
 
+    /// Most boards in one JSON `/v1/solve/batch` request; its body may be this many times
+    /// `--body-limit-bytes`. NDJSON batches stream and have no count limit.
+    #[arg(long, env = "SUDOKUD_MAX_BATCH_BOARDS", default_value = "1000", value_name = "N")]
+    pub max_batch_boards: NonZeroUsize,
+
     /// Origins allowed to call the API from a browser (CORS), comma-separated; `*` allows any.
     /// Empty: no cross-origin access.
     #[arg(long, env = "SUDOKUD_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGINS", value_parser = parse_origin)]
@@ -139,6 +144,7 @@ mod tests {
         assert_eq!(config.solve_timeout(), Duration::from_secs(1));
         assert_eq!(config.body_limit_bytes, 4096);
         assert_eq!(config.max_count_limit.get(), 100_000);
+        assert_eq!(config.max_batch_boards.get(), 1000);
         assert_eq!(config.solver_slots(), available_cpus());
         assert!(config.cors_origins.is_empty());
         assert_eq!(config.log_format, None);

@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::Span;
 
 use crate::solver::{Deadline, Interrupted};
@@ -76,6 +76,14 @@ impl SolverPool {
         self.shared.limits
     }
 
+    /// Takes a place among the admitted callers, or refuses at once when they are all taken.
+    pub fn admit(&self) -> Result<Admission, PoolError> {
+        let permit = Arc::clone(&self.shared.admitted)
+            .try_acquire_owned()
+            .map_err(|_| PoolError::Overloaded("the queue of waiting solves is full"))?;
+        Ok(Admission { shared: Arc::clone(&self.shared), permit })
+    }
+
     /// Runs `job` on the blocking pool with a deadline, once a slot is free.
     ///
     /// The job runs inside the caller's tracing span, so its logs carry the request id.
@@ -85,27 +93,70 @@ impl SolverPool {
         T: Send + 'static,
     {
         let limits = self.shared.limits;
-        let admitted = Arc::clone(&self.shared.admitted)
-            .try_acquire_owned()
-            .map_err(|_| PoolError::Overloaded("the queue of waiting solves is full"))?;
-        let mut deadline = Deadline(Instant::now() + limits.solve_timeout);
-        let running = tokio::time::timeout(limits.queue_timeout, Arc::clone(&self.shared.running).acquire_owned())
+        let admission = self.admit()?;
+        let deadline = Deadline(Instant::now() + limits.solve_timeout);
+        let running = tokio::time::timeout(limits.queue_timeout, admission.slot())
             .await
-            .map_err(|_| PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))?
-            .expect("the semaphore is never closed");
-        let span = Span::current();
-        let handle = tokio::task::spawn_blocking(move || {
-            // The permits move into the job: if the caller goes away (client hung up, request
-            // timeout), the slot stays taken until the CPU work really ends.
-            let _permits = (admitted, running);
-            span.in_scope(|| job(&mut deadline))
-        });
-        match handle.await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(Interrupted)) => Err(PoolError::TimedOut(limits.solve_timeout)),
-            // A blocking task is never aborted, so a join error means the job panicked.
-            Err(_) => Err(PoolError::Panicked),
-        }
+            .map_err(|_| PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))?;
+        // The admission moves into the job too: a caller counts as admitted until its work ends.
+        execute((admission.permit, running), deadline, limits.solve_timeout, job).await
+    }
+}
+
+/// A place among the admitted callers. A single solve holds one while it waits and runs; a batch
+/// holds one for its whole length and runs its chunks through [`Admission::run`].
+#[derive(Debug)]
+pub struct Admission {
+    shared: Arc<Shared>,
+    permit: OwnedSemaphorePermit,
+}
+
+impl Admission {
+    /// Runs one job of an admitted batch: waits for a slot as long as it takes, then runs `job`
+    /// with a deadline that starts when it starts.
+    ///
+    /// No queue timeout here: a batch is throughput work that already holds its place, and a
+    /// wait only slows the batch, while single solves still get slots in turn (the semaphore is
+    /// fair), so they are not starved.
+    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+        T: Send + 'static,
+    {
+        let running = self.slot().await;
+        let solve_timeout = self.solve_timeout();
+        execute(running, Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
+    }
+
+    /// How long each job may run.
+    pub fn solve_timeout(&self) -> Duration {
+        self.shared.limits.solve_timeout
+    }
+
+    async fn slot(&self) -> OwnedSemaphorePermit {
+        Arc::clone(&self.shared.running).acquire_owned().await.expect("the semaphore is never closed")
+    }
+}
+
+/// Runs `job` on the blocking pool, holding `permits` until it ends.
+async fn execute<T, F, P>(permits: P, mut deadline: Deadline, solve_timeout: Duration, job: F) -> Result<T, PoolError>
+where
+    F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+    T: Send + 'static,
+    P: Send + 'static,
+{
+    let span = Span::current();
+    let handle = tokio::task::spawn_blocking(move || {
+        // The permits move into the job: if the caller goes away (client hung up, request
+        // timeout), the slot stays taken until the CPU work really ends.
+        let _permits = permits;
+        span.in_scope(|| job(&mut deadline))
+    });
+    match handle.await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(Interrupted)) => Err(PoolError::TimedOut(solve_timeout)),
+        // A blocking task is never aborted, so a join error means the job panicked.
+        Err(_) => Err(PoolError::Panicked),
     }
 }
 

@@ -1,43 +1,15 @@
 //! A real server on an ephemeral port: real sockets, slow and hostile clients, and shutdown.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use common::http::{PUZZLE, SOLUTION, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
-use sudokud::http::Readiness;
-use sudokud::server;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
-
-const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-struct Running {
-    addr: SocketAddr,
-    readiness: Readiness,
-    stop: oneshot::Sender<()>,
-    served: JoinHandle<std::io::Result<()>>,
-}
-
-async fn start(config: ServeConfig) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let readiness = Readiness::default();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let served = tokio::spawn({
-        let readiness = readiness.clone();
-        async move {
-            server::serve(listener, &config, readiness, async {
-                let _ = stopped.await;
-            })
-            .await
-        }
-    });
-    Running { addr, readiness, stop, served }
-}
+use tokio::net::TcpStream;
 
 fn solve_body() -> String {
     json!({ "board": PUZZLE }).to_string()

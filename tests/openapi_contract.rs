@@ -49,6 +49,13 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ),
     (
         "POST",
+        "/v1/solve/batch",
+        500,
+        "`internal` is only answered when a handler panics, which no request can cause; a solver job that \
+         panics fails only its boards, each with an `internal` item problem",
+    ),
+    (
+        "POST",
         "/v1/count",
         500,
         "`internal` is only answered when a handler or solver job panics, which no request can cause; \
@@ -348,6 +355,16 @@ fn has_type(value: &Value, name: &str) -> bool {
     }
 }
 
+/// `(/[0-8](/[0-8])?)?`: nothing, a row, or a row and a column.
+fn is_cell_path(text: &str) -> bool {
+    let index = |segment: &str| segment.len() == 1 && (b'0'..=b'8').contains(&segment.as_bytes()[0]);
+    text.is_empty()
+        || text.strip_prefix('/').is_some_and(|rest| {
+            let segments: Vec<&str> = rest.split('/').collect();
+            segments.len() <= 2 && segments.iter().all(|segment| index(segment))
+        })
+}
+
 /// The regular expressions of the spec, implemented by hand (no regex engine among the
 /// dependencies). A new pattern in the spec must be added here.
 fn matches_pattern(pattern: &str, text: &str) -> bool {
@@ -358,16 +375,13 @@ fn matches_pattern(pattern: &str, text: &str) -> bool {
             text.chars().all(|c| blank(c) || matches!(c, '1'..='9' | '.' | '0'))
                 && text.chars().filter(|&c| !blank(c)).count() == 81
         }
-        "^(/board(/[0-8](/[0-8])?)?)?$" => {
-            let index = |segment: &str| segment.len() == 1 && (b'0'..=b'8').contains(&segment.as_bytes()[0]);
-            text.is_empty()
-                || text.strip_prefix("/board").is_some_and(|rest| {
-                    rest.is_empty()
-                        || rest.strip_prefix('/').is_some_and(|rest| {
-                            let segments: Vec<&str> = rest.split('/').collect();
-                            segments.len() <= 2 && segments.iter().all(|segment| index(segment))
-                        })
-                })
+        "^(/board(/[0-8](/[0-8])?)?)?$" => text.is_empty() || text.strip_prefix("/board").is_some_and(is_cell_path),
+        "^(/boards/[0-9]+|/board)?(/[0-8](/[0-8])?)?$" => {
+            let in_batch = text.strip_prefix("/boards/").map(|rest| {
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                digits > 0 && is_cell_path(&rest[digits..])
+            });
+            in_batch.unwrap_or_else(|| text.strip_prefix("/board").map_or(is_cell_path(text), is_cell_path))
         }
         other => panic!("the schema validator does not know the pattern {other:?}; add it to matches_pattern()"),
     }
@@ -565,6 +579,11 @@ impl Call {
 
     fn json(path: &'static str, body: impl Into<String>) -> Call {
         Call { method: "POST", path, content_type: Some("application/json"), body: body.into() }
+    }
+
+    fn ndjson(path: &'static str, lines: &[Value]) -> Call {
+        let body = lines.iter().map(|line| format!("{line}\n")).collect();
+        Call { method: "POST", path, content_type: Some("application/x-ndjson"), body }
     }
 
     fn board(path: &'static str, board: Value) -> Call {
@@ -769,6 +788,49 @@ fn cases() -> Vec<Case> {
             problem: Some("solve-timeout"),
         },
         case("a complete board", Call::board("/v1/validate", rows_of_strings(SOLUTION)), 200, None),
+        case(
+            "a JSON batch with a good and a bad board",
+            Call::json("/v1/solve/batch", json!({ "boards": [PUZZLE, "12", conflicting, unsolvable] }).to_string()),
+            200,
+            None,
+        ),
+        case(
+            "an NDJSON batch with good and bad lines",
+            Call::ndjson(
+                "/v1/solve/batch",
+                &[json!({ "board": PUZZLE }), json!({ "board": rows_of_numbers(&conflicting) }), json!([1]), json!({})],
+            ),
+            200,
+            None,
+        ),
+        case("a malformed JSON batch", Call::json("/v1/solve/batch", "{\"boards\""), 400, Some("malformed-json")),
+        case("a batch without boards", Call::json("/v1/solve/batch", "{}"), 422, Some("invalid-request")),
+        case(
+            "a JSON batch over the body limit",
+            Call::json("/v1/solve/batch", json!({ "boards": [], "padding": "x".repeat(4_096_001) }).to_string()),
+            413,
+            Some("payload-too-large"),
+        ),
+        case(
+            "a text/plain batch",
+            Call::json("/v1/solve/batch", PUZZLE).with_content_type(Some("text/plain")),
+            415,
+            Some("unsupported-media-type"),
+        ),
+        Case {
+            what: "a JSON batch that stops arriving",
+            call: Call::json("/v1/solve/batch", ""),
+            setup: Setup::StalledBody,
+            status: 408,
+            problem: Some("request-timeout"),
+        },
+        Case {
+            what: "a batch with every slot busy and no queue",
+            call: Call::ndjson("/v1/solve/batch", &[json!({ "board": PUZZLE })]),
+            setup: Setup::PoolFull,
+            status: 503,
+            problem: Some("overloaded"),
+        },
         case("liveness", Call::get("/healthz"), 200, None),
         case("readiness", Call::get("/readyz"), 200, None),
         Case {
@@ -887,6 +949,21 @@ fn assert_matches_response(spec: &Spec, what: &str, response: &Value, reply: &Re
             .unwrap_or_else(|error| panic!("{what}: the body is not JSON ({error}): {body_text}"))
     } else if essence == "application/yaml" {
         parse_yaml(&body_text)
+    } else if essence == "application/x-ndjson" {
+        // The schema describes one line; every line must match it.
+        let schema = media.get("schema").unwrap_or_else(|| panic!("{what}: {essence} has no schema in the spec"));
+        assert!(body_text.ends_with('\n'), "{what}: NDJSON ends with a newline: {body_text}");
+        for line in body_text.lines() {
+            let value: Value = serde_json::from_str(line)
+                .unwrap_or_else(|error| panic!("{what}: an NDJSON line is not JSON ({error}): {line}"));
+            let errors = validator.errors(schema, &value);
+            assert!(
+                errors.is_empty(),
+                "{what}: an NDJSON line does not match the schema:\n  {}\nline: {line}",
+                errors.join("\n  ")
+            );
+        }
+        return;
     } else {
         panic!("{what}: no parser for {essence} in this test")
     };

@@ -10,10 +10,11 @@ use tower::ServiceExt;
 
 const README: &str = include_str!("../README.md");
 
-/// One example: the command's words and the line printed under it.
+/// One example: curl's words, what `printf` piped into it, and the lines printed under it.
 struct Example {
     words: Vec<String>,
-    expected: String,
+    stdin: Option<String>,
+    expected: Vec<String>,
 }
 
 /// Splits a shell command into words: single quotes, double quotes with `\"`, `#` comments, no
@@ -59,14 +60,16 @@ fn shell_words(command: &str) -> Vec<String> {
     words
 }
 
-/// The `$ curl ...` commands whose next line is a JSON answer. Commands that need a shell
-/// (`$(...)`) are left out.
+/// The `$ curl ...` and `$ printf '%s\n' LINE... | curl ...` commands followed by JSON answer
+/// lines. Commands that need a shell (`$(...)`) are left out.
 fn examples() -> Vec<Example> {
     let lines: Vec<&str> = README.lines().collect();
     let mut examples = Vec::new();
     let mut index = 0;
     while index < lines.len() {
-        let Some(start) = lines[index].strip_prefix("$ curl ") else {
+        let Some(start) =
+            lines[index].strip_prefix("$ ").filter(|c| c.starts_with("curl ") || c.starts_with("printf "))
+        else {
             index += 1;
             continue;
         };
@@ -78,15 +81,26 @@ fn examples() -> Vec<Example> {
             command.push_str(lines[index].trim());
         }
         index += 1;
-        let expected = lines.get(index).copied().unwrap_or_default();
-        if !command.contains("$(") && expected.starts_with('{') {
-            examples.push(Example { words: shell_words(&command), expected: expected.to_owned() });
+        let expected: Vec<String> =
+            lines[index..].iter().take_while(|line| line.starts_with('{')).map(|line| line.to_string()).collect();
+        if command.contains("$(") || expected.is_empty() {
+            continue;
         }
+        let mut words = shell_words(&command);
+        let stdin = (words[0] == "printf").then(|| {
+            assert_eq!(words[1], "%s\\n", "only printf '%s\\n' LINE... is understood");
+            let pipe = words.iter().position(|word| word == "|").expect("printf pipes into curl");
+            let stdin = words[2..pipe].iter().map(|line| format!("{line}\n")).collect();
+            words.drain(..=pipe);
+            stdin
+        });
+        assert_eq!(words.remove(0), "curl");
+        examples.push(Example { words, stdin, expected });
     }
     examples
 }
 
-fn request(words: &[String]) -> Request<Body> {
+fn request(words: &[String], stdin: Option<&str>) -> Request<Body> {
     let (mut method, mut url, mut body) = (None, None, None);
     let mut headers = Vec::new();
     let mut words = words.iter();
@@ -96,6 +110,10 @@ fn request(words: &[String]) -> Request<Body> {
             "-X" => method = words.next().cloned(),
             "-H" => headers.push(words.next().expect("a header").clone()),
             "-d" => body = words.next().cloned(),
+            "--data-binary" => {
+                assert_eq!(words.next().map(String::as_str), Some("@-"), "only --data-binary @- is understood");
+                body = stdin.map(str::to_owned);
+            }
             url_word => url = Some(url_word.to_owned()),
         }
     }
@@ -126,18 +144,19 @@ async fn every_curl_example_prints_what_the_service_answers() {
     let config = ServeConfig::default();
     let examples = examples();
     assert!(examples.len() >= 12, "only {} examples found: did the README's format change?", examples.len());
+    assert!(examples.iter().any(|example| example.stdin.is_some()), "the piped NDJSON example is found");
     for example in examples {
         let router = app(&config, AppState::new(&config, Readiness::default()));
-        let response = router.oneshot(request(&example.words)).await.unwrap();
+        let response = router.oneshot(request(&example.words, example.stdin.as_deref())).await.unwrap();
         let body = to_bytes(response.into_body(), 1 << 20).await.unwrap();
-        let actual: Value = serde_json::from_slice(&body).unwrap();
-        let expected: Value = serde_json::from_str(&example.expected).unwrap();
-        assert_eq!(
-            without_request_id(actual),
-            without_request_id(expected),
-            "README example `curl {}` prints something else today",
-            example.words.join(" ")
-        );
+        let actual: Vec<Value> = String::from_utf8(body.to_vec())
+            .unwrap()
+            .lines()
+            .map(|line| without_request_id(serde_json::from_str(line).unwrap()))
+            .collect();
+        let expected: Vec<Value> =
+            example.expected.iter().map(|line| without_request_id(serde_json::from_str(line).unwrap())).collect();
+        assert_eq!(actual, expected, "README example `curl {}` prints something else today", example.words.join(" "));
     }
 }
 

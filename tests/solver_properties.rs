@@ -239,7 +239,7 @@ proptest! {
     #[test]
     fn json_round_trips_in_every_format(board in any_board(), pretty in any::<bool>()) {
         for format in [Format::Strings, Format::Text, Format::Numbers] {
-            let written = FormattedBoard { board: &board, format };
+            let written = FormattedBoard { board, format };
             let json = if pretty { serde_json::to_string_pretty(&written) } else { serde_json::to_string(&written) };
             let json = json.unwrap();
             let read: JsonBoard = serde_json::from_str(&json).unwrap();

@@ -63,14 +63,14 @@ impl<'de> Deserialize<'de> for JsonBoard {
 
 /// A board written in a chosen representation.
 #[derive(Clone, Copy, Debug)]
-pub struct FormattedBoard<'a> {
-    pub board: &'a Board,
+pub struct FormattedBoard {
+    pub board: Board,
     pub format: Format,
 }
 
 const CELL_STRINGS: [&str; 10] = [".", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 
-impl Serialize for FormattedBoard<'_> {
+impl Serialize for FormattedBoard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if self.format == Format::Text {
             let mut line = [0u8; CELLS];
@@ -403,7 +403,7 @@ mod tests {
     fn writes_back_in_the_same_representation() {
         for json in [format!("{LINE:?}"), strings_json(), numbers_json()] {
             let (board, format) = read(&json).unwrap();
-            let written = serde_json::to_string(&FormattedBoard { board: &board, format }).unwrap();
+            let written = serde_json::to_string(&FormattedBoard { board, format }).unwrap();
             assert_eq!(written, json);
         }
     }

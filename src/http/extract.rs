@@ -1,13 +1,13 @@
 //! The JSON body extractor, with rejections that are [`ApiError`]s.
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::error::Category;
 
-use super::ApiError;
+use super::problem::JSON_MEDIA_TYPE;
+use super::{ApiError, AppState};
 
 /// A JSON object request body, read into `T`.
 ///
@@ -17,49 +17,51 @@ use super::ApiError;
 /// and 422 for well-formed JSON of the wrong shape.
 pub struct JsonBody<T>(pub T);
 
-impl<S, T> FromRequest<S> for JsonBody<T>
-where
-    S: Send + Sync,
-    T: DeserializeOwned,
-{
+impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
+    async fn from_request(request: Request, state: &AppState) -> Result<JsonBody<T>, ApiError> {
         if !has_json_content_type(request.headers()) {
-            return Err(ApiError::UnsupportedMediaType);
+            return Err(ApiError::UnsupportedMediaType(JSON_MEDIA_TYPE));
         }
-        let bytes = Bytes::from_request(request, state).await?;
-        if bytes.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(match serde_json::from_slice::<IgnoredAny>(&bytes) {
-                Ok(_) => ApiError::InvalidRequest("the request body must be a JSON object".to_owned()),
-                Err(error) => ApiError::MalformedJson(error.to_string()),
-            });
-        }
-        serde_json::from_slice(&bytes).map(JsonBody).map_err(|error| match error.classify() {
-            Category::Data => ApiError::InvalidRequest(error.to_string()),
-            Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson(error.to_string()),
-        })
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(state.body_limit)
+            } else {
+                // The client stopped sending mid-body.
+                ApiError::MalformedJson(rejection.body_text())
+            }
+        })?;
+        parse_object(&bytes).map(JsonBody)
     }
+}
+
+/// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape.
+pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
+            Ok(_) => ApiError::InvalidRequest("the request body must be a JSON object".to_owned()),
+            Err(error) => ApiError::MalformedJson(error.to_string()),
+        });
+    }
+    serde_json::from_slice(bytes).map_err(|error| match error.classify() {
+        Category::Data => ApiError::InvalidRequest(error.to_string()),
+        Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson(error.to_string()),
+    })
 }
 
 /// `application/json` or any `application/*+json`, with any parameters.
-fn has_json_content_type(headers: &HeaderMap) -> bool {
-    let Some(Ok(content_type)) = headers.get(header::CONTENT_TYPE).map(|value| value.to_str()) else {
-        return false;
-    };
-    let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+pub fn has_json_content_type(headers: &HeaderMap) -> bool {
+    media_type(headers).is_some_and(|essence| {
+        essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+    })
 }
 
-/// A body that could not be read: too large (the body limit), or cut off by the client.
-impl From<BytesRejection> for ApiError {
-    fn from(rejection: BytesRejection) -> ApiError {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge
-        } else {
-            ApiError::MalformedJson(rejection.body_text())
-        }
-    }
+/// The request's media type without parameters, lowercased: `application/json` for
+/// `Application/JSON; charset=utf-8`.
+pub fn media_type(headers: &HeaderMap) -> Option<String> {
+    let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
 }
 
 #[cfg(test)]

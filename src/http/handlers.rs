@@ -1,5 +1,7 @@
 //! Route handlers: read the request, call the core, write the answer.
 
+use std::time::Duration;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::{Uri, header};
@@ -8,23 +10,24 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::JsonBody;
 use super::{ApiError, AppState};
-use crate::board::{FormattedBoard, JsonBoard};
+use crate::board::{Board, Format, FormattedBoard, JsonBoard};
 use crate::rules::{self, Validation};
-use crate::solver::{self, Outcome};
+use crate::solver::{self, Deadline, Interrupted, Outcome};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
-/// The body of `/v1/solve` and `/v1/validate`. Unknown members are ignored.
+/// The body of `/v1/solve`, `/v1/validate` and each NDJSON line of `/v1/solve/batch`. Unknown
+/// members are ignored.
 #[derive(Deserialize)]
 pub struct BoardRequest {
     #[serde(default)]
-    board: JsonBoard,
+    pub board: JsonBoard,
 }
 
 #[derive(Serialize)]
-pub struct SolveResponse<'a> {
-    solution: FormattedBoard<'a>,
+pub struct SolveResponse {
+    solution: FormattedBoard,
     unique: bool,
 }
 
@@ -32,19 +35,31 @@ pub struct SolveResponse<'a> {
 pub async fn solve(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<Json<SolveResponse>, ApiError> {
     let (puzzle, format) = request.board.into_result()?;
-    let conflicts = rules::conflicts(&puzzle);
+    let solve_timeout = state.pool.limits().solve_timeout;
+    let answer = state.pool.run(move |deadline| Ok(solve_puzzle(&puzzle, format, deadline, solve_timeout))).await?;
+    Ok(Json(answer?))
+}
+
+/// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
+pub fn solve_puzzle(
+    puzzle: &Board,
+    format: Format,
+    deadline: &mut Deadline,
+    solve_timeout: Duration,
+) -> Result<SolveResponse, ApiError> {
+    let conflicts = rules::conflicts(puzzle);
     if !conflicts.is_empty() {
         return Err(ApiError::ConflictingGivens(conflicts));
     }
-    let outcome = state.pool.run(move |deadline| solver::solve_until(&puzzle, deadline)).await?;
-    let (solution, unique) = match outcome {
-        Outcome::Unique(solution) => (solution, true),
-        Outcome::Multiple(solution) => (solution, false),
-        Outcome::Unsolvable => return Err(ApiError::Unsolvable),
+    let (solution, unique) = match solver::solve_until(puzzle, deadline) {
+        Ok(Outcome::Unique(solution)) => (solution, true),
+        Ok(Outcome::Multiple(solution)) => (solution, false),
+        Ok(Outcome::Unsolvable) => return Err(ApiError::Unsolvable),
+        Err(Interrupted) => return Err(ApiError::SolveTimeout(solve_timeout)),
     };
-    Ok(Json(SolveResponse { solution: FormattedBoard { board: &solution, format }, unique }).into_response())
+    Ok(SolveResponse { solution: FormattedBoard { board: solution, format }, unique })
 }
 
 /// `POST /v1/validate`: conflicts and completeness. Cheap enough to run inline.

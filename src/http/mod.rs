@@ -5,6 +5,7 @@
 //! (through the [`SolverPool`](crate::pool::SolverPool) when the work is CPU-bound) and write
 //! the answer; every error goes through [`problem`].
 
+mod batch;
 mod extract;
 mod handlers;
 pub mod problem;
@@ -21,7 +22,8 @@ use axum::routing::{get, post};
 use tower::ServiceBuilder;
 use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{NotForContentType, Predicate};
+use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -41,6 +43,10 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
         .route("/v1/solve", post(handlers::solve))
         .route("/v1/validate", post(handlers::validate))
         .route("/v1/count", post(handlers::count))
+        // One board fits in a small body; the batch route reads its body itself, with a limit
+        // per board (JSON) or per line (NDJSON).
+        .route_layer(RequestBodyLimitLayer::new(config.body_limit_bytes))
+        .route("/v1/solve/batch", post(batch::solve_batch))
         .route("/healthz", get(handlers::healthz))
         .route("/readyz", get(handlers::readyz))
         .route("/openapi.yaml", get(handlers::openapi))
@@ -50,7 +56,7 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: request
-/// id, tracing, CORS, compression, problem rendering, panic catching, timeout and body limit.
+/// id, tracing, CORS, compression, problem rendering, panic catching and timeout.
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
     let trace = TraceLayer::new_for_http()
@@ -65,7 +71,12 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
             .layer(trace)
             .layer(PropagateRequestIdLayer::new(REQUEST_ID))
             .option_layer(cors)
-            .layer(CompressionLayer::new())
+            // A compressor holds output back until it has enough to pack, which would stall an
+            // NDJSON stream whose client reads results as they come.
+            .layer(
+                CompressionLayer::new()
+                    .compress_when(DefaultPredicate::new().and(NotForContentType::const_new(batch::NDJSON))),
+            )
             .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
             .layer(CatchPanicLayer::custom(|_| {
                 // The panic message stays in the server's log (the panic hook prints it); the
@@ -73,8 +84,7 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
                 tracing::error!("a request handler panicked");
                 ApiError::Internal.into_response()
             }))
-            .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout()))
-            .layer(RequestBodyLimitLayer::new(config.body_limit_bytes)),
+            .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
     )
 }
 

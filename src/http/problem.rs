@@ -23,6 +23,9 @@ use crate::rules::Conflict;
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
 pub const PROBLEM_BASE: &str = "https://sudokud.dev/problems/";
 
+/// What a one-board request must send, as the detail of its 415.
+pub const JSON_MEDIA_TYPE: &str = "JSON, sent with `Content-Type: application/json`";
+
 /// Seconds a client should wait before retrying after a 503.
 const RETRY_AFTER_SECONDS: u64 = 1;
 
@@ -147,11 +150,10 @@ impl Kind {
 pub enum ApiError {
     #[error("the request body is not valid JSON: {0}")]
     MalformedJson(String),
-    #[error("the request body must be JSON, sent with `Content-Type: application/json`")]
-    UnsupportedMediaType,
-    /// Its detail names the configured limit, which [`render_problems`] knows.
-    #[error("the request body is larger than the configured limit")]
-    PayloadTooLarge,
+    #[error("the request body must be {0}")]
+    UnsupportedMediaType(&'static str),
+    #[error("the request body is larger than the limit of {0} bytes")]
+    PayloadTooLarge(usize),
     #[error("{0}")]
     InvalidRequest(String),
     #[error(transparent)]
@@ -168,6 +170,10 @@ pub enum ApiError {
     ShuttingDown,
     #[error("no route for {0}")]
     NotFound(String),
+    #[error("the line is longer than the limit of {0} bytes")]
+    LineTooLong(usize),
+    #[error("the request body stopped arriving for {} ms", .0.as_millis())]
+    BodyStalled(Duration),
     #[error("an unexpected error occurred while handling the request")]
     Internal,
 }
@@ -176,8 +182,8 @@ impl ApiError {
     fn kind(&self) -> Kind {
         match self {
             ApiError::MalformedJson(_) => Kind::MalformedJson,
-            ApiError::UnsupportedMediaType => Kind::UnsupportedMediaType,
-            ApiError::PayloadTooLarge => Kind::PayloadTooLarge,
+            ApiError::UnsupportedMediaType(_) => Kind::UnsupportedMediaType,
+            ApiError::PayloadTooLarge(_) => Kind::PayloadTooLarge,
             ApiError::InvalidRequest(_) => Kind::InvalidRequest,
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
             ApiError::ConflictingGivens(_) => Kind::ConflictingGivens,
@@ -186,6 +192,8 @@ impl ApiError {
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) => Kind::NotFound,
+            ApiError::BodyStalled(_) => Kind::RequestTimeout,
+            ApiError::LineTooLong(_) => Kind::PayloadTooLarge,
             ApiError::Internal => Kind::Internal,
         }
     }
@@ -225,7 +233,7 @@ impl Problem {
             Kind::PayloadTooLarge => format!("the request body is larger than the limit of {body_limit} bytes"),
             Kind::MethodNotAllowed => "the method is not allowed on this path; see the Allow header".to_owned(),
             Kind::RequestTimeout => "the request took longer than the request timeout".to_owned(),
-            Kind::UnsupportedMediaType => ApiError::UnsupportedMediaType.to_string(),
+            Kind::UnsupportedMediaType => ApiError::UnsupportedMediaType(JSON_MEDIA_TYPE).to_string(),
             Kind::Internal => ApiError::Internal.to_string(),
             _ => status.canonical_reason().unwrap_or("error").to_owned(),
         };
@@ -255,20 +263,77 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The full problem document, as sent.
+/// The full problem document: the members every problem has, then `context`.
 #[derive(Serialize)]
-struct ProblemDocument<'a> {
+struct ProblemDocument<'a, Context> {
     r#type: String,
     title: &'static str,
     status: u16,
     #[serde(flatten)]
     problem: &'a Problem,
+    #[serde(flatten)]
+    context: Context,
+}
+
+impl Problem {
+    fn document<Context: Serialize>(&self, context: Context) -> ProblemDocument<'_, Context> {
+        ProblemDocument {
+            r#type: format!("{PROBLEM_BASE}{}", self.kind.slug()),
+            title: self.kind.title(),
+            status: self.kind.status().as_u16(),
+            problem: self,
+            context,
+        }
+    }
+}
+
+/// What a response's problem adds: the request it answers.
+#[derive(Serialize)]
+struct RequestContext<'a> {
     instance: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     request_id: Option<&'a str>,
 }
 
-/// The configured body limit, so a 413 can say what the limit is.
+/// Where a board sits in a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Position {
+    /// 0-based index in a JSON array.
+    Index(usize),
+    /// 1-based line of an NDJSON stream.
+    Line(usize),
+}
+
+/// A problem with one board of a batch, written into the batch's answer where that board's
+/// result goes. It has the members of a response's problem, with the board's [`Position`] in
+/// place of `instance` and `request_id` (the response carries the request id).
+#[derive(Debug)]
+pub struct ItemProblem {
+    problem: Problem,
+    position: Position,
+}
+
+impl ItemProblem {
+    pub fn new(error: ApiError, position: Position) -> ItemProblem {
+        let mut problem = Problem::from(error);
+        // Board pointers are relative to a request's `board`; in a JSON batch the board is
+        // `boards/<index>`.
+        if let (Position::Index(index), Some(pointer)) = (position, &mut problem.pointer) {
+            *pointer = format!("/boards/{index}{}", pointer.strip_prefix("/board").unwrap_or(pointer));
+        }
+        ItemProblem { problem, position }
+    }
+}
+
+impl Serialize for ItemProblem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.problem.document(self.position).serialize(serializer)
+    }
+}
+
+/// The configured body limit, so a 413 from the body limit layer, which never reaches a handler,
+/// can say what the limit is.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyLimit(pub usize);
 
@@ -282,21 +347,14 @@ pub async fn render_problems(
     let request_id = request.headers().get(REQUEST_ID).cloned();
     let mut response = next.run(request).await;
     let problem = match response.extensions_mut().remove::<Problem>() {
-        Some(Problem { kind: Kind::PayloadTooLarge, .. }) => {
-            Problem::from_status(StatusCode::PAYLOAD_TOO_LARGE, body_limit)
-        }
         Some(problem) => problem,
         None if is_plain_error(&response) => Problem::from_status(response.status(), body_limit),
         None => return response,
     };
-    let document = ProblemDocument {
-        r#type: format!("{PROBLEM_BASE}{}", problem.kind.slug()),
-        title: problem.kind.title(),
-        status: problem.kind.status().as_u16(),
-        problem: &problem,
+    let document = problem.document(RequestContext {
         instance: uri.path(),
         request_id: request_id.as_ref().and_then(|id| id.to_str().ok()),
-    };
+    });
     let body = serde_json::to_vec(&document).expect("a problem document always serializes");
     let (mut parts, _) = response.into_parts();
     parts.status = problem.kind.status();

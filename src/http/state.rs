@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use crate::config::ServeConfig;
 use crate::pool::{PoolLimits, SolverPool};
@@ -11,8 +12,14 @@ use crate::pool::{PoolLimits, SolverPool};
 pub struct AppState {
     pub pool: SolverPool,
     pub readiness: Readiness,
+    /// Largest request body of a one-board request, in bytes.
+    pub body_limit: usize,
+    /// Longest an NDJSON batch body may send nothing before it is cut off.
+    pub request_timeout: Duration,
     /// Highest solution count a `/v1/count` request may ask for.
     pub max_count_limit: usize,
+    /// Most boards in one JSON `/v1/solve/batch` request.
+    pub max_batch_boards: usize,
 }
 
 impl AppState {
@@ -23,7 +30,14 @@ impl AppState {
             queue_timeout: config.queue_timeout(),
             solve_timeout: config.solve_timeout(),
         });
-        AppState { pool, readiness, max_count_limit: config.max_count_limit.get() }
+        AppState {
+            pool,
+            readiness,
+            body_limit: config.body_limit_bytes,
+            request_timeout: config.request_timeout(),
+            max_count_limit: config.max_count_limit.get(),
+            max_batch_boards: config.max_batch_boards.get(),
+        }
     }
 }
 

@@ -4,8 +4,14 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
+use std::net::SocketAddr;
 use sudokud::config::ServeConfig;
 use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+
+use sudokud::server;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
 pub const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -64,4 +70,29 @@ pub fn rows_of_numbers(line: &str) -> Value {
         .chunks(9)
         .map(|row| row.iter().map(|&c| if c == b'.' { 0 } else { c - b'0' }).collect::<Vec<_>>())
         .collect()
+}
+
+/// A real server on an ephemeral port of 127.0.0.1.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub readiness: Readiness,
+    pub stop: oneshot::Sender<()>,
+    pub served: JoinHandle<std::io::Result<()>>,
+}
+
+pub async fn start(config: ServeConfig) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let readiness = Readiness::default();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let served = tokio::spawn({
+        let readiness = readiness.clone();
+        async move {
+            server::serve(listener, &config, readiness, async {
+                let _ = stopped.await;
+            })
+            .await
+        }
+    });
+    Running { addr, readiness, stop, served }
 }
