@@ -101,6 +101,16 @@ pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
     ones(u128::from(mask)).map(|index| index as u8 + 1)
 }
 
+/// Whether cells `a` and `b` share a unit (a cell does not see itself).
+pub(crate) fn sees(a: usize, b: usize) -> bool {
+    PEERS[a] >> b & 1 == 1
+}
+
+/// The cells where `digit` is a candidate that see every cell of `cells`.
+pub(crate) fn seeing_all(grid: &Grid, digit: u8, cells: &[usize]) -> Cells {
+    cells.iter().fold(grid.cells_with(digit), |acc, &cell| acc & PEERS[cell])
+}
+
 /// Values and candidates of a partly solved board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {

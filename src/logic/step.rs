@@ -231,13 +231,15 @@ pub struct Step {
 
 /// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
 /// the rating path allocates only while the buffers grow. `units` names the rows, columns or
-/// boxes of the pattern (for the explanation); cells are row-major indexes.
+/// boxes of the pattern and `split` where `cells` divides into two groups (the two colours of
+/// a colouring), both for the explanation; cells are row-major indexes.
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
     pub(crate) technique: Technique,
     pub(crate) cells: Vec<usize>,
     pub(crate) digits: Vec<u8>,
     pub(crate) units: Vec<usize>,
+    pub(crate) split: usize,
     pub(crate) placements: Vec<Candidate>,
     pub(crate) eliminations: Vec<Candidate>,
 }
@@ -250,6 +252,7 @@ impl Deduction {
             cells: Vec::new(),
             digits: Vec::new(),
             units: Vec::new(),
+            split: 0,
             placements: Vec::new(),
             eliminations: Vec::new(),
         }
@@ -266,6 +269,7 @@ impl Deduction {
         self.cells.clear();
         self.digits.clear();
         self.units.clear();
+        self.split = 0;
         self.placements.clear();
         self.eliminations.clear();
     }

@@ -7,10 +7,14 @@ use crate::solver::{Interrupt, Interrupted};
 use super::grid::Grid;
 use super::step::{Deduction, Technique};
 
+mod chains;
+mod colouring;
 mod fish;
 mod intersections;
 mod singles;
 mod subsets;
+mod uniqueness;
+mod wings;
 
 /// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force is not a
 /// technique here (it needs the solution), so it never fires. Only the chain searches are long
@@ -39,10 +43,13 @@ pub(crate) fn find(
         XWing => fish::fish(grid, out, 2),
         Swordfish => fish::fish(grid, out, 3),
         Jellyfish => fish::fish(grid, out, 4),
-        XYWing | XYZWing | WWing | SimpleColouring | UniqueRectangle1 | XChain | XYChain => {
-            let _ = interrupt;
-            false
-        }
+        XYWing => wings::xy_wing(grid, out),
+        XYZWing => wings::xyz_wing(grid, out),
+        WWing => wings::w_wing(grid, out),
+        SimpleColouring => colouring::simple_colouring(grid, out),
+        UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
+        XChain => chains::x_chain(grid, out, interrupt)?,
+        XYChain => chains::xy_chain(grid, out, interrupt)?,
         BruteForce => false,
     })
 }
@@ -55,10 +62,10 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         Pointing | Claiming => intersections::describe(deduction),
         NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => subsets::describe(deduction),
         XWing | Swordfish | Jellyfish => fish::describe(deduction),
-        _ => {
-            let _ = grid;
-            String::new()
-        }
+        XYWing | XYZWing | WWing => wings::describe(deduction),
+        SimpleColouring => colouring::describe(deduction),
+        UniqueRectangle1 => uniqueness::describe(deduction),
+        XChain | XYChain => chains::describe(grid, deduction),
     }
 }
 
