@@ -1,9 +1,13 @@
 //! The logic engine on the data sets: every explained path ends in the solution, never places
-//! a wrong digit and never removes a solution digit; ratings land in sane levels.
+//! a wrong digit and never removes a solution digit; ratings land in sane levels. A property
+//! test does the same from random midpoints: a hard puzzle with some solution digits filled in.
 
 mod common;
 
 use std::time::Instant;
+
+use proptest::prelude::*;
+use proptest::sample::subsequence;
 
 use sudokud::board::Board;
 use sudokud::logic::{self, Level, Technique};
@@ -16,34 +20,57 @@ fn solution(puzzle: &Board) -> Board {
     }
 }
 
-/// Explains the first `count` puzzles of `name`, checking every step against the solution.
+/// Checks a step against the solution: right placements, no solution digit removed.
+fn check_step(puzzle: &Board, solution: &Board, step: &logic::Step) {
+    for placed in &step.placements {
+        assert_eq!(solution.get(placed.row.into(), placed.col.into()), placed.digit, "{puzzle}: {step:?}");
+    }
+    for removed in &step.eliminations {
+        assert_ne!(solution.get(removed.row.into(), removed.col.into()), removed.digit, "{puzzle}: {step:?}");
+    }
+    assert!(!step.placements.is_empty() || !step.eliminations.is_empty(), "{puzzle}: {step:?}");
+    assert!(step.explanation.ends_with('.') && !step.explanation.contains("r0") && !step.explanation.contains("c0"));
+}
+
+/// Explains `puzzle`, checking every step, that it ends in the solution and that `rate` agrees.
+fn check_path(puzzle: &Board, solution: &Board) -> logic::Rating {
+    let explanation = logic::explain(puzzle, solution, &mut Never).expect("Never interrupts");
+    assert_eq!(explanation.solution, *solution, "{puzzle}");
+    for step in &explanation.steps {
+        check_step(puzzle, solution, step);
+    }
+    let rating = logic::rate(puzzle, solution, &mut Never).expect("Never interrupts");
+    assert_eq!(rating, explanation.rating, "{puzzle}: rate and explain take the same path");
+    rating
+}
+
+/// Explains the first `count` puzzles of `name`.
 fn check_paths(name: &str, count: usize) -> Vec<logic::Rating> {
-    common::load(name)
-        .iter()
-        .take(count)
-        .map(|puzzle| {
-            let solution = solution(puzzle);
-            let explanation = logic::explain(puzzle, &solution, &mut Never).expect("Never interrupts");
-            assert_eq!(explanation.solution, solution, "{puzzle}");
-            for step in &explanation.steps {
-                for placed in &step.placements {
-                    assert_eq!(solution.get(placed.row.into(), placed.col.into()), placed.digit, "{puzzle}: {step:?}");
-                }
-                for removed in &step.eliminations {
-                    assert_ne!(
-                        solution.get(removed.row.into(), removed.col.into()),
-                        removed.digit,
-                        "{puzzle}: {step:?}"
-                    );
-                }
-                assert!(!step.placements.is_empty() || !step.eliminations.is_empty(), "{puzzle}: {step:?}");
-                assert!(!step.explanation.is_empty() && step.explanation.ends_with('.'), "{step:?}");
-            }
-            let rating = logic::rate(puzzle, &solution, &mut Never).expect("Never interrupts");
-            assert_eq!(rating, explanation.rating, "{puzzle}: rate and explain take the same path");
-            rating
-        })
-        .collect()
+    common::load(name).iter().take(count).map(|puzzle| check_path(puzzle, &solution(puzzle))).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A hard puzzle with some of its solution's digits added is still unique, and lands the
+    /// engine in positions the data sets alone may not reach.
+    #[test]
+    fn paths_from_random_midpoints_are_sound(
+        index in 0..375usize,
+        added in subsequence((0..81).collect::<Vec<usize>>(), 0..30),
+    ) {
+        let original = common::load("forum_hardest_1106.txt")[index];
+        let solution = solution(&original);
+        let mut cells = *original.cells();
+        for cell in added {
+            cells[cell] = solution.cells()[cell];
+        }
+        let puzzle = Board::from_cells(cells).unwrap();
+        check_path(&puzzle, &solution);
+        if let Some(step) = logic::next_step(&puzzle, &solution) {
+            check_step(&puzzle, &solution, &step);
+        }
+    }
 }
 
 #[test]

@@ -151,6 +151,11 @@ impl Grid {
         self.digit_cells[usize::from(digit - 1)]
     }
 
+    /// The blank cells with exactly `count` candidates (two: the cells wings and XY-chains use).
+    pub(crate) fn cells_with_count(&self, count: u32) -> Cells {
+        (0..CELLS).filter(|&cell| self.candidates[cell].count_ones() == count).fold(0, |acc, cell| acc | 1 << cell)
+    }
+
     /// Where `digit` is a candidate in `unit`: bit `i` for the unit's `i`-th cell. For a row
     /// that is a set of columns, for a column a set of rows.
     pub(crate) fn positions(&self, unit: usize, digit: u8) -> u16 {

@@ -261,3 +261,88 @@ fn to_step(grid: &Grid, found: &Deduction) -> Step {
         explanation: techniques::describe(grid, found),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn levels_cover_the_scale_and_parse_their_names() {
+        assert_eq!(Level::of(0.0, true), Level::Easy);
+        assert_eq!(Level::of(2.3, true), Level::Easy);
+        assert_eq!(Level::of(2.6, true), Level::Medium);
+        assert_eq!(Level::of(3.6, true), Level::Hard);
+        assert_eq!(Level::of(4.5, true), Level::Hard);
+        assert_eq!(Level::of(5.0, true), Level::Expert);
+        assert_eq!(Level::of(7.0, true), Level::Expert);
+        assert_eq!(Level::of(7.5, true), Level::Extreme);
+        assert_eq!(Level::of(1.2, false), Level::Extreme);
+        for pair in Level::ALL.windows(2) {
+            assert_eq!(pair[0].range().1, pair[1].range().0);
+        }
+        for level in Level::ALL {
+            assert_eq!(level.to_string().parse::<Level>(), Ok(level));
+            assert_eq!(serde_json::to_string(&level).unwrap(), format!("\"{level}\""));
+            let (low, high) = level.range();
+            assert_eq!(Level::of(high, true), level);
+            assert!(low == 0.0 || Level::of(low, true) < level);
+        }
+        assert_eq!("Hard".parse::<Level>(), Err(UnknownLevel("Hard".into())));
+    }
+
+    #[test]
+    fn explains_the_classic_puzzle_with_singles() {
+        let (puzzle, solution) = (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap());
+        let explanation = explain(&puzzle, &solution, &mut Never).unwrap();
+        assert_eq!(explanation.solution, solution);
+        assert_eq!(explanation.steps.len(), 51);
+        assert!(explanation.steps.iter().all(|step| step.placements.len() == 1 && step.eliminations.is_empty()));
+        assert_eq!(explanation.rating.level, Level::Easy);
+        let total: u32 = explanation.rating.techniques.iter().map(|used| used.count).sum();
+        assert_eq!(total, 51);
+        let first = next_step(&puzzle, &solution).unwrap();
+        assert_eq!(first, explanation.steps[0]);
+    }
+
+    #[test]
+    fn steps_and_ratings_serialize_with_ids_and_zero_based_cells() {
+        let (puzzle, solution) = (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap());
+        let step = next_step(&puzzle, &solution).unwrap();
+        let json = serde_json::to_value(&step).unwrap();
+        assert_eq!(json["technique"], step.technique.id());
+        assert_eq!(json["cells"][0]["row"], step.cells[0].row);
+        assert_eq!(json["placements"][0]["digit"], step.placements[0].digit);
+        assert_eq!(json["explanation"], step.explanation.as_str());
+        let rating = rate(&puzzle, &solution, &mut Never).unwrap();
+        let json = serde_json::to_value(&rating).unwrap();
+        assert_eq!(json["level"], "easy");
+        assert_eq!(json["solved_by_logic"], true);
+        assert!(json["techniques"][0]["technique"].is_string() && json["techniques"][0]["count"].is_u64());
+    }
+
+    #[test]
+    fn a_full_board_has_no_step_and_rates_zero() {
+        let solution: Board = SOLUTION.parse().unwrap();
+        assert_eq!(next_step(&solution, &solution), None);
+        let rating = rate(&solution, &solution, &mut Never).unwrap();
+        assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (0.0, Level::Easy, true));
+        assert!(rating.techniques.is_empty());
+    }
+
+    #[test]
+    fn brute_force_takes_the_solution_digit_where_candidates_are_fewest() {
+        let solution: Board = SOLUTION.parse().unwrap();
+        let mut found = Deduction::new();
+        let grid = Grid::new(&Board::EMPTY);
+        assert!(brute_force(&grid, &solution, &mut found));
+        assert_eq!(found.placements, [Candidate::at(0, 5)]);
+        assert_eq!(
+            techniques::describe(&grid, &found),
+            "No technique here applies, so r1c1 = 5 is taken from the solution."
+        );
+        assert!(!brute_force(&grid, &Board::EMPTY, &mut found));
+    }
+}

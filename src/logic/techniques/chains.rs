@@ -10,7 +10,7 @@
 //! the shortest; across starts the shortest wins. Each cell joins a search once, which keeps
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
-use crate::logic::grid::{Cells, Grid, PEERS, bit, ones, seeing_all};
+use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, cell_name, eliminated_cells};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -48,29 +48,23 @@ pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Inte
 
 /// The shortest XY-chain of three or more cells that eliminates something.
 pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
-    let bivalue: Cells =
-        (0..81).filter(|&cell| grid.candidates(cell).count_ones() == 2).fold(0, |acc, cell| acc | 1 << cell);
+    let bivalue = grid.cells_with_count(2);
     let mut best = Best::default();
     for start in ones(bivalue) {
         if interrupt.should_stop() {
             return Err(Interrupted);
         }
-        for x in crate::logic::grid::digits(grid.candidates(start)) {
+        for x in digits(grid.candidates(start)) {
             // `is[cell]`: the digit the cell must hold if `start` is not x.
             let mut is = [0u8; 81];
             is[start] = other(grid, start, x);
             let mut parent = [usize::MAX; 81];
             let (mut visited, mut frontier, mut length) = (1u128 << start, 1u128 << start, 1);
             while frontier != 0 && length + 1 < best.length {
-                let mut next = 0;
-                for cell in ones(frontier) {
-                    let value = is[cell];
-                    for link in ones(PEERS[cell] & bivalue & grid.cells_with(value) & !visited) {
-                        visited |= 1 << link;
-                        next |= 1 << link;
-                        parent[link] = cell;
-                        is[link] = other(grid, link, value);
-                    }
+                let links = |cell: usize| PEERS[cell] & bivalue & grid.cells_with(is[cell]);
+                let next = spread(&mut parent, &mut visited, frontier, links);
+                for link in ones(next) {
+                    is[link] = other(grid, link, is[parent[link]]);
                 }
                 length += 1;
                 if length >= 3 {

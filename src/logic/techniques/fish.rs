@@ -5,16 +5,13 @@
 use crate::logic::grid::{Grid, UNIT_CELLS, ones};
 use crate::logic::step::{Deduction, eliminated_cells, join};
 
-use super::find_set;
+use super::{Items, find_set};
 
 /// The first fish of `size` lines: digit by digit, row bases before column bases.
 pub(super) fn fish(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     for digit in 1..=9 {
         for base_kind in [0, 9] {
-            let items: Vec<(usize, u16)> = (base_kind..base_kind + 9)
-                .map(|line| (line, grid.positions(line, digit)))
-                .filter(|&(_, positions)| (2..=size).contains(&(positions.count_ones() as usize)))
-                .collect();
+            let items = Items::new(size, base_kind..base_kind + 9, |line| grid.positions(line, digit));
             // A row's positions are columns and a column's are rows: the cover is the other kind.
             let cover_kind = 9 - base_kind;
             let found = find_set(&items, size, &mut |base, cover| {

@@ -69,11 +69,36 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
     }
 }
 
+/// The items [`find_set`] can combine into a set of `size`: `(id, mask)` for each id whose mask
+/// has two to `size` bits (one bit would be a single, which comes first). On the stack, since
+/// subsets and fish build these for every unit and digit each time they are tried.
+pub(super) struct Items {
+    items: [(usize, u16); 9],
+    len: usize,
+}
+
+impl Items {
+    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u16) -> Items {
+        let mut items = Items { items: [(0, 0); 9], len: 0 };
+        for id in ids {
+            let mask = mask(id);
+            if (2..=size).contains(&(mask.count_ones() as usize)) {
+                items.items[items.len] = (id, mask);
+                items.len += 1;
+            }
+        }
+        items
+    }
+
+    pub(super) fn as_slice(&self) -> &[(usize, u16)] {
+        &self.items[..self.len]
+    }
+}
+
 /// Looks for `size` items whose masks together have exactly `size` bits (n cells holding n
 /// digits, n digits confined to n cells, n lines covered by n lines) and calls `test` with their
-/// ids and the union, until `test` accepts one. Items are `(id, mask)`; masks of 2 to `size`
-/// bits are the caller's to pick.
-pub(super) fn find_set(items: &[(usize, u16)], size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
+/// ids and the union, until `test` accepts one.
+pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
     fn extend(
         items: &[(usize, u16)],
         size: usize,
@@ -97,7 +122,7 @@ pub(super) fn find_set(items: &[(usize, u16)], size: usize, test: &mut dyn FnMut
         }
         false
     }
-    extend(items, size, &mut [0; 4], 0, 0, test)
+    extend(items.as_slice(), size, &mut [0; 4], 0, 0, test)
 }
 
 /// Test helpers: grids from a board plus eliminations, and a finder run on them.

@@ -5,12 +5,12 @@
 use crate::logic::grid::{Grid, UNITS, bit, digits};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list, unit_name};
 
-use super::find_set;
+use super::{Items, find_set};
 
 /// The first naked subset of `size` cells, rows then columns then boxes.
 pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     (0..UNITS.len()).any(|unit| {
-        let items = unit_items(size, |i| grid.candidates(usize::from(UNITS[unit][i])));
+        let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(UNITS[unit][i])));
         find_set(&items, size, &mut |chosen, union| {
             out.reset();
             for (i, &cell) in UNITS[unit].iter().enumerate() {
@@ -26,7 +26,7 @@ pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
 /// The first hidden subset of `size` digits, rows then columns then boxes.
 pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     (0..UNITS.len()).any(|unit| {
-        let items = unit_items(size, |i| grid.positions(unit, i as u8 + 1));
+        let items = Items::new(size, 0..9, |i| grid.positions(unit, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
@@ -36,12 +36,6 @@ pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
             record(out, unit, positions, chosen.iter().map(|&i| i as u8 + 1))
         })
     })
-}
-
-/// The unit's nine masks (cell candidates or digit positions) that can join a subset of `size`:
-/// two to `size` bits (one bit is a single, which comes first).
-fn unit_items(size: usize, mask: impl Fn(usize) -> u16) -> Vec<(usize, u16)> {
-    (0..9).map(|i| (i, mask(i))).filter(|&(_, mask)| (2..=size).contains(&(mask.count_ones() as usize))).collect()
 }
 
 fn record(out: &mut Deduction, unit: usize, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {

@@ -6,7 +6,7 @@
 //! - W-Wing: two unrelated cells {x,y} are joined by a unit where x fits only in two cells, each
 //!   seeing one of them; they cannot both be x, so one is y.
 
-use crate::logic::grid::{Grid, UNITS, bit, digits, seeing_all, sees};
+use crate::logic::grid::{Cells, Grid, PEERS, UNITS, bit, digits, ones, seeing_all, sees};
 use crate::logic::step::{Deduction, Technique, cell_name, eliminated_cells, unit_name};
 
 /// XY-Wing: pivot and pincers all have two candidates.
@@ -23,12 +23,12 @@ pub(super) fn xyz_wing(grid: &Grid, out: &mut Deduction) -> bool {
 /// share exactly one digit z, together covering the pivot's candidates and, for XY-Wing, with
 /// z outside the pivot. The eliminations must see the pincers (and the pivot when it holds z).
 fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
-    let bivalue: Vec<usize> = (0..81).filter(|&cell| grid.candidates(cell).count_ones() == 2).collect();
-    for pivot in (0..81).filter(|&cell| grid.candidates(cell).count_ones() == pivot_size) {
+    let bivalue = grid.cells_with_count(2);
+    for pivot in ones(grid.cells_with_count(pivot_size)) {
         let pivot_digits = grid.candidates(pivot);
-        let pincers: Vec<usize> = bivalue.iter().copied().filter(|&cell| sees(pivot, cell)).collect();
-        for (i, &a) in pincers.iter().enumerate() {
-            for &b in &pincers[i + 1..] {
+        let pincers = bivalue & PEERS[pivot];
+        for a in ones(pincers) {
+            for b in ones(pincers & after(a)) {
                 let (da, db) = (grid.candidates(a), grid.candidates(b));
                 let z = da & db;
                 let union = da | db;
@@ -59,9 +59,9 @@ fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
 /// W-Wing: two cells with the same two candidates that do not see each other, and a conjugate
 /// pair of one of the digits whose ends see one cell each.
 pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
-    let bivalue: Vec<usize> = (0..81).filter(|&cell| grid.candidates(cell).count_ones() == 2).collect();
-    for (i, &p) in bivalue.iter().enumerate() {
-        for &q in &bivalue[i + 1..] {
+    let bivalue = grid.cells_with_count(2);
+    for p in ones(bivalue) {
+        for q in ones(bivalue & after(p)) {
             if grid.candidates(p) != grid.candidates(q) || sees(p, q) {
                 continue;
             }
@@ -97,6 +97,11 @@ pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
         }
     }
     false
+}
+
+/// The cells after `cell` in row-major order, so each pair of cells is tried once.
+fn after(cell: usize) -> Cells {
+    !((2 << cell) - 1)
 }
 
 /// The lowest digit of a non-empty mask.
