@@ -12,9 +12,8 @@ pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
     for (unit, cells) in UNITS.iter().enumerate() {
         let mut blanks = cells.iter().map(|&cell| usize::from(cell)).filter(|&cell| grid.value(cell) == 0);
         let (Some(cell), None) = (blanks.next(), blanks.next()) else { continue };
-        let present =
-            cells.iter().fold(0, |acc, &cell| acc | grid.value(usize::from(cell)).checked_sub(1).map_or(0, |d| 1 << d));
-        let missing: u16 = 0x1ff & !present;
+        let values = cells.iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
+        let missing = 0x1ff & !values.fold(0, |acc, value| acc | bit(value));
         if missing.count_ones() == 1 {
             return record(out, unit, cell, missing.trailing_zeros() as u8 + 1);
         }
@@ -44,7 +43,6 @@ pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, units: Range<usize
 pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
     (0..81).find(|&cell| grid.candidates(cell).count_ones() == 1).is_some_and(|cell| {
         let digit = grid.candidates(cell).trailing_zeros() as u8 + 1;
-        debug_assert_eq!(grid.candidates(cell), bit(digit));
         out.cells.push(cell);
         out.digits.push(digit);
         out.place(cell, digit)

@@ -7,7 +7,7 @@
 //!   seeing one of them; they cannot both be x, so one is y.
 
 use crate::logic::grid::{Cells, Grid, PEERS, UNITS, bit, digits, ones, seeing_all, sees};
-use crate::logic::step::{Deduction, Technique, cell_name, eliminated_cells, unit_name};
+use crate::logic::step::{Deduction, Technique, cell_name, digit_list, eliminated_cells, unit_name};
 
 /// XY-Wing: pivot and pincers all have two candidates.
 pub(super) fn xy_wing(grid: &Grid, out: &mut Deduction) -> bool {
@@ -109,23 +109,35 @@ fn first(mask: u16) -> u8 {
     mask.trailing_zeros() as u8 + 1
 }
 
-/// Explains a wing from its cells and digits.
+/// Explains a wing from its cells and digits (each cell's digits listed in ascending order).
 pub(super) fn describe(deduction: &Deduction) -> String {
     let names: Vec<String> = deduction.cells.iter().map(|&cell| cell_name(cell)).collect();
     let eliminated = eliminated_cells(deduction);
+    let either = |digits: &[u8]| {
+        let mut digits = digits.to_vec();
+        digits.sort_unstable();
+        digit_list(digits, "or")
+    };
     match (deduction.technique, &names[..], &deduction.digits[..]) {
         (Technique::WWing, [p, s, t, q], &[x, y]) => format!(
-            "{p} and {q} are both {x} or {y}, and {x} in {} fits only in {s} (seeing {p}) and {t} (seeing {q}), \
-             so {p} and {q} can't both be {x}, one of them is {y}, and {eliminated} can't be {y}.",
+            "{p} and {q} are both {}, and {x} in {} fits only in {s} (seeing {p}) and {t} (seeing {q}), so {p} and \
+             {q} can't both be {x}, one of them is {y}, and {eliminated} can't be {y}.",
+            either(&[x, y]),
             unit_name(deduction.units[0])
         ),
         (Technique::XYZWing, [pivot, a, b], &[x, y, z]) => format!(
-            "{pivot} is {x}, {y} or {z}, and {a} ({x} or {z}) and {b} ({y} or {z}) see it, so one of the three is \
-             {z} and {eliminated}, seeing all three, can't be {z}."
+            "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of the three is {z} and {eliminated}, seeing \
+             all three, can't be {z}.",
+            either(&[x, y, z]),
+            either(&[x, z]),
+            either(&[y, z])
         ),
         (_, [pivot, a, b], &[x, y, z]) => format!(
-            "{pivot} is {x} or {y}, and {a} ({x} or {z}) and {b} ({y} or {z}) see it, so one of {a} and {b} is {z} \
-             and {eliminated}, seeing both, can't be {z}."
+            "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of {a} and {b} is {z} and {eliminated}, seeing \
+             both, can't be {z}.",
+            either(&[x, y]),
+            either(&[x, z]),
+            either(&[y, z])
         ),
         _ => unreachable!("wings record three or four cells and their digits"),
     }
