@@ -1,8 +1,9 @@
 //! sudokud: solve and validate 9x9 Sudoku boards, as a library, an HTTP service and a batch CLI.
 //!
 //! The core is pure and synchronous: [`board`] (the grid and its text and JSON representations),
-//! [`rules`] (which givens conflict) and [`solver`] (search with propagation, uniqueness and a
-//! cooperative deadline). Around it: [`pool`] runs solver work for async callers on a bounded
+//! [`rules`] (which givens conflict), [`solver`] (search with propagation, uniqueness and a
+//! cooperative deadline) and [`logic`] (human-style techniques: step-by-step explanations, hints
+//! and difficulty ratings). Around it: [`pool`] runs solver work for async callers on a bounded
 //! blocking pool, [`batch`] solves files in parallel for the CLI, and the service modules
 //! ([`http`], [`server`], [`config`], [`cli`], [`healthcheck`], [`telemetry`]) only translate
 //! between that core and the outside world.
@@ -24,6 +25,7 @@ pub mod cli;
 pub mod config;
 pub mod healthcheck;
 pub mod http;
+pub mod logic;
 pub mod pool;
 pub mod rules;
 pub mod server;

@@ -1,0 +1,65 @@
+//! Logic rating throughput and what the ratings look like: `cargo bench --bench logic [-- FILTER]`.
+//!
+//! Rating is what the generator calls per candidate puzzle, so the figure that matters is µs per
+//! `logic::rate` (the solution comes from `solver::solve` beforehand and is not timed). Per set
+//! it also prints the levels and how often each technique was needed, to judge the ratings.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use sudokud::board::Board;
+use sudokud::logic::{self, Level, Technique};
+use sudokud::solver::{self, Never, Outcome};
+
+/// The sets with one solution each, and how many puzzles of each to rate.
+const DATA_SETS: [(&str, usize); 5] = [
+    ("kaggle_style_easy_10k.txt", 1000),
+    ("17_clue_10k.txt", 1000),
+    ("magictour_top1465.txt", 1465),
+    ("forum_hardest_1106.txt", 375),
+    ("forum_hardest_1905_11plus_10k.txt", 300),
+];
+
+fn main() {
+    let filter = std::env::args().skip(1).find(|arg| !arg.starts_with("--"));
+    for (name, count) in DATA_SETS.into_iter().filter(|(name, _)| filter.as_deref().is_none_or(|f| name.contains(f))) {
+        let pairs: Vec<(Board, Board)> = common::load(name)
+            .into_iter()
+            .take(count)
+            .map(|puzzle| match solver::solve(&puzzle) {
+                Outcome::Unique(solution) => (puzzle, solution),
+                _ => panic!("{name}: {puzzle} has no unique solution"),
+            })
+            .collect();
+        // One warm-up pass, then the best of three (the 2-core VM is noisy).
+        let mut ratings = Vec::new();
+        let mut best = f64::MAX;
+        for _ in 0..4 {
+            let start = Instant::now();
+            ratings =
+                pairs.iter().map(|(puzzle, solution)| black_box(logic::rate(puzzle, solution, &mut Never))).collect();
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+        let ratings: Vec<logic::Rating> = ratings.into_iter().map(|rating| rating.expect("Never interrupts")).collect();
+        println!("{name}: {} puzzles, {:.1} µs per rate", pairs.len(), best * 1e6 / pairs.len() as f64);
+        let levels: Vec<String> = Level::ALL
+            .iter()
+            .map(|&level| format!("{level} {}", ratings.iter().filter(|rating| rating.level == level).count()))
+            .collect();
+        println!("  levels: {}", levels.join(", "));
+        let used: Vec<String> = Technique::ALL
+            .iter()
+            .filter_map(|&technique| {
+                let puzzles = ratings
+                    .iter()
+                    .filter(|rating| rating.techniques.iter().any(|used| used.technique == technique))
+                    .count();
+                (puzzles > 0).then(|| format!("{} {puzzles}", technique.id()))
+            })
+            .collect();
+        println!("  puzzles using: {}", used.join(", "));
+    }
+}

@@ -1,0 +1,348 @@
+//! Human-style solving: the techniques a person uses, a step at a time, to explain a puzzle, hint
+//! the next move and rate its difficulty.
+//!
+//! Each round takes the easiest technique that changes the candidate grid (Sudoku Explainer
+//! style: [`Technique::ALL`] is in rating order), so a puzzle's [`Rating`] is the hardest step a
+//! solver that always prefers easy steps must take. When nothing applies the step is
+//! [`Technique::BruteForce`]: a digit copied from the solution, which marks the puzzle as needing
+//! search. The candidate grid lives in [`grid`]; [`step`] has the types callers see; the
+//! techniques are in `techniques/`, one file per family.
+//!
+//! Callers check the preconditions first: no conflicting givens, exactly one solution, and
+//! `solution` is it (uniqueness rectangles rely on it). On other input the functions still end
+//! and never panic, but their answer means nothing.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::solver::{Interrupt, Interrupted, Never};
+
+mod grid;
+mod step;
+mod techniques;
+
+pub use step::{Candidate, Cell, Step, Technique};
+
+use grid::Grid;
+use step::Deduction;
+
+/// Difficulty levels, each a band of ratings (see [`Level::range`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Singles only (rating up to 2.3).
+    Easy,
+    /// Up to locked candidates, naked pairs, X-Wings and hidden pairs (up to 3.4).
+    Medium,
+    /// Up to triples, swordfish, wings, colouring and UR type 1 (up to 4.6).
+    Hard,
+    /// Up to quads, jellyfish and chains (up to 7.0).
+    Expert,
+    /// Harder than 7.0, or not solvable by these techniques (brute force needed).
+    Extreme,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 5] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert, Level::Extreme];
+
+    /// The level of a puzzle with this rating. A puzzle logic cannot finish is extreme
+    /// whatever its rating.
+    pub fn of(rating: f32, solved_by_logic: bool) -> Level {
+        if !solved_by_logic {
+            return Level::Extreme;
+        }
+        Level::ALL.into_iter().find(|level| rating <= level.range().1).unwrap_or(Level::Extreme)
+    }
+
+    /// The ratings of the level as `(low, high)`: a rating `r` is in it when `low < r <= high`.
+    ///
+    /// The boundaries sit on technique ratings: easy ends at the naked single (2.3), medium at
+    /// the hidden pair (3.4), hard at 4.6 (just above the 4.5 of colouring and UR type 1, so
+    /// every technique rated 4.x is hard), expert at the XY-chain (7.0). Extreme is everything
+    /// above, up to brute force's 10.0.
+    pub fn range(self) -> (f32, f32) {
+        match self {
+            Level::Easy => (0.0, 2.3),
+            Level::Medium => (2.3, 3.4),
+            Level::Hard => (3.4, 4.6),
+            Level::Expert => (4.6, 7.0),
+            Level::Extreme => (7.0, 10.0),
+        }
+    }
+
+    /// The lowercase name used in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Extreme => "extreme",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A level name that is not one of [`Level::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level {0:?}: expected easy, medium, hard, expert or extreme")]
+pub struct UnknownLevel(pub String);
+
+/// Parses the lowercase names of [`Level::as_str`].
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(text: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL.into_iter().find(|level| level.as_str() == text).ok_or_else(|| UnknownLevel(text.to_owned()))
+    }
+}
+
+/// How hard a puzzle is for a person.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// Sudoku Explainer scale: the rating of the hardest step taken (0.0 for a full board).
+    pub rating: f32,
+    /// The level of `rating` (extreme when brute force was needed).
+    pub level: Level,
+    /// Whether the techniques alone solved it, with no brute-force step.
+    pub solved_by_logic: bool,
+    /// How often each technique was used, in [`Technique::ALL`] order, only those used.
+    pub techniques: Vec<TechniqueCount>,
+}
+
+/// How many steps of one technique a solving path took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TechniqueCount {
+    /// The technique.
+    pub technique: Technique,
+    /// Number of steps.
+    pub count: u32,
+}
+
+/// A full solving path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// Every step, in order.
+    pub steps: Vec<Step>,
+    /// The rating of the path.
+    pub rating: Rating,
+    /// The board after the last step: the solution.
+    pub solution: Board,
+}
+
+/// The next step a person would take on `puzzle`: the easiest technique that applies, else a
+/// brute-force placement from `solution`. `None` when the board is complete.
+///
+/// Candidates are those the board's digits allow: a board does not remember earlier
+/// eliminations, so a caller that applies only placements may be offered the same elimination
+/// again. [`explain`] keeps the candidates from step to step.
+pub fn next_step(puzzle: &Board, solution: &Board) -> Option<Step> {
+    let grid = Grid::new(puzzle);
+    let mut found = Deduction::new();
+    match find_step(&grid, solution, &mut found, &mut Never) {
+        Ok(true) => Some(to_step(&grid, &found)),
+        Ok(false) | Err(Interrupted) => None,
+    }
+}
+
+/// Solves `puzzle` step by step, easiest technique first each time, brute force when stuck,
+/// and explains every step. `interrupt` is polled once per step and during chain searches.
+pub fn explain(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Explanation, Interrupted> {
+    let mut steps = Vec::new();
+    let (grid, rating) = run(puzzle, solution, interrupt, |grid, found| steps.push(to_step(grid, found)))?;
+    Ok(Explanation { steps, rating, solution: grid.board() })
+}
+
+/// The rating of the path [`explain`] takes, without building its steps: the fast path for
+/// callers rating many puzzles.
+pub fn rate(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
+    run(puzzle, solution, interrupt, |_, _| {}).map(|(_, rating)| rating)
+}
+
+/// The solving loop behind [`explain`] and [`rate`]: finds and applies steps until the grid is
+/// full, showing each to `on_step` before it is applied.
+fn run(
+    puzzle: &Board,
+    solution: &Board,
+    interrupt: &mut impl Interrupt,
+    mut on_step: impl FnMut(&Grid, &Deduction),
+) -> Result<(Grid, Rating), Interrupted> {
+    let mut grid = Grid::new(puzzle);
+    let mut found = Deduction::new();
+    let mut counts = [0u32; Technique::ALL.len()];
+    let mut solved_by_logic = true;
+    while !grid.is_solved() {
+        if interrupt.should_stop() {
+            return Err(Interrupted);
+        }
+        // No step at all only happens with a `solution` that has no digit for the blanks; a
+        // step that changes nothing only on a grid no valid input leads to. Either ends the path.
+        if !find_step(&grid, solution, &mut found, interrupt)? {
+            solved_by_logic = false;
+            break;
+        }
+        on_step(&grid, &found);
+        if !apply(&mut grid, &found) {
+            solved_by_logic = false;
+            break;
+        }
+        counts[found.technique as usize] += 1;
+    }
+    solved_by_logic &= counts[Technique::BruteForce as usize] == 0;
+    let techniques: Vec<TechniqueCount> = Technique::ALL
+        .into_iter()
+        .zip(counts)
+        .filter(|&(_, count)| count > 0)
+        .map(|(technique, count)| TechniqueCount { technique, count })
+        .collect();
+    let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
+    let level = Level::of(rating, solved_by_logic);
+    Ok((grid, Rating { rating, level, solved_by_logic, techniques }))
+}
+
+/// Finds the easiest step in `grid`, else a brute-force placement. False only when neither
+/// exists (a full grid, or a `solution` with no digit for any blank).
+fn find_step(
+    grid: &Grid,
+    solution: &Board,
+    found: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    for technique in Technique::ALL {
+        if techniques::find(technique, grid, found, interrupt)? {
+            return Ok(true);
+        }
+    }
+    Ok(brute_force(grid, solution, found))
+}
+
+/// Places the solution's digit in the blank cell with the fewest candidates (the first in
+/// row-major order among equals), the cell a person would guess at.
+fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
+    found.start(Technique::BruteForce);
+    let blanks = (0..81).filter(|&cell| grid.value(cell) == 0 && solution.cells()[cell] != 0);
+    blanks.min_by_key(|&cell| grid.candidates(cell).count_ones()).is_some_and(|cell| {
+        let digit = solution.cells()[cell];
+        found.cells.push(cell);
+        found.digits.push(digit);
+        found.place(cell, digit)
+    })
+}
+
+/// Applies a step; false if it changed nothing.
+fn apply(grid: &mut Grid, found: &Deduction) -> bool {
+    let mut changed = false;
+    for placement in &found.placements {
+        changed |= grid.place(placement.index(), placement.digit);
+    }
+    for elimination in &found.eliminations {
+        changed |= grid.eliminate(elimination.index(), elimination.digit);
+    }
+    changed
+}
+
+/// The public form of a deduction found in `grid`.
+fn to_step(grid: &Grid, found: &Deduction) -> Step {
+    Step {
+        technique: found.technique,
+        cells: found.cells.iter().map(|&cell| Cell::at(cell)).collect(),
+        digits: found.digits.clone(),
+        placements: found.placements.clone(),
+        eliminations: found.eliminations.clone(),
+        explanation: techniques::describe(grid, found),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn levels_cover_the_scale_and_parse_their_names() {
+        assert_eq!(Level::of(0.0, true), Level::Easy);
+        assert_eq!(Level::of(2.3, true), Level::Easy);
+        assert_eq!(Level::of(2.6, true), Level::Medium);
+        assert_eq!(Level::of(3.6, true), Level::Hard);
+        assert_eq!(Level::of(4.5, true), Level::Hard);
+        assert_eq!(Level::of(5.0, true), Level::Expert);
+        assert_eq!(Level::of(7.0, true), Level::Expert);
+        assert_eq!(Level::of(7.5, true), Level::Extreme);
+        assert_eq!(Level::of(1.2, false), Level::Extreme);
+        for pair in Level::ALL.windows(2) {
+            assert_eq!(pair[0].range().1, pair[1].range().0);
+        }
+        for level in Level::ALL {
+            assert_eq!(level.to_string().parse::<Level>(), Ok(level));
+            assert_eq!(serde_json::to_string(&level).unwrap(), format!("\"{level}\""));
+            let (low, high) = level.range();
+            assert_eq!(Level::of(high, true), level);
+            assert!(low == 0.0 || Level::of(low, true) < level);
+        }
+        assert_eq!("Hard".parse::<Level>(), Err(UnknownLevel("Hard".into())));
+    }
+
+    #[test]
+    fn explains_the_classic_puzzle_with_singles() {
+        let (puzzle, solution) = (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap());
+        let explanation = explain(&puzzle, &solution, &mut Never).unwrap();
+        assert_eq!(explanation.solution, solution);
+        assert_eq!(explanation.steps.len(), 51);
+        assert!(explanation.steps.iter().all(|step| step.placements.len() == 1 && step.eliminations.is_empty()));
+        assert_eq!(explanation.rating.level, Level::Easy);
+        let total: u32 = explanation.rating.techniques.iter().map(|used| used.count).sum();
+        assert_eq!(total, 51);
+        let first = next_step(&puzzle, &solution).unwrap();
+        assert_eq!(first, explanation.steps[0]);
+    }
+
+    #[test]
+    fn steps_and_ratings_serialize_with_ids_and_zero_based_cells() {
+        let (puzzle, solution) = (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap());
+        let step = next_step(&puzzle, &solution).unwrap();
+        let json = serde_json::to_value(&step).unwrap();
+        assert_eq!(json["technique"], step.technique.id());
+        assert_eq!(json["cells"][0]["row"], step.cells[0].row);
+        assert_eq!(json["placements"][0]["digit"], step.placements[0].digit);
+        assert_eq!(json["explanation"], step.explanation.as_str());
+        let rating = rate(&puzzle, &solution, &mut Never).unwrap();
+        let json = serde_json::to_value(&rating).unwrap();
+        assert_eq!(json["level"], "easy");
+        assert_eq!(json["solved_by_logic"], true);
+        assert!(json["techniques"][0]["technique"].is_string() && json["techniques"][0]["count"].is_u64());
+    }
+
+    #[test]
+    fn a_full_board_has_no_step_and_rates_zero() {
+        let solution: Board = SOLUTION.parse().unwrap();
+        assert_eq!(next_step(&solution, &solution), None);
+        let rating = rate(&solution, &solution, &mut Never).unwrap();
+        assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (0.0, Level::Easy, true));
+        assert!(rating.techniques.is_empty());
+    }
+
+    #[test]
+    fn brute_force_takes_the_solution_digit_where_candidates_are_fewest() {
+        let solution: Board = SOLUTION.parse().unwrap();
+        let mut found = Deduction::new();
+        let grid = Grid::new(&Board::EMPTY);
+        assert!(brute_force(&grid, &solution, &mut found));
+        assert_eq!(found.placements, [Candidate::at(0, 5)]);
+        assert_eq!(
+            techniques::describe(&grid, &found),
+            "No technique here applies, so r1c1 = 5 is taken from the solution."
+        );
+        assert!(!brute_force(&grid, &Board::EMPTY, &mut found));
+    }
+}

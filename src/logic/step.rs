@@ -1,0 +1,376 @@
+//! What a deduction looks like to callers ([`Step`], [`Technique`], [`Cell`], [`Candidate`]),
+//! and the reusable [`Deduction`] buffer the techniques fill, so `rate` finds and applies steps
+//! without allocating or formatting anything.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use super::grid::{Cells, Grid, UNITS, ones};
+
+/// A solving technique, in order of difficulty (the order [`Technique::ALL`] lists and the
+/// solver tries them in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// The last empty cell of a row, column or box.
+    FullHouse,
+    /// The only place for a digit in a box.
+    HiddenSingleBox,
+    /// The only place for a digit in a row or column.
+    HiddenSingleLine,
+    /// The only digit left for a cell.
+    NakedSingle,
+    /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
+    Pointing,
+    /// A line's candidates for a digit lie in one box, so the rest of the box loses it.
+    Claiming,
+    /// Two cells of a unit with the same two candidates.
+    NakedPair,
+    /// A fish of two lines.
+    XWing,
+    /// Two digits confined to the same two cells of a unit.
+    HiddenPair,
+    /// Three cells of a unit holding only three digits between them.
+    NakedTriple,
+    /// A fish of three lines.
+    Swordfish,
+    /// Three digits confined to the same three cells of a unit.
+    HiddenTriple,
+    /// A two-candidate pivot and two pincers: one pincer holds the shared digit.
+    XYWing,
+    /// An XY-Wing whose pivot also holds the shared digit.
+    XYZWing,
+    /// Two cells with the same two candidates joined by a conjugate pair of one of them.
+    WWing,
+    /// A digit's conjugate pairs coloured in two alternating colours.
+    SimpleColouring,
+    /// Uniqueness rectangle type 1: the one corner that prevents a deadly pattern.
+    UniqueRectangle1,
+    /// Four cells of a unit holding only four digits between them.
+    NakedQuad,
+    /// A fish of four lines.
+    Jellyfish,
+    /// Four digits confined to the same four cells of a unit.
+    HiddenQuad,
+    /// A single-digit chain of alternating conjugate pairs and shared units.
+    XChain,
+    /// A chain of two-candidate cells.
+    XYChain,
+    /// No technique applies: a digit taken from the solution.
+    BruteForce,
+}
+
+/// Per technique: stable id, human name, rating. Indexed by `Technique as usize`.
+///
+/// Ratings follow Sudoku Explainer (SE) where it has the technique. Where it does not:
+/// - W-Wing 4.4, as XYZ-Wing: both are three-to-four cell patterns resting on one strong link.
+/// - Simple colouring 4.5: SE has no colouring (its nearest, X-cycles, start at 6.5), but
+///   colouring only follows conjugate pairs of one digit, which people learn right after wings,
+///   so it sits with UR type 1 rather than with chains.
+/// - X-chain 6.6, SE's rating for the turbot fish and short forcing X-chains; XY-chain 7.0, the
+///   base of SE's forcing chains. SE adds a bonus for chain length; we rate the technique, not
+///   the chain, so a rating stays a property of which techniques a path needs.
+/// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
+const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
+    ("full-house", "Full house", 1.0),
+    ("hidden-single-box", "Hidden single (box)", 1.2),
+    ("hidden-single-line", "Hidden single (row or column)", 1.5),
+    ("naked-single", "Naked single", 2.3),
+    ("pointing", "Pointing", 2.6),
+    ("claiming", "Claiming", 2.8),
+    ("naked-pair", "Naked pair", 3.0),
+    ("x-wing", "X-Wing", 3.2),
+    ("hidden-pair", "Hidden pair", 3.4),
+    ("naked-triple", "Naked triple", 3.6),
+    ("swordfish", "Swordfish", 3.8),
+    ("hidden-triple", "Hidden triple", 4.0),
+    ("xy-wing", "XY-Wing", 4.2),
+    ("xyz-wing", "XYZ-Wing", 4.4),
+    ("w-wing", "W-Wing", 4.4),
+    ("simple-colouring", "Simple colouring", 4.5),
+    ("unique-rectangle-1", "Unique rectangle (type 1)", 4.5),
+    ("naked-quad", "Naked quad", 5.0),
+    ("jellyfish", "Jellyfish", 5.2),
+    ("hidden-quad", "Hidden quad", 5.4),
+    ("x-chain", "X-chain", 6.6),
+    ("xy-chain", "XY-chain", 7.0),
+    ("brute-force", "Brute force", 10.0),
+];
+
+impl Technique {
+    /// Every technique, easiest first; ratings never decrease along the list.
+    pub const ALL: [Technique; 23] = [
+        Technique::FullHouse,
+        Technique::HiddenSingleBox,
+        Technique::HiddenSingleLine,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::XWing,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::Swordfish,
+        Technique::HiddenTriple,
+        Technique::XYWing,
+        Technique::XYZWing,
+        Technique::WWing,
+        Technique::SimpleColouring,
+        Technique::UniqueRectangle1,
+        Technique::NakedQuad,
+        Technique::Jellyfish,
+        Technique::HiddenQuad,
+        Technique::XChain,
+        Technique::XYChain,
+        Technique::BruteForce,
+    ];
+
+    /// Stable kebab-case id, as used in JSON: `"hidden-single-box"`, `"x-wing"`.
+    pub fn id(self) -> &'static str {
+        INFO[self as usize].0
+    }
+
+    /// Name for people: `"Hidden single (box)"`, `"X-Wing"`.
+    pub fn name(self) -> &'static str {
+        INFO[self as usize].1
+    }
+
+    /// Difficulty on the Sudoku Explainer scale (1.0 full house to 10.0 brute force).
+    pub fn rating(self) -> f32 {
+        INFO[self as usize].2
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Serialized as its [`Technique::id`].
+impl Serialize for Technique {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+/// A cell, 0-based like [`crate::rules::Conflict`]; displayed 1-based as `r5c6`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Cell {
+    /// 0-based row.
+    pub row: u8,
+    /// 0-based column.
+    pub col: u8,
+}
+
+impl Cell {
+    /// The cell at row-major `index` (0-80).
+    pub(crate) fn at(index: usize) -> Cell {
+        Cell { row: (index / 9) as u8, col: (index % 9) as u8 }
+    }
+
+    /// The row-major index (0-80).
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.row) * 9 + usize::from(self.col)
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row + 1, self.col + 1)
+    }
+}
+
+/// A digit in a cell: a placement or an elimination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Candidate {
+    /// 0-based row.
+    pub row: u8,
+    /// 0-based column.
+    pub col: u8,
+    /// The digit, 1-9.
+    pub digit: u8,
+}
+
+impl Candidate {
+    /// `digit` in the cell at row-major `index`.
+    pub(crate) fn at(index: usize, digit: u8) -> Candidate {
+        let Cell { row, col } = Cell::at(index);
+        Candidate { row, col, digit }
+    }
+
+    /// The cell, as its row-major index.
+    pub(crate) fn index(self) -> usize {
+        Cell { row: self.row, col: self.col }.index()
+    }
+}
+
+/// Displayed as `r5c6=7`.
+impl fmt::Display for Candidate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}={}", self.row + 1, self.col + 1, self.digit)
+    }
+}
+
+/// One deduction: a technique applied to one pattern, with what it places or removes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    /// The technique used.
+    pub technique: Technique,
+    /// The cells the deduction rests on (the pattern), in the order the explanation uses.
+    pub cells: Vec<Cell>,
+    /// The digits it rests on.
+    pub digits: Vec<u8>,
+    /// Digits placed, in row-major order.
+    pub placements: Vec<Candidate>,
+    /// Candidates removed, in row-major order (then by digit).
+    pub eliminations: Vec<Candidate>,
+    /// One sentence a person can follow, with 1-based names (`r5c6`, `row 5`, `box 5`).
+    pub explanation: String,
+}
+
+/// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
+/// the rating path allocates only while the buffers grow. `units` names the rows, columns or
+/// boxes of the pattern and `split` where `cells` divides into two groups (the two colours of
+/// a colouring), both for the explanation; cells are row-major indexes.
+#[derive(Clone, Debug)]
+pub(crate) struct Deduction {
+    pub(crate) technique: Technique,
+    pub(crate) cells: Vec<usize>,
+    pub(crate) digits: Vec<u8>,
+    pub(crate) units: Vec<usize>,
+    pub(crate) split: usize,
+    pub(crate) placements: Vec<Candidate>,
+    pub(crate) eliminations: Vec<Candidate>,
+}
+
+impl Deduction {
+    /// An empty buffer.
+    pub(crate) fn new() -> Deduction {
+        Deduction {
+            technique: Technique::BruteForce,
+            cells: Vec::new(),
+            digits: Vec::new(),
+            units: Vec::new(),
+            split: 0,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+        }
+    }
+
+    /// Empties the buffer for the patterns of `technique`.
+    pub(crate) fn start(&mut self, technique: Technique) {
+        self.technique = technique;
+        self.reset();
+    }
+
+    /// Empties the buffer for another pattern of the same technique.
+    pub(crate) fn reset(&mut self) {
+        self.cells.clear();
+        self.digits.clear();
+        self.units.clear();
+        self.split = 0;
+        self.placements.clear();
+        self.eliminations.clear();
+    }
+
+    /// Records the placement of `digit` in `cell`; always a finished step.
+    pub(crate) fn place(&mut self, cell: usize, digit: u8) -> bool {
+        self.placements.push(Candidate::at(cell, digit));
+        true
+    }
+
+    /// Records the removal of `digit` from every cell of `cells` (the caller passes only cells
+    /// that hold it).
+    pub(crate) fn eliminate(&mut self, cells: Cells, digit: u8) {
+        self.eliminations.extend(ones(cells).map(|cell| Candidate::at(cell, digit)));
+    }
+
+    /// Removes `digits` (a candidate mask) from `cell` where the grid has them.
+    pub(crate) fn eliminate_digits(&mut self, grid: &Grid, cell: usize, digits: u16) {
+        let present = grid.candidates(cell) & digits;
+        self.eliminations.extend(super::grid::digits(present).map(|digit| Candidate::at(cell, digit)));
+    }
+
+    /// Ends a pattern: sorts its eliminations row-major and tells whether it removes anything,
+    /// i.e. whether it is a step at all.
+    pub(crate) fn finish(&mut self) -> bool {
+        self.eliminations.sort_unstable();
+        self.eliminations.dedup();
+        !self.eliminations.is_empty()
+    }
+
+    /// Records the pattern's cells, taken from `unit` by position mask.
+    pub(crate) fn cells_of_unit(&mut self, unit: usize, positions: u16) {
+        self.cells.extend(ones(u128::from(positions)).map(|i| usize::from(UNITS[unit][i])));
+    }
+}
+
+/// `r5c6`, for a row-major index.
+pub(crate) fn cell_name(cell: usize) -> String {
+    Cell::at(cell).to_string()
+}
+
+/// `row 5`, `column 6` or `box 5`, for a unit index.
+pub(crate) fn unit_name(unit: usize) -> String {
+    let kind = ["row", "column", "box"][unit / 9];
+    format!("{kind} {}", unit % 9 + 1)
+}
+
+/// Joins words as people do: `a`, `a and b`, `a, b and c`.
+pub(crate) fn join(words: impl IntoIterator<Item = String>, last_joiner: &str) -> String {
+    let words: Vec<String> = words.into_iter().collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {last_joiner} {last}", rest.join(", ")),
+    }
+}
+
+/// `r1c1, r1c2 and r3c3`.
+pub(crate) fn cell_list(cells: impl IntoIterator<Item = usize>) -> String {
+    join(cells.into_iter().map(cell_name), "and")
+}
+
+/// The cells of a deduction's eliminations, each once, `r1c1 and r2c2`.
+pub(crate) fn eliminated_cells(deduction: &Deduction) -> String {
+    let mut cells: Vec<usize> = deduction.eliminations.iter().map(|candidate| candidate.index()).collect();
+    cells.dedup();
+    cell_list(cells)
+}
+
+/// `4, 7 and 9` (`joiner` "and") or `4 or 7`.
+pub(crate) fn digit_list(digits: impl IntoIterator<Item = u8>, joiner: &str) -> String {
+    join(digits.into_iter().map(|digit| digit.to_string()), joiner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_ratings_never_decrease() {
+        for pair in Technique::ALL.windows(2) {
+            assert!(pair[0].rating() <= pair[1].rating(), "{:?} {:?}", pair[0], pair[1]);
+            assert!(pair[0] < pair[1]);
+        }
+        let mut ids: Vec<&str> = Technique::ALL.iter().map(|technique| technique.id()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), Technique::ALL.len());
+        assert_eq!(serde_json::to_string(&Technique::XWing).unwrap(), "\"x-wing\"");
+    }
+
+    #[test]
+    fn names_are_one_based() {
+        assert_eq!(cell_name(4 * 9 + 5), "r5c6");
+        assert_eq!(unit_name(4), "row 5");
+        assert_eq!(unit_name(9 + 5), "column 6");
+        assert_eq!(unit_name(18 + 4), "box 5");
+        assert_eq!(Candidate::at(80, 3).to_string(), "r9c9=3");
+        assert_eq!(digit_list([1, 4, 8], "and"), "1, 4 and 8");
+        assert_eq!(digit_list([1, 4], "or"), "1 or 4");
+        let json = serde_json::to_string(&Candidate::at(10, 7)).unwrap();
+        assert_eq!(json, r#"{"row":1,"col":1,"digit":7}"#);
+    }
+}

@@ -1,0 +1,220 @@
+//! Chains: implications that alternate "is not" and "is" from one cell to another, so that
+//! either the first cell or the last holds a digit; any cell seeing both ends loses it.
+//!
+//! - X-chain, one digit: from a cell that is not d, a conjugate pair makes its partner d, which
+//!   makes every cell sharing a unit with it not d, and so on.
+//! - XY-chain, two-candidate cells: a cell that is not x is its other digit v, so a cell seeing
+//!   it with v is its own other digit, and so on, until a cell would be x.
+//!
+//! Both are searched breadth first from every start, so the chain found from a start is one of
+//! the shortest; across starts the shortest wins. Each cell joins a search once, which keeps
+//! chains simple (no cell twice) at the price of missing some longer ones.
+
+use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, ones, seeing_all};
+use crate::logic::step::{Deduction, cell_name, eliminated_cells};
+use crate::solver::{Interrupt, Interrupted};
+
+use super::colouring::conjugates;
+
+/// The shortest X-chain of three or more links that eliminates something.
+pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+    let mut best = Best::default();
+    for digit in 1..=9 {
+        let strong = conjugates(grid, digit);
+        let candidates = grid.cells_with(digit);
+        for start in ones(candidates).filter(|&cell| strong[cell] != 0) {
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            // Layers alternate: cells that are d if `start` is not (after a conjugate pair),
+            // then cells that are not d (after a shared unit).
+            let mut parent = [usize::MAX; 81];
+            let (mut visited, mut frontier, mut links) = (1u128 << start, 1u128 << start, 0);
+            while frontier != 0 && links + 1 < best.length {
+                let on = spread(&mut parent, &mut visited, frontier, |cell| strong[cell]);
+                links += 1;
+                if links >= 3 {
+                    for end in ones(on) {
+                        best.offer(seeing_all(grid, digit, &[start, end]), &parent, end, links, digit);
+                    }
+                }
+                frontier = spread(&mut parent, &mut visited, on, |cell| PEERS[cell] & candidates);
+                links += 1;
+            }
+        }
+    }
+    Ok(best.record(out))
+}
+
+/// The shortest XY-chain of three or more cells that eliminates something.
+pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+    let bivalue = grid.cells_with_count(2);
+    let mut best = Best::default();
+    for start in ones(bivalue) {
+        if interrupt.should_stop() {
+            return Err(Interrupted);
+        }
+        for x in digits(grid.candidates(start)) {
+            // `is[cell]`: the digit the cell must hold if `start` is not x.
+            let mut is = [0u8; 81];
+            is[start] = other(grid, start, x);
+            let mut parent = [usize::MAX; 81];
+            let (mut visited, mut frontier, mut length) = (1u128 << start, 1u128 << start, 1);
+            while frontier != 0 && length + 1 < best.length {
+                let links = |cell: usize| PEERS[cell] & bivalue & grid.cells_with(is[cell]);
+                let next = spread(&mut parent, &mut visited, frontier, links);
+                for link in ones(next) {
+                    is[link] = other(grid, link, is[parent[link]]);
+                }
+                length += 1;
+                if length >= 3 {
+                    for end in ones(next).filter(|&end| is[end] == x) {
+                        best.offer(seeing_all(grid, x, &[start, end]), &parent, end, length, x);
+                    }
+                }
+                frontier = next;
+            }
+        }
+    }
+    Ok(best.record(out))
+}
+
+/// The other digit of a two-candidate cell.
+fn other(grid: &Grid, cell: usize, digit: u8) -> u8 {
+    (grid.candidates(cell) & !bit(digit)).trailing_zeros() as u8 + 1
+}
+
+/// One breadth-first layer: every unvisited cell `links` reaches from `frontier`.
+fn spread(parent: &mut [usize; 81], visited: &mut Cells, frontier: Cells, links: impl Fn(usize) -> Cells) -> Cells {
+    let mut next = 0;
+    for cell in ones(frontier) {
+        for link in ones(links(cell) & !*visited) {
+            *visited |= 1 << link;
+            next |= 1 << link;
+            parent[link] = cell;
+        }
+    }
+    next
+}
+
+/// The shortest chain found so far: its cells from start to end, its digit and eliminations.
+struct Best {
+    length: usize,
+    path: Vec<usize>,
+    digit: u8,
+    eliminated: Cells,
+}
+
+impl Default for Best {
+    fn default() -> Best {
+        Best { length: usize::MAX, path: Vec::new(), digit: 0, eliminated: 0 }
+    }
+}
+
+impl Best {
+    /// Keeps the chain ending at `end` if it eliminates something and is shorter than the best.
+    fn offer(&mut self, eliminated: Cells, parent: &[usize; 81], end: usize, length: usize, digit: u8) {
+        if eliminated == 0 || length >= self.length {
+            return;
+        }
+        self.path.clear();
+        let mut cell = end;
+        while cell != usize::MAX {
+            self.path.push(cell);
+            cell = parent[cell];
+        }
+        self.path.reverse();
+        (self.length, self.digit, self.eliminated) = (length, digit, eliminated);
+    }
+
+    fn record(&self, out: &mut Deduction) -> bool {
+        if self.eliminated == 0 {
+            return false;
+        }
+        out.cells.extend(&self.path);
+        out.digits.push(self.digit);
+        out.eliminate(self.eliminated, self.digit);
+        out.finish()
+    }
+}
+
+/// X-chain: "If r1c1 isn't 5, r1c5 is, so r4c5 isn't, so r4c9 is; either way r1c1 or r4c9 is
+/// 5, so r1c9 can't be 5." XY-chain: "If r1c1 isn't 4 it is 7, so r1c5 is 2, so r3c5 is 4; ..."
+pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
+    let digit = deduction.digits[0];
+    let names: Vec<String> = deduction.cells.iter().map(|&cell| cell_name(cell)).collect();
+    let (first, last) = (&names[0], &names[names.len() - 1]);
+    let implications = if deduction.technique == super::Technique::XChain {
+        let steps: Vec<String> = (names[1..].iter().enumerate())
+            .map(|(i, name)| match i {
+                0 => format!("{name} is"),
+                _ if i % 2 == 1 => format!("so {name} isn't"),
+                _ => format!("so {name} is"),
+            })
+            .collect();
+        format!("If {first} isn't {digit}, {}", steps.join(", "))
+    } else {
+        let mut value = other(grid, deduction.cells[0], digit);
+        let mut steps = vec![format!("If {first} isn't {digit} it is {value}")];
+        for &cell in &deduction.cells[1..] {
+            value = other(grid, cell, value);
+            steps.push(format!("so {} is {value}", cell_name(cell)));
+        }
+        steps.join(", ")
+    };
+    format!(
+        "{implications}; either way {first} or {last} is {digit}, so {} can't be {digit}.",
+        eliminated_cells(deduction)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::describe;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+
+    #[test]
+    fn x_chain_finds_a_skyscraper() {
+        // 1: conjugate pairs in column 1 (r1c1, r7c1) and column 5 (r7c5, r2c5), joined by row 7.
+        // r2c2 sees both ends. The other cells keep row 2, row 7 and box 1 from being pairs, so
+        // colouring finds nothing.
+        let grid = sparse(&[
+            (1, 1, &[1, 2]),
+            (7, 1, &[1, 3]),
+            (7, 5, &[1, 4]),
+            (2, 5, &[1, 5]),
+            (7, 9, &[1, 6]),
+            (2, 2, &[1, 7]),
+            (2, 8, &[1, 8]),
+            (3, 3, &[1, 9]),
+        ]);
+        assert!(run(Technique::SimpleColouring, &grid).is_none());
+        let step = run(Technique::XChain, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(2, 2, 1)]);
+        assert_eq!(
+            describe(&grid, &step),
+            "If r1c1 isn't 1, r7c1 is, so r7c5 isn't, so r2c5 is; either way r1c1 or r2c5 is 1, so r2c2 can't be 1."
+        );
+        // Without the second pair there is no chain.
+        let grid = sparse(&[(1, 1, &[1, 2]), (7, 1, &[1, 3]), (7, 5, &[1, 4]), (7, 9, &[1, 6]), (2, 2, &[1, 7])]);
+        assert!(run(Technique::XChain, &grid).is_none());
+    }
+
+    #[test]
+    fn xy_chain_of_four_cells() {
+        let cells: &[(usize, usize, &[u8])] =
+            &[(1, 1, &[1, 2]), (1, 5, &[2, 3]), (5, 5, &[3, 4]), (5, 9, &[4, 1]), (1, 9, &[1, 5]), (5, 1, &[1, 6])];
+        let grid = sparse(cells);
+        assert!(run(Technique::XYWing, &grid).is_none());
+        let step = run(Technique::XYChain, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(1, 9, 1), cand(5, 1, 1)]);
+        assert_eq!(
+            describe(&grid, &step),
+            "If r1c1 isn't 1 it is 2, so r1c5 is 3, so r5c5 is 4, so r5c9 is 1; either way r1c1 or r5c9 is 1, so r1c9 \
+             and r5c1 can't be 1."
+        );
+        let broken: Vec<_> = cells.iter().copied().filter(|&(row, col, _)| (row, col) != (5, 9)).collect();
+        assert!(run(Technique::XYChain, &sparse(&broken)).is_none());
+    }
+}

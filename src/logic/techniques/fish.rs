@@ -1,0 +1,118 @@
+//! Basic fish: when a digit's candidates in n rows (the base) lie in only n columns (the cover),
+//! each cover column gets the digit in one of the base rows, so the cover's other cells lose it;
+//! the same with rows and columns swapped. Two lines: X-Wing, three: Swordfish, four: Jellyfish.
+
+use crate::logic::grid::{Grid, UNIT_CELLS, ones};
+use crate::logic::step::{Deduction, eliminated_cells, join};
+
+use super::{Items, find_set};
+
+/// The first fish of `size` lines: digit by digit, row bases before column bases.
+pub(super) fn fish(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
+    for digit in 1..=9 {
+        for base_kind in [0, 9] {
+            let items = Items::new(size, base_kind..base_kind + 9, |line| grid.positions(line, digit));
+            // A row's positions are columns and a column's are rows: the cover is the other kind.
+            let cover_kind = 9 - base_kind;
+            let found = find_set(&items, size, &mut |base, cover| {
+                out.reset();
+                let base_cells = base.iter().fold(0, |acc, &line| acc | UNIT_CELLS[line]);
+                let cover_cells = ones(u128::from(cover)).fold(0, |acc, i| acc | UNIT_CELLS[cover_kind + i]);
+                out.cells.extend(ones(grid.cells_with(digit) & base_cells));
+                out.digits.push(digit);
+                out.units.extend(base);
+                out.units.extend(ones(u128::from(cover)).map(|i| cover_kind + i));
+                out.eliminate(grid.cells_with(digit) & cover_cells & !base_cells, digit);
+                out.finish()
+            });
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let (base, cover) = deduction.units.split_at(deduction.units.len() / 2);
+    let digit = deduction.digits[0];
+    format!(
+        "In {}, {digit} fits only in {} ({}), so {} can't be {digit}.",
+        lines(base),
+        lines(cover),
+        deduction.technique.name(),
+        eliminated_cells(deduction)
+    )
+}
+
+/// "rows 2 and 7", "columns 1, 4 and 8".
+fn lines(units: &[usize]) -> String {
+    let kind = if units[0] < 9 { "rows" } else { "columns" };
+    format!("{kind} {}", join(units.iter().map(|unit| (unit % 9 + 1).to_string()), "and"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+
+    #[test]
+    fn x_wing_in_rows_clears_the_columns() {
+        let grid = sparse(&[
+            (2, 3, &[5, 1]),
+            (2, 8, &[5, 2]),
+            (7, 3, &[5, 3]),
+            (7, 8, &[5, 4]),
+            (4, 3, &[5, 6]),
+            (9, 8, &[5, 7]),
+        ]);
+        let step = run(Technique::XWing, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(4, 3, 5), cand(9, 8, 5)]);
+        assert_eq!(step.cells.len(), 4);
+        assert_eq!(
+            describe(&step),
+            "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
+        );
+        // Without r7c8 the rows cover three columns and no two columns share two rows.
+        let grid = sparse(&[(2, 3, &[5, 1]), (2, 8, &[5, 2]), (7, 3, &[5, 3]), (7, 5, &[5, 9])]);
+        assert!(run(Technique::XWing, &grid).is_none());
+    }
+
+    #[test]
+    fn swordfish_in_columns_and_jellyfish() {
+        // Columns 1, 5, 9 hold 8 only in rows 1, 4, 7 (two each); r4c3 also has 8.
+        let grid = sparse(&[
+            (1, 1, &[8, 1]),
+            (4, 1, &[8, 2]),
+            (4, 5, &[8, 3]),
+            (7, 5, &[8, 4]),
+            (7, 9, &[8, 5]),
+            (1, 9, &[8, 6]),
+            (4, 3, &[8, 7]),
+        ]);
+        assert!(run(Technique::XWing, &grid).is_none());
+        let step = run(Technique::Swordfish, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(4, 3, 8)]);
+        assert_eq!(
+            describe(&step),
+            "In columns 1, 5 and 9, 8 fits only in rows 1, 4 and 7 (Swordfish), so r4c3 can't be 8."
+        );
+        // A four-line cycle: rows 1, 3, 6, 8 over columns 2, 4, 6, 9.
+        let grid = sparse(&[
+            (1, 2, &[4, 1]),
+            (1, 4, &[4, 1]),
+            (3, 4, &[4, 1]),
+            (3, 6, &[4, 1]),
+            (6, 6, &[4, 1]),
+            (6, 9, &[4, 1]),
+            (8, 9, &[4, 1]),
+            (8, 2, &[4, 1]),
+            (5, 9, &[4, 2]),
+        ]);
+        assert!(run(Technique::Swordfish, &grid).is_none());
+        let step = run(Technique::Jellyfish, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(5, 9, 4)]);
+    }
+}

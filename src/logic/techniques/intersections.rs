@@ -1,0 +1,82 @@
+//! Locked candidates. When a digit's candidates in one unit all lie where it crosses a second
+//! unit, the digit must go in that crossing, so the rest of the second unit loses it. From a box
+//! into a line that is pointing; from a line into a box, claiming.
+
+use std::ops::Range;
+
+use crate::logic::grid::{Grid, UNIT_CELLS};
+use crate::logic::step::{Deduction, eliminated_cells, unit_name};
+
+/// Tries each unit of `sources` against each unit of `targets`, digit by digit.
+pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: Range<usize>, targets: Range<usize>) -> bool {
+    for source in sources {
+        for digit in 1..=9 {
+            let inside = grid.cells_with(digit) & UNIT_CELLS[source];
+            // Two or more cells: one would be a hidden single, which comes first.
+            if inside.count_ones() < 2 {
+                continue;
+            }
+            for target in targets.clone() {
+                let elsewhere = grid.cells_with(digit) & UNIT_CELLS[target] & !UNIT_CELLS[source];
+                if inside & !UNIT_CELLS[target] == 0 && elsewhere != 0 {
+                    out.cells.extend(super::super::grid::ones(inside));
+                    out.digits.push(digit);
+                    out.units.extend([source, target]);
+                    out.eliminate(elsewhere, digit);
+                    return out.finish();
+                }
+            }
+        }
+    }
+    false
+}
+
+/// "In box 4, 3 fits only in row 5, so r5c7 and r5c8 can't be 3."
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let digit = deduction.digits[0];
+    format!(
+        "In {}, {digit} fits only in {}, so {} can't be {digit}.",
+        unit_name(deduction.units[0]),
+        unit_name(deduction.units[1]),
+        eliminated_cells(deduction)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+
+    #[test]
+    fn pointing_clears_the_rest_of_the_line() {
+        // In box 1, 3 only in r2c1 and r2c3; r2c5 and r2c9 also hold 3; r5c1 (column) is untouched.
+        let grid = sparse(&[(2, 1, &[3, 4]), (2, 3, &[3, 5]), (2, 5, &[3, 6]), (2, 9, &[3, 7]), (5, 1, &[3, 8])]);
+        let step = run(Technique::Pointing, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(2, 5, 3), cand(2, 9, 3)]);
+        assert_eq!(describe(&step), "In box 1, 3 fits only in row 2, so r2c5 and r2c9 can't be 3.");
+        // The same cells as a claiming: row 2's 3s are not all in box 1.
+        assert!(run(Technique::Claiming, &grid).is_none());
+    }
+
+    #[test]
+    fn claiming_clears_the_rest_of_the_box() {
+        // In column 4, 6 only in r1c4 and r3c4 (box 2); r2c5 and r3c6 also hold 6, and rows 2
+        // and 3 have a 6 outside the box, so they claim nothing.
+        let grid = sparse(&[
+            (1, 4, &[6, 1]),
+            (3, 4, &[6, 2]),
+            (2, 5, &[6, 3]),
+            (3, 6, &[6, 4]),
+            (2, 9, &[6, 8]),
+            (3, 1, &[6, 9]),
+        ]);
+        let step = run(Technique::Claiming, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(2, 5, 6), cand(3, 6, 6)]);
+        assert_eq!(describe(&step), "In column 4, 6 fits only in box 2, so r2c5 and r3c6 can't be 6.");
+        // No elimination without other 6s in the box.
+        let grid = sparse(&[(1, 4, &[6, 1]), (3, 4, &[6, 2])]);
+        assert!(run(Technique::Claiming, &grid).is_none());
+        assert!(run(Technique::Pointing, &grid).is_none());
+    }
+}

@@ -1,0 +1,174 @@
+//! The techniques, one file per family. Each finder looks for the first pattern of its technique
+//! that changes the grid, records it in a [`Deduction`] and says whether it found one; each
+//! family also writes the one-sentence explanation of its own patterns.
+
+use crate::solver::{Interrupt, Interrupted};
+
+use super::grid::Grid;
+use super::step::{Deduction, Technique};
+
+mod chains;
+mod colouring;
+mod fish;
+mod intersections;
+mod singles;
+mod subsets;
+mod uniqueness;
+mod wings;
+
+/// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force is not a
+/// technique here (it needs the solution), so it never fires. Only the chain searches are long
+/// enough to poll `interrupt`.
+pub(crate) fn find(
+    technique: Technique,
+    grid: &Grid,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    use Technique::*;
+    out.start(technique);
+    Ok(match technique {
+        FullHouse => singles::full_house(grid, out),
+        HiddenSingleBox => singles::hidden_single(grid, out, 18..27),
+        HiddenSingleLine => singles::hidden_single(grid, out, 0..18),
+        NakedSingle => singles::naked_single(grid, out),
+        Pointing => intersections::locked(grid, out, 18..27, 0..18),
+        Claiming => intersections::locked(grid, out, 0..18, 18..27),
+        NakedPair => subsets::naked(grid, out, 2),
+        NakedTriple => subsets::naked(grid, out, 3),
+        NakedQuad => subsets::naked(grid, out, 4),
+        HiddenPair => subsets::hidden(grid, out, 2),
+        HiddenTriple => subsets::hidden(grid, out, 3),
+        HiddenQuad => subsets::hidden(grid, out, 4),
+        XWing => fish::fish(grid, out, 2),
+        Swordfish => fish::fish(grid, out, 3),
+        Jellyfish => fish::fish(grid, out, 4),
+        XYWing => wings::xy_wing(grid, out),
+        XYZWing => wings::xyz_wing(grid, out),
+        WWing => wings::w_wing(grid, out),
+        SimpleColouring => colouring::simple_colouring(grid, out),
+        UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
+        XChain => chains::x_chain(grid, out, interrupt)?,
+        XYChain => chains::xy_chain(grid, out, interrupt)?,
+        BruteForce => false,
+    })
+}
+
+/// The explanation of a deduction found in `grid` (the grid before the step is applied).
+pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
+    use Technique::*;
+    match deduction.technique {
+        FullHouse | HiddenSingleBox | HiddenSingleLine | NakedSingle | BruteForce => singles::describe(deduction),
+        Pointing | Claiming => intersections::describe(deduction),
+        NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => subsets::describe(deduction),
+        XWing | Swordfish | Jellyfish => fish::describe(deduction),
+        XYWing | XYZWing | WWing => wings::describe(deduction),
+        SimpleColouring => colouring::describe(deduction),
+        UniqueRectangle1 => uniqueness::describe(deduction),
+        XChain | XYChain => chains::describe(grid, deduction),
+    }
+}
+
+/// The items [`find_set`] can combine into a set of `size`: `(id, mask)` for each id whose mask
+/// has two to `size` bits (one bit would be a single, which comes first). On the stack, since
+/// subsets and fish build these for every unit and digit each time they are tried.
+pub(super) struct Items {
+    items: [(usize, u16); 9],
+    len: usize,
+}
+
+impl Items {
+    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u16) -> Items {
+        let mut items = Items { items: [(0, 0); 9], len: 0 };
+        for id in ids {
+            let mask = mask(id);
+            if (2..=size).contains(&(mask.count_ones() as usize)) {
+                items.items[items.len] = (id, mask);
+                items.len += 1;
+            }
+        }
+        items
+    }
+
+    pub(super) fn as_slice(&self) -> &[(usize, u16)] {
+        &self.items[..self.len]
+    }
+}
+
+/// Looks for `size` items whose masks together have exactly `size` bits (n cells holding n
+/// digits, n digits confined to n cells, n lines covered by n lines) and calls `test` with their
+/// ids and the union, until `test` accepts one.
+pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
+    fn extend(
+        items: &[(usize, u16)],
+        size: usize,
+        chosen: &mut [usize; 4],
+        depth: usize,
+        union: u16,
+        test: &mut dyn FnMut(&[usize], u16) -> bool,
+    ) -> bool {
+        if depth == size {
+            return union.count_ones() as usize == size && test(&chosen[..size], union);
+        }
+        for (i, &(id, mask)) in items.iter().enumerate() {
+            let union = union | mask;
+            if union.count_ones() as usize > size {
+                continue;
+            }
+            chosen[depth] = id;
+            if extend(&items[i + 1..], size, chosen, depth + 1, union, test) {
+                return true;
+            }
+        }
+        false
+    }
+    extend(items.as_slice(), size, &mut [0; 4], 0, 0, test)
+}
+
+/// Test helpers: grids from a board plus eliminations, and a finder run on them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::board::Board;
+    use crate::logic::step::Candidate;
+    use crate::solver::Never;
+
+    /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
+    /// 1-based as a person would read them off a diagram.
+    pub(crate) fn grid(board: &str, removed: &[(usize, usize, &[u8])]) -> Grid {
+        let mut grid = Grid::new(&board.parse::<Board>().expect("test board parses"));
+        for &(row, col, digits) in removed {
+            for &digit in digits {
+                grid.eliminate((row - 1) * 9 + col - 1, digit);
+            }
+        }
+        grid
+    }
+
+    /// A grid of blank cells with only the given candidates: `(row, col, digits)`, 1-based.
+    /// Cells not listed have no candidates (as if filled), so a test states exactly the
+    /// pattern it means.
+    pub(crate) fn sparse(cells: &[(usize, usize, &[u8])]) -> Grid {
+        let mut grid = Grid::new(&Board::EMPTY);
+        for cell in 0..81 {
+            let listed = cells.iter().find(|&&(row, col, _)| (row - 1) * 9 + col - 1 == cell);
+            for digit in 1..=9 {
+                if !listed.is_some_and(|(_, _, digits)| digits.contains(&digit)) {
+                    grid.eliminate(cell, digit);
+                }
+            }
+        }
+        grid
+    }
+
+    /// Runs one finder; `None` if it finds nothing.
+    pub(crate) fn run(technique: Technique, grid: &Grid) -> Option<Deduction> {
+        let mut out = Deduction::new();
+        find(technique, grid, &mut out, &mut Never).expect("Never interrupts").then_some(out)
+    }
+
+    /// 1-based `(row, col, digit)` as a candidate.
+    pub(crate) fn cand(row: u8, col: u8, digit: u8) -> Candidate {
+        Candidate { row: row - 1, col: col - 1, digit }
+    }
+}

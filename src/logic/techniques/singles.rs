@@ -1,0 +1,124 @@
+//! Singles: the last empty cell of a unit (full house), the only place for a digit in a unit
+//! (hidden single), the only digit for a cell (naked single). They place a digit; the brute-force
+//! fallback, also one placement, is explained here too.
+
+use std::ops::Range;
+
+use crate::logic::grid::{Grid, UNITS, bit};
+use crate::logic::step::{Deduction, Technique, cell_name, unit_name};
+
+/// A unit with one empty cell gets the one digit it misses.
+pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
+    for (unit, cells) in UNITS.iter().enumerate() {
+        let mut blanks = cells.iter().map(|&cell| usize::from(cell)).filter(|&cell| grid.value(cell) == 0);
+        let (Some(cell), None) = (blanks.next(), blanks.next()) else { continue };
+        let values = cells.iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
+        let missing = 0x1ff & !values.fold(0, |acc, value| acc | bit(value));
+        if missing.count_ones() == 1 {
+            return record(out, unit, cell, missing.trailing_zeros() as u8 + 1);
+        }
+    }
+    false
+}
+
+/// A digit that is a candidate in only one cell of a unit goes there. Tries `units` in order.
+pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, units: Range<usize>) -> bool {
+    for unit in units {
+        // A digit is in `once` if some cell has it, in `twice` if two or more do.
+        let (once, twice) = UNITS[unit].iter().fold((0u16, 0u16), |(once, twice), &cell| {
+            let candidates = grid.candidates(usize::from(cell));
+            (once | candidates, twice | once & candidates)
+        });
+        let singles = once & !twice;
+        if singles != 0 {
+            let digit = singles.trailing_zeros() as u8 + 1;
+            let position = grid.positions(unit, digit).trailing_zeros() as usize;
+            return record(out, unit, usize::from(UNITS[unit][position]), digit);
+        }
+    }
+    false
+}
+
+/// A cell with one candidate gets it.
+pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
+    (0..81).find(|&cell| grid.candidates(cell).count_ones() == 1).is_some_and(|cell| {
+        let digit = grid.candidates(cell).trailing_zeros() as u8 + 1;
+        out.cells.push(cell);
+        out.digits.push(digit);
+        out.place(cell, digit)
+    })
+}
+
+fn record(out: &mut Deduction, unit: usize, cell: usize, digit: u8) -> bool {
+    out.units.push(unit);
+    out.cells.push(cell);
+    out.digits.push(digit);
+    out.place(cell, digit)
+}
+
+/// Explains a single or a brute-force placement.
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let placed = deduction.placements[0];
+    let (cell, digit) = (cell_name(placed.index()), placed.digit);
+    match (deduction.technique, deduction.units.first()) {
+        (Technique::FullHouse, Some(&unit)) => {
+            let unit = unit_name(unit);
+            let unit = unit[..1].to_uppercase() + &unit[1..];
+            format!("{unit} has one empty cell left, {cell}, so {cell} = {digit}.")
+        }
+        (Technique::HiddenSingleBox | Technique::HiddenSingleLine, Some(&unit)) => {
+            format!("In {}, {digit} fits only in {cell}, so {cell} = {digit}.", unit_name(unit))
+        }
+        (Technique::NakedSingle, _) => format!("Only {digit} is left as a candidate for {cell}, so {cell} = {digit}."),
+        _ => format!("No technique here applies, so {cell} = {digit} is taken from the solution."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::techniques::testing::{cand, grid, run};
+
+    // The LeetCode 37 example.
+    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn full_house_fills_the_last_cell_of_a_unit() {
+        let almost = "534678912672195348198342567859761423426853791713924856961537284287419635.45286179";
+        let step = run(Technique::FullHouse, &grid(almost, &[])).unwrap();
+        assert_eq!(step.placements, [cand(9, 1, 3)]);
+        assert_eq!(describe(&step), "Row 9 has one empty cell left, r9c1, so r9c1 = 3.");
+        assert!(run(Technique::FullHouse, &grid(PUZZLE, &[])).is_none());
+    }
+
+    #[test]
+    fn hidden_single_in_a_box_and_in_a_line() {
+        let grid = grid(PUZZLE, &[]);
+        // Box 2's blanks are r1c4, r1c6 and row 3; row 3 has an 8 (r3c3) and so has column 4 (r5c4).
+        let step = run(Technique::HiddenSingleBox, &grid).unwrap();
+        assert_eq!(step.placements, [cand(1, 6, 8)]);
+        assert_eq!(describe(&step), "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+        let step = run(Technique::HiddenSingleLine, &grid).unwrap();
+        assert_eq!(step.placements, [cand(3, 7, 5)]);
+        assert_eq!(describe(&step), "In row 3, 5 fits only in r3c7, so r3c7 = 5.");
+    }
+
+    #[test]
+    fn naked_single_needs_one_candidate() {
+        let mut grid = grid(PUZZLE, &[]);
+        assert!(run(Technique::NakedSingle, &grid).is_some_and(|step| step.placements.len() == 1));
+        // r5c5 of the example is 5: remove every other candidate by hand and it is the first.
+        for digit in 1..=9 {
+            for cell in 0..81 {
+                if digit != 5 || cell != 40 {
+                    grid.eliminate(cell, digit);
+                }
+            }
+        }
+        let step = run(Technique::NakedSingle, &grid).unwrap();
+        assert_eq!(step.placements, [cand(5, 5, 5)]);
+        assert_eq!(describe(&step), "Only 5 is left as a candidate for r5c5, so r5c5 = 5.");
+        grid.eliminate(40, 5);
+        assert!(run(Technique::NakedSingle, &grid).is_none());
+    }
+}

@@ -1,0 +1,202 @@
+//! Wings: small patterns of two-candidate cells that force one of two cells to hold a digit z,
+//! so any cell seeing both (for XYZ, all three) loses z.
+//!
+//! - XY-Wing: a pivot {x,y} sees pincers {x,z} and {y,z}; whatever the pivot is, one pincer is z.
+//! - XYZ-Wing: the pivot is {x,y,z}; then one of pivot and pincers is z.
+//! - W-Wing: two unrelated cells {x,y} are joined by a unit where x fits only in two cells, each
+//!   seeing one of them; they cannot both be x, so one is y.
+
+use crate::logic::grid::{Cells, Grid, PEERS, UNITS, bit, digits, ones, seeing_all, sees};
+use crate::logic::step::{Deduction, Technique, cell_name, digit_list, eliminated_cells, unit_name};
+
+/// XY-Wing: pivot and pincers all have two candidates.
+pub(super) fn xy_wing(grid: &Grid, out: &mut Deduction) -> bool {
+    wing(grid, out, 2)
+}
+
+/// XYZ-Wing: the pivot has three candidates, the pincers two each.
+pub(super) fn xyz_wing(grid: &Grid, out: &mut Deduction) -> bool {
+    wing(grid, out, 3)
+}
+
+/// Both wings: a pivot with `pivot_size` candidates, two two-candidate pincers seeing it that
+/// share exactly one digit z, together covering the pivot's candidates and, for XY-Wing, with
+/// z outside the pivot. The eliminations must see the pincers (and the pivot when it holds z).
+fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
+    let bivalue = grid.cells_with_count(2);
+    for pivot in ones(grid.cells_with_count(pivot_size)) {
+        let pivot_digits = grid.candidates(pivot);
+        let pincers = bivalue & PEERS[pivot];
+        for a in ones(pincers) {
+            for b in ones(pincers & after(a)) {
+                let (da, db) = (grid.candidates(a), grid.candidates(b));
+                let z = da & db;
+                let union = da | db;
+                let fits = match pivot_size {
+                    2 => z.count_ones() == 1 && union & !z == pivot_digits && pivot_digits & z == 0,
+                    _ => z.count_ones() == 1 && union == pivot_digits,
+                };
+                if !fits {
+                    continue;
+                }
+                let z = z.trailing_zeros() as u8 + 1;
+                let pattern = if pivot_size == 2 { [a, b, a] } else { [a, b, pivot] };
+                out.reset();
+                out.eliminate(seeing_all(grid, z, &pattern), z);
+                if out.finish() {
+                    // Pivot digits: the one shared with a, then the one shared with b, then z.
+                    let (x, y) = (first(da & pivot_digits & !bit(z)), first(db & pivot_digits & !bit(z)));
+                    out.cells.extend([pivot, a, b]);
+                    out.digits.extend([x, y, z]);
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// W-Wing: two cells with the same two candidates that do not see each other, and a conjugate
+/// pair of one of the digits whose ends see one cell each.
+pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
+    let bivalue = grid.cells_with_count(2);
+    for p in ones(bivalue) {
+        for q in ones(bivalue & after(p)) {
+            if grid.candidates(p) != grid.candidates(q) || sees(p, q) {
+                continue;
+            }
+            for x in digits(grid.candidates(p)) {
+                let y = first(grid.candidates(p) & !bit(x));
+                let eliminated = seeing_all(grid, y, &[p, q]);
+                if eliminated == 0 {
+                    continue;
+                }
+                for (unit, cells) in UNITS.iter().enumerate() {
+                    let positions = grid.positions(unit, x);
+                    if positions.count_ones() != 2 {
+                        continue;
+                    }
+                    let s = usize::from(cells[positions.trailing_zeros() as usize]);
+                    let t = usize::from(cells[15 - positions.leading_zeros() as usize]);
+                    let (s, t) = match () {
+                        () if sees(s, p) && sees(t, q) => (s, t),
+                        () if sees(t, p) && sees(s, q) => (t, s),
+                        () => continue,
+                    };
+                    if [s, t].iter().any(|&end| end == p || end == q) {
+                        continue;
+                    }
+                    out.reset();
+                    out.cells.extend([p, s, t, q]);
+                    out.digits.extend([x, y]);
+                    out.units.push(unit);
+                    out.eliminate(eliminated, y);
+                    return out.finish();
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The cells after `cell` in row-major order, so each pair of cells is tried once.
+fn after(cell: usize) -> Cells {
+    !((2 << cell) - 1)
+}
+
+/// The lowest digit of a non-empty mask.
+fn first(mask: u16) -> u8 {
+    mask.trailing_zeros() as u8 + 1
+}
+
+/// Explains a wing from its cells and digits (each cell's digits listed in ascending order).
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let names: Vec<String> = deduction.cells.iter().map(|&cell| cell_name(cell)).collect();
+    let eliminated = eliminated_cells(deduction);
+    let either = |digits: &[u8]| {
+        let mut digits = digits.to_vec();
+        digits.sort_unstable();
+        digit_list(digits, "or")
+    };
+    match (deduction.technique, &names[..], &deduction.digits[..]) {
+        (Technique::WWing, [p, s, t, q], &[x, y]) => format!(
+            "{p} and {q} are both {}, and {x} in {} fits only in {s} (seeing {p}) and {t} (seeing {q}), so {p} and \
+             {q} can't both be {x}, one of them is {y}, and {eliminated} can't be {y}.",
+            either(&[x, y]),
+            unit_name(deduction.units[0])
+        ),
+        (Technique::XYZWing, [pivot, a, b], &[x, y, z]) => format!(
+            "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of the three is {z} and {eliminated}, seeing \
+             all three, can't be {z}.",
+            either(&[x, y, z]),
+            either(&[x, z]),
+            either(&[y, z])
+        ),
+        (_, [pivot, a, b], &[x, y, z]) => format!(
+            "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of {a} and {b} is {z} and {eliminated}, seeing \
+             both, can't be {z}.",
+            either(&[x, y]),
+            either(&[x, z]),
+            either(&[y, z])
+        ),
+        _ => unreachable!("wings record three or four cells and their digits"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+
+    #[test]
+    fn xy_wing_removes_z_from_cells_seeing_both_pincers() {
+        // Pivot r1c1 {4,7}; pincers r1c5 {4,9} (row) and r3c2 {7,9} (box); r3c5 sees both.
+        let grid = sparse(&[(1, 1, &[4, 7]), (1, 5, &[4, 9]), (3, 2, &[7, 9]), (3, 5, &[9, 1]), (3, 8, &[9, 2])]);
+        let step = run(Technique::XYWing, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(3, 5, 9)]);
+        assert_eq!(step.digits, [4, 7, 9]);
+        assert_eq!(
+            describe(&step),
+            "r1c1 is 4 or 7, and r1c5 (4 or 9) and r3c2 (7 or 9) see it, so one of r1c5 and r3c2 is 9 and r3c5, \
+             seeing both, can't be 9."
+        );
+        // With the pivot {4,9} the pincers no longer cover it.
+        let grid = sparse(&[(1, 1, &[4, 8]), (1, 5, &[4, 9]), (3, 2, &[7, 9]), (3, 5, &[9, 1])]);
+        assert!(run(Technique::XYWing, &grid).is_none());
+    }
+
+    #[test]
+    fn xyz_wing_needs_cells_seeing_all_three() {
+        // Pivot r2c2 {1,2,3}; pincers r2c7 {1,3} (row) and r1c3 {2,3} (box). r2c3 sees all three;
+        // r1c7 sees only the pincers.
+        let grid = sparse(&[(2, 2, &[1, 2, 3]), (2, 7, &[1, 3]), (1, 3, &[2, 3]), (2, 3, &[3, 5]), (1, 7, &[3, 6])]);
+        assert!(run(Technique::XYWing, &grid).is_none());
+        let step = run(Technique::XYZWing, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(2, 3, 3)]);
+    }
+
+    #[test]
+    fn w_wing_joins_two_pairs_through_a_conjugate_pair() {
+        // r1c1 and r5c9 are {3,6}; in row 9, 3 fits only in r9c1 (sees r1c1) and r9c9 (sees r5c9).
+        // r1c9 and r5c1 see both pair cells.
+        let grid = sparse(&[
+            (1, 1, &[3, 6]),
+            (5, 9, &[3, 6]),
+            (9, 1, &[3, 4]),
+            (9, 9, &[3, 5]),
+            (1, 9, &[6, 7]),
+            (5, 1, &[6, 8]),
+        ]);
+        let step = run(Technique::WWing, &grid).unwrap();
+        assert_eq!(step.eliminations, [cand(1, 9, 6), cand(5, 1, 6)]);
+        assert_eq!(
+            describe(&step),
+            "r1c1 and r5c9 are both 3 or 6, and 3 in row 9 fits only in r9c1 (seeing r1c1) and r9c9 (seeing r5c9), \
+             so r1c1 and r5c9 can't both be 3, one of them is 6, and r1c9 and r5c1 can't be 6."
+        );
+        // A third 3 in row 9 breaks the link.
+        let mut cells = vec![(1, 1, &[3, 6][..]), (5, 9, &[3, 6]), (9, 1, &[3, 4]), (9, 9, &[3, 5]), (1, 9, &[6, 7])];
+        cells.push((9, 5, &[3, 2]));
+        assert!(run(Technique::WWing, &sparse(&cells)).is_none());
+    }
+}

@@ -1,0 +1,141 @@
+//! The logic engine on the data sets: every explained path ends in the solution, never places
+//! a wrong digit and never removes a solution digit; ratings land in sane levels. A property
+//! test does the same from random midpoints: a hard puzzle with some solution digits filled in.
+
+mod common;
+
+use std::time::Instant;
+
+use proptest::prelude::*;
+use proptest::sample::subsequence;
+
+use sudokud::board::Board;
+use sudokud::logic::{self, Level, Technique};
+use sudokud::solver::{self, Never, Outcome};
+
+fn solution(puzzle: &Board) -> Board {
+    match solver::solve(puzzle) {
+        Outcome::Unique(solution) => solution,
+        other => panic!("{puzzle}: expected one solution, got {other:?}"),
+    }
+}
+
+/// Checks a step against the solution: right placements, no solution digit removed.
+fn check_step(puzzle: &Board, solution: &Board, step: &logic::Step) {
+    for placed in &step.placements {
+        assert_eq!(solution.get(placed.row.into(), placed.col.into()), placed.digit, "{puzzle}: {step:?}");
+    }
+    for removed in &step.eliminations {
+        assert_ne!(solution.get(removed.row.into(), removed.col.into()), removed.digit, "{puzzle}: {step:?}");
+    }
+    assert!(!step.placements.is_empty() || !step.eliminations.is_empty(), "{puzzle}: {step:?}");
+    assert!(step.explanation.ends_with('.') && !step.explanation.contains("r0") && !step.explanation.contains("c0"));
+}
+
+/// Explains `puzzle`, checking every step, that it ends in the solution and that `rate` agrees.
+fn check_path(puzzle: &Board, solution: &Board) -> logic::Rating {
+    let explanation = logic::explain(puzzle, solution, &mut Never).expect("Never interrupts");
+    assert_eq!(explanation.solution, *solution, "{puzzle}");
+    for step in &explanation.steps {
+        check_step(puzzle, solution, step);
+    }
+    let rating = logic::rate(puzzle, solution, &mut Never).expect("Never interrupts");
+    assert_eq!(rating, explanation.rating, "{puzzle}: rate and explain take the same path");
+    rating
+}
+
+/// Explains the first `count` puzzles of `name`.
+fn check_paths(name: &str, count: usize) -> Vec<logic::Rating> {
+    common::load(name).iter().take(count).map(|puzzle| check_path(puzzle, &solution(puzzle))).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A hard puzzle with some of its solution's digits added is still unique, and lands the
+    /// engine in positions the data sets alone may not reach.
+    #[test]
+    fn paths_from_random_midpoints_are_sound(
+        index in 0..375usize,
+        added in subsequence((0..81).collect::<Vec<usize>>(), 0..30),
+    ) {
+        let original = common::load("forum_hardest_1106.txt")[index];
+        let solution = solution(&original);
+        let mut cells = *original.cells();
+        for cell in added {
+            cells[cell] = solution.cells()[cell];
+        }
+        let puzzle = Board::from_cells(cells).unwrap();
+        check_path(&puzzle, &solution);
+        if let Some(step) = logic::next_step(&puzzle, &solution) {
+            check_step(&puzzle, &solution, &step);
+        }
+    }
+}
+
+#[test]
+fn easy_set_paths_are_sound_and_rate_easy() {
+    for rating in check_paths("kaggle_style_easy_10k.txt", 200) {
+        assert_eq!(rating.level, Level::Easy, "{rating:?}");
+        assert!(rating.solved_by_logic);
+    }
+}
+
+#[test]
+fn seventeen_clue_paths_are_sound() {
+    let ratings = check_paths("17_clue_10k.txt", 200);
+    assert!(ratings.iter().filter(|rating| rating.solved_by_logic).count() > 100);
+}
+
+#[test]
+fn magictour_paths_are_sound() {
+    check_paths("magictour_top1465.txt", 200);
+}
+
+#[test]
+fn hardest_set_needs_chains_or_brute_force() {
+    for rating in check_paths("forum_hardest_1106.txt", 40) {
+        assert!(rating.rating >= Technique::XChain.rating(), "{rating:?}");
+        assert!(rating.level >= Level::Expert);
+    }
+}
+
+#[test]
+fn next_step_follows_the_path_and_ends_on_a_full_board() {
+    let puzzle: Board = common::load("17_clue_10k.txt")[0];
+    let solution = solution(&puzzle);
+    assert!(logic::next_step(&solution, &solution).is_none());
+    let step = logic::next_step(&puzzle, &solution).expect("a blank board has a step");
+    let path = logic::explain(&puzzle, &solution, &mut Never).unwrap();
+    assert_eq!(step, path.steps[0]);
+}
+
+#[test]
+fn an_interrupt_stops_a_long_rating() {
+    let puzzle = common::load("forum_hardest_1106.txt")[0];
+    let solution = solution(&puzzle);
+    let mut polls = 0;
+    struct After<'a>(&'a mut u32);
+    impl solver::Interrupt for After<'_> {
+        fn should_stop(&mut self) -> bool {
+            *self.0 += 1;
+            *self.0 > 3
+        }
+    }
+    assert!(logic::rate(&puzzle, &solution, &mut After(&mut polls)).is_err());
+    assert!(logic::explain(&puzzle, &solution, &mut solver::Deadline(Instant::now())).is_err());
+}
+
+#[test]
+fn bad_solutions_and_boards_end_without_panicking() {
+    let puzzle = common::load("magictour_top1465.txt")[0];
+    for solution in [Board::EMPTY, puzzle, common::load("kaggle_style_easy_10k.txt")[0]] {
+        let _ = logic::explain(&puzzle, &solution, &mut Never).unwrap();
+    }
+    for puzzle in common::load("invalid_duplicate_givens.txt").iter().chain(&common::load("unsolvable.txt")[..20]) {
+        let _ = logic::explain(puzzle, &Board::EMPTY, &mut Never).unwrap();
+        let _ = logic::next_step(puzzle, &Board::EMPTY);
+    }
+    let empty = logic::explain(&Board::EMPTY, &Board::EMPTY, &mut Never).unwrap();
+    assert!(!empty.rating.solved_by_logic);
+}
