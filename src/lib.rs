@@ -23,6 +23,7 @@ pub mod batch;
 pub mod board;
 pub mod cli;
 pub mod config;
+pub mod generate;
 pub mod healthcheck;
 pub mod http;
 pub mod logic;

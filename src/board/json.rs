@@ -14,12 +14,16 @@ use serde::{Deserialize, Serialize};
 
 use super::{Board, BoardError, CELLS, Location};
 
-/// How a board was written in a request, so the answer can be written the same way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a board was written in a request, so the answer can be written the same way. By name
+/// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
+/// not send.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// LeetCode 37 style: 9 arrays of 9 one-character strings, `"1"`-`"9"` or `"."`.
     Strings,
     /// One string of 81 cells, `1`-`9` and `.` or `0`; whitespace between cells is ignored.
+    #[default]
     Text,
     /// 9 arrays of 9 integers 0-9, `0` or `null` for blank.
     Numbers,

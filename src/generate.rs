@@ -1,0 +1,331 @@
+//! Puzzle generation: a puzzle with exactly one solution whose [`Level`] is the one asked for,
+//! the same puzzle for the same seed.
+//!
+//! An attempt fills a random solved grid, then blanks cells (or symmetric groups of cells) in
+//! random order, keeping each blank only while the puzzle still has one solution and, below
+//! extreme, still rates at or under the wanted level. The result is as sparse as the level
+//! allows; if it rates below the level (no cell could go without making it too hard), the next
+//! attempt starts from a new grid. Extreme puzzles (those the logic engine cannot finish) are rare
+//! among random ones, so they take the most attempts; every attempt polls the caller's
+//! [`Interrupt`], so a deadline ends the search instead of letting it run on.
+//!
+//! Reproducibility: all randomness comes from [`SplitMix64`] seeded with the caller's seed, and
+//! the solved grid is filled by our own search rather than the solver's (whose search order may
+//! change as it gets faster). Counting solutions and rating are deterministic, so a seed, level
+//! and symmetry give the same puzzle in every run of the same version of sudokud.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, CELLS};
+use crate::logic::{self, Level, Rating};
+use crate::solver::{self, Interrupt, Interrupted};
+
+/// Which cells are blanked together, so the givens form a pattern.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// Each cell on its own.
+    #[default]
+    None,
+    /// Turning the grid half a turn maps givens to givens.
+    Rotational,
+    /// Mirror image top to bottom (row r and row 10 - r).
+    Horizontal,
+    /// Mirror image left to right (column c and column 10 - c).
+    Vertical,
+    /// Mirror image across the main diagonal (rNcM and rMcN).
+    Diagonal,
+}
+
+impl Symmetry {
+    /// Every symmetry.
+    pub const ALL: [Symmetry; 5] =
+        [Symmetry::None, Symmetry::Rotational, Symmetry::Horizontal, Symmetry::Vertical, Symmetry::Diagonal];
+
+    /// The lowercase name used in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rotational => "rotational",
+            Symmetry::Horizontal => "horizontal",
+            Symmetry::Vertical => "vertical",
+            Symmetry::Diagonal => "diagonal",
+        }
+    }
+
+    /// The cell that must be blanked together with `cell`.
+    fn partner(self, cell: usize) -> usize {
+        let (row, col) = (cell / 9, cell % 9);
+        match self {
+            Symmetry::None => cell,
+            Symmetry::Rotational => CELLS - 1 - cell,
+            Symmetry::Horizontal => (8 - row) * 9 + col,
+            Symmetry::Vertical => row * 9 + 8 - col,
+            Symmetry::Diagonal => col * 9 + row,
+        }
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A symmetry name that is not one of [`Symmetry::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown symmetry {0:?}: expected none, rotational, horizontal, vertical or diagonal")]
+pub struct UnknownSymmetry(pub String);
+
+impl FromStr for Symmetry {
+    type Err = UnknownSymmetry;
+
+    fn from_str(text: &str) -> Result<Symmetry, UnknownSymmetry> {
+        Symmetry::ALL
+            .into_iter()
+            .find(|symmetry| symmetry.as_str() == text)
+            .ok_or_else(|| UnknownSymmetry(text.to_owned()))
+    }
+}
+
+/// A generated puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    pub puzzle: Board,
+    pub solution: Board,
+    pub rating: Rating,
+    /// Solved grids tried before this one was found, this one included.
+    pub attempts: u32,
+}
+
+/// Generates a puzzle of `level` whose givens follow `symmetry`, from `seed`.
+pub fn generate(
+    level: Level,
+    symmetry: Symmetry,
+    seed: u64,
+    interrupt: &mut impl Interrupt,
+) -> Result<Generated, Interrupted> {
+    let mut rng = SplitMix64(seed);
+    for attempts in 1.. {
+        if interrupt.should_stop() {
+            return Err(Interrupted);
+        }
+        let solution = random_solved_grid(&mut rng);
+        let (puzzle, rating) = blank_cells(&solution, level, symmetry, &mut rng, interrupt)?;
+        if rating.level == level {
+            return Ok(Generated { puzzle, solution, rating, attempts });
+        }
+    }
+    unreachable!("the attempts never run out")
+}
+
+/// Blanks cells of `solution` in random order while the puzzle keeps one solution and (below
+/// extreme) rates at most `level`. Returns the puzzle and its rating.
+fn blank_cells(
+    solution: &Board,
+    level: Level,
+    symmetry: Symmetry,
+    rng: &mut SplitMix64,
+    interrupt: &mut impl Interrupt,
+) -> Result<(Board, Rating), Interrupted> {
+    let mut cells = *solution.cells();
+    let mut order: Vec<usize> = (0..CELLS).filter(|&cell| symmetry.partner(cell) >= cell).collect();
+    rng.shuffle(&mut order);
+    let mut rating = None;
+    for cell in order {
+        let partner = symmetry.partner(cell);
+        let kept = (cells[cell], cells[partner]);
+        cells[cell] = 0;
+        cells[partner] = 0;
+        let puzzle = Board::from_cells(cells).expect("blanking keeps a board a board");
+        let acceptable = solver::count_solutions(&puzzle, 2, interrupt)?.solutions == 1
+            && match level {
+                // Any unique puzzle may become extreme; rate only the final one.
+                Level::Extreme => true,
+                _ => {
+                    let candidate = logic::rate(&puzzle, solution, interrupt)?;
+                    let fits = candidate.level <= level;
+                    rating = Some(candidate).filter(|_| fits).or(rating);
+                    fits
+                }
+            };
+        if !acceptable {
+            (cells[cell], cells[partner]) = kept;
+        }
+    }
+    let puzzle = Board::from_cells(cells).expect("blanking keeps a board a board");
+    let rating = match rating {
+        Some(rating) if level != Level::Extreme => rating,
+        _ => logic::rate(&puzzle, solution, interrupt)?,
+    };
+    Ok((puzzle, rating))
+}
+
+/// A random solved grid: depth-first search that fills the cell with the fewest candidates
+/// first, trying its digits in random order.
+fn random_solved_grid(rng: &mut SplitMix64) -> Board {
+    let mut fill = Fill { cells: [0; CELLS], rows: [0; 9], cols: [0; 9], boxes: [0; 9] };
+    assert!(fill.complete(rng), "an empty grid always has a solution");
+    Board::from_cells(fill.cells).expect("the search writes digits 1-9")
+}
+
+/// The grid being filled, with the digits each row, column and box already holds as bit sets.
+struct Fill {
+    cells: [u8; CELLS],
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+}
+
+impl Fill {
+    /// Digits still possible in `cell`, as a bit set (bit d for digit d).
+    fn candidates(&self, cell: usize) -> u16 {
+        let (row, col) = (cell / 9, cell % 9);
+        !(self.rows[row] | self.cols[col] | self.boxes[row / 3 * 3 + col / 3]) & 0b11_1111_1110
+    }
+
+    fn set(&mut self, cell: usize, digit: u8) {
+        let (row, col) = (cell / 9, cell % 9);
+        let bit = 1 << digit;
+        self.rows[row] ^= bit;
+        self.cols[col] ^= bit;
+        self.boxes[row / 3 * 3 + col / 3] ^= bit;
+        self.cells[cell] = digit;
+    }
+
+    fn complete(&mut self, rng: &mut SplitMix64) -> bool {
+        let Some((cell, candidates)) = (0..CELLS)
+            .filter(|&cell| self.cells[cell] == 0)
+            .map(|cell| (cell, self.candidates(cell)))
+            .min_by_key(|&(_, candidates)| candidates.count_ones())
+        else {
+            return true;
+        };
+        let mut digits: Vec<u8> = (1..=9).filter(|&digit| candidates & (1 << digit) != 0).collect();
+        rng.shuffle(&mut digits);
+        for digit in digits {
+            self.set(cell, digit);
+            if self.complete(rng) {
+                return true;
+            }
+            self.set(cell, digit);
+            self.cells[cell] = 0;
+        }
+        false
+    }
+}
+
+/// Sebastiano Vigna's SplitMix64: tiny, fast, and fully specified by its seed, so a seed means
+/// the same puzzle whatever version of any dependency is in use (the `rand` crate does not
+/// promise that for its standard generator).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound` (> 0), by Lemire's multiply-shift; its bias is below 2^-50 for
+    /// the bounds used here.
+    fn below(&mut self, bound: usize) -> usize {
+        ((u128::from(self.next_u64()) * bound as u128) >> 64) as usize
+    }
+
+    /// Fisher-Yates.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for last in (1..items.len()).rev() {
+            items.swap(last, self.below(last + 1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+    use crate::solver::Never;
+
+    #[test]
+    fn splitmix_matches_its_reference_output() {
+        // First outputs for seed 0 of the reference C implementation.
+        let mut rng = SplitMix64(0);
+        assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn solved_grids_are_valid_and_differ_by_seed() {
+        let first = random_solved_grid(&mut SplitMix64(1));
+        let second = random_solved_grid(&mut SplitMix64(2));
+        for grid in [first, second] {
+            assert!(grid.is_complete() && rules::conflicts(&grid).is_empty());
+        }
+        assert_ne!(first, second);
+        assert_eq!(first, random_solved_grid(&mut SplitMix64(1)));
+    }
+
+    #[test]
+    fn partners_are_mirror_images() {
+        for symmetry in Symmetry::ALL {
+            for cell in 0..CELLS {
+                assert_eq!(symmetry.partner(symmetry.partner(cell)), cell, "{symmetry} is an involution");
+            }
+        }
+        assert_eq!(Symmetry::Rotational.partner(0), 80);
+        assert_eq!(Symmetry::Horizontal.partner(1), 73);
+        assert_eq!(Symmetry::Vertical.partner(9), 17);
+        assert_eq!(Symmetry::Diagonal.partner(1), 9);
+        assert_eq!(Symmetry::None.partner(5), 5);
+    }
+
+    #[test]
+    fn generates_each_level_uniquely_and_reproducibly() {
+        for (seed, level) in [Level::Easy, Level::Medium, Level::Hard].into_iter().enumerate() {
+            let generated = generate(level, Symmetry::None, seed as u64, &mut Never).unwrap();
+            assert_eq!(generated.rating.level, level);
+            let count = solver::count_solutions(&generated.puzzle, 2, &mut Never).unwrap();
+            assert_eq!(count.solutions, 1);
+            assert_eq!(count.first, Some(generated.solution));
+            assert_eq!(generated, generate(level, Symmetry::None, seed as u64, &mut Never).unwrap());
+        }
+    }
+
+    #[test]
+    fn givens_follow_the_symmetry() {
+        for symmetry in Symmetry::ALL {
+            let generated = generate(Level::Medium, symmetry, 7, &mut Never).unwrap();
+            let cells = generated.puzzle.cells();
+            for cell in 0..CELLS {
+                assert_eq!(cells[cell] == 0, cells[symmetry.partner(cell)] == 0, "{symmetry}: cell {cell}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_interrupt_stops_generation() {
+        struct After(u32);
+        impl Interrupt for After {
+            fn should_stop(&mut self) -> bool {
+                self.0 = self.0.saturating_sub(1);
+                self.0 == 0
+            }
+        }
+        assert_eq!(generate(Level::Extreme, Symmetry::None, 3, &mut After(50)), Err(Interrupted));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for symmetry in Symmetry::ALL {
+            assert_eq!(symmetry.as_str().parse::<Symmetry>(), Ok(symmetry));
+        }
+        assert!("spiral".parse::<Symmetry>().is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! The human-style endpoints: rate, hint, explain and generate, over [`crate::logic`] and
+//! [`crate::generate`].
+//!
+//! Rating, hints and explanations only mean something for a proper puzzle, so each first checks
+//! what `/v1/solve` checks and also that the solution is unique: uniqueness techniques rely on
+//! it, and a "next step" of a puzzle with several solutions is a guess, not a deduction.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+
+use super::extract::JsonBody;
+use super::handlers::BoardRequest;
+use super::{ApiError, AppState};
+use crate::board::{Board, Format, FormattedBoard};
+use crate::generate::{self, Symmetry};
+use crate::logic::{self, Level, Rating, Step};
+use crate::pool::PoolError;
+use crate::rules;
+use crate::solver::{self, Deadline, Interrupted};
+
+/// `POST /v1/rate`: how hard the puzzle is for a person.
+pub async fn rate(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<Rating>, ApiError> {
+    let (puzzle, _) = request.board.into_result()?;
+    with_unique_solution(&state, puzzle, |puzzle, solution, deadline| logic::rate(puzzle, solution, deadline))
+        .await
+        .map(Json)
+}
+
+#[derive(Serialize)]
+pub struct HintResponse {
+    /// The board is complete: there is nothing left to do.
+    solved: bool,
+    /// The next step; `null` when `solved`.
+    step: Option<Step>,
+}
+
+/// `POST /v1/hint`: the next step a person would take.
+pub async fn hint(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<HintResponse>, ApiError> {
+    let (puzzle, _) = request.board.into_result()?;
+    let step = with_unique_solution(&state, puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution))).await?;
+    Ok(Json(HintResponse { solved: step.is_none(), step }))
+}
+
+#[derive(Serialize)]
+pub struct ExplainResponse {
+    steps: Vec<Step>,
+    rating: Rating,
+    solution: FormattedBoard,
+}
+
+/// `POST /v1/explain`: every step from the puzzle to its solution.
+pub async fn explain(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<ExplainResponse>, ApiError> {
+    let (puzzle, format) = request.board.into_result()?;
+    let explanation =
+        with_unique_solution(&state, puzzle, |puzzle, solution, deadline| logic::explain(puzzle, solution, deadline))
+            .await?;
+    Ok(Json(ExplainResponse {
+        steps: explanation.steps,
+        rating: explanation.rating,
+        solution: FormattedBoard { board: explanation.solution, format },
+    }))
+}
+
+/// Runs `work` on the solver pool for a puzzle with exactly one solution, which it is given;
+/// any other puzzle is refused with the problem that says why.
+async fn with_unique_solution<T, F>(state: &AppState, puzzle: Board, work: F) -> Result<T, ApiError>
+where
+    F: FnOnce(&Board, &Board, &mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+    T: Send + 'static,
+{
+    let conflicts = rules::conflicts(&puzzle);
+    if !conflicts.is_empty() {
+        return Err(ApiError::ConflictingGivens(conflicts));
+    }
+    state
+        .pool
+        .run(move |deadline| {
+            let count = solver::count_solutions(&puzzle, 2, deadline)?;
+            match (count.solutions, count.first) {
+                (1, Some(solution)) => work(&puzzle, &solution, deadline).map(Ok),
+                (0, _) => Ok(Err(ApiError::Unsolvable)),
+                _ => Ok(Err(ApiError::MultipleSolutions)),
+            }
+        })
+        .await?
+}
+
+/// The body of `/v1/generate`. Unknown members are ignored.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateRequest {
+    difficulty: Level,
+    /// Absent: the server picks one and answers it, so the puzzle can be made again.
+    seed: Option<u64>,
+    #[serde(default)]
+    symmetry: Symmetry,
+    /// How to write the boards of the answer.
+    #[serde(default)]
+    format: Format,
+}
+
+#[derive(Serialize)]
+pub struct GenerateResponse {
+    puzzle: FormattedBoard,
+    solution: FormattedBoard,
+    rating: Rating,
+    seed: u64,
+    symmetry: Symmetry,
+}
+
+/// `POST /v1/generate`: a new puzzle of the asked level.
+pub async fn generate(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<GenerateRequest>,
+) -> Result<Json<GenerateResponse>, ApiError> {
+    let GenerateRequest { difficulty, seed, symmetry, format } = request;
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let generated = state
+        .pool
+        .run(move |deadline| generate::generate(difficulty, symmetry, seed, deadline))
+        .await
+        .map_err(|error| match error {
+            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
+            error => error.into(),
+        })?;
+    Ok(Json(GenerateResponse {
+        puzzle: FormattedBoard { board: generated.puzzle, format },
+        solution: FormattedBoard { board: generated.solution, format },
+        rating: generated.rating,
+        seed,
+        symmetry,
+    }))
+}
+
+/// A seed for a request that named none: below 2^53, so JavaScript clients can read it back
+/// exactly and send it again.
+fn fresh_seed() -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
+    // Mixed, so requests a nanosecond apart get unrelated seeds.
+    generate::SplitMix64(nanos as u64).next_u64() >> 11
+}
