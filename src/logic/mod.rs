@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
 use crate::solver::{Interrupt, Interrupted, Never};
@@ -29,8 +29,9 @@ pub use step::{Candidate, Cell, Step, Technique};
 use grid::Grid;
 use step::Deduction;
 
-/// Difficulty levels, each a band of ratings (see [`Level::range`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// Difficulty levels, each a band of ratings (see [`Level::range`]). Lowercase in JSON, both
+/// ways, so a request can name the level it wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Singles only (rating up to 2.3).
@@ -286,6 +287,7 @@ mod tests {
         for level in Level::ALL {
             assert_eq!(level.to_string().parse::<Level>(), Ok(level));
             assert_eq!(serde_json::to_string(&level).unwrap(), format!("\"{level}\""));
+            assert_eq!(serde_json::from_str::<Level>(&format!("\"{level}\"")).unwrap(), level);
             let (low, high) = level.range();
             assert_eq!(Level::of(high, true), level);
             assert!(low == 0.0 || Level::of(low, true) < level);
