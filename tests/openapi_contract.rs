@@ -33,6 +33,10 @@ const SPEC_TEXT: &str = include_str!("../openapi.yaml");
 const ROUTER_SOURCE: &str = include_str!("../src/http/mod.rs");
 
 const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
+const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
+/// The first puzzle of `tests/data/forum_hardest_1106.txt`: beyond every technique.
+const HARDEST: &str = "12.3....435....1....4........54..2..6...7.........8.9...31..5.......9.7.....6...8";
 const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// The methods an OpenAPI 3.1 path item can hold, as they are written there.
@@ -40,6 +44,34 @@ const OPENAPI_METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "
 
 /// Documented (method, path, status) that no example in [`cases`] produces, and why.
 const EXEMPT: &[(&str, &str, u16, &str)] = &[
+    (
+        "POST",
+        "/v1/rate",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
+         the panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
+    (
+        "POST",
+        "/v1/hint",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
+         the panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
+    (
+        "POST",
+        "/v1/explain",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
+         the panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
+    (
+        "POST",
+        "/v1/generate",
+        500,
+        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
+         the panic-to-500 path is unit-tested in src/http/mod.rs",
+    ),
     (
         "POST",
         "/v1/solve",
@@ -711,7 +743,7 @@ fn cases() -> Vec<Case> {
     let unsolvable = format!(".123456789{}", ".".repeat(71));
     let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(5000) }).to_string());
     let mut cases = Vec::new();
-    for path in ["/v1/solve", "/v1/validate", "/v1/count"] {
+    for path in ["/v1/solve", "/v1/validate", "/v1/count", "/v1/rate", "/v1/hint", "/v1/explain"] {
         cases.extend([
             case("a text board", Call::board(path, json!(PUZZLE)), 200, None),
             case("a board of strings", Call::board(path, rows_of_strings(PUZZLE)), 200, None),
@@ -781,6 +813,34 @@ fn cases() -> Vec<Case> {
             Some("invalid-request"),
         ),
         Case {
+            what: "a generation past its deadline",
+            call: Call::json("/v1/generate", r#"{"difficulty":"extreme"}"#),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        Case {
+            what: "a rating past its deadline",
+            call: Call::board("/v1/rate", json!(PUZZLE)),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        Case {
+            what: "a hint past its deadline",
+            call: Call::board("/v1/hint", json!(PUZZLE)),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        Case {
+            what: "an explanation past its deadline",
+            call: Call::board("/v1/explain", json!(PUZZLE)),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        Case {
             what: "a count past its deadline",
             call: Call::board("/v1/count", json!(".".repeat(81))),
             setup: Setup::NoSolveTime,
@@ -830,6 +890,46 @@ fn cases() -> Vec<Case> {
             setup: Setup::PoolFull,
             status: 503,
             problem: Some("overloaded"),
+        },
+        case("a solved board", Call::board("/v1/hint", json!(SOLUTION)), 200, None),
+        case("a hard puzzle", Call::board("/v1/explain", json!(HARDEST)), 200, None),
+        case("two solutions", Call::board("/v1/rate", json!(TWO_SOLUTIONS)), 422, Some("multiple-solutions")),
+        case("two solutions", Call::board("/v1/hint", json!(TWO_SOLUTIONS)), 422, Some("multiple-solutions")),
+        case("two solutions", Call::board("/v1/explain", json!(TWO_SOLUTIONS)), 422, Some("multiple-solutions")),
+        case("an unsolvable puzzle", Call::board("/v1/hint", json!(unsolvable)), 422, Some("unsolvable")),
+        case("conflicting givens", Call::board("/v1/explain", json!(conflicting)), 422, Some("conflicting-givens")),
+        case("a hard puzzle", Call::json("/v1/generate", r#"{"difficulty":"hard","seed":7}"#), 200, None),
+        case(
+            "rotational numbers",
+            Call::json("/v1/generate", r#"{"difficulty":"easy","symmetry":"rotational","format":"numbers"}"#),
+            200,
+            None,
+        ),
+        case("malformed JSON", Call::json("/v1/generate", "{"), 400, Some("malformed-json")),
+        case(
+            "an unknown level",
+            Call::json("/v1/generate", r#"{"difficulty":"insane"}"#),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "a body over 4096 bytes",
+            Call::json("/v1/generate", json!({ "difficulty": "easy", "padding": "x".repeat(5000) }).to_string()),
+            413,
+            Some("payload-too-large"),
+        ),
+        case(
+            "no Content-Type",
+            Call::json("/v1/generate", r#"{"difficulty":"easy"}"#).with_content_type(None),
+            415,
+            Some("unsupported-media-type"),
+        ),
+        Case {
+            what: "a body that stops arriving",
+            call: Call::json("/v1/generate", ""),
+            setup: Setup::StalledBody,
+            status: 408,
+            problem: Some("request-timeout"),
         },
         case("liveness", Call::get("/healthz"), 200, None),
         case("readiness", Call::get("/readyz"), 200, None),

@@ -27,9 +27,7 @@ pub async fn rate(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
-    with_unique_solution(&state, puzzle, |puzzle, solution, deadline| logic::rate(puzzle, solution, deadline))
-        .await
-        .map(Json)
+    with_unique_solution(&state, puzzle, logic::rate).await.map(Json)
 }
 
 #[derive(Serialize)]
@@ -38,6 +36,9 @@ pub struct HintResponse {
     solved: bool,
     /// The next step; `null` when `solved`.
     step: Option<Step>,
+    /// Said only when `solved`, for people reading the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'static str>,
 }
 
 /// `POST /v1/hint`: the next step a person would take.
@@ -46,8 +47,10 @@ pub async fn hint(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
-    let step = with_unique_solution(&state, puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution))).await?;
-    Ok(Json(HintResponse { solved: step.is_none(), step }))
+    let step =
+        with_unique_solution(&state, puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution))).await?;
+    let message = step.is_none().then_some("the board is complete and correct: there is nothing left to do");
+    Ok(Json(HintResponse { solved: step.is_none(), step, message }))
 }
 
 #[derive(Serialize)]
@@ -63,9 +66,7 @@ pub async fn explain(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
     let (puzzle, format) = request.board.into_result()?;
-    let explanation =
-        with_unique_solution(&state, puzzle, |puzzle, solution, deadline| logic::explain(puzzle, solution, deadline))
-            .await?;
+    let explanation = with_unique_solution(&state, puzzle, logic::explain).await?;
     Ok(Json(ExplainResponse {
         steps: explanation.steps,
         rating: explanation.rating,
@@ -99,7 +100,6 @@ where
 
 /// The body of `/v1/generate`. Unknown members are ignored.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
@@ -127,14 +127,13 @@ pub async fn generate(
 ) -> Result<Json<GenerateResponse>, ApiError> {
     let GenerateRequest { difficulty, seed, symmetry, format } = request;
     let seed = seed.unwrap_or_else(fresh_seed);
-    let generated = state
-        .pool
-        .run(move |deadline| generate::generate(difficulty, symmetry, seed, deadline))
-        .await
-        .map_err(|error| match error {
-            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
-            error => error.into(),
-        })?;
+    let generated =
+        state.pool.run(move |deadline| generate::generate(difficulty, symmetry, seed, deadline)).await.map_err(
+            |error| match error {
+                PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
+                error => error.into(),
+            },
+        )?;
     Ok(Json(GenerateResponse {
         puzzle: FormattedBoard { board: generated.puzzle, format },
         solution: FormattedBoard { board: generated.solution, format },

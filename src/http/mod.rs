@@ -8,6 +8,7 @@
 mod batch;
 mod extract;
 mod handlers;
+mod logic;
 pub mod problem;
 mod state;
 
@@ -43,6 +44,10 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
         .route("/v1/solve", post(handlers::solve))
         .route("/v1/validate", post(handlers::validate))
         .route("/v1/count", post(handlers::count))
+        .route("/v1/rate", post(logic::rate))
+        .route("/v1/hint", post(logic::hint))
+        .route("/v1/explain", post(logic::explain))
+        .route("/v1/generate", post(logic::generate))
         // One board fits in a small body; the batch route reads its body itself, with a limit
         // per board (JSON) or per line (NDJSON).
         .route_layer(RequestBodyLimitLayer::new(config.body_limit_bytes))

@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::board::BoardError;
+use crate::logic::Level;
 use crate::pool::PoolError;
 use crate::rules::Conflict;
 
@@ -42,6 +43,7 @@ pub enum Kind {
     InvalidBoard,
     ConflictingGivens,
     Unsolvable,
+    MultipleSolutions,
     SolveTimeout,
     Overloaded,
     ShuttingDown,
@@ -53,7 +55,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, for documentation checks.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::MalformedJson,
         Kind::UnsupportedMediaType,
         Kind::PayloadTooLarge,
@@ -61,6 +63,7 @@ impl Kind {
         Kind::InvalidBoard,
         Kind::ConflictingGivens,
         Kind::Unsolvable,
+        Kind::MultipleSolutions,
         Kind::SolveTimeout,
         Kind::Overloaded,
         Kind::ShuttingDown,
@@ -79,6 +82,7 @@ impl Kind {
             Kind::InvalidBoard => "invalid-board",
             Kind::ConflictingGivens => "conflicting-givens",
             Kind::Unsolvable => "unsolvable",
+            Kind::MultipleSolutions => "multiple-solutions",
             Kind::SolveTimeout => "solve-timeout",
             Kind::Overloaded => "overloaded",
             Kind::ShuttingDown => "shutting-down",
@@ -98,6 +102,7 @@ impl Kind {
             Kind::InvalidBoard => "Invalid board",
             Kind::ConflictingGivens => "Conflicting givens",
             Kind::Unsolvable => "Unsolvable puzzle",
+            Kind::MultipleSolutions => "More than one solution",
             Kind::SolveTimeout => "Solve deadline exceeded",
             Kind::Overloaded => "Overloaded",
             Kind::ShuttingDown => "Shutting down",
@@ -113,9 +118,11 @@ impl Kind {
             Kind::MalformedJson => StatusCode::BAD_REQUEST,
             Kind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Kind::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Kind::InvalidRequest | Kind::InvalidBoard | Kind::ConflictingGivens | Kind::Unsolvable => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            Kind::InvalidRequest
+            | Kind::InvalidBoard
+            | Kind::ConflictingGivens
+            | Kind::Unsolvable
+            | Kind::MultipleSolutions => StatusCode::UNPROCESSABLE_ENTITY,
             Kind::SolveTimeout | Kind::Overloaded | Kind::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             Kind::NotFound => StatusCode::NOT_FOUND,
             Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -162,8 +169,12 @@ pub enum ApiError {
     ConflictingGivens(Vec<Conflict>),
     #[error("the givens do not conflict, but the puzzle has no solution")]
     Unsolvable,
+    #[error("the puzzle has more than one solution, so no step of logic leads to one of them")]
+    MultipleSolutions,
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
+    #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
+    GenerateTimeout { level: Level, timeout: Duration },
     #[error("all solver slots are busy and {0}")]
     Overloaded(&'static str),
     #[error("the server is shutting down and takes no new work")]
@@ -188,7 +199,8 @@ impl ApiError {
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
             ApiError::ConflictingGivens(_) => Kind::ConflictingGivens,
             ApiError::Unsolvable => Kind::Unsolvable,
-            ApiError::SolveTimeout(_) => Kind::SolveTimeout,
+            ApiError::MultipleSolutions => Kind::MultipleSolutions,
+            ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } => Kind::SolveTimeout,
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) => Kind::NotFound,
