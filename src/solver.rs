@@ -338,18 +338,6 @@ const BOX_CELLS: [u32; 8] = {
     table
 };
 
-/// Per cell (row-major), its row, column and box: bit `row`, `9 + column` and `18 + box`.
-const CELL_UNITS: [u32; CELLS] = {
-    let mut table = [0; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let (row, column) = (cell / 9, cell % 9);
-        table[cell] = 1 << row | 1 << (9 + column) | 1 << (18 + row / 3 * 3 + column / 3);
-        cell += 1;
-    }
-    table
-};
-
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -362,37 +350,46 @@ impl State {
     /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
     /// the givens one by one.
     fn new(puzzle: &Board) -> Option<State> {
-        // Branch-free: whether a cell is blank is unpredictable. Index 0 (blank) is a sink
-        // whose unit bits stay 0, so blanks never clash.
-        let mut units = [0u32; 10];
-        let mut givens = [[0u32; 10]; 3];
-        let mut clash = 0;
-        for (band, (cells, givens)) in puzzle.cells().chunks_exact(27).zip(&mut givens).enumerate() {
+        // Per band and value (0 for blank), the cells holding it: one OR per cell, no branch on
+        // the unpredictable value. Sixteen slots so that `value & 15` needs no bounds check.
+        let mut placed = [[0u32; 16]; 3];
+        for (cells, placed) in puzzle.cells().chunks_exact(27).zip(&mut placed) {
             for (pos, &value) in cells.iter().enumerate() {
-                let value = usize::from(value);
-                let bits = CELL_UNITS[27 * band + pos] & 0u32.wrapping_sub(u32::from(value != 0));
-                clash |= units[value] & bits;
-                units[value] |= bits;
-                givens[value] |= 1 << pos;
+                placed[usize::from(value & 15)] |= 1 << pos;
             }
         }
-        if clash != 0 {
+        let blanks = [placed[0][0], placed[1][0], placed[2][0]];
+        let mut candidates = [[0u32; 9]; 3];
+        // A digit given `k` times without a clash takes `k` rows, `k` columns and `k` boxes;
+        // a clash takes fewer. So the unit counts summed over digits reach three per given
+        // exactly when nothing clashes.
+        let mut units_taken = 0;
+        for digit in 0..9 {
+            let givens = [placed[0][digit + 1], placed[1][digit + 1], placed[2][digit + 1]];
+            // Bit `band` of `rows`/`boxes` per band's three rows/boxes; `columns` over the grid.
+            let (mut rows, mut boxes, mut columns) = ([0u32; 3], [0u32; 3], 0);
+            for (band, &cells) in givens.iter().enumerate() {
+                let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
+                rows[band] = u32::from(a != 0) | u32::from(b != 0) << 1 | u32::from(c != 0) << 2;
+                boxes[band] = u32::from(ROW_BOXES[(a | b | c) as usize]);
+                columns |= a | b | c;
+            }
+            let units = (rows[0] | rows[1] << 3 | rows[2] << 6)
+                | columns << 9
+                | (boxes[0] | boxes[1] << 3 | boxes[2] << 6) << 18;
+            units_taken += units.count_ones();
+            let seen = columns * COLUMN_SPREAD;
+            for band in 0..3 {
+                candidates[band][digit] = blanks[band]
+                    & !(seen | ROW_CELLS[rows[band] as usize] | BOX_CELLS[boxes[band] as usize])
+                    | givens[band];
+            }
+        }
+        let open = blanks[0].count_ones() + blanks[1].count_ones() + blanks[2].count_ones();
+        if units_taken != 3 * (CELLS as u32 - open) {
             return None;
         }
-        let mut candidates = [[0u32; 9]; 3];
-        let mut unsolved = [0u32; 3];
-        for (band, (row, givens)) in candidates.iter_mut().zip(&givens).enumerate() {
-            // Slot 0 holds the blanks.
-            unsolved[band] = givens[0];
-            for (digit, cells) in row.iter_mut().enumerate() {
-                let units = units[digit + 1];
-                let seen = ROW_CELLS[(units >> (3 * band) & 7) as usize]
-                    | BOX_CELLS[(units >> (18 + 3 * band) & 7) as usize]
-                    | ((units >> 9 & 0x1ff) * COLUMN_SPREAD);
-                *cells = givens[0] & !seen | givens[digit + 1];
-            }
-        }
-        Some(State { candidates, unsolved, dirty: ALL_DIRTY, stale: ALL_STALE })
+        Some(State { candidates, unsolved: blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
