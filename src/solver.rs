@@ -366,7 +366,7 @@ impl State {
         let mut units_taken = 0;
         for digit in 0..9 {
             let givens = [placed[0][digit + 1], placed[1][digit + 1], placed[2][digit + 1]];
-            // Bit `band` of `rows`/`boxes` per band's three rows/boxes; `columns` over the grid.
+            // Per band, its rows and its boxes given the digit (three bits each); columns over the grid.
             let (mut rows, mut boxes, mut columns) = ([0u32; 3], [0u32; 3], 0);
             for (band, &cells) in givens.iter().enumerate() {
                 let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
