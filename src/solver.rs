@@ -579,6 +579,9 @@ impl State {
             match self.naked_singles() {
                 Naked::Contradiction => return false,
                 Naked::Placed => continue,
+                // Every cell placed is a solution: each placement cleared its digit from the
+                // cell's row, box and column, so the column pass would find nothing to do.
+                Naked::Nothing if self.is_solved() => return true,
                 Naked::Nothing => {}
             }
             match self.column_pass() {
