@@ -238,6 +238,19 @@ const BAND_PEERS: [u32; 27] = {
     table
 };
 
+/// Row `i` has all bits set in lane `i` and none elsewhere: OR-ed into a mask applied to the
+/// nine digits (or three bands) of an entry, it exempts entry `i`. A table load instead of a
+/// comparison per lane lets the compiler apply the mask to several lanes at once.
+const ONE_LANE: [[u32; 9]; 9] = {
+    let mut table = [[0; 9]; 9];
+    let mut lane = 0;
+    while lane < 9 {
+        table[lane][lane] = u32::MAX;
+        lane += 1;
+    }
+    table
+};
+
 /// For a 9-bit row, the row itself when it has exactly one bit, else 0.
 const SINGLE: [u16; 512] = {
     let mut table = [0u16; 512];
@@ -408,8 +421,8 @@ impl State {
         self.unsolved[band] &= !cells;
         // Branch-free: which digits actually lose a cell is unpredictable.
         let mut changed = 0;
-        for (other, candidates) in self.candidates[band].iter_mut().enumerate() {
-            let keep = if other == digit { BAND } else { !cells };
+        for ((candidates, &own), other) in self.candidates[band].iter_mut().zip(&ONE_LANE[digit]).zip(0..) {
+            let keep = !cells | own;
             let after = *candidates & keep;
             changed |= u32::from(after != *candidates) << other;
             *candidates = after;
@@ -419,8 +432,8 @@ impl State {
         let column_cells = columns * COLUMN_SPREAD;
         // Gathered per band at bit `9 * band`, shifted to the digit once.
         let mut changed = 0;
-        for (other, row) in self.candidates.iter_mut().enumerate() {
-            let keep = if other == band { BAND } else { !column_cells };
+        for ((row, &own), other) in self.candidates.iter_mut().zip(&ONE_LANE[band]).zip(0..) {
+            let keep = !column_cells | own;
             let after = row[digit] & keep;
             changed |= u32::from(after != row[digit]) << (9 * other);
             row[digit] = after;
