@@ -251,6 +251,17 @@ const ONE_LANE: [[u32; 9]; 9] = {
     table
 };
 
+/// The band of each entry of [`State::dirty`]: a load instead of a division by 9.
+const ENTRY_BAND: [u8; 32] = {
+    let mut table = [0; 32];
+    let mut index = 0;
+    while index < 27 {
+        table[index] = (index / 9) as u8;
+        index += 1;
+    }
+    table
+};
+
 /// For a 9-bit row, the row itself when it has exactly one bit, else 0.
 const SINGLE: [u16; 512] = {
     let mut table = [0u16; 512];
@@ -477,7 +488,7 @@ impl State {
         while self.dirty != 0 {
             let index = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            let (band, digit) = (index / 9, index % 9);
+            let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
             self.stale |= 1 << digit | 1 << (9 + band);
             if !self.update(band, digit) {
                 return false;
