@@ -71,67 +71,73 @@ pub fn validate(board: &Board) -> Validation {
 /// Every filled cell whose digit also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the board is valid.
 pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    // One pass marks, per unit, the digits seen (bit d for digit d) and those seen again; a
-    // second pass, only when something repeats, reports the cells whose digit is marked repeated
-    // in one of their units.
-    let (mut rows, mut cols, mut boxes) =
-        ([UnitMarks::default(); 9], [UnitMarks::default(); 9], [UnitMarks::default(); 9]);
-    let mut any_repeat = 0u16;
-    for (index, &digit) in board.cells().iter().enumerate() {
-        if digit != 0 {
-            let (row, col, bx) = units_of(index);
-            let bit = 1u16 << digit;
-            any_repeat |= rows[row].mark(bit) | cols[col].mark(bit) | boxes[bx].mark(bit);
+    // Bitboards, as the solver keeps them: per band of three rows and per value (0 for blank),
+    // the cells holding it, bit `9 * row + column` within the band. One OR per cell and a few
+    // per digit, instead of per-cell bookkeeping in every unit; the batch CLI reports the
+    // conflicts of every such line it reads. Sixteen slots so that `value & 15` needs no
+    // bounds check.
+    let mut placed = [[0u32; 16]; 3];
+    for (cells, placed) in board.cells().chunks_exact(27).zip(&mut placed) {
+        for (pos, &value) in cells.iter().enumerate() {
+            placed[usize::from(value & 15)] |= 1 << pos;
+        }
+    }
+    // Per band, the cells whose digit repeats in their row, column and box. A cell holds one
+    // digit, so the digits' cells can share one mask per unit kind.
+    let mut repeats = [[0u32; 3]; 3];
+    for digit in 1..=9 {
+        let bands = placed.map(|values| values[digit]);
+        // Per column, "at least one" and "at least two" givens of the digit.
+        let (mut once, mut twice) = (0u32, 0u32);
+        for cells in bands {
+            for row in 0..3 {
+                let row = cells >> (9 * row) & 0x1ff;
+                twice |= once & row;
+                once |= row;
+            }
+        }
+        for (cells, repeats) in bands.into_iter().zip(&mut repeats) {
+            for row in 0..3 {
+                let row = cells & 0x1ff << (9 * row);
+                // More than one bit: clearing the lowest leaves some.
+                if row & row.wrapping_sub(1) != 0 {
+                    repeats[0] |= row;
+                }
+            }
+            repeats[1] |= cells & (twice * COLUMN_SPREAD);
+            for column in [0, 3, 6] {
+                let in_box = cells & BOX_CELLS << column;
+                if in_box & in_box.wrapping_sub(1) != 0 {
+                    repeats[2] |= in_box;
+                }
+            }
         }
     }
     let mut conflicts = Vec::new();
-    if any_repeat == 0 {
-        return conflicts;
-    }
-    for (index, &digit) in board.cells().iter().enumerate() {
-        if digit == 0 {
-            continue;
-        }
-        let (row, col, bx) = units_of(index);
-        let bit = 1u16 << digit;
-        if (rows[row].repeated | cols[col].repeated | boxes[bx].repeated) & bit == 0 {
-            continue;
-        }
-        let mut units = Units::default();
-        for (marks, unit) in [(rows[row], Units::ROW), (cols[col], Units::COLUMN), (boxes[bx], Units::BOX)] {
-            if marks.repeated & bit != 0 {
-                units.insert(unit);
+    for (band, [rows, columns, boxes]) in repeats.into_iter().enumerate() {
+        let mut cells = rows | columns | boxes;
+        while cells != 0 {
+            let pos = cells.trailing_zeros();
+            cells &= cells - 1;
+            let mut units = Units::default();
+            for (repeats, unit) in [(rows, Units::ROW), (columns, Units::COLUMN), (boxes, Units::BOX)] {
+                if repeats >> pos & 1 != 0 {
+                    units.insert(unit);
+                }
             }
-        }
-        if units != Units::default() {
-            conflicts.push(Conflict { row: row as u8, col: col as u8, digit, units });
+            let (row, col) = (3 * band as u8 + pos as u8 / 9, pos as u8 % 9);
+            conflicts.push(Conflict { row, col, digit: board.get(row.into(), col.into()), units });
         }
     }
     conflicts
 }
 
-/// The digits seen in one unit, and those seen more than once.
-#[derive(Clone, Copy, Default)]
-struct UnitMarks {
-    seen: u16,
-    repeated: u16,
-}
+/// One bit per row of a band at column 0: multiplying a set of columns by it repeats the set in
+/// all three rows.
+const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
 
-impl UnitMarks {
-    /// Marks the digit `bit`; returns it if it was already there.
-    fn mark(&mut self, bit: u16) -> u16 {
-        let again = self.seen & bit;
-        self.repeated |= again;
-        self.seen |= bit;
-        again
-    }
-}
-
-/// The row, column and box of cell `index`.
-fn units_of(index: usize) -> (usize, usize, usize) {
-    let (row, col) = (index / 9, index % 9);
-    (row, col, row / 3 * 3 + col / 3)
-}
+/// The first box of a band (columns 0-2 of its three rows).
+const BOX_CELLS: u32 = 7 * COLUMN_SPREAD;
 
 #[cfg(test)]
 mod tests {
