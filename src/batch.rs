@@ -1,7 +1,8 @@
-//! `sudokud solve`: many puzzles from files or stdin, one answer line each, in input order.
+//! The batch commands: `sudokud solve`, `rate` and `explain` answer puzzles from files or stdin,
+//! one answer per line in input order; `sudokud generate` makes puzzles from consecutive seeds.
 //!
 //! Input is read in blocks; each block's lines are stored in one reused `String` (no allocation
-//! per line), solved in parallel by scoped threads that take chunks of lines from a shared
+//! per line), answered in parallel by scoped threads that take chunks of work from a shared
 //! cursor, and written out in order before the next block is read. Memory stays bounded by
 //! the block size however long the input is, and output order never depends on thread timing.
 
@@ -10,56 +11,43 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
+use crate::generate::{self, Generated, Symmetry};
+use crate::logic::{self, Explanation, Level, Rating};
+use crate::progress::Progress;
 use crate::rules::{self, Conflict};
-use crate::solver::{self, Outcome};
+use crate::solver::{self, Never, Outcome};
 
-/// Puzzles read, solved and written per block.
+/// Puzzles read, answered and written per block.
 const BLOCK_LINES: usize = 16 * 1024;
-/// Puzzles a worker takes from the shared cursor at a time: enough to make the lock cheap,
-/// few enough that the threads finish a block together.
-const CHUNK_LINES: usize = 64;
 
-/// The answer for one input line. Errors keep what they need to be written, not a formatted
+/// What a batch command does with each puzzle line.
+pub trait LineJob: Sync {
+    type Answer: Send;
+    /// Lines a worker takes at a time: enough to make the shared cursor cheap, few enough that
+    /// the threads finish a block together.
+    const CHUNK: usize;
+    fn answer(&self, line: &str) -> Self::Answer;
+    /// Writes the answer's lines.
+    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()>;
+}
+
+/// Why a puzzle line gets no answer. Errors keep what they need to be written, not a formatted
 /// message: an answer is built for every line, and most never need a string at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    Solved { solution: Board, unique: bool },
+pub enum LineError {
     Invalid(BoardError),
     Conflicting(Vec<Conflict>),
     Unsolvable,
+    /// Only for rating and explaining, which need exactly one solution.
+    Multiple,
 }
 
-impl Answer {
-    /// Solves one puzzle line.
-    pub fn for_line(line: &str) -> Answer {
-        let puzzle = match Board::parse_line(line) {
-            Ok(puzzle) => puzzle,
-            Err(error) => return Answer::Invalid(error),
-        };
-        match solver::solve(&puzzle) {
-            Outcome::Unique(solution) => Answer::Solved { solution, unique: true },
-            Outcome::Multiple(solution) => Answer::Solved { solution, unique: false },
-            // Repeated givens also make a puzzle unsolvable; tell the two apart only here, off
-            // the path of the puzzles that do solve.
-            Outcome::Unsolvable => {
-                let conflicts = rules::conflicts(&puzzle);
-                if conflicts.is_empty() { Answer::Unsolvable } else { Answer::Conflicting(conflicts) }
-            }
-        }
-    }
-
-    /// Writes the answer line: the solution, plus `\tmultiple` when it is not unique; or
-    /// `error\t<reason>`, a reason without tabs or newlines.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+impl LineError {
+    /// Writes `error\t<reason>`, a reason without tabs or newlines.
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
-            Answer::Solved { solution, unique } => {
-                let mut line = [0u8; CELLS];
-                solution.write_line(&mut line);
-                out.write_all(&line)?;
-                out.write_all(if *unique { b"\n" } else { b"\tmultiple\n" })
-            }
-            Answer::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
-            Answer::Conflicting(conflicts) => {
+            LineError::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
+            LineError::Conflicting(conflicts) => {
                 out.write_all(b"error\tconflicting givens (0-based row and column):")?;
                 for &Conflict { row, col, digit, .. } in conflicts {
                     // Rows and columns are 0-8 and digits 1-9: one character each, so the bytes
@@ -69,19 +57,138 @@ impl Answer {
                 }
                 out.write_all(b"\n")
             }
-            Answer::Unsolvable => {
+            LineError::Unsolvable => {
                 out.write_all(b"error\tunsolvable: the givens do not conflict, but no solution exists\n")
             }
+            LineError::Multiple => out.write_all(b"error\tmultiple solutions: logic needs a puzzle with exactly one\n"),
         }
+    }
+
+    /// Why a puzzle with no solution has none.
+    fn unsolvable(puzzle: &Board) -> LineError {
+        let conflicts = rules::conflicts(puzzle);
+        if conflicts.is_empty() { LineError::Unsolvable } else { LineError::Conflicting(conflicts) }
     }
 }
 
-/// Solves every puzzle line of `input` and writes one answer line each to `out`, using
-/// `threads` threads. Empty lines and lines starting with `#` are skipped.
-pub fn solve_stream(mut input: impl BufRead, out: &mut impl Write, threads: usize) -> io::Result<()> {
+/// `sudokud solve`: the solution, and whether it is unique.
+pub struct Solve;
+
+impl LineJob for Solve {
+    type Answer = Result<(Board, bool), LineError>;
+    const CHUNK: usize = 64;
+
+    fn answer(&self, line: &str) -> Self::Answer {
+        let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
+        match solver::solve(&puzzle) {
+            Outcome::Unique(solution) => Ok((solution, true)),
+            Outcome::Multiple(solution) => Ok((solution, false)),
+            // Repeated givens also make a puzzle unsolvable; tell the two apart only here, off
+            // the path of the puzzles that do solve.
+            Outcome::Unsolvable => Err(LineError::unsolvable(&puzzle)),
+        }
+    }
+
+    /// The solution, plus `\tmultiple` when it is not unique.
+    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+        let (solution, unique) = match answer {
+            Ok(solved) => solved,
+            Err(error) => return error.write(out),
+        };
+        let mut line = [0u8; CELLS];
+        solution.write_line(&mut line);
+        out.write_all(&line)?;
+        out.write_all(if *unique { b"\n" } else { b"\tmultiple\n" })
+    }
+}
+
+/// The puzzle and its one solution, or why the line has none.
+fn proper_puzzle(line: &str) -> Result<(Board, Board), LineError> {
+    let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
+    let count = solver::count_solutions(&puzzle, 2, &mut Never).expect("Never interrupts");
+    match (count.solutions, count.first) {
+        (1, Some(solution)) => Ok((puzzle, solution)),
+        (0, _) => Err(LineError::unsolvable(&puzzle)),
+        _ => Err(LineError::Multiple),
+    }
+}
+
+/// `sudokud rate`: how hard the puzzle is for a person.
+pub struct Rate;
+
+impl LineJob for Rate {
+    type Answer = Result<Rating, LineError>;
+    const CHUNK: usize = 8;
+
+    fn answer(&self, line: &str) -> Self::Answer {
+        let (puzzle, solution) = proper_puzzle(line)?;
+        Ok(logic::rate(&puzzle, &solution, &mut Never).expect("Never interrupts"))
+    }
+
+    /// `<rating>\t<level>\t<logic|search>\t<technique>=<count>,...`.
+    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+        let rating = match answer {
+            Ok(rating) => rating,
+            Err(error) => return error.write(out),
+        };
+        write_rating(rating, out)?;
+        let mut separator = "\t";
+        for used in &rating.techniques {
+            write!(out, "{separator}{}={}", used.technique.id(), used.count)?;
+            separator = ",";
+        }
+        out.write_all(b"\n")
+    }
+}
+
+/// `<rating>\t<level>\t<logic|search>`, no newline.
+fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
+    let how = if rating.solved_by_logic { "logic" } else { "search" };
+    write!(out, "{:.1}\t{}\t{how}", rating.rating, rating.level)
+}
+
+/// `sudokud explain`: every step to the solution.
+pub struct Explain;
+
+impl LineJob for Explain {
+    type Answer = Result<Explanation, LineError>;
+    const CHUNK: usize = 8;
+
+    fn answer(&self, line: &str) -> Self::Answer {
+        let (puzzle, solution) = proper_puzzle(line)?;
+        Ok(logic::explain(&puzzle, &solution, &mut Never).expect("Never interrupts"))
+    }
+
+    /// A paragraph: `<technique>\t<explanation>` per step, then
+    /// `<solution>\t<rating>\t<level>\t<logic|search>`, then an empty line.
+    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+        match answer {
+            Ok(explanation) => {
+                for step in &explanation.steps {
+                    writeln!(out, "{}\t{}", step.technique.id(), step.explanation)?;
+                }
+                write!(out, "{}\t", explanation.solution)?;
+                write_rating(&explanation.rating, out)?;
+                out.write_all(b"\n")?;
+            }
+            Err(error) => error.write(out)?,
+        }
+        out.write_all(b"\n")
+    }
+}
+
+/// Answers every puzzle line of `input` with `job` and writes the answers to `out` in input
+/// order, using `threads` threads. Empty lines and lines starting with `#` are skipped.
+pub fn run<J: LineJob>(
+    job: &J,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    threads: usize,
+    progress: &Progress,
+) -> io::Result<()> {
     let mut text = String::new();
     let mut lines: Vec<Range<usize>> = Vec::with_capacity(BLOCK_LINES);
-    let mut answers: Vec<Option<Answer>> = Vec::with_capacity(BLOCK_LINES);
+    let mut answers: Vec<Option<J::Answer>> = Vec::with_capacity(BLOCK_LINES);
     loop {
         text.clear();
         lines.clear();
@@ -100,10 +207,10 @@ pub fn solve_stream(mut input: impl BufRead, out: &mut impl Write, threads: usiz
             }
         }
         answers.clear();
-        answers.resize(lines.len(), None);
-        solve_block(&text, &lines, &mut answers, threads);
+        answers.resize_with(lines.len(), || None);
+        fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| job.answer(&text[lines[index].clone()]));
         for answer in &answers {
-            answer.as_ref().expect("every line of the block was answered").write_to(out)?;
+            job.write(answer.as_ref().expect("every line of the block was answered"), out)?;
         }
         if at_end {
             return out.flush();
@@ -111,27 +218,74 @@ pub fn solve_stream(mut input: impl BufRead, out: &mut impl Write, threads: usiz
     }
 }
 
-/// Fills `answers[i]` for `lines[i]`, spreading chunks of lines over `threads` threads.
-fn solve_block(text: &str, lines: &[Range<usize>], answers: &mut [Option<Answer>], threads: usize) {
-    let answer_chunk = |first: usize, slots: &mut [Option<Answer>]| {
-        for (slot, range) in slots.iter_mut().zip(&lines[first..]) {
-            *slot = Some(Answer::for_line(&text[range.clone()]));
+/// `sudokud generate`: `count` puzzles of `level` from seeds `first_seed`, `first_seed + 1`, ...,
+/// one line each: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`.
+pub fn generate(
+    level: Level,
+    symmetry: Symmetry,
+    first_seed: u64,
+    count: u64,
+    threads: usize,
+    out: &mut impl Write,
+    progress: &Progress,
+) -> io::Result<()> {
+    let mut puzzles: Vec<Option<Generated>> = Vec::new();
+    for block_start in (0..count).step_by(BLOCK_LINES) {
+        let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
+        let seed = |index: usize| first_seed.wrapping_add(block_start + index as u64);
+        puzzles.clear();
+        puzzles.resize_with(block_len, || None);
+        // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
+        fill_in_parallel(&mut puzzles, 1, threads, progress, |index| {
+            generate::generate(level, symmetry, seed(index), &mut Never).expect("Never interrupts")
+        });
+        for (index, generated) in puzzles.iter().enumerate() {
+            let generated = generated.as_ref().expect("every seed of the block was generated");
+            write!(
+                out,
+                "{}\t{}\t{:.1}\t{}\t{}\n",
+                generated.puzzle,
+                generated.solution,
+                generated.rating.rating,
+                generated.rating.level,
+                seed(index)
+            )?;
         }
+    }
+    out.flush()
+}
+
+/// Sets `slots[i] = answer(i)` for every slot, spreading chunks of `chunk` slots over `threads`
+/// threads and counting them on `progress`.
+fn fill_in_parallel<T: Send>(
+    slots: &mut [Option<T>],
+    chunk: usize,
+    threads: usize,
+    progress: &Progress,
+    answer: impl Fn(usize) -> T + Sync,
+) {
+    let answer_chunk = |first: usize, chunk_slots: &mut [Option<T>]| {
+        for (offset, slot) in chunk_slots.iter_mut().enumerate() {
+            *slot = Some(answer(first + offset));
+        }
+        progress.advance(chunk_slots.len());
     };
-    let threads = threads.clamp(1, lines.len().div_ceil(CHUNK_LINES).max(1));
+    let threads = threads.clamp(1, slots.len().div_ceil(chunk).max(1));
     if threads == 1 {
-        answer_chunk(0, answers);
+        for (index, chunk_slots) in slots.chunks_mut(chunk).enumerate() {
+            answer_chunk(index * chunk, chunk_slots);
+        }
         return;
     }
-    let cursor = Mutex::new(answers.chunks_mut(CHUNK_LINES).enumerate());
+    let cursor = Mutex::new(slots.chunks_mut(chunk).enumerate());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
-                    // Hold the lock only to take the next chunk, not while solving it.
+                    // Hold the lock only to take the next chunk, not while answering it.
                     let next = cursor.lock().expect("no worker panics while holding the cursor").next();
-                    let Some((index, slots)) = next else { break };
-                    answer_chunk(index * CHUNK_LINES, slots);
+                    let Some((index, chunk_slots)) = next else { break };
+                    answer_chunk(index * chunk, chunk_slots);
                 }
             });
         }
@@ -145,10 +299,14 @@ mod tests {
     const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
-    fn run(input: &str, threads: usize) -> String {
+    fn run_job(job: &impl LineJob, input: &str, threads: usize) -> String {
         let mut out = Vec::new();
-        solve_stream(input.as_bytes(), &mut out, threads).unwrap();
+        super::run(job, input.as_bytes(), &mut out, threads, &Progress::hidden()).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    fn run(input: &str, threads: usize) -> String {
+        run_job(&Solve, input, threads)
     }
 
     #[test]
@@ -194,5 +352,48 @@ mod tests {
         let sequential = run(&input, 1);
         assert_eq!(run(&input, 4), sequential);
         assert_eq!(sequential.lines().count(), 500);
+    }
+
+    #[test]
+    fn rate_writes_rating_level_and_techniques() {
+        let two = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
+        let output = run_job(&Rate, &format!("{PUZZLE}\n{two}\n"), 2);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
+        assert_eq!(lines[1], "error\tmultiple solutions: logic needs a puzzle with exactly one");
+    }
+
+    #[test]
+    fn explain_writes_a_paragraph_per_puzzle() {
+        let nearly = format!("{}..", &SOLUTION[..79]);
+        let output = run_job(&Explain, &format!("{nearly}\n12\n"), 1);
+        let paragraphs: Vec<&str> = output.split("\n\n").collect();
+        assert_eq!(paragraphs.len(), 3, "{output:?}");
+        let lines: Vec<&str> = paragraphs[0].lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("full-house\t") && lines[1].starts_with("full-house\t"));
+        assert_eq!(lines[2], format!("{SOLUTION}\t1.0\teasy\tlogic"));
+        assert!(paragraphs[1].starts_with("error\tinvalid board"));
+    }
+
+    #[test]
+    fn generate_writes_one_reproducible_line_per_seed() {
+        let make = |threads| {
+            let mut out = Vec::new();
+            generate(Level::Medium, Symmetry::None, 5, 6, threads, &mut out, &Progress::hidden()).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let output = make(2);
+        assert_eq!(output, make(1));
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 6);
+        for (index, line) in lines.iter().enumerate() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 5);
+            assert_eq!((fields[3], fields[4]), ("medium", (5 + index).to_string().as_str()));
+            let puzzle: Board = fields[0].parse().unwrap();
+            let solution = generate::generate(Level::Medium, Symmetry::None, 5 + index as u64, &mut Never).unwrap();
+            assert_eq!(puzzle, solution.puzzle);
+        }
     }
 }

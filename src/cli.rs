@@ -10,11 +10,15 @@ use std::time::Duration;
 
 use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::batch::{self, LineJob};
 use crate::config::{ServeConfig, available_cpus};
+use crate::generate::{self, Symmetry};
 use crate::http::Readiness;
-use crate::{batch, healthcheck, server, telemetry};
+use crate::logic::Level;
+use crate::progress::{self, Progress};
+use crate::{healthcheck, server, telemetry};
 
-/// Solve and validate 9x9 Sudoku over HTTP, or in batch from files.
+/// Solve, rate, explain and generate 9x9 Sudoku over HTTP, or in batch from files.
 ///
 /// With no subcommand, sudokud serves the HTTP API (as `sudokud serve`).
 #[derive(Debug, Parser)]
@@ -37,17 +41,56 @@ pub enum Command {
     /// with '#' are skipped. Each puzzle gets one line, in input order: the 81-digit solution;
     /// followed by a tab and `multiple` when the puzzle has more than one solution; or
     /// `error<TAB><reason>` when it is invalid, its givens conflict, or it has no solution.
-    /// Exits 0 when every input was read, 1 when a file cannot be read.
-    Solve(SolveArgs),
+    /// Shows a progress bar on stderr when it is a terminal. Exits 0 when every input was read,
+    /// 1 when a file cannot be read.
+    Solve(BatchArgs),
+    /// Rate puzzles in batch: how hard each is for a person.
+    ///
+    /// Reads puzzles like `solve`. Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
+    /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
+    /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
+    /// or `error<TAB><reason>` (also for a puzzle with more than one solution).
+    Rate(BatchArgs),
+    /// Explain puzzles in batch: every step a person would take.
+    ///
+    /// Reads puzzles like `solve`. Each gets a paragraph: one `<technique>TAB<explanation>` line
+    /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
+    /// `error<TAB><reason>` and an empty line.
+    Explain(BatchArgs),
+    /// Generate puzzles of a difficulty, one per line.
+    ///
+    /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`. Puzzle i (from 0) is
+    /// made from seed SEED + i, so any line can be made again alone with `--seed` and
+    /// `--count 1`. Shows a progress bar on stderr when it is a terminal.
+    Generate(GenerateArgs),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
     Healthcheck(HealthcheckArgs),
 }
 
 #[derive(Debug, Args)]
-pub struct SolveArgs {
+pub struct BatchArgs {
     /// Puzzle files; stdin when none.
     pub files: Vec<PathBuf>,
+    /// Worker threads [default: the number of CPUs].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// easy, medium, hard, expert or extreme.
+    #[arg(long, value_name = "LEVEL")]
+    pub difficulty: Level,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub count: u64,
+    /// The seed of the first puzzle [default: a fresh one, printed on each line].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// none, rotational, horizontal, vertical or diagonal.
+    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
+    pub symmetry: Symmetry,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
@@ -85,7 +128,10 @@ fn ignore_empty_env(arg: Arg) -> Arg {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config),
-        Command::Solve(args) => solve(args),
+        Command::Solve(args) => batch("solve", &batch::Solve, args),
+        Command::Rate(args) => batch("rate", &batch::Rate, args),
+        Command::Explain(args) => batch("explain", &batch::Explain, args),
+        Command::Generate(args) => generate(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(reason) => {
@@ -117,24 +163,41 @@ fn serve(config: ServeConfig) -> ExitCode {
     }
 }
 
-fn solve(args: SolveArgs) -> ExitCode {
+/// Runs a batch command over the files, or stdin.
+fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
+    let progress = Progress::on_stderr(|| progress::count_lines(&args.files));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = if args.files.is_empty() {
-        batch::solve_stream(io::stdin().lock(), &mut out, threads).map_err(|error| format!("stdin: {error}"))
+        batch::run(job, io::stdin().lock(), &mut out, threads, &progress).map_err(|error| format!("stdin: {error}"))
     } else {
         args.files.iter().try_for_each(|path| {
             File::open(path)
-                .and_then(|file| batch::solve_stream(BufReader::new(file), &mut out, threads))
+                .and_then(|file| batch::run(job, BufReader::new(file), &mut out, threads, &progress))
                 .map_err(|error| format!("{}: {error}", path.display()))
         })
     };
+    progress.finish();
+    exit_code(name, result)
+}
+
+fn generate(args: GenerateArgs) -> ExitCode {
+    let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
+    let seed = args.seed.unwrap_or_else(generate::fresh_seed);
+    let progress = Progress::on_stderr(|| Some(args.count));
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let result = batch::generate(args.difficulty, args.symmetry, seed, args.count, threads, &mut out, &progress);
+    progress.finish();
+    exit_code("generate", result.map_err(|error| format!("stdout: {error}")))
+}
+
+fn exit_code(command: &str, result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (`sudokud solve big.txt | head`) is the reader's choice, not a failure.
         Err(reason) if reason.ends_with("Broken pipe (os error 32)") => ExitCode::SUCCESS,
         Err(reason) => {
-            eprintln!("sudokud solve: {reason}");
+            eprintln!("sudokud {command}: {reason}");
             ExitCode::FAILURE
         }
     }

@@ -16,6 +16,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -216,6 +217,14 @@ impl Fill {
         }
         false
     }
+}
+
+/// A seed for a caller that named none: below 2^53, so JavaScript clients can read it back
+/// exactly and send it again.
+pub fn fresh_seed() -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
+    // Mixed, so calls a nanosecond apart get unrelated seeds.
+    SplitMix64(nanos as u64).next_u64() >> 11
 }
 
 /// Sebastiano Vigna's SplitMix64: tiny, fast, and fully specified by its seed, so a seed means

@@ -28,6 +28,7 @@ pub mod healthcheck;
 pub mod http;
 pub mod logic;
 pub mod pool;
+pub mod progress;
 pub mod rules;
 pub mod server;
 pub mod solver;

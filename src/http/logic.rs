@@ -5,8 +5,6 @@
 //! what `/v1/solve` checks and also that the solution is unique: uniqueness techniques rely on
 //! it, and a "next step" of a puzzle with several solutions is a guess, not a deduction.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -126,7 +124,7 @@ pub async fn generate(
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
     let GenerateRequest { difficulty, seed, symmetry, format } = request;
-    let seed = seed.unwrap_or_else(fresh_seed);
+    let seed = seed.unwrap_or_else(generate::fresh_seed);
     let generated =
         state.pool.run(move |deadline| generate::generate(difficulty, symmetry, seed, deadline)).await.map_err(
             |error| match error {
@@ -141,12 +139,4 @@ pub async fn generate(
         seed,
         symmetry,
     }))
-}
-
-/// A seed for a request that named none: below 2^53, so JavaScript clients can read it back
-/// exactly and send it again.
-fn fresh_seed() -> u64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
-    // Mixed, so requests a nanosecond apart get unrelated seeds.
-    generate::SplitMix64(nanos as u64).next_u64() >> 11
 }
