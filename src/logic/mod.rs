@@ -5,12 +5,27 @@
 //! style: [`Technique::ALL`] is in rating order), so a puzzle's [`Rating`] is the hardest step a
 //! solver that always prefers easy steps must take. When nothing applies the step is
 //! [`Technique::BruteForce`]: a digit copied from the solution, which marks the puzzle as needing
-//! search. The candidate grid lives in [`grid`]; [`step`] has the types callers see; the
+//! search. The candidate grid lives in `grid.rs`; `step.rs` has the types callers see; the
 //! techniques are in `techniques/`, one file per family.
 //!
 //! Callers check the preconditions first: no conflicting givens, exactly one solution, and
 //! `solution` is it (uniqueness rectangles rely on it). On other input the functions still end
 //! and never panic, but their answer means nothing.
+//!
+//! ```
+//! use sudokud::board::Board;
+//! use sudokud::logic::{self, Level};
+//! use sudokud::solver::{self, Never, Outcome};
+//!
+//! let puzzle: Board =
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
+//! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
+//! let step = logic::next_step(&puzzle, &solution).expect("the puzzle has blanks");
+//! assert_eq!(step.explanation, "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+//! let rating = logic::rate(&puzzle, &solution, &mut Never)?;
+//! assert_eq!((rating.level, rating.solved_by_logic), (Level::Easy, true));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
