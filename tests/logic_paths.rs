@@ -71,6 +71,22 @@ proptest! {
             check_step(&puzzle, &solution, &step);
         }
     }
+
+    /// Garbage in (conflicting givens, a "solution" that is anything at all) still ends without
+    /// a panic, and the path only writes blanks.
+    #[test]
+    fn any_boards_end_without_panicking(
+        puzzle in proptest::collection::vec(prop_oneof![3 => Just(0u8), 1 => 1..=9u8], 81),
+        solution in proptest::collection::vec(0..=9u8, 81),
+    ) {
+        let puzzle = Board::from_cells(puzzle.try_into().unwrap()).unwrap();
+        let solution = Board::from_cells(solution.try_into().unwrap()).unwrap();
+        let explanation = logic::explain(&puzzle, &solution, &mut Never).unwrap();
+        for (given, reached) in puzzle.cells().iter().zip(explanation.solution.cells()) {
+            prop_assert!(*given == 0 || given == reached);
+        }
+        let _ = logic::next_step(&puzzle, &solution);
+    }
 }
 
 #[test]
