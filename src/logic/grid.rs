@@ -157,13 +157,20 @@ impl Grid {
     }
 
     /// Where `digit` is a candidate in `unit`: bit `i` for the unit's `i`-th cell. For a row
-    /// that is a set of columns, for a column a set of rows.
+    /// that is a set of columns, for a column a set of rows. Read off the digit's cell set
+    /// (subsets and fish ask this for every unit and digit, each time they are tried).
     pub(crate) fn positions(&self, unit: usize, digit: u8) -> u16 {
-        let mask = bit(digit);
-        UNITS[unit]
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &cell)| acc | u16::from(self.candidates[usize::from(cell)] & mask != 0) << i)
+        let cells = self.cells_with(digit);
+        let bits = |shift: usize, mask: u128| (cells >> shift & mask) as u16;
+        let index = unit % 9;
+        match unit / 9 {
+            0 => bits(9 * index, 0x1ff),
+            1 => (0..9).fold(0, |acc, row| acc | bits(9 * row + index, 1) << row),
+            _ => {
+                let corner = index / 3 * 27 + index % 3 * 3;
+                (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row))
+            }
+        }
     }
 
     /// Puts `digit` in `cell` and removes it from the peers' candidates. Returns whether the
@@ -231,6 +238,12 @@ mod tests {
         assert_eq!(grid.cells_with(5).count_ones(), 81 - 21);
         assert_eq!(grid.positions(0, 5), 0b1_1110_1111);
         assert_eq!(grid.positions(4, 5), 0);
+        for (unit, cells) in UNITS.iter().enumerate() {
+            for digit in 1..=9 {
+                let expected = cells.iter().enumerate().filter(|&(_, &cell)| grid.has(usize::from(cell), digit));
+                assert_eq!(grid.positions(unit, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
+            }
+        }
         assert!(grid.eliminate(0, 1));
         assert!(!grid.eliminate(0, 1));
         assert_eq!(grid.cells_with(1) & 1, 0);
