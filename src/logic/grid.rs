@@ -111,18 +111,21 @@ pub(crate) fn seeing_all(grid: &Grid, digit: u8, cells: &[usize]) -> Cells {
     cells.iter().fold(grid.cells_with(digit), |acc, &cell| acc & PEERS[cell])
 }
 
-/// Values and candidates of a partly solved board.
+/// Values and candidates of a partly solved board, and the blank cells as a set (so "how many
+/// blanks has this unit", asked every round for full houses, is one popcount).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
     values: [u8; CELLS],
     candidates: [u16; CELLS],
     digit_cells: [Cells; 9],
+    blanks: Cells,
 }
 
 impl Grid {
     /// The grid of `board`: each blank cell may hold any digit its peers do not.
     pub(crate) fn new(board: &Board) -> Grid {
-        let mut grid = Grid { values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [(1 << CELLS) - 1; 9] };
+        let all = (1 << CELLS) - 1;
+        let mut grid = Grid { values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [all; 9], blanks: all };
         for (cell, &value) in board.cells().iter().enumerate() {
             if value != 0 {
                 grid.place(cell, value);
@@ -180,6 +183,7 @@ impl Grid {
             return false;
         }
         self.values[cell] = digit;
+        self.blanks &= !(1 << cell);
         for other in digits(self.candidates[cell]) {
             self.digit_cells[usize::from(other - 1)] &= !(1 << cell);
         }
@@ -202,7 +206,12 @@ impl Grid {
 
     /// Whether every cell holds a digit.
     pub(crate) fn is_solved(&self) -> bool {
-        !self.values.contains(&0)
+        self.blanks == 0
+    }
+
+    /// The cells that hold no digit yet.
+    pub(crate) fn blanks(&self) -> Cells {
+        self.blanks
     }
 
     /// The values as a board, blanks where no digit is placed yet.
@@ -234,6 +243,7 @@ mod tests {
         assert!(grid.place(40, 5));
         assert!(!grid.place(40, 6));
         assert_eq!(grid.candidates(40), 0);
+        assert_eq!(grid.blanks().count_ones(), 80);
         assert!(!grid.has(4, 5) && !grid.has(36, 5) && !grid.has(30, 5) && grid.has(0, 5));
         assert_eq!(grid.cells_with(5).count_ones(), 81 - 21);
         assert_eq!(grid.positions(0, 5), 0b1_1110_1111);
