@@ -116,6 +116,86 @@ fn hardest_set_needs_chains_or_brute_force() {
     }
 }
 
+/// Puzzles from the data sets whose hardest step is each technique (found by rating the sets),
+/// so every technique fires on a real path and the level follows from its rating.
+const HARDEST_STEP: [(Technique, Level, &str); 13] = [
+    (
+        Technique::XWing,
+        Level::Medium,
+        "..............1..2.34....5.............36..7.4.8.....1......1.8....7.....6.53....",
+    ),
+    (
+        Technique::HiddenPair,
+        Level::Medium,
+        "........1.......23..4..5........46...1.......73...........1...8...378...2.....5..",
+    ),
+    (
+        Technique::NakedTriple,
+        Level::Hard,
+        "..............1..2..3....4......5.......62..1.78....3....8...9.2.......76...3....",
+    ),
+    (
+        Technique::HiddenTriple,
+        Level::Hard,
+        ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4.....",
+    ),
+    (
+        Technique::XYWing,
+        Level::Hard,
+        "................12..3.45........34...1.......26......7...12.......6....8.87......",
+    ),
+    (
+        Technique::XYZWing,
+        Level::Hard,
+        "..............1.23..4.5...6......4......4.7...3.6........2.3..1..7......5.8......",
+    ),
+    (
+        Technique::WWing,
+        Level::Hard,
+        "..............1.23..4..5..6....6......7...4...3...2......7..5..2...4....6...8....",
+    ),
+    (
+        Technique::SimpleColouring,
+        Level::Hard,
+        "..............1..2..3.4..5............6...54..1.2.7......3.......4.5.....2....8.7",
+    ),
+    (
+        Technique::UniqueRectangle1,
+        Level::Hard,
+        "........1.......2...3..4...........3..4...1.5.6.27.......4.1...72....8..8........",
+    ),
+    (
+        Technique::NakedQuad,
+        Level::Expert,
+        ".2.4....94..189.......62.5......63..3..94.5.......8.1..........8.2..4...964.....7",
+    ),
+    (
+        Technique::Jellyfish,
+        Level::Expert,
+        "...27...98...........4.8..132...69.......9.3.7..1....2..........948....6.789...2.",
+    ),
+    (
+        Technique::XChain,
+        Level::Expert,
+        "...........1..2..3.4..5..6.........7......1.2.8..4.......68..9....9.....2.7......",
+    ),
+    (
+        Technique::XYChain,
+        Level::Expert,
+        "........1.......23..4.56.........5.......4.6..3.7........3....7..5....8.8..2.....",
+    ),
+];
+
+#[test]
+fn each_technique_is_the_hardest_step_of_some_puzzle() {
+    for (technique, level, puzzle) in HARDEST_STEP {
+        let puzzle: Board = puzzle.parse().unwrap();
+        let rating = check_path(&puzzle, &solution(&puzzle));
+        assert_eq!(rating.techniques.last().map(|used| used.technique), Some(technique), "{puzzle}");
+        assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (technique.rating(), level, true));
+    }
+}
+
 #[test]
 fn next_step_follows_the_path_and_ends_on_a_full_board() {
     let puzzle: Board = common::load("17_clue_10k.txt")[0];
