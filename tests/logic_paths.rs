@@ -197,6 +197,22 @@ fn each_technique_is_the_hardest_step_of_some_puzzle() {
 }
 
 #[test]
+fn rate_within_a_level_agrees_with_rate() {
+    let puzzles = common::load("17_clue_10k.txt")
+        .into_iter()
+        .take(300)
+        .chain(common::load("magictour_top1465.txt").into_iter().take(100));
+    for puzzle in puzzles {
+        let solution = solution(&puzzle);
+        let rating = logic::rate(&puzzle, &solution, &mut Never).unwrap();
+        for level in Level::ALL {
+            let within = logic::rate_within(&puzzle, &solution, level, &mut Never).unwrap();
+            assert_eq!(within.as_ref(), Some(&rating).filter(|rating| rating.level <= level), "{puzzle} {level}");
+        }
+    }
+}
+
+#[test]
 fn next_step_follows_the_path_and_ends_on_a_full_board() {
     let puzzle: Board = common::load("17_clue_10k.txt")[0];
     let solution = solution(&puzzle);

@@ -16,8 +16,8 @@ mod subsets;
 mod uniqueness;
 mod wings;
 
-/// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force is not a
-/// technique here (it needs the solution), so it never fires. Only the chain searches are long
+/// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force needs the
+/// solution, so the caller handles it; here it never fires. Only the chain searches are long
 /// enough to poll `interrupt`.
 pub(crate) fn find(
     technique: Technique,
