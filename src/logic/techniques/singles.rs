@@ -52,6 +52,7 @@ pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
     })
 }
 
+/// Records a single: its unit, cell and digit, and the placement.
 fn record(out: &mut Deduction, unit: usize, cell: usize, digit: u8) -> bool {
     out.units.push(unit);
     out.cells.push(cell);

@@ -2,7 +2,7 @@
 //! them, so those digits leave the unit's other cells. Hidden: n digits of a unit fit only in n
 //! cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, UNIT_CELLS, UNITS, bit, digits};
+use crate::logic::grid::{Grid, UNIT_CELLS, UNITS, bit, digits, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list, unit_name};
 
 use super::{Items, find_set};
@@ -30,7 +30,7 @@ pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
-            for i in crate::logic::grid::ones(u128::from(positions)) {
+            for i in ones(u128::from(positions)) {
                 out.eliminate_digits(grid, usize::from(UNITS[unit][i]), !kept);
             }
             record(out, unit, positions, chosen.iter().map(|&i| i as u8 + 1))
@@ -44,6 +44,7 @@ fn room_for(grid: &Grid, unit: usize, size: usize) -> bool {
     (grid.blanks() & UNIT_CELLS[unit]).count_ones() as usize > size
 }
 
+/// Records the subset's unit, cells (by position in the unit) and digits, and ends the pattern.
 fn record(out: &mut Deduction, unit: usize, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {
     out.units.push(unit);
     out.cells_of_unit(unit, positions);
