@@ -1,8 +1,9 @@
 //! Logic rating throughput and what the ratings look like: `cargo bench --bench logic [-- FILTER]`.
 //!
 //! Rating is what the generator calls per candidate puzzle, so the figure that matters is µs per
-//! `logic::rate` (the solution comes from `solver::solve` beforehand and is not timed). Per set
-//! it also prints the levels and how often each technique was needed, to judge the ratings.
+//! `logic::rate` (the solution comes from `solver::solve` beforehand and is not timed), and per
+//! `logic::rate_within` a level, which gives up at the first harder step. Per set it also prints
+//! the levels and how often each technique was needed, to judge the ratings.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -34,17 +35,34 @@ fn main() {
                 _ => panic!("{name}: {puzzle} has no unique solution"),
             })
             .collect();
-        // One warm-up pass, then the best of three (the 2-core VM is noisy).
-        let mut ratings = Vec::new();
-        let mut best = f64::MAX;
-        for _ in 0..4 {
-            let start = Instant::now();
-            ratings =
-                pairs.iter().map(|(puzzle, solution)| black_box(logic::rate(puzzle, solution, &mut Never))).collect();
-            best = best.min(start.elapsed().as_secs_f64());
-        }
-        let ratings: Vec<logic::Rating> = ratings.into_iter().map(|rating| rating.expect("Never interrupts")).collect();
-        println!("{name}: {} puzzles, {:.1} µs per rate", pairs.len(), best * 1e6 / pairs.len() as f64);
+        let ratings: Vec<logic::Rating> =
+            pairs.iter().map(|(puzzle, solution)| logic::rate(puzzle, solution, &mut Never).unwrap()).collect();
+        let micros = |rate: &dyn Fn(&Board, &Board)| {
+            // One warm-up pass, then the best of three (the 2-core VM is noisy).
+            let best = (0..4)
+                .map(|_| {
+                    let start = Instant::now();
+                    pairs.iter().for_each(|(puzzle, solution)| rate(black_box(puzzle), solution));
+                    start.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min);
+            best * 1e6 / pairs.len() as f64
+        };
+        let rate = micros(&|puzzle, solution| {
+            black_box(logic::rate(puzzle, solution, &mut Never).ok());
+        });
+        let within = |level| {
+            move |puzzle: &Board, solution: &Board| {
+                black_box(logic::rate_within(puzzle, solution, level, &mut Never).ok());
+            }
+        };
+        println!(
+            "{name}: {} puzzles, µs per rate {rate:.1}, per rate_within easy {:.1}, medium {:.1}, hard {:.1}",
+            pairs.len(),
+            micros(&within(Level::Easy)),
+            micros(&within(Level::Medium)),
+            micros(&within(Level::Hard)),
+        );
         let levels: Vec<String> = Level::ALL
             .iter()
             .map(|&level| format!("{level} {}", ratings.iter().filter(|rating| rating.level == level).count()))

@@ -111,18 +111,21 @@ pub(crate) fn seeing_all(grid: &Grid, digit: u8, cells: &[usize]) -> Cells {
     cells.iter().fold(grid.cells_with(digit), |acc, &cell| acc & PEERS[cell])
 }
 
-/// Values and candidates of a partly solved board.
+/// Values and candidates of a partly solved board, and the blank cells as a set (so "how many
+/// blanks has this unit", asked every round for full houses, is one popcount).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
     values: [u8; CELLS],
     candidates: [u16; CELLS],
     digit_cells: [Cells; 9],
+    blanks: Cells,
 }
 
 impl Grid {
     /// The grid of `board`: each blank cell may hold any digit its peers do not.
     pub(crate) fn new(board: &Board) -> Grid {
-        let mut grid = Grid { values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [(1 << CELLS) - 1; 9] };
+        let all = (1 << CELLS) - 1;
+        let mut grid = Grid { values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [all; 9], blanks: all };
         for (cell, &value) in board.cells().iter().enumerate() {
             if value != 0 {
                 grid.place(cell, value);
@@ -157,13 +160,20 @@ impl Grid {
     }
 
     /// Where `digit` is a candidate in `unit`: bit `i` for the unit's `i`-th cell. For a row
-    /// that is a set of columns, for a column a set of rows.
+    /// that is a set of columns, for a column a set of rows. Read off the digit's cell set
+    /// (subsets and fish ask this for every unit and digit, each time they are tried).
     pub(crate) fn positions(&self, unit: usize, digit: u8) -> u16 {
-        let mask = bit(digit);
-        UNITS[unit]
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &cell)| acc | u16::from(self.candidates[usize::from(cell)] & mask != 0) << i)
+        let cells = self.cells_with(digit);
+        let bits = |shift: usize, mask: u128| (cells >> shift & mask) as u16;
+        let index = unit % 9;
+        match unit / 9 {
+            0 => bits(9 * index, 0x1ff),
+            1 => (0..9).fold(0, |acc, row| acc | bits(9 * row + index, 1) << row),
+            _ => {
+                let corner = index / 3 * 27 + index % 3 * 3;
+                (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row))
+            }
+        }
     }
 
     /// Puts `digit` in `cell` and removes it from the peers' candidates. Returns whether the
@@ -173,6 +183,7 @@ impl Grid {
             return false;
         }
         self.values[cell] = digit;
+        self.blanks &= !(1 << cell);
         for other in digits(self.candidates[cell]) {
             self.digit_cells[usize::from(other - 1)] &= !(1 << cell);
         }
@@ -195,7 +206,12 @@ impl Grid {
 
     /// Whether every cell holds a digit.
     pub(crate) fn is_solved(&self) -> bool {
-        !self.values.contains(&0)
+        self.blanks == 0
+    }
+
+    /// The cells that hold no digit yet.
+    pub(crate) fn blanks(&self) -> Cells {
+        self.blanks
     }
 
     /// The values as a board, blanks where no digit is placed yet.
@@ -227,10 +243,17 @@ mod tests {
         assert!(grid.place(40, 5));
         assert!(!grid.place(40, 6));
         assert_eq!(grid.candidates(40), 0);
+        assert_eq!(grid.blanks().count_ones(), 80);
         assert!(!grid.has(4, 5) && !grid.has(36, 5) && !grid.has(30, 5) && grid.has(0, 5));
         assert_eq!(grid.cells_with(5).count_ones(), 81 - 21);
         assert_eq!(grid.positions(0, 5), 0b1_1110_1111);
         assert_eq!(grid.positions(4, 5), 0);
+        for (unit, cells) in UNITS.iter().enumerate() {
+            for digit in 1..=9 {
+                let expected = cells.iter().enumerate().filter(|&(_, &cell)| grid.has(usize::from(cell), digit));
+                assert_eq!(grid.positions(unit, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
+            }
+        }
         assert!(grid.eliminate(0, 1));
         assert!(!grid.eliminate(0, 1));
         assert_eq!(grid.cells_with(1) & 1, 0);

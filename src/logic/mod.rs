@@ -5,12 +5,27 @@
 //! style: [`Technique::ALL`] is in rating order), so a puzzle's [`Rating`] is the hardest step a
 //! solver that always prefers easy steps must take. When nothing applies the step is
 //! [`Technique::BruteForce`]: a digit copied from the solution, which marks the puzzle as needing
-//! search. The candidate grid lives in [`grid`]; [`step`] has the types callers see; the
+//! search. The candidate grid lives in `grid.rs`; `step.rs` has the types callers see; the
 //! techniques are in `techniques/`, one file per family.
 //!
 //! Callers check the preconditions first: no conflicting givens, exactly one solution, and
 //! `solution` is it (uniqueness rectangles rely on it). On other input the functions still end
 //! and never panic, but their answer means nothing.
+//!
+//! ```
+//! use sudokud::board::Board;
+//! use sudokud::logic::{self, Level};
+//! use sudokud::solver::{self, Never, Outcome};
+//!
+//! let puzzle: Board =
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
+//! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
+//! let step = logic::next_step(&puzzle, &solution).expect("the puzzle has blanks");
+//! assert_eq!(step.explanation, "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+//! let rating = logic::rate(&puzzle, &solution, &mut Never)?;
+//! assert_eq!((rating.level, rating.solved_by_logic), (Level::Easy, true));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
@@ -149,7 +164,7 @@ pub struct Explanation {
 pub fn next_step(puzzle: &Board, solution: &Board) -> Option<Step> {
     let grid = Grid::new(puzzle);
     let mut found = Deduction::new();
-    match find_step(&grid, solution, &mut found, &mut Never) {
+    match find_step(&grid, solution, Level::Extreme, &mut found, &mut Never) {
         Ok(true) => Some(to_step(&grid, &found)),
         Ok(false) | Err(Interrupted) => None,
     }
@@ -159,35 +174,64 @@ pub fn next_step(puzzle: &Board, solution: &Board) -> Option<Step> {
 /// and explains every step. `interrupt` is polled once per step and during chain searches.
 pub fn explain(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Explanation, Interrupted> {
     let mut steps = Vec::new();
-    let (grid, rating) = run(puzzle, solution, interrupt, |grid, found| steps.push(to_step(grid, found)))?;
-    Ok(Explanation { steps, rating, solution: grid.board() })
+    let path = run(puzzle, solution, Level::Extreme, interrupt, |grid, found| steps.push(to_step(grid, found)))?;
+    Ok(Explanation { steps, rating: path.rating, solution: path.grid.board() })
 }
 
 /// The rating of the path [`explain`] takes, without building its steps: the fast path for
 /// callers rating many puzzles.
 pub fn rate(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    run(puzzle, solution, interrupt, |_, _| {}).map(|(_, rating)| rating)
+    run(puzzle, solution, Level::Extreme, interrupt, |_, _| {}).map(|path| path.rating)
 }
 
-/// The solving loop behind [`explain`] and [`rate`]: finds and applies steps until the grid is
-/// full, showing each to `on_step` before it is applied.
+/// [`rate`] for a caller that only wants puzzles up to `level`: `Some` with the same rating as
+/// [`rate`] when the puzzle is at or below `level`, `None` as soon as the path needs a
+/// technique rated above it. Techniques above the level are never tried, so turning down a
+/// puzzle that is too hard for an easy level costs no wing, fish or chain search.
+pub fn rate_within(
+    puzzle: &Board,
+    solution: &Board,
+    level: Level,
+    interrupt: &mut impl Interrupt,
+) -> Result<Option<Rating>, Interrupted> {
+    let path = run(puzzle, solution, level, interrupt, |_, _| {})?;
+    Ok(path.within_ceiling.then_some(path.rating))
+}
+
+/// Where a solving path ended.
+struct Path {
+    /// The grid after the last step.
+    grid: Grid,
+    /// The rating of the steps taken.
+    rating: Rating,
+    /// False when the path stopped because the next step needed a technique above its ceiling.
+    within_ceiling: bool,
+}
+
+/// The solving loop behind [`explain`], [`rate`] and [`rate_within`]: finds and applies steps,
+/// with techniques up to `ceiling`, until the grid is full, showing each step to `on_step`
+/// before it is applied.
 fn run(
     puzzle: &Board,
     solution: &Board,
+    ceiling: Level,
     interrupt: &mut impl Interrupt,
     mut on_step: impl FnMut(&Grid, &Deduction),
-) -> Result<(Grid, Rating), Interrupted> {
+) -> Result<Path, Interrupted> {
     let mut grid = Grid::new(puzzle);
     let mut found = Deduction::new();
     let mut counts = [0u32; Technique::ALL.len()];
     let mut solved_by_logic = true;
+    let mut within_ceiling = true;
     while !grid.is_solved() {
         if interrupt.should_stop() {
             return Err(Interrupted);
         }
-        // No step at all only happens with a `solution` that has no digit for the blanks; a
-        // step that changes nothing only on a grid no valid input leads to. Either ends the path.
-        if !find_step(&grid, solution, &mut found, interrupt)? {
+        // Below the brute-force ceiling no step means the puzzle needs a harder technique.
+        // Otherwise it only happens with a `solution` that has no digit for the blanks, and a
+        // step that changes nothing only on a grid no valid input leads to; both end the path.
+        if !find_step(&grid, solution, ceiling, &mut found, interrupt)? {
+            within_ceiling = ceiling.range().1 >= Technique::BruteForce.rating();
             solved_by_logic = false;
             break;
         }
@@ -207,23 +251,28 @@ fn run(
         .collect();
     let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
     let level = Level::of(rating, solved_by_logic);
-    Ok((grid, Rating { rating, level, solved_by_logic, techniques }))
+    Ok(Path { grid, rating: Rating { rating, level, solved_by_logic, techniques }, within_ceiling })
 }
 
-/// Finds the easiest step in `grid`, else a brute-force placement. False only when neither
-/// exists (a full grid, or a `solution` with no digit for any blank).
+/// Finds the easiest step in `grid` among the techniques rated up to `ceiling`'s top, brute
+/// force last. False when none applies (always on a full grid).
 fn find_step(
     grid: &Grid,
     solution: &Board,
+    ceiling: Level,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    for technique in Technique::ALL {
-        if techniques::find(technique, grid, found, interrupt)? {
+    for technique in Technique::ALL.into_iter().take_while(|technique| technique.rating() <= ceiling.range().1) {
+        let applies = match technique {
+            Technique::BruteForce => brute_force(grid, solution, found),
+            _ => techniques::find(technique, grid, found, interrupt)?,
+        };
+        if applies {
             return Ok(true);
         }
     }
-    Ok(brute_force(grid, solution, found))
+    Ok(false)
 }
 
 /// Places the solution's digit in the blank cell with the fewest candidates (the first in

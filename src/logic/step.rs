@@ -213,7 +213,7 @@ impl fmt::Display for Candidate {
 }
 
 /// One deduction: a technique applied to one pattern, with what it places or removes.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// The technique used.
     pub technique: Technique,

@@ -127,6 +127,7 @@ impl Best {
         (self.length, self.digit, self.eliminated) = (length, digit, eliminated);
     }
 
+    /// Records the best chain as the step, if one was found.
     fn record(&self, out: &mut Deduction) -> bool {
         if self.eliminated == 0 {
             return false;

@@ -4,10 +4,11 @@
 
 use std::ops::Range;
 
-use crate::logic::grid::{Grid, UNIT_CELLS};
+use crate::logic::grid::{CELL_UNITS, Grid, UNIT_CELLS, ones};
 use crate::logic::step::{Deduction, eliminated_cells, unit_name};
 
-/// Tries each unit of `sources` against each unit of `targets`, digit by digit.
+/// Tries each unit of `sources`, digit by digit, against the units of `targets` that could hold
+/// all its candidates: those through its first candidate cell.
 pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: Range<usize>, targets: Range<usize>) -> bool {
     for source in sources {
         for digit in 1..=9 {
@@ -16,10 +17,11 @@ pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: Range<usize>, ta
             if inside.count_ones() < 2 {
                 continue;
             }
-            for target in targets.clone() {
+            let through_first = CELL_UNITS[inside.trailing_zeros() as usize].map(usize::from);
+            for target in through_first.into_iter().filter(|target| targets.contains(target)) {
                 let elsewhere = grid.cells_with(digit) & UNIT_CELLS[target] & !UNIT_CELLS[source];
                 if inside & !UNIT_CELLS[target] == 0 && elsewhere != 0 {
-                    out.cells.extend(super::super::grid::ones(inside));
+                    out.cells.extend(ones(inside));
                     out.digits.push(digit);
                     out.units.extend([source, target]);
                     out.eliminate(elsewhere, digit);

@@ -16,8 +16,8 @@ mod subsets;
 mod uniqueness;
 mod wings;
 
-/// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force is not a
-/// technique here (it needs the solution), so it never fires. Only the chain searches are long
+/// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force needs the
+/// solution, so the caller handles it; here it never fires. Only the chain searches are long
 /// enough to poll `interrupt`.
 pub(crate) fn find(
     technique: Technique,
@@ -78,6 +78,7 @@ pub(super) struct Items {
 }
 
 impl Items {
+    /// The items among `ids` whose `mask` fits a set of `size`.
     pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u16) -> Items {
         let mut items = Items { items: [(0, 0); 9], len: 0 };
         for id in ids {
@@ -90,6 +91,7 @@ impl Items {
         items
     }
 
+    /// The items, in the order of `ids`.
     pub(super) fn as_slice(&self) -> &[(usize, u16)] {
         &self.items[..self.len]
     }
@@ -99,6 +101,7 @@ impl Items {
 /// digits, n digits confined to n cells, n lines covered by n lines) and calls `test` with their
 /// ids and the union, until `test` accepts one.
 pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
+    /// Adds the items from `items` on to the `depth` chosen so far, whose masks make `union`.
     fn extend(
         items: &[(usize, u16)],
         size: usize,

@@ -4,14 +4,17 @@
 
 use std::ops::Range;
 
-use crate::logic::grid::{Grid, UNITS, bit};
+use crate::logic::grid::{Grid, UNIT_CELLS, UNITS, bit};
 use crate::logic::step::{Deduction, Technique, cell_name, unit_name};
 
 /// A unit with one empty cell gets the one digit it misses.
 pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
     for (unit, cells) in UNITS.iter().enumerate() {
-        let mut blanks = cells.iter().map(|&cell| usize::from(cell)).filter(|&cell| grid.value(cell) == 0);
-        let (Some(cell), None) = (blanks.next(), blanks.next()) else { continue };
+        let blanks = grid.blanks() & UNIT_CELLS[unit];
+        if blanks.count_ones() != 1 {
+            continue;
+        }
+        let cell = blanks.trailing_zeros() as usize;
         let values = cells.iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
         let missing = 0x1ff & !values.fold(0, |acc, value| acc | bit(value));
         if missing.count_ones() == 1 {
@@ -49,6 +52,7 @@ pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
     })
 }
 
+/// Records a single: its unit, cell and digit, and the placement.
 fn record(out: &mut Deduction, unit: usize, cell: usize, digit: u8) -> bool {
     out.units.push(unit);
     out.cells.push(cell);

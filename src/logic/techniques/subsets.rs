@@ -2,14 +2,14 @@
 //! them, so those digits leave the unit's other cells. Hidden: n digits of a unit fit only in n
 //! cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, UNITS, bit, digits};
+use crate::logic::grid::{Grid, UNIT_CELLS, UNITS, bit, digits, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list, unit_name};
 
 use super::{Items, find_set};
 
 /// The first naked subset of `size` cells, rows then columns then boxes.
 pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    (0..UNITS.len()).any(|unit| {
+    (0..UNITS.len()).filter(|&unit| room_for(grid, unit, size)).any(|unit| {
         let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(UNITS[unit][i])));
         find_set(&items, size, &mut |chosen, union| {
             out.reset();
@@ -25,12 +25,12 @@ pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
 
 /// The first hidden subset of `size` digits, rows then columns then boxes.
 pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    (0..UNITS.len()).any(|unit| {
+    (0..UNITS.len()).filter(|&unit| room_for(grid, unit, size)).any(|unit| {
         let items = Items::new(size, 0..9, |i| grid.positions(unit, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
-            for i in crate::logic::grid::ones(u128::from(positions)) {
+            for i in ones(u128::from(positions)) {
                 out.eliminate_digits(grid, usize::from(UNITS[unit][i]), !kept);
             }
             record(out, unit, positions, chosen.iter().map(|&i| i as u8 + 1))
@@ -38,6 +38,13 @@ pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     })
 }
 
+/// Whether `unit` has more blank cells than the subset: with no more, a naked subset has no
+/// other cells to clear and a hidden one holds every digit left, so no other candidates.
+fn room_for(grid: &Grid, unit: usize, size: usize) -> bool {
+    (grid.blanks() & UNIT_CELLS[unit]).count_ones() as usize > size
+}
+
+/// Records the subset's unit, cells (by position in the unit) and digits, and ends the pattern.
 fn record(out: &mut Deduction, unit: usize, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {
     out.units.push(unit);
     out.cells_of_unit(unit, positions);

@@ -4,23 +4,23 @@
 //! {x,y}, the fourth corner must be something else and loses x and y. Valid only because the
 //! callers guarantee a unique puzzle.
 
-use crate::logic::grid::{Grid, digits};
+use crate::logic::grid::{Grid, UNIT_CELLS, digits, ones};
 use crate::logic::step::{Deduction, cell_list, cell_name, digit_list};
 
-/// The first rectangle (rows, then columns, in order) with three corners equal to one pair.
+/// The first rectangle with three corners equal to one pair. Of those three, two share the row
+/// the fourth is not in, so the search starts from two equal two-candidate cells in a row and
+/// tries every other row for the remaining corners.
 pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
-    for r1 in 0..9 {
-        for r2 in r1 + 1..9 {
-            for c1 in 0..9 {
-                for c2 in c1 + 1..9 {
-                    // Two boxes: the rows share a band or the columns a stack, not both.
-                    if (r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3) {
-                        continue;
-                    }
-                    let corners = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
-                    if rectangle(grid, out, corners) {
-                        return true;
-                    }
+    let bivalue = grid.cells_with_count(2);
+    for a in ones(bivalue) {
+        let (r1, c1) = (a / 9, a % 9);
+        let pair = grid.candidates(a);
+        for b in ones(bivalue & UNIT_CELLS[r1]).filter(|&b| b > a && grid.candidates(b) == pair) {
+            let c2 = b % 9;
+            for r2 in (0..9).filter(|&r2| r2 != r1) {
+                // Two boxes: the rows share a band or the columns a stack, not both.
+                if (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3) && rectangle(grid, out, [a, b, r2 * 9 + c1, r2 * 9 + c2]) {
+                    return true;
                 }
             }
         }
@@ -28,14 +28,18 @@ pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
     false
 }
 
-fn rectangle(grid: &Grid, out: &mut Deduction, corners: [usize; 4]) -> bool {
-    let masks = corners.map(|cell| grid.candidates(cell));
-    let pair = masks.iter().fold(0x1ff, |acc, &mask| acc & mask);
-    let exact = masks.iter().filter(|&&mask| mask == pair).count();
-    if pair.count_ones() != 2 || exact != 3 {
-        return false;
-    }
-    let Some(&extra) = corners.iter().find(|&&cell| grid.candidates(cell) != pair) else { return false };
+/// Records the rectangle if, of the corners `c` and `d` opposite the pair cells `a` and `b`, one
+/// is exactly the pair and the other holds it and more.
+fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool {
+    let pair = grid.candidates(a);
+    let holds_more = |cell: usize| grid.candidates(cell) & pair == pair && grid.candidates(cell) != pair;
+    let extra = match () {
+        () if grid.candidates(c) == pair && holds_more(d) => d,
+        () if grid.candidates(d) == pair && holds_more(c) => c,
+        () => return false,
+    };
+    let mut corners = [a, b, c, d];
+    corners.sort_unstable();
     out.reset();
     out.cells.extend(corners);
     out.digits.extend(digits(pair));
