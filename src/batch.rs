@@ -241,9 +241,9 @@ pub fn generate(
         });
         for (index, generated) in puzzles.iter().enumerate() {
             let generated = generated.as_ref().expect("every seed of the block was generated");
-            write!(
+            writeln!(
                 out,
-                "{}\t{}\t{:.1}\t{}\t{}\n",
+                "{}\t{}\t{:.1}\t{}\t{}",
                 generated.puzzle,
                 generated.solution,
                 generated.rating.rating,

@@ -146,12 +146,13 @@ fn blank_cells(
             && match level {
                 // Any unique puzzle may become extreme; rate only the final one.
                 Level::Extreme => true,
-                _ => {
-                    let candidate = logic::rate(&puzzle, solution, interrupt)?;
-                    let fits = candidate.level <= level;
-                    rating = Some(candidate).filter(|_| fits).or(rating);
-                    fits
-                }
+                _ => match logic::rate_within(&puzzle, solution, level, interrupt)? {
+                    Some(fitting) => {
+                        rating = Some(fitting);
+                        true
+                    }
+                    None => false,
+                },
             };
         if !acceptable {
             (cells[cell], cells[partner]) = kept;

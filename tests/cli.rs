@@ -110,7 +110,7 @@ fn help_describes_every_subcommand() {
     let output = run(&["--help"], "");
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for subcommand in ["serve", "solve", "healthcheck"] {
+    for subcommand in ["serve", "solve", "rate", "explain", "generate", "healthcheck"] {
         assert!(help.contains(subcommand), "{help}");
     }
 }
@@ -124,4 +124,67 @@ fn the_readme_batch_example_prints_what_the_binary_prints() {
         include_str!("../README.md").contains(&printed),
         "README's `sudokud solve` example should show:\n{printed}"
     );
+}
+
+#[test]
+fn rate_and_explain_read_like_solve() {
+    let two = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
+    let output = run(&["rate", "--threads", "2"], &format!("# comment\n{PUZZLE}\n{two}\nxyz\n"));
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
+    assert!(lines[1].starts_with("error\tmultiple solutions") && lines[2].starts_with("error\tinvalid board"));
+    assert!(output.stderr.is_empty(), "no progress bar when stderr is not a terminal");
+
+    let output = run(&["explain", &data("forum_hardest_1106.txt")], "");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let paragraphs: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(paragraphs.len(), 375);
+    for paragraph in paragraphs {
+        let last = paragraph.lines().last().unwrap();
+        let fields: Vec<&str> = last.split('\t').collect();
+        assert_eq!(fields.len(), 4, "{last}");
+        assert_eq!((fields[2], fields[3]), ("extreme", "search"), "the hardest need a guess");
+        assert!(paragraph.lines().any(|line| line.starts_with("brute-force\t")));
+    }
+}
+
+#[test]
+fn generate_makes_count_puzzles_from_consecutive_seeds() {
+    let output = run(&["generate", "--difficulty", "hard", "--count", "3", "--seed", "7"], "");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 3);
+    let again = run(&["generate", "--difficulty", "hard", "--seed", "8", "--threads", "1"], "");
+    assert_eq!(stdout_lines(&again), [lines[1].clone()], "line i comes from seed SEED + i");
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields[3], "hard");
+        let solved = stdout_lines(&run(&["solve"], &format!("{}\n", fields[0])));
+        assert_eq!(solved, [fields[1]], "the puzzle has exactly that one solution");
+    }
+    let bad = run(&["generate", "--difficulty", "insane"], "");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown level"));
+}
+
+#[test]
+fn the_readme_rate_explain_and_generate_examples_print_what_the_binary_prints() {
+    let readme = include_str!("../README.md");
+    let nearly = format!("{}..", &SOLUTION[..79]);
+    for (args, input) in [
+        (vec!["rate"], format!("{PUZZLE}\n")),
+        (vec!["explain"], format!("{nearly}\n")),
+        (vec!["generate", "--difficulty", "hard", "--count", "2", "--seed", "7"], String::new()),
+    ] {
+        let printed = String::from_utf8(run(&args, &input).stdout).unwrap();
+        // The explain paragraph's closing empty line ends the README's code block instead.
+        let printed = printed.trim_end();
+        assert!(
+            readme.contains(&format!("{}\n{printed}\n", args.join(" "))),
+            "README's `sudokud {}` example should show:\n{printed}",
+            args.join(" ")
+        );
+    }
 }
