@@ -60,6 +60,21 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_MAX_BATCH_BOARDS", default_value = "1000", value_name = "N")]
     pub max_batch_boards: NonZeroUsize,
 
+    /// Serve `GET /metrics` on this address instead of the API's, e.g. to keep it off a public
+    /// port. Unset: `/metrics` is served with the API.
+    #[arg(long, env = "SUDOKUD_METRICS_ADDR", value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+
+    /// A client must send a request's complete head (request line and headers) within this long
+    /// of connecting or of its previous response, else the connection is closed. It is therefore
+    /// also how long an idle keep-alive connection stays open.
+    #[arg(long, env = "SUDOKUD_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_name = "MS")]
+    pub header_read_timeout_ms: u64,
+
+    /// Connections served at once; more wait in the kernel's accept queue until one closes.
+    #[arg(long, env = "SUDOKUD_MAX_CONNECTIONS", default_value = "4096", value_name = "N")]
+    pub max_connections: NonZeroUsize,
+
     /// Origins allowed to call the API from a browser (CORS), comma-separated; `*` allows any.
     /// Empty: no cross-origin access.
     #[arg(long, env = "SUDOKUD_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGINS", value_parser = parse_origin)]
@@ -83,6 +98,10 @@ impl ServeConfig {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms)
     }
 
     pub fn queue_timeout(&self) -> Duration {

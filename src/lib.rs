@@ -27,6 +27,7 @@ pub mod generate;
 pub mod healthcheck;
 pub mod http;
 pub mod logic;
+pub mod metrics;
 pub mod pool;
 pub mod progress;
 pub mod rules;

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::Span;
 
+use crate::metrics;
 use crate::solver::{Deadline, Interrupted};
 
 /// Sizes and limits of a [`SolverPool`].
@@ -78,28 +79,33 @@ impl SolverPool {
 
     /// Takes a place among the admitted callers, or refuses at once when they are all taken.
     pub fn admit(&self) -> Result<Admission, PoolError> {
-        let permit = Arc::clone(&self.shared.admitted)
-            .try_acquire_owned()
-            .map_err(|_| PoolError::Overloaded("the queue of waiting solves is full"))?;
+        let permit = Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| {
+            metrics::shed("queue_full");
+            PoolError::Overloaded("the queue of waiting solves is full")
+        })?;
         Ok(Admission { shared: Arc::clone(&self.shared), permit })
     }
 
-    /// Runs `job` on the blocking pool with a deadline, once a slot is free.
+    /// Runs `job` on the blocking pool with a deadline, once a slot is free. `work` names the
+    /// kind of job in the metrics.
     ///
     /// The job runs inside the caller's tracing span, so its logs carry the request id.
-    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
         let limits = self.shared.limits;
+        let admitted = Instant::now();
         let admission = self.admit()?;
-        let deadline = Deadline(Instant::now() + limits.solve_timeout);
-        let running = tokio::time::timeout(limits.queue_timeout, admission.slot())
-            .await
-            .map_err(|_| PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))?;
+        let deadline = Deadline(admitted + limits.solve_timeout);
+        let running = tokio::time::timeout(limits.queue_timeout, admission.slot()).await.map_err(|_| {
+            metrics::shed("queue_timeout");
+            PoolError::Overloaded("the wait for a free slot exceeded the queue timeout")
+        })?;
+        metrics::job_started(work, admitted.elapsed());
         // The admission moves into the job too: a caller counts as admitted until its work ends.
-        execute((admission.permit, running), deadline, limits.solve_timeout, job).await
+        execute(work, (admission.permit, running), deadline, limits.solve_timeout, job).await
     }
 }
 
@@ -118,14 +124,16 @@ impl Admission {
     /// No queue timeout here: a batch is throughput work that already holds its place, and a
     /// wait only slows the batch, while single solves still get slots in turn (the semaphore is
     /// fair), so they are not starved.
-    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
+        let waiting = Instant::now();
         let running = self.slot().await;
+        metrics::job_started(work, waiting.elapsed());
         let solve_timeout = self.solve_timeout();
-        execute(running, Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
+        execute(work, running, Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
 
     /// How long each job may run.
@@ -139,7 +147,13 @@ impl Admission {
 }
 
 /// Runs `job` on the blocking pool, holding `permits` until it ends.
-async fn execute<T, F, P>(permits: P, mut deadline: Deadline, solve_timeout: Duration, job: F) -> Result<T, PoolError>
+async fn execute<T, F, P>(
+    work: &'static str,
+    permits: P,
+    mut deadline: Deadline,
+    solve_timeout: Duration,
+    job: F,
+) -> Result<T, PoolError>
 where
     F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
     T: Send + 'static,
@@ -150,13 +164,29 @@ where
         // The permits move into the job: if the caller goes away (client hung up, request
         // timeout), the slot stays taken until the CPU work really ends.
         let _permits = permits;
-        span.in_scope(|| job(&mut deadline))
+        let mut in_flight = InFlight { work, started: Instant::now(), timed_out: false };
+        let result = span.in_scope(|| job(&mut deadline));
+        in_flight.timed_out = result.is_err();
+        result
     });
     match handle.await {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(Interrupted)) => Err(PoolError::TimedOut(solve_timeout)),
         // A blocking task is never aborted, so a join error means the job panicked.
         Err(_) => Err(PoolError::Panicked),
+    }
+}
+
+/// A running job, for the metrics; dropped when the job ends, even by panicking.
+struct InFlight {
+    work: &'static str,
+    started: Instant,
+    timed_out: bool,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        metrics::job_finished(self.work, self.started.elapsed(), self.timed_out);
     }
 }
 
@@ -176,21 +206,21 @@ mod tests {
 
     #[tokio::test]
     async fn runs_a_job_and_returns_its_value() {
-        assert_eq!(pool(1, 0).run(|_| Ok(42)).await, Ok(42));
+        assert_eq!(pool(1, 0).run("test", |_| Ok(42)).await, Ok(42));
     }
 
     #[tokio::test]
     async fn a_job_that_hits_its_deadline_is_a_timeout() {
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
-        let result = pool.run(|deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }).await;
+        let result = pool.run("test", |deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }).await;
         assert_eq!(result, Err(PoolError::TimedOut(Duration::ZERO)));
     }
 
     #[tokio::test]
     async fn a_panicking_job_is_reported_and_frees_its_slot() {
         let pool = pool(1, 0);
-        assert_eq!(pool.run(|_| -> Result<(), Interrupted> { panic!("boom") }).await, Err(PoolError::Panicked));
-        assert_eq!(pool.run(|_| Ok(1)).await, Ok(1));
+        assert_eq!(pool.run("test", |_| -> Result<(), Interrupted> { panic!("boom") }).await, Err(PoolError::Panicked));
+        assert_eq!(pool.run("test", |_| Ok(1)).await, Ok(1));
     }
 
     #[tokio::test]
@@ -199,21 +229,21 @@ mod tests {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = tokio::spawn({
             let pool = pool.clone();
-            async move { pool.run(move |_| Ok(wait.recv().is_ok())).await }
+            async move { pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
         });
         // Let the first job take the only slot.
         while pool.shared.running.available_permits() > 0 {
             tokio::task::yield_now().await;
         }
         // The second waits in the queue past the queue timeout; a third is refused at once.
-        let (queued, refused) = tokio::join!(pool.run(|_| Ok(true)), async {
+        let (queued, refused) = tokio::join!(pool.run("test", |_| Ok(true)), async {
             tokio::task::yield_now().await;
-            pool.run(|_| Ok(true)).await
+            pool.run("test", |_| Ok(true)).await
         });
         assert_eq!(refused, Err(PoolError::Overloaded("the queue of waiting solves is full")));
         assert_eq!(queued, Err(PoolError::Overloaded("the wait for a free slot exceeded the queue timeout")));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
-        assert_eq!(pool.run(|_| Ok(7)).await, Ok(7));
+        assert_eq!(pool.run("test", |_| Ok(7)).await, Ok(7));
     }
 }

@@ -211,7 +211,7 @@ async fn a_full_solver_pool_sheds_with_503_and_retry_after() {
     let router = app(&config, state.clone());
     // Hold the only slot with a job that waits for our signal.
     let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn(async move { state.pool.run(move |_| Ok(wait.recv().is_ok())).await });
+    let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
 
     let reply = send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;

@@ -174,7 +174,7 @@ async fn an_ndjson_batch_is_refused_up_front_when_the_server_is_full() {
     let state = AppState::new(&config, Readiness::default());
     let router = app(&config, state.clone());
     let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn(async move { state.pool.run(move |_| Ok(wait.recv().is_ok())).await });
+    let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
     tokio::time::sleep(Duration::from_millis(50)).await;
     let reply = send(router.clone(), ndjson(json!({ "board": PUZZLE }).to_string())).await;
     let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");

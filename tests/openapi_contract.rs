@@ -310,11 +310,33 @@ fn methods_of(expression: &str, path: &str) -> Vec<String> {
     }
 }
 
+/// `code` without the function whose signature starts with `signature`, body included.
+fn without_function(code: &str, signature: &str) -> String {
+    let start = code.find(signature).unwrap_or_else(|| panic!("src/http/mod.rs has no `{signature}`"));
+    let open = start + code[start..].find('{').expect("a function body");
+    let mut depth = 0;
+    for (offset, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return format!("{}{}", &code[..start], &code[open + offset + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    panic!("unbalanced braces in src/http/mod.rs after `{signature}`")
+}
+
 /// Every (method, path) the router of `src/http/mod.rs` defines.
 fn router_routes() -> BTreeSet<Operation> {
     // Production code only: the file's unit tests build routers of their own.
     let source = strip_comments(ROUTER_SOURCE);
     let code = source.split("#[cfg(test)]").next().expect("split yields at least one part");
+    // The separate metrics listener (`--metrics-addr`) serves the same documented GET /metrics.
+    let code = &without_function(code, "pub fn metrics_app(");
     for construct in [".nest(", ".nest_service(", ".merge(", ".route_service(", "MethodRouter"] {
         assert!(
             !code.contains(construct),
@@ -941,6 +963,7 @@ fn cases() -> Vec<Case> {
             problem: Some("shutting-down"),
         },
         case("the document", Call::get("/openapi.yaml"), 200, None),
+        case("the metrics", Call::get("/metrics"), 200, None),
     ]);
     cases
 }
@@ -969,7 +992,7 @@ async fn run(case: &Case) -> Reply {
             let state = AppState::new(&config, Readiness::default());
             let router = app(&config, state.clone());
             let (release, wait) = std::sync::mpsc::channel::<()>();
-            let busy = tokio::spawn(async move { state.pool.run(move |_| Ok(wait.recv().is_ok())).await });
+            let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
             tokio::time::sleep(Duration::from_millis(50)).await;
             let reply = oneshot(router, case.call.request()).await;
             release.send(()).expect("the busy job is waiting");
@@ -1049,6 +1072,8 @@ fn assert_matches_response(spec: &Spec, what: &str, response: &Value, reply: &Re
             .unwrap_or_else(|error| panic!("{what}: the body is not JSON ({error}): {body_text}"))
     } else if essence == "application/yaml" {
         parse_yaml(&body_text)
+    } else if essence == "text/plain" {
+        json!(body_text)
     } else if essence == "application/x-ndjson" {
         // The schema describes one line; every line must match it.
         let schema = media.get("schema").unwrap_or_else(|| panic!("{what}: {essence} has no schema in the spec"));

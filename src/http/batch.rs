@@ -116,7 +116,7 @@ fn solve_items(
             async move {
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
                 let solve_timeout = admission.solve_timeout();
-                match admission.run(move |deadline| Ok(solve_chunk(chunk, deadline, solve_timeout))).await {
+                match admission.run("batch", move |deadline| Ok(solve_chunk(chunk, deadline, solve_timeout))).await {
                     Ok(results) => results,
                     Err(error) => positions.into_iter().map(|at| failed(ApiError::from(error), at)).collect(),
                 }

@@ -38,7 +38,8 @@ pub async fn solve(
 ) -> Result<Json<SolveResponse>, ApiError> {
     let (puzzle, format) = request.board.into_result()?;
     let solve_timeout = state.pool.limits().solve_timeout;
-    let answer = state.pool.run(move |deadline| Ok(solve_puzzle(&puzzle, format, deadline, solve_timeout))).await?;
+    let answer =
+        state.pool.run("solve", move |deadline| Ok(solve_puzzle(&puzzle, format, deadline, solve_timeout))).await?;
     Ok(Json(answer?))
 }
 
@@ -104,7 +105,7 @@ pub async fn count(
     if !conflicts.is_empty() {
         return Err(ApiError::ConflictingGivens(conflicts));
     }
-    let count = state.pool.run(move |deadline| solver::count_solutions(&puzzle, limit, deadline)).await?;
+    let count = state.pool.run("count", move |deadline| solver::count_solutions(&puzzle, limit, deadline)).await?;
     Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
 }
 
@@ -127,6 +128,11 @@ pub struct Ready {
 /// `GET /readyz`: 200 while taking traffic, 503 once shutdown has begun.
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Ready>, ApiError> {
     if state.readiness.is_ready() { Ok(Json(Ready { status: "ready" })) } else { Err(ApiError::ShuttingDown) }
+}
+
+/// `GET /metrics`: Prometheus text format.
+pub async fn metrics() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], crate::metrics::render())
 }
 
 /// `GET /openapi.yaml`.

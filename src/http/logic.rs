@@ -25,7 +25,7 @@ pub async fn rate(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
-    with_unique_solution(&state, puzzle, logic::rate).await.map(Json)
+    with_unique_solution(&state, "rate", puzzle, logic::rate).await.map(Json)
 }
 
 #[derive(Serialize)]
@@ -46,7 +46,8 @@ pub async fn hint(
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
     let step =
-        with_unique_solution(&state, puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution))).await?;
+        with_unique_solution(&state, "hint", puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution)))
+            .await?;
     let message = step.is_none().then_some("the board is complete and correct: there is nothing left to do");
     Ok(Json(HintResponse { solved: step.is_none(), step, message }))
 }
@@ -64,7 +65,7 @@ pub async fn explain(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
     let (puzzle, format) = request.board.into_result()?;
-    let explanation = with_unique_solution(&state, puzzle, logic::explain).await?;
+    let explanation = with_unique_solution(&state, "explain", puzzle, logic::explain).await?;
     Ok(Json(ExplainResponse {
         steps: explanation.steps,
         rating: explanation.rating,
@@ -72,9 +73,9 @@ pub async fn explain(
     }))
 }
 
-/// Runs `work` on the solver pool for a puzzle with exactly one solution, which it is given;
-/// any other puzzle is refused with the problem that says why.
-async fn with_unique_solution<T, F>(state: &AppState, puzzle: Board, work: F) -> Result<T, ApiError>
+/// Runs `job` on the solver pool (as `work` in the metrics) for a puzzle with exactly one
+/// solution, which it is given; any other puzzle is refused with the problem that says why.
+async fn with_unique_solution<T, F>(state: &AppState, work: &'static str, puzzle: Board, job: F) -> Result<T, ApiError>
 where
     F: FnOnce(&Board, &Board, &mut Deadline) -> Result<T, Interrupted> + Send + 'static,
     T: Send + 'static,
@@ -85,10 +86,10 @@ where
     }
     state
         .pool
-        .run(move |deadline| {
+        .run(work, move |deadline| {
             let count = solver::count_solutions(&puzzle, 2, deadline)?;
             match (count.solutions, count.first) {
-                (1, Some(solution)) => work(&puzzle, &solution, deadline).map(Ok),
+                (1, Some(solution)) => job(&puzzle, &solution, deadline).map(Ok),
                 (0, _) => Ok(Err(ApiError::Unsolvable)),
                 _ => Ok(Err(ApiError::MultipleSolutions)),
             }
@@ -125,13 +126,14 @@ pub async fn generate(
 ) -> Result<Json<GenerateResponse>, ApiError> {
     let GenerateRequest { difficulty, seed, symmetry, format } = request;
     let seed = seed.unwrap_or_else(generate::fresh_seed);
-    let generated =
-        state.pool.run(move |deadline| generate::generate(difficulty, symmetry, seed, deadline)).await.map_err(
-            |error| match error {
-                PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
-                error => error.into(),
-            },
-        )?;
+    let generated = state
+        .pool
+        .run("generate", move |deadline| generate::generate(difficulty, symmetry, seed, deadline))
+        .await
+        .map_err(|error| match error {
+            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
+            error => error.into(),
+        })?;
     Ok(Json(GenerateResponse {
         puzzle: FormattedBoard { board: generated.puzzle, format },
         solution: FormattedBoard { board: generated.solution, format },

@@ -12,10 +12,10 @@ mod logic;
 pub mod problem;
 mod state;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{MatchedPath, Request};
 use axum::http::{Method, StatusCode, header};
 use axum::middleware;
 use axum::response::IntoResponse;
@@ -54,14 +54,22 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
         .route("/v1/solve/batch", post(batch::solve_batch))
         .route("/healthz", get(handlers::healthz))
         .route("/readyz", get(handlers::readyz))
-        .route("/openapi.yaml", get(handlers::openapi))
+        .route("/openapi.yaml", get(handlers::openapi));
+    // With a metrics address of its own, /metrics is served only there (see `metrics_app`).
+    let routes = if config.metrics_addr.is_none() { routes.route("/metrics", get(handlers::metrics)) } else { routes };
+    with_middleware(routes.fallback(handlers::not_found).with_state(state), config)
+}
+
+/// The router of the separate metrics listener (`--metrics-addr`): `/metrics` alone.
+pub fn metrics_app(config: &ServeConfig) -> Router {
+    Router::new()
+        .route("/metrics", get(handlers::metrics))
         .fallback(handlers::not_found)
-        .with_state(state);
-    with_middleware(routes, config)
+        .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: request
-/// id, tracing, CORS, compression, problem rendering, panic catching and timeout.
+/// id, metrics, tracing, CORS, compression, problem rendering, panic catching and timeout.
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
     let trace = TraceLayer::new_for_http()
@@ -73,6 +81,7 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     routes.layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+            .layer(middleware::from_fn(record_metrics))
             .layer(trace)
             .layer(PropagateRequestIdLayer::new(REQUEST_ID))
             .option_layer(cors)
@@ -91,6 +100,17 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
             }))
             .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
     )
+}
+
+/// Middleware: counts each request and times it to its response head (for a streamed NDJSON
+/// batch, to the start of the stream), by matched route so the label set stays small.
+async fn record_metrics(request: Request, next: middleware::Next) -> axum::response::Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", MatchedPath::as_str).to_owned();
+    let response = next.run(request).await;
+    crate::metrics::record_request(method.as_str(), &route, response.status().as_u16(), started.elapsed());
+    response
 }
 
 fn cors_layer(origins: &[String]) -> CorsLayer {

@@ -1,0 +1,93 @@
+//! Prometheus metrics: every name the service records, and the process-wide recorder that
+//! renders them for `GET /metrics`.
+//!
+//! | metric | kind | labels |
+//! |---|---|---|
+//! | `sudokud_http_requests_total` | counter | `method`, `route` (the matched route, or `unmatched`), `status` |
+//! | `sudokud_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
+//! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
+//! | `sudokud_solves_in_flight` | gauge | - |
+//! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot |
+//! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full` or `queue_timeout` (answered 503 `overloaded`) |
+//! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs stopped by their deadline |
+//! | `sudokud_build_info` | gauge (1) | `version` |
+//!
+//! Metrics go through the `metrics` facade to one global recorder, installed on first use: a
+//! process has one `/metrics`, however many routers it builds (tests build many).
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+pub const HTTP_REQUESTS: &str = "sudokud_http_requests_total";
+pub const HTTP_DURATION: &str = "sudokud_http_request_duration_seconds";
+pub const SOLVE_DURATION: &str = "sudokud_solve_duration_seconds";
+pub const SOLVES_IN_FLIGHT: &str = "sudokud_solves_in_flight";
+pub const SLOT_WAIT: &str = "sudokud_solver_slot_wait_seconds";
+pub const SHED: &str = "sudokud_requests_shed_total";
+pub const DEADLINE_EXCEEDED: &str = "sudokud_deadline_exceeded_total";
+pub const BUILD_INFO: &str = "sudokud_build_info";
+
+/// Histogram buckets in seconds: from an easy solve (a few µs) to the longest deadlines.
+const BUCKETS: [f64; 18] = [
+    0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+    0.5, 1.0, 2.5, 5.0,
+];
+
+/// The recorder's handle, installing the recorder on the first call.
+///
+/// If the embedding program installed another global recorder first, ours stays local: its
+/// `/metrics` is then empty of sudokud's figures, which go to the program's recorder instead.
+pub fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &BUCKETS)
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if ::metrics::set_global_recorder(recorder).is_ok() {
+            ::metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+        }
+        handle
+    })
+}
+
+/// The metrics in the Prometheus text format.
+pub fn render() -> String {
+    handle().render()
+}
+
+/// Drains histogram samples into their buckets. Rendering does it too; this keeps memory
+/// bounded between scrapes, so the server calls it every few seconds.
+pub fn upkeep() {
+    handle().run_upkeep();
+}
+
+/// One HTTP request, answered.
+pub fn record_request(method: &str, route: &str, status: u16, elapsed: Duration) {
+    let labels = [("method", method.to_owned()), ("route", route.to_owned()), ("status", status.to_string())];
+    ::metrics::counter!(HTTP_REQUESTS, &labels).increment(1);
+    ::metrics::histogram!(HTTP_DURATION, &labels).record(elapsed.as_secs_f64());
+}
+
+/// A pool job started: the wait for its slot, and one more in flight.
+pub fn job_started(work: &'static str, waited: Duration) {
+    ::metrics::histogram!(SLOT_WAIT, "work" => work).record(waited.as_secs_f64());
+    ::metrics::gauge!(SOLVES_IN_FLIGHT).increment(1.0);
+}
+
+/// A pool job ended after `ran`; `timed_out` when its deadline stopped it.
+pub fn job_finished(work: &'static str, ran: Duration, timed_out: bool) {
+    ::metrics::gauge!(SOLVES_IN_FLIGHT).decrement(1.0);
+    ::metrics::histogram!(SOLVE_DURATION, "work" => work).record(ran.as_secs_f64());
+    if timed_out {
+        ::metrics::counter!(DEADLINE_EXCEEDED, "work" => work).increment(1);
+    }
+}
+
+/// A request refused with 503 `overloaded`.
+pub fn shed(reason: &'static str) {
+    ::metrics::counter!(SHED, "reason" => reason).increment(1);
+}

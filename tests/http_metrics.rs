@@ -1,0 +1,90 @@
+//! `GET /metrics`: what a Prometheus scrape sees after real traffic, and the separate metrics
+//! port. The recorder is process-wide, so assertions look for series, not exact totals.
+
+mod common;
+
+use std::num::NonZeroUsize;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use common::http::*;
+use serde_json::json;
+use sudokud::config::ServeConfig;
+use sudokud::http::{AppState, Readiness, app};
+use tower::ServiceExt;
+
+async fn scrape(router: axum::Router) -> String {
+    let response = router.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/plain; version=0.0.4"));
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 22).await.unwrap();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// The value of the first sample whose line starts with `series`.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().find(|line| line.starts_with(series))?.rsplit(' ').next()?.parse().ok()
+}
+
+#[tokio::test]
+async fn requests_solves_sheds_and_deadlines_are_counted() {
+    let router = router(&config());
+    send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    send(router.clone(), post_json("/v1/rate", json!({ "board": PUZZLE }).to_string())).await;
+    send(router.clone(), Request::get("/no/such/path").body(Body::empty()).unwrap()).await;
+    let late = ServeConfig { solve_timeout_ms: 0, ..config() };
+    send(self::router(&late), post_json("/v1/count", json!({ "board": ".".repeat(81) }).to_string())).await;
+
+    // One slot, no queue, and the slot taken: the next solve is shed.
+    let full = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
+    let state = AppState::new(&full, Readiness::default());
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let busy = tokio::spawn({
+        let state = state.clone();
+        async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+    });
+    while busy.is_finished() || state.pool.admit().is_ok() {
+        tokio::task::yield_now().await;
+    }
+    send(app(&full, state), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    release.send(()).unwrap();
+    busy.await.unwrap().unwrap();
+
+    let text = scrape(router).await;
+    let solved = r#"sudokud_http_requests_total{method="POST",route="/v1/solve",status="200"}"#;
+    assert!(sample(&text, solved).is_some_and(|count| count >= 1.0), "{text}");
+    assert!(text.contains(r#"route="unmatched",status="404""#), "{text}");
+    assert!(
+        text.contains(
+            r#"sudokud_http_request_duration_seconds_bucket{method="POST",route="/v1/rate",status="200",le="0.001"}"#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#"sudokud_solve_duration_seconds_bucket{work="solve",le="#), "{text}");
+    assert!(text.contains(r#"sudokud_solver_slot_wait_seconds_count{work="rate"}"#), "{text}");
+    assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="count"}"#).is_some_and(|n| n >= 1.0), "{text}");
+    assert!(sample(&text, r#"sudokud_requests_shed_total{reason="queue_full"}"#).is_some_and(|n| n >= 1.0), "{text}");
+    assert!(text.contains("sudokud_solves_in_flight"), "{text}");
+    assert!(sample(&text, r#"sudokud_build_info{version=""#).is_some_and(|one| one == 1.0), "{text}");
+}
+
+#[tokio::test]
+async fn metrics_can_have_their_own_port() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let config = ServeConfig { metrics_addr: Some(format!("127.0.0.1:{port}").parse().unwrap()), ..config() };
+    let running = start(config).await;
+    let client = reqwest::Client::new();
+    let on_api = client.get(format!("http://{}/metrics", running.addr)).send().await.unwrap();
+    assert_eq!(on_api.status(), 404, "not on the API's port");
+    let mut scraped = None;
+    for _ in 0..50 {
+        if let Ok(response) = client.get(format!("http://127.0.0.1:{port}/metrics")).send().await {
+            scraped = Some(response.text().await.unwrap());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(scraped.expect("the metrics port answers").contains("sudokud_build_info"));
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}
