@@ -139,10 +139,10 @@ fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast
     if limit == 0 {
         return Ok(search.count);
     }
-    if let Some(state) = State::new(puzzle) {
+    if let Some(mut state) = State::new(puzzle) {
         search.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
         search.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
-        search.start(state, fast)?;
+        search.start(&mut state, fast)?;
     }
     Ok(search.count)
 }
@@ -764,7 +764,7 @@ struct Search<'a, I> {
 
 impl<I: Interrupt> Search<'_, I> {
     /// [`Search::run`], or its fast twin when `fast`: only set when the CPU has its features.
-    fn start(&mut self, state: State, fast: bool) -> Result<bool, Interrupted> {
+    fn start(&mut self, state: &mut State, fast: bool) -> Result<bool, Interrupted> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
@@ -777,7 +777,7 @@ impl<I: Interrupt> Search<'_, I> {
     }
 
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
-    fn run(&mut self, state: State) -> Result<bool, Interrupted> {
+    fn run(&mut self, state: &mut State) -> Result<bool, Interrupted> {
         self.step(state, Self::run)
     }
 
@@ -785,7 +785,7 @@ impl<I: Interrupt> Search<'_, I> {
     /// `count_ones` and `trailing_zeros` of the search becomes one instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn run_fast(&mut self, state: State) -> Result<bool, Interrupted> {
+    fn run_fast(&mut self, state: &mut State) -> Result<bool, Interrupted> {
         self.step(state, |search, next| search.run_fast(next))
     }
 
@@ -794,8 +794,8 @@ impl<I: Interrupt> Search<'_, I> {
     #[inline(always)]
     fn step(
         &mut self,
-        mut state: State,
-        mut recurse: impl FnMut(&mut Self, State) -> Result<bool, Interrupted>,
+        state: &mut State,
+        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Interrupted>,
     ) -> Result<bool, Interrupted> {
         if !state.propagate(self.stacks) {
             self.weigh = true;
@@ -815,13 +815,14 @@ impl<I: Interrupt> Search<'_, I> {
                 return Err(Interrupted);
             }
             if digits == 0 {
-                // The last candidate: no need to keep `state` any more.
+                // The last candidate: `state` is not needed any more, so the branch takes it
+                // over instead of a copy.
                 state.place(band, digit, pos);
                 return recurse(self, state);
             }
-            let mut next = state;
+            let mut next = *state;
             next.place(band, digit, pos);
-            if recurse(self, next)? {
+            if recurse(self, &mut next)? {
                 return Ok(true);
             }
             // Every completion with this digit here has been seen: rule it out.
