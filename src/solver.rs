@@ -139,11 +139,7 @@ fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast
     if limit == 0 {
         return Ok(search.count);
     }
-    if let Some(mut state) = State::new(puzzle) {
-        search.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
-        search.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
-        search.start(&mut state, fast)?;
-    }
+    search.start(puzzle, fast)?;
     Ok(search.count)
 }
 
@@ -381,6 +377,7 @@ impl State {
     /// The state with `puzzle`'s givens placed, or `None` when two givens clash. Built in bulk
     /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
     /// the givens one by one.
+    #[inline(always)]
     fn new(puzzle: &Board) -> Option<State> {
         // Per band and value (0 for blank), the cells holding it: one OR per cell, no branch on
         // the unpredictable value. Sixteen slots so that `value & 15` needs no bounds check.
@@ -763,17 +760,43 @@ struct Search<'a, I> {
 }
 
 impl<I: Interrupt> Search<'_, I> {
-    /// [`Search::run`], or its fast twin when `fast`: only set when the CPU has its features.
-    fn start(&mut self, state: &mut State, fast: bool) -> Result<bool, Interrupted> {
+    /// [`Search::begin`], or its fast twin when `fast`: only set when the CPU has its features.
+    fn start(&mut self, puzzle: &Board, fast: bool) -> Result<bool, Interrupted> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `run_fast` is compiled for.
-            return unsafe { self.run_fast(state) };
+            // feature `begin_fast` is compiled for.
+            return unsafe { self.begin_fast(puzzle) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = fast;
-        self.run(state)
+        self.begin(puzzle)
+    }
+
+    /// Builds the state of `puzzle` and explores it.
+    fn begin(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+        self.begin_with(puzzle, Self::run)
+    }
+
+    /// [`Search::begin`] compiled like [`Search::run_fast`], so that building the state counts
+    /// bits in one instruction too.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+        self.begin_with(puzzle, |search, state| search.run_fast(state))
+    }
+
+    /// The body of [`Search::begin`], generic over the search it starts.
+    #[inline(always)]
+    fn begin_with(
+        &mut self,
+        puzzle: &Board,
+        run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Interrupted>,
+    ) -> Result<bool, Interrupted> {
+        let Some(mut state) = State::new(puzzle) else { return Ok(false) };
+        self.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
+        self.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
+        run(self, &mut state)
     }
 
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
