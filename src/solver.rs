@@ -139,11 +139,7 @@ fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast
     if limit == 0 {
         return Ok(search.count);
     }
-    if let Some(state) = State::new(puzzle) {
-        search.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
-        search.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
-        search.start(state, fast)?;
-    }
+    search.start(puzzle, fast)?;
     Ok(search.count)
 }
 
@@ -381,6 +377,7 @@ impl State {
     /// The state with `puzzle`'s givens placed, or `None` when two givens clash. Built in bulk
     /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
     /// the givens one by one.
+    #[inline(always)]
     fn new(puzzle: &Board) -> Option<State> {
         // Per band and value (0 for blank), the cells holding it: one OR per cell, no branch on
         // the unpredictable value. Sixteen slots so that `value & 15` needs no bounds check.
@@ -737,13 +734,13 @@ impl State {
         let mut cells = [0u8; CELLS];
         for (band, row) in self.candidates.iter().enumerate() {
             for (digit, &candidates) in row.iter().enumerate() {
-                // Solved, a digit holds one cell per row of the band: three, so no loop and no
-                // unpredictable branch.
-                debug_assert_eq!(candidates.count_ones(), 3);
-                let (first, second) = (candidates, candidates & (candidates - 1));
-                let third = second & (second - 1);
-                for bits in [first, second, third] {
-                    cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                // Solved, a digit holds one cell per row of the band. The bit above the row
+                // tells the compiler the count is of a nonzero word, which saves a zero check
+                // where `trailing_zeros` is not one instruction.
+                for row in 0..3 {
+                    debug_assert_eq!((candidates >> (9 * row) & 0x1ff).count_ones(), 1);
+                    let column = (candidates >> (9 * row) & 0x1ff | 0x200).trailing_zeros() as usize;
+                    cells[27 * band + 9 * row + column] = digit as u8 + 1;
                 }
             }
         }
@@ -763,21 +760,47 @@ struct Search<'a, I> {
 }
 
 impl<I: Interrupt> Search<'_, I> {
-    /// [`Search::run`], or its fast twin when `fast`: only set when the CPU has its features.
-    fn start(&mut self, state: State, fast: bool) -> Result<bool, Interrupted> {
+    /// [`Search::begin`], or its fast twin when `fast`: only set when the CPU has its features.
+    fn start(&mut self, puzzle: &Board, fast: bool) -> Result<bool, Interrupted> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `run_fast` is compiled for.
-            return unsafe { self.run_fast(state) };
+            // feature `begin_fast` is compiled for.
+            return unsafe { self.begin_fast(puzzle) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = fast;
-        self.run(state)
+        self.begin(puzzle)
+    }
+
+    /// Builds the state of `puzzle` and explores it.
+    fn begin(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+        self.begin_with(puzzle, Self::run)
+    }
+
+    /// [`Search::begin`] compiled like [`Search::run_fast`], so that building the state counts
+    /// bits in one instruction too.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+        self.begin_with(puzzle, |search, state| search.run_fast(state))
+    }
+
+    /// The body of [`Search::begin`], generic over the search it starts.
+    #[inline(always)]
+    fn begin_with(
+        &mut self,
+        puzzle: &Board,
+        run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Interrupted>,
+    ) -> Result<bool, Interrupted> {
+        let Some(mut state) = State::new(puzzle) else { return Ok(false) };
+        self.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
+        self.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
+        run(self, &mut state)
     }
 
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
-    fn run(&mut self, state: State) -> Result<bool, Interrupted> {
+    fn run(&mut self, state: &mut State) -> Result<bool, Interrupted> {
         self.step(state, Self::run)
     }
 
@@ -785,7 +808,7 @@ impl<I: Interrupt> Search<'_, I> {
     /// `count_ones` and `trailing_zeros` of the search becomes one instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn run_fast(&mut self, state: State) -> Result<bool, Interrupted> {
+    fn run_fast(&mut self, state: &mut State) -> Result<bool, Interrupted> {
         self.step(state, |search, next| search.run_fast(next))
     }
 
@@ -794,8 +817,8 @@ impl<I: Interrupt> Search<'_, I> {
     #[inline(always)]
     fn step(
         &mut self,
-        mut state: State,
-        mut recurse: impl FnMut(&mut Self, State) -> Result<bool, Interrupted>,
+        state: &mut State,
+        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Interrupted>,
     ) -> Result<bool, Interrupted> {
         if !state.propagate(self.stacks) {
             self.weigh = true;
@@ -815,13 +838,14 @@ impl<I: Interrupt> Search<'_, I> {
                 return Err(Interrupted);
             }
             if digits == 0 {
-                // The last candidate: no need to keep `state` any more.
+                // The last candidate: `state` is not needed any more, so the branch takes it
+                // over instead of a copy.
                 state.place(band, digit, pos);
                 return recurse(self, state);
             }
-            let mut next = state;
+            let mut next = *state;
             next.place(band, digit, pos);
-            if recurse(self, next)? {
+            if recurse(self, &mut next)? {
                 return Ok(true);
             }
             // Every completion with this digit here has been seen: rule it out.
