@@ -1,13 +1,13 @@
 //! The batch commands: `sudokud solve`, `rate` and `explain` answer puzzles from files or stdin,
 //! one answer per line in input order; `sudokud generate` makes puzzles from consecutive seeds.
 //!
-//! Input is read in blocks; each block's lines are stored in one reused `String` (no allocation
-//! per line), answered in parallel by scoped threads that take chunks of work from a shared
+//! Input is read in blocks of bytes into one reused buffer and split into lines in place (no
+//! copy or allocation per line, and no UTF-8 check on ASCII lines); each block is answered in parallel by scoped threads that take chunks of work from a shared
 //! cursor, and written out in order before the next block is read. Memory stays bounded by
 //! the block size however long the input is, and output order never depends on thread timing.
 
-use std::io::{self, BufRead, Write};
-use std::ops::Range;
+use std::borrow::Cow;
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
@@ -178,7 +178,9 @@ impl LineJob for Explain {
 }
 
 /// Answers every puzzle line of `input` with `job` and writes the answers to `out` in input
-/// order, using `threads` threads. Empty lines and lines starting with `#` are skipped.
+/// order, using `threads` threads. Lines are trimmed of whitespace; empty lines and lines
+/// starting with `#` are skipped. A line that is not UTF-8 is answered with its invalid bytes
+/// replaced by U+FFFD (so it gets an `invalid board` error), instead of failing the batch.
 pub fn run<J: LineJob>(
     job: &J,
     mut input: impl BufRead,
@@ -186,35 +188,108 @@ pub fn run<J: LineJob>(
     threads: usize,
     progress: &Progress,
 ) -> io::Result<()> {
-    let mut text = String::new();
-    let mut lines: Vec<Range<usize>> = Vec::with_capacity(BLOCK_LINES);
+    // Lines are split in place in this buffer: no copy, and UTF-8 is checked only on lines
+    // that are not plain ASCII.
+    let mut data = vec![0u8; BLOCK_BYTES];
+    let mut filled = 0;
+    let mut at_end = false;
     let mut answers: Vec<Option<J::Answer>> = Vec::with_capacity(BLOCK_LINES);
     loop {
-        text.clear();
-        lines.clear();
-        let mut at_end = false;
-        while lines.len() < BLOCK_LINES {
-            let start = text.len();
-            if input.read_line(&mut text)? == 0 {
-                at_end = true;
-                break;
-            }
-            let line = text[start..].trim();
-            if line.is_empty() || line.starts_with('#') {
-                text.truncate(start);
-            } else {
-                lines.push(start..text.len());
-            }
+        if !at_end {
+            filled += fill(&mut input, &mut data[filled..])?;
+            at_end = filled < data.len();
         }
-        answers.clear();
-        answers.resize_with(lines.len(), || None);
-        fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| job.answer(&text[lines[index].clone()]));
-        for answer in &answers {
-            job.write(answer.as_ref().expect("every line of the block was answered"), out)?;
-        }
-        if at_end {
+        let consumed = {
+            let (lines, consumed) = split_lines(&data[..filled], at_end);
+            answers.clear();
+            answers.resize_with(lines.len(), || None);
+            fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| job.answer(&lines[index]));
+            for answer in &answers {
+                job.write(answer.as_ref().expect("every line of the block was answered"), out)?;
+            }
+            consumed
+        };
+        data.copy_within(consumed..filled, 0);
+        filled -= consumed;
+        if at_end && filled == 0 {
             return out.flush();
         }
+        if consumed == 0 {
+            // A line longer than the buffer.
+            data.resize(2 * data.len(), 0);
+        }
+    }
+}
+
+/// Bytes read per block: room for [`BLOCK_LINES`] lines of 81 cells and a newline.
+const BLOCK_BYTES: usize = BLOCK_LINES * (CELLS + 1);
+
+/// Reads into `buf` until it is full or the input ends; returns how many bytes were read.
+fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
+/// The puzzle lines of `data`, trimmed, up to [`BLOCK_LINES`] of them, and how many bytes they
+/// took. A last line without a newline counts only `at_end`; otherwise it waits for more input.
+fn split_lines(data: &[u8], at_end: bool) -> (Vec<Cow<'_, str>>, usize) {
+    let mut lines = Vec::with_capacity(BLOCK_LINES);
+    let mut pos = 0;
+    while lines.len() < BLOCK_LINES && pos < data.len() {
+        // The common line: 81 printable ASCII characters and a newline, nothing to trim.
+        if let Some(&[ref line @ .., b'\n']) = data.get(pos..pos + CELLS + 1)
+            && line.iter().fold(true, |plain, &byte| plain & (b'!'..=b'~').contains(&byte))
+        {
+            pos += CELLS + 1;
+            if line[0] != b'#' {
+                // SAFETY: every byte of `line` is ASCII, so it is UTF-8.
+                lines.push(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line) }));
+            }
+            continue;
+        }
+        let rest = &data[pos..];
+        let line = match rest.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                pos += end + 1;
+                &rest[..end]
+            }
+            None if at_end => {
+                pos = data.len();
+                rest
+            }
+            None => break,
+        };
+        let line = trim_line(line);
+        if !line.is_empty() && !line.starts_with('#') {
+            lines.push(line);
+        }
+    }
+    (lines, pos)
+}
+
+/// `line` as text, trimmed like `str::trim`. ASCII, the usual case, needs no UTF-8 check;
+/// anything else is checked, and invalid bytes become U+FFFD.
+fn trim_line(line: &[u8]) -> Cow<'_, str> {
+    // `str::trim`'s whitespace within ASCII: tab, newline, vertical tab, form feed, CR, space.
+    let blank = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ');
+    let start = line.iter().position(|byte| !blank(byte)).unwrap_or(line.len());
+    let end = line.iter().rposition(|byte| !blank(byte)).map_or(start, |last| last + 1);
+    let line = &line[start..end];
+    if line.is_ascii() {
+        // SAFETY: `line` is ASCII, so it is UTF-8.
+        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line) });
+    }
+    match String::from_utf8_lossy(line) {
+        Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
+        Cow::Owned(text) => Cow::Owned(text.trim().to_owned()),
     }
 }
 
@@ -320,6 +395,46 @@ mod tests {
         assert_eq!(
             lines[2],
             "error\tinvalid board: `board` has 3 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"
+        );
+    }
+
+    #[test]
+    fn trims_like_str_trim_and_answers_a_last_line_without_newline() {
+        let input = format!("\u{3000}\x0b{PUZZLE}\t\r\n \u{a0}\n\x0b# comment\n  {PUZZLE}");
+        assert_eq!(run(&input, 1), format!("{SOLUTION}\n{SOLUTION}\n"));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_invalid_board() {
+        let mut input = format!("{PUZZLE}\n").into_bytes();
+        input.extend_from_slice(b"53\xff");
+        input.extend_from_slice(format!("{}\n{PUZZLE}\n", &PUZZLE[3..]).as_bytes());
+        let mut out = Vec::new();
+        super::run(&Solve, &input[..], &mut out, 1, &Progress::hidden()).unwrap();
+        let expected = "error\tinvalid board: board character at byte offset 2 (cell 2: row 0, col 2): found \
+                        '\u{fffd}'; expected a digit 1-9, or '.' or '0' for blank";
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{SOLUTION}\n{expected}\n{SOLUTION}\n"));
+    }
+
+    #[test]
+    fn lines_span_blocks_and_may_be_longer_than_a_block() {
+        // Lines of 81, 82 and 83 bytes, so that block ends fall inside lines, then one line
+        // longer than the buffer.
+        let shapes = [format!("{PUZZLE}\n"), format!("{PUZZLE}\r\n"), format!(" {PUZZLE}\r\n")];
+        let count = 2 * BLOCK_LINES + 7;
+        let mut input: String = (0..count).map(|i| shapes[i % 3].as_str()).collect();
+        input.push_str(&"1".repeat(2 * BLOCK_BYTES));
+        input.push('\n');
+        let output = run(&input, 2);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), count + 1);
+        assert!(lines[..count].iter().all(|&line| line == SOLUTION));
+        assert_eq!(
+            lines[count],
+            format!(
+                "error\tinvalid board: `board` has {} cells; expected 81 (digits 1-9, and '.' or '0' for blank)",
+                2 * BLOCK_BYTES
+            )
         );
     }
 
