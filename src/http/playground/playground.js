@@ -29,6 +29,11 @@ function parseBoard(text) {
   return /^[1-9.]{81}$/.test(board) ? board : null;
 }
 
+/** How many cells of an 81-character board are blank. */
+function blanks(board) {
+  return board.split('.').length - 1;
+}
+
 /** The board as shown, `.` for a blank. */
 function shownBoard() {
   return cells.map((cell) => cell.value || '.').join('');
@@ -96,7 +101,7 @@ function loadBoard(board) {
 }
 
 function loadFromFragment() {
-  const fragment = decodeURIComponent(location.hash.slice(1));
+  const fragment = location.hash.slice(1);
   if (fragment === '') return;
   const board = parseBoard(fragment);
   if (board) loadBoard(board);
@@ -157,14 +162,13 @@ async function validate() {
   if (!answer) return;
   clearMarks();
   markConflicts(answer.conflicts);
-  const blanks = shownBoard().split('.').length - 1;
   if (!answer.valid) {
     const list = answer.conflicts.map((conflict) => `${cellName(conflict)} (${conflict.digit})`).join(', ');
     say(`${answer.conflicts.length} conflicting cells: ${list}.`, 'error');
   } else if (answer.complete) {
     say('Valid and complete.', 'ok');
   } else {
-    say(`Valid so far: no digit repeats in a row, column or box; ${blanks} cells are blank.`, 'ok');
+    say(`Valid so far: no digit repeats in a row, column or box; ${blanks(shownBoard())} cells are blank.`, 'ok');
   }
 }
 
@@ -235,7 +239,7 @@ document.addEventListener('paste', (event) => {
   if (board) {
     event.preventDefault();
     loadBoard(board);
-    say(`Pasted a puzzle with ${81 - board.split('.').length + 1} givens.`, 'ok');
+    say(`Pasted a puzzle with ${81 - blanks(board)} givens.`, 'ok');
   } else if (index >= 0) {
     event.preventDefault();
     if (/^\s*[1-9]\s*$/.test(text)) edit(index, text.trim());
