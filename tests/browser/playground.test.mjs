@@ -240,7 +240,7 @@ test('Example, Hint, Generate and Clear', async () => {
   assert.equal(fragment(), '');
 });
 
-test('usable at phone width: 360 px, no sideways scrolling, cells big enough to tap', async () => {
+test('usable at phone width: 360 px, no sideways scrolling, cells big enough to tap, typing without key events', async () => {
   const phone = await open({ width: 360, height: 740 });
   await phone.goto(`${BASE}/#${PUZZLE}`);
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal scroll');
@@ -252,6 +252,13 @@ test('usable at phone width: 360 px, no sideways scrolling, cells big enough to 
     const box = await phone.getByRole('button', { name, exact: true }).boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 360, `${name} is on screen`);
   }
+  // An on-screen keyboard sends text without key events: the cell keeps the digit typed.
+  const blank = phone.getByLabel('Row 1, column 3', { exact: true });
+  await blank.focus();
+  await phone.keyboard.insertText('4');
+  await phone.keyboard.insertText('x');
+  assert.equal(await blank.inputValue(), '4');
+  assert.equal(new URL(phone.url()).hash, `#534${PUZZLE.slice(3)}`);
   await phone.context().close();
 });
 
