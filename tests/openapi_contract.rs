@@ -964,6 +964,10 @@ fn cases() -> Vec<Case> {
         },
         case("the document", Call::get("/openapi.yaml"), 200, None),
         case("the metrics", Call::get("/metrics"), 200, None),
+        case("the playground page", Call::get("/"), 200, None),
+        case("the playground's style sheet", Call::get("/playground.css"), 200, None),
+        case("the playground's script", Call::get("/playground.js"), 200, None),
+        case("the playground's icon", Call::get("/favicon.svg"), 200, None),
     ]);
     cases
 }
@@ -1072,7 +1076,7 @@ fn assert_matches_response(spec: &Spec, what: &str, response: &Value, reply: &Re
             .unwrap_or_else(|error| panic!("{what}: the body is not JSON ({error}): {body_text}"))
     } else if essence == "application/yaml" {
         parse_yaml(&body_text)
-    } else if essence == "text/plain" {
+    } else if ["text/plain", "text/html", "text/css", "text/javascript", "image/svg+xml"].contains(&essence.as_str()) {
         json!(body_text)
     } else if essence == "application/x-ndjson" {
         // The schema describes one line; every line must match it.
@@ -1180,7 +1184,7 @@ async fn other_methods_on_documented_paths_are_405_with_allow() {
 #[tokio::test]
 async fn an_undocumented_path_is_a_404_problem() {
     let spec = Spec::load();
-    for path in ["/", "/v1", "/v1/solver", "/v2/solve", "/openapi.json"] {
+    for path in ["/index.html", "/v1", "/v1/solver", "/v2/solve", "/openapi.json"] {
         assert!(!spec.paths().contains_key(path));
         let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), Call::get(path).request()).await;
         assert_eq!(reply.status, 404, "GET {path}");

@@ -9,6 +9,7 @@ mod batch;
 mod extract;
 mod handlers;
 mod logic;
+mod playground;
 pub mod problem;
 mod state;
 
@@ -54,7 +55,11 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
         .route("/v1/solve/batch", post(batch::solve_batch))
         .route("/healthz", get(handlers::healthz))
         .route("/readyz", get(handlers::readyz))
-        .route("/openapi.yaml", get(handlers::openapi));
+        .route("/openapi.yaml", get(handlers::openapi))
+        .route("/", get(playground::index))
+        .route("/playground.css", get(playground::style))
+        .route("/playground.js", get(playground::script))
+        .route("/favicon.svg", get(playground::favicon));
     // With a metrics address of its own, /metrics is served only there (see `metrics_app`).
     let routes = if config.metrics_addr.is_none() { routes.route("/metrics", get(handlers::metrics)) } else { routes };
     with_middleware(routes.fallback(handlers::not_found).with_state(state), config)

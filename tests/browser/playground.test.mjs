@@ -1,0 +1,267 @@
+// End-to-end tests of the playground page (GET /) in a real browser: Debian's Chromium, headless,
+// driven by playwright-core against a running sudokud. scripts/browser-test.sh builds and starts
+// the server and runs this file with node's test runner:
+//
+//   SUDOKUD_URL=http://127.0.0.1:8080 SCREENSHOT=../../docs/playground.png node --test
+//
+// CHROMIUM overrides the browser's path (default /usr/bin/chromium).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.SUDOKUD_URL ?? 'http://127.0.0.1:8080';
+const SCREENSHOT = process.env.SCREENSHOT ?? 'playground.png';
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// The README's puzzle and its one solution.
+const PUZZLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
+const SOLUTION = '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
+// The first puzzle of tests/data/17_clue_10k.txt, pasted as nine lines of nine with 0 for blank.
+const SEVENTEEN = '................12..3.45........35.6...7..3...1..........28..4...6......5...1....';
+// PUZZLE with an 8 in r1c1: it repeats in column 1 (r4c1) and in box 1 (r3c3).
+const CONFLICTING = `8${PUZZLE.slice(1)}`;
+const CONFLICTS = ['Row 1, column 1', 'Row 3, column 3', 'Row 4, column 1'];
+// No two givens conflict, but r2c9 can hold nothing: row 1 leaves it 9 only, and 9 is in its column.
+const UNSOLVABLE = `12345678.........9${'.'.repeat(63)}`;
+
+const RED = 'rgb(192, 28, 40)'; // --solved in playground.css
+const INK = 'rgb(27, 27, 27)'; // --ink: the givens' near-black
+
+let browser;
+let page;
+/**
+ * What must not happen on any page: script errors, console errors, requests to other origins,
+ * and failed GETs (a missing file). A POST may fail: problem responses are part of the tests.
+ */
+const incidents = [];
+
+function watch(target) {
+  target.on('pageerror', (error) => incidents.push(`page error: ${error.message}`));
+  target.on('console', (message) => {
+    // Chromium logs every 4xx as "Failed to load resource"; the response listener judges those.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      incidents.push(`console: ${message.text()}`);
+    }
+  });
+  target.on('request', (request) => {
+    if (!request.url().startsWith(`${BASE}/`)) incidents.push(`request to another origin: ${request.url()}`);
+  });
+  target.on('response', (response) => {
+    if (response.request().method() === 'GET' && response.status() >= 400) {
+      incidents.push(`GET ${response.url()}: ${response.status()}`);
+    }
+  });
+}
+
+async function open(viewport = { width: 720, height: 960 }) {
+  const context = await browser.newContext({ viewport });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
+  const opened = await context.newPage();
+  watch(opened);
+  return opened;
+}
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  page = await open();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const cell = (row, col) => page.getByLabel(`Row ${row}, column ${col}`, { exact: true });
+const board = () => page.$$eval('.cell', (cells) => cells.map((input) => input.value || '.').join(''));
+const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+const colours = () => page.$$eval('.cell', (cells) => cells.map((input) => getComputedStyle(input).color));
+const fragment = () => new URL(page.url()).hash.slice(1);
+
+/**
+ * Clicks (or with `key`, presses that key on) the button named `name` and returns the message
+ * the page shows once the server has answered. The message area is emptied first, so a stale
+ * message from an earlier action cannot pass for the answer.
+ */
+async function act(name, key) {
+  await page.evaluate(() => { document.getElementById('message').textContent = ''; });
+  const button = page.getByRole('button', { name, exact: true });
+  if (key) {
+    assert.ok(await button.evaluate((element) => element === document.activeElement), `${name} has the focus`);
+    await page.keyboard.press(key);
+  } else {
+    await button.click();
+  }
+  await page.waitForFunction(() => document.getElementById('message').textContent !== '');
+  return page.locator('#message').textContent();
+}
+
+/** `solution` is a complete Sudoku grid that keeps every given of `puzzle`. */
+function assertSolves(solution, puzzle) {
+  assert.match(solution, /^[1-9]{81}$/);
+  [...puzzle].forEach((given, index) => given === '.' || assert.equal(solution[index], given, `given at ${index}`));
+  const units = [];
+  for (let i = 0; i < 9; i++) {
+    units.push([...Array(9)].map((_, j) => i * 9 + j)); // row i
+    units.push([...Array(9)].map((_, j) => j * 9 + i)); // column i
+    units.push([...Array(9)].map((_, j) => (Math.floor(i / 3) * 3 + Math.floor(j / 3)) * 9 + (i % 3) * 3 + (j % 3)));
+  }
+  for (const unit of units) assert.equal(new Set(unit.map((index) => solution[index])).size, 9, `unit ${unit}`);
+}
+
+/** Blank cells of `puzzle` are red in the page, givens are ink. */
+async function assertSolvedColours(puzzle) {
+  const shown = await colours();
+  [...puzzle].forEach((given, index) => {
+    assert.equal(shown[index], given === '.' ? RED : INK, `colour of cell ${index} (${given === '.' ? 'filled' : 'given'})`);
+  });
+}
+
+test('the page has 81 labelled cells and a strict Content-Security-Policy', async () => {
+  const response = await page.goto(`${BASE}/`);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-security-policy'], /default-src 'none'.*script-src 'self'/);
+  const labels = await page.$$eval('.cell', (cells) => cells.map((input) => input.getAttribute('aria-label')));
+  const expected = [...Array(81)].map((_, i) => `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
+  assert.deepEqual(labels, expected);
+  assert.equal(await board(), '.'.repeat(81));
+});
+
+test('keyboard only: Tab, typing a puzzle straight through, arrows, clearing, and Solve', async () => {
+  await page.goto(`${BASE}/`);
+  // Tab order: the three server buttons, the difficulty, Generate, Example, Clear, then the grid.
+  for (const name of ['Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
+    await page.keyboard.press('Tab');
+    const active = await page.evaluate(() => document.activeElement.labels?.[0]?.textContent ?? document.activeElement.textContent);
+    assert.equal(active.trim(), name);
+  }
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'Row 1, column 1');
+  const outline = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement);
+    return `${style.outlineStyle} ${style.outlineWidth}`;
+  });
+  assert.equal(outline, 'solid 3px', 'the focused cell shows a focus ring');
+
+  // Digits type and move on, '.' and '0' clear and move on: the puzzle types straight through
+  // (blanks typed as '.' and '0' in turn).
+  await page.keyboard.type(PUZZLE.replace(/\./g, (_, at) => (at % 2 ? '.' : '0')));
+  assert.equal(await board(), PUZZLE);
+  assert.equal(fragment(), PUZZLE, 'the address holds the board');
+
+  // Arrows move; a letter is ignored; Backspace and Delete clear.
+  await cell(1, 1).focus();
+  for (const [key, label] of [['ArrowRight', 'Row 1, column 2'], ['ArrowDown', 'Row 2, column 2'], ['ArrowLeft', 'Row 2, column 1'], ['ArrowUp', 'Row 1, column 1'], ['ArrowUp', 'Row 1, column 1']]) {
+    await page.keyboard.press(key);
+    assert.equal(await focused(), label, `after ${key}`);
+  }
+  await page.keyboard.press('x');
+  await page.keyboard.press('Backspace');
+  await cell(1, 2).focus();
+  await page.keyboard.press('Delete');
+  assert.equal((await board()).slice(0, 2), '..');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.type('53');
+  assert.equal(await board(), PUZZLE);
+  assert.equal(await focused(), 'Row 1, column 3');
+
+  // Back through the grid's first cell and the seven controls to Solve, and Enter.
+  for (let presses = 0; presses < 2 + 7; presses++) await page.keyboard.press('Shift+Tab');
+  const message = await act('Solve', 'Enter');
+  assert.match(message, /^Solved: 51 cells filled in, in red\. The solution is unique\.$/);
+  assert.equal(await board(), SOLUTION);
+  await assertSolvedColours(PUZZLE);
+  assert.equal(fragment(), PUZZLE, 'the solver fills stay out of the address');
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+});
+
+test('a puzzle pasted anywhere fills the grid, and solving fills every blank in red', async () => {
+  await page.goto(`${BASE}/`);
+  const lines = SEVENTEEN.replace(/\./g, '0').match(/.{9}/g).join('\n');
+  await page.evaluate((text) => navigator.clipboard.writeText(text), lines);
+  await page.locator('h1').click(); // the focus on no cell: pasting works anywhere
+  await page.keyboard.press('Control+V');
+  assert.equal(await board(), SEVENTEEN);
+  assert.equal(fragment(), SEVENTEEN);
+  assert.match(await page.locator('#message').textContent(), /^Pasted a puzzle with 17 givens\.$/);
+
+  const message = await act('Solve');
+  assert.match(message, /^Solved: 64 cells filled in, in red\./);
+  const solution = await board();
+  assertSolves(solution, SEVENTEEN);
+  await assertSolvedColours(SEVENTEEN);
+});
+
+test('validation highlights exactly the conflicting cells', async () => {
+  await page.goto(`${BASE}/#${CONFLICTING}`); // a shared link
+  assert.equal(await board(), CONFLICTING);
+  const message = await act('Validate');
+  assert.equal(message, '3 conflicting cells: r1c1 (8), r3c3 (8), r4c1 (8).');
+  const marked = await page.$$eval('.cell', (cells) => cells
+    .filter((input) => input.classList.contains('conflict') && input.getAttribute('aria-invalid') === 'true')
+    .map((input) => input.getAttribute('aria-label')));
+  assert.deepEqual(marked, CONFLICTS);
+  assert.notEqual(await cell(1, 1).evaluate((input) => getComputedStyle(input).backgroundColor), 'rgb(255, 255, 255)');
+  // Editing the board removes the marks: they describe the board as it was.
+  await cell(9, 1).focus();
+  await page.keyboard.press('1');
+  assert.equal(await page.locator('.cell.conflict').count(), 0);
+});
+
+test('an unsolvable board shows the problem detail in the message area', async () => {
+  await page.goto(`${BASE}/#${UNSOLVABLE}`);
+  const message = await act('Solve');
+  assert.equal(message, 'Unsolvable puzzle: the givens do not conflict, but the puzzle has no solution');
+  assert.ok(await page.locator('#message.error').isVisible());
+  assert.equal(await page.locator('.cell.solved').count(), 0);
+
+  // Solving conflicting givens: the problem's conflicts are marked too.
+  await page.goto(`${BASE}/#${CONFLICTING}`);
+  assert.match(await act('Solve'), /^Conflicting givens: the givens repeat a digit/);
+  assert.equal(await page.locator('.cell.conflict').count(), 3);
+});
+
+test('Example, Hint, Generate and Clear', async () => {
+  await page.goto(`${BASE}/`);
+  await page.getByRole('button', { name: 'Example' }).click();
+  assert.equal(await board(), PUZZLE);
+  assert.equal(await act('Hint'), 'In box 2, 8 fits only in r1c6, so r1c6 = 8.');
+  assert.equal(await cell(1, 6).inputValue(), '8');
+  assert.deepEqual(await cell(1, 6).evaluate((input) => [...input.classList].sort()), ['cell', 'hinted', 'step']);
+  assert.equal(fragment()[5], '8', 'a hint is progress: it goes into the address');
+
+  await page.getByLabel('Difficulty').selectOption('easy');
+  assert.match(await act('Generate'), /^A new easy puzzle \(rating \d\.\d, seed \d+\)\.$/);
+  const generated = await board();
+  assert.match(generated, /^[1-9.]{81}$/);
+  assert.ok(generated.replace(/\./g, '').length >= 17, 'a proper puzzle has at least 17 givens');
+  assert.equal(fragment(), generated);
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  assert.equal(await board(), '.'.repeat(81));
+  assert.equal(fragment(), '');
+});
+
+test('usable at phone width: 360 px, no sideways scrolling, cells big enough to tap, typing without key events', async () => {
+  const phone = await open({ width: 360, height: 740 });
+  await phone.goto(`${BASE}/#${PUZZLE}`);
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal scroll');
+  const grid = await phone.locator('#board').boundingBox();
+  assert.ok(grid.x >= 0 && grid.x + grid.width <= 360, `the board fits: ${JSON.stringify(grid)}`);
+  const first = await phone.getByLabel('Row 1, column 1', { exact: true }).boundingBox();
+  assert.ok(first.width >= 32 && first.height >= 32, `a cell is ${first.width}x${first.height}`);
+  for (const name of ['Solve', 'Validate', 'Hint', 'Generate', 'Example', 'Clear']) {
+    const box = await phone.getByRole('button', { name, exact: true }).boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 360, `${name} is on screen`);
+  }
+  // An on-screen keyboard sends text without key events: the cell keeps the digit typed.
+  const blank = phone.getByLabel('Row 1, column 3', { exact: true });
+  await blank.focus();
+  await phone.keyboard.insertText('4');
+  await phone.keyboard.insertText('x');
+  assert.equal(await blank.inputValue(), '4');
+  assert.equal(new URL(phone.url()).hash, `#534${PUZZLE.slice(3)}`);
+  await phone.context().close();
+});
+
+test('no script errors, console errors, failed GETs or requests to other origins on any page', () => {
+  assert.deepEqual(incidents, []);
+});
