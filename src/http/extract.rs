@@ -38,6 +38,11 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 
 /// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape.
 pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // serde_json skips the UTF-8 check in strings it ignores (unknown members, a non-object
+    // body), but JSON text is UTF-8 throughout.
+    if let Err(error) = std::str::from_utf8(bytes) {
+        return Err(ApiError::MalformedJson(format!("invalid UTF-8 at byte offset {}", error.valid_up_to())));
+    }
     if bytes.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
         return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
             Ok(_) => ApiError::InvalidRequest("the request body must be a JSON object".to_owned()),
@@ -68,6 +73,14 @@ pub fn media_type(headers: &HeaderMap) -> Option<String> {
 mod tests {
     use super::*;
     use axum::http::HeaderValue;
+
+    #[test]
+    fn invalid_utf8_is_malformed_even_where_serde_json_skips_it() {
+        for body in [&b"{\"other\":\"\xff\",\"board\":\"\"}"[..], b"\"\xff\"", b"{\"\xc3\":1}"] {
+            let error = parse_object::<IgnoredAny>(body).err();
+            assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{body:?}: {error:?}");
+        }
+    }
 
     #[test]
     fn recognises_json_media_types() {

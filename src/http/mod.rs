@@ -35,6 +35,7 @@ use tracing::Level;
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
 pub use state::{AppState, Readiness};
 
+use crate::board::{Board, Format};
 use crate::config::ServeConfig;
 use problem::BodyLimit;
 
@@ -58,6 +59,13 @@ pub fn app(config: &ServeConfig, state: AppState) -> Router {
         .fallback(handlers::not_found)
         .with_state(state);
     with_middleware(routes, config)
+}
+
+/// Reads a `{"board": ...}` body as `/v1/solve` does, without the HTTP around it: the entry point
+/// of the `board_json` fuzz target.
+#[doc(hidden)]
+pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
+    Ok(extract::parse_object::<handlers::BoardRequest>(body)?.board.into_result()?)
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: request
