@@ -51,6 +51,11 @@ pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     }
     serde_json::from_slice(bytes).map_err(|error| match error.classify() {
         Category::Data => ApiError::InvalidRequest(error.to_string()),
+        // Some JSON fails only where serde_json reads it, not where it skips it: a number beyond
+        // f64, a lone surrogate escape. The body is JSON either way, so a 422, not a 400.
+        Category::Syntax if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() => {
+            ApiError::InvalidRequest(error.to_string())
+        }
         Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson(error.to_string()),
     })
 }
@@ -80,6 +85,18 @@ mod tests {
             let error = parse_object::<IgnoredAny>(body).err();
             assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{body:?}: {error:?}");
         }
+    }
+
+    #[test]
+    fn a_number_beyond_f64_is_valid_json_of_the_wrong_shape() {
+        use crate::http::handlers::BoardRequest;
+        let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400]]}").err();
+        assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
+        assert!(parse_object::<BoardRequest>(b"{\"x\":1e400}").is_ok());
+        let error = parse_object::<BoardRequest>(b"{\"board\":\"\\ud800\"}").err();
+        assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
+        let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400").err();
+        assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{error:?}");
     }
 
     #[test]
