@@ -100,6 +100,7 @@ fn refused_bodies() -> Vec<(&'static str, Vec<u8>, u16, &'static str)> {
             422,
             "invalid-request",
         ),
+        ("the board twice, then cut off", b"{\"board\":3,\"board\":3,".to_vec(), 400, "malformed-json"),
         ("null", b"null".to_vec(), 422, "invalid-request"),
         ("true", b"true".to_vec(), 422, "invalid-request"),
         ("a number", b"81".to_vec(), 422, "invalid-request"),

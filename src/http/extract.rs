@@ -4,7 +4,6 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde_json::error::Category;
 
 use super::problem::JSON_MEDIA_TYPE;
 use super::{ApiError, AppState};
@@ -49,14 +48,12 @@ pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             Err(error) => ApiError::MalformedJson(error.to_string()),
         });
     }
-    serde_json::from_slice(bytes).map_err(|error| match error.classify() {
-        Category::Data => ApiError::InvalidRequest(error.to_string()),
-        // Some JSON fails only where serde_json reads it, not where it skips it: a number beyond
-        // f64, a lone surrogate escape. The body is JSON either way, so a 422, not a 400.
-        Category::Syntax if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() => {
-            ApiError::InvalidRequest(error.to_string())
-        }
-        Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson(error.to_string()),
+    // Whether the body is JSON decides between 400 and 422, not the first error serde_json
+    // meets: a duplicate `board` may come before a syntax error, and a number beyond f64 or a
+    // lone surrogate fails only where serde_json reads it, not where it skips it.
+    serde_json::from_slice(bytes).map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
+        Ok(_) => ApiError::InvalidRequest(error.to_string()),
+        Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
     })
 }
 
@@ -88,7 +85,7 @@ mod tests {
     }
 
     #[test]
-    fn a_number_beyond_f64_is_valid_json_of_the_wrong_shape() {
+    fn only_a_body_that_is_not_json_is_malformed() {
         use crate::http::handlers::BoardRequest;
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400]]}").err();
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
@@ -97,6 +94,8 @@ mod tests {
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400").err();
         assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{error:?}");
+        let error = parse_object::<BoardRequest>(b"{\"board\":3,\"board\":3,0").err();
+        assert!(matches!(error, Some(ApiError::MalformedJson(_))), "a duplicate before a syntax error: {error:?}");
     }
 
     #[test]
