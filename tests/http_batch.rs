@@ -15,32 +15,8 @@ use sudokud::http::{AppState, Readiness, app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const NDJSON: &str = "application/x-ndjson";
-
 fn batch(body: Value) -> Request<Body> {
     post_json("/v1/solve/batch", body.to_string())
-}
-
-fn ndjson(body: impl Into<Body>) -> Request<Body> {
-    Request::post("/v1/solve/batch").header(header::CONTENT_TYPE, NDJSON).body(body.into()).unwrap()
-}
-
-/// The NDJSON answer, one value per line.
-async fn ndjson_reply(router: axum::Router, request: Request<Body>) -> (StatusCode, Vec<Value>) {
-    use tower::ServiceExt;
-    let response = router.oneshot(request).await.unwrap();
-    let status = response.status();
-    assert_eq!(response.headers()[header::CONTENT_TYPE], NDJSON);
-    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    assert!(text.is_empty() || text.ends_with('\n'), "every result line ends with a newline");
-    (status, text.lines().map(|line| serde_json::from_str(line).unwrap()).collect())
-}
-
-fn assert_item_problem(item: &Value, status: u16, kind: &str) {
-    assert_eq!(item["type"], format!("{}{kind}", sudokud::http::PROBLEM_BASE), "{item}");
-    assert_eq!(item["status"], status, "{item}");
-    assert!(item["title"].is_string() && item["detail"].is_string(), "{item}");
 }
 
 #[tokio::test]

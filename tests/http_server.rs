@@ -5,7 +5,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::http::{PUZZLE, SOLUTION, start};
+use common::http::{PUZZLE, SOLUTION, raw_exchange, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -25,15 +25,6 @@ async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) ->
         .unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
-}
-
-/// Sends raw bytes and returns whatever the server answers before closing.
-async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> String {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(request).await.unwrap();
-    let mut answer = Vec::new();
-    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
-    String::from_utf8_lossy(&answer).into_owned()
 }
 
 #[tokio::test]

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::body::{Body, Bytes};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -155,6 +155,10 @@ fn ndjson(results: Vec<BatchResult>) -> Bytes {
 
 /// Reads a whole body of at most `limit` bytes.
 async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
+    // A Content-Length over the limit is refused at once, not after waiting for the body.
+    if body.size_hint().lower() > u64::try_from(limit).unwrap_or(u64::MAX) {
+        return Err(ApiError::PayloadTooLarge(limit));
+    }
     let mut frames = body.into_data_stream();
     let mut bytes = Vec::new();
     while let Some(frame) = frames.next().await {

@@ -4,7 +4,6 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde_json::error::Category;
 
 use super::problem::JSON_MEDIA_TYPE;
 use super::{ApiError, AppState};
@@ -38,15 +37,23 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 
 /// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape.
 pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // serde_json skips the UTF-8 check in strings it ignores (unknown members, a non-object
+    // body), but JSON text is UTF-8 throughout.
+    if let Err(error) = std::str::from_utf8(bytes) {
+        return Err(ApiError::MalformedJson(format!("invalid UTF-8 at byte offset {}", error.valid_up_to())));
+    }
     if bytes.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
         return Err(match serde_json::from_slice::<IgnoredAny>(bytes) {
             Ok(_) => ApiError::InvalidRequest("the request body must be a JSON object".to_owned()),
             Err(error) => ApiError::MalformedJson(error.to_string()),
         });
     }
-    serde_json::from_slice(bytes).map_err(|error| match error.classify() {
-        Category::Data => ApiError::InvalidRequest(error.to_string()),
-        Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson(error.to_string()),
+    // Whether the body is JSON decides between 400 and 422, not the first error serde_json
+    // meets: a duplicate `board` may come before a syntax error, and a number beyond f64 or a
+    // lone surrogate fails only where serde_json reads it, not where it skips it.
+    serde_json::from_slice(bytes).map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
+        Ok(_) => ApiError::InvalidRequest(error.to_string()),
+        Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
     })
 }
 
@@ -68,6 +75,28 @@ pub fn media_type(headers: &HeaderMap) -> Option<String> {
 mod tests {
     use super::*;
     use axum::http::HeaderValue;
+
+    #[test]
+    fn invalid_utf8_is_malformed_even_where_serde_json_skips_it() {
+        for body in [&b"{\"other\":\"\xff\",\"board\":\"\"}"[..], b"\"\xff\"", b"{\"\xc3\":1}"] {
+            let error = parse_object::<IgnoredAny>(body).err();
+            assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{body:?}: {error:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_body_that_is_not_json_is_malformed() {
+        use crate::http::handlers::BoardRequest;
+        let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400]]}").err();
+        assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
+        assert!(parse_object::<BoardRequest>(b"{\"x\":1e400}").is_ok());
+        let error = parse_object::<BoardRequest>(b"{\"board\":\"\\ud800\"}").err();
+        assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
+        let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400").err();
+        assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{error:?}");
+        let error = parse_object::<BoardRequest>(b"{\"board\":3,\"board\":3,0").err();
+        assert!(matches!(error, Some(ApiError::MalformedJson(_))), "a duplicate before a syntax error: {error:?}");
+    }
 
     #[test]
     fn recognises_json_media_types() {

@@ -36,6 +36,7 @@ use tracing::Level;
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
 pub use state::{AppState, Readiness};
 
+use crate::board::{Board, Format};
 use crate::config::ServeConfig;
 use problem::BodyLimit;
 
@@ -71,6 +72,13 @@ pub fn metrics_app(config: &ServeConfig) -> Router {
         .route("/metrics", get(handlers::metrics))
         .fallback(handlers::not_found)
         .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
+}
+
+/// Reads a `{"board": ...}` body as `/v1/solve` does, without the HTTP around it: the entry point
+/// of the `board_json` fuzz target.
+#[doc(hidden)]
+pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
+    Ok(extract::parse_object::<handlers::BoardRequest>(body)?.board.into_result()?)
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: request

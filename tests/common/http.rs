@@ -5,11 +5,13 @@ use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::time::Duration;
 use sudokud::config::ServeConfig;
 use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
 
 use sudokud::server;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
@@ -95,4 +97,50 @@ pub async fn start(config: ServeConfig) -> Running {
         }
     });
     Running { addr, readiness, stop, served }
+}
+
+/// Sends raw bytes and returns whatever the server answers before closing.
+pub async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> String {
+    exchange(addr, request, false).await
+}
+
+/// [`raw_exchange`], but the client closes its sending side after the request.
+pub async fn raw_exchange_half_closed(addr: SocketAddr, request: &[u8]) -> String {
+    exchange(addr, request, true).await
+}
+
+async fn exchange(addr: SocketAddr, request: &[u8], close: bool) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // The server may refuse and close before it has read everything; its answer still counts.
+    let _ = stream.write_all(request).await;
+    if close {
+        let _ = stream.shutdown().await;
+    }
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+pub const NDJSON: &str = "application/x-ndjson";
+
+pub fn ndjson(body: impl Into<Body>) -> Request<Body> {
+    Request::post("/v1/solve/batch").header(header::CONTENT_TYPE, NDJSON).body(body.into()).unwrap()
+}
+
+/// The NDJSON answer, one value per line.
+pub async fn ndjson_reply(router: Router, request: Request<Body>) -> (StatusCode, Vec<Value>) {
+    let response = router.oneshot(request).await.unwrap();
+    let status = response.status();
+    assert_eq!(response.headers()[header::CONTENT_TYPE], NDJSON);
+    let bytes = to_bytes(response.into_body(), 1 << 24).await.unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "every result line ends with a newline");
+    (status, text.lines().map(|line| serde_json::from_str(line).unwrap()).collect())
+}
+
+/// Asserts `item` (a batch result) is a problem of `kind` with `status`.
+pub fn assert_item_problem(item: &Value, status: u16, kind: &str) {
+    assert_eq!(item["type"], format!("{}{kind}", sudokud::http::PROBLEM_BASE), "{item}");
+    assert_eq!(item["status"], status, "{item}");
+    assert!(item["title"].is_string() && item["detail"].is_string(), "{item}");
 }

@@ -1,0 +1,51 @@
+//! Arbitrary bytes as a `{"board": ...}` request body, read as the server reads it.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use sudokud::board::{Board, Format, FormattedBoard};
+use sudokud::http::{ApiError, parse_board_request};
+
+fuzz_target!(|body: &[u8]| {
+    let parsed = parse_board_request(body);
+    // JSON is UTF-8 text in the JSON grammar. serde_json skips ignored values without a depth
+    // limit but without a UTF-8 check either, so both are asked.
+    let is_json = std::str::from_utf8(body).is_ok() && serde_json::from_slice::<IgnoredAny>(body).is_ok();
+    match &parsed {
+        Ok((board, format)) => {
+            assert!(is_json, "accepted a body that is not JSON");
+            accepted(board, *format, body);
+        }
+        Err(ApiError::InvalidBoard(error)) => {
+            let pointer = error.json_pointer();
+            assert!(pointer.is_empty() || pointer.starts_with("/board"), "pointer {pointer:?} for {error}");
+            assert!(is_json, "invalid-board for a body that is not JSON: {error}");
+        }
+        Err(ApiError::InvalidRequest(message)) => assert!(is_json, "invalid-request for non-JSON: {message}"),
+        Err(ApiError::MalformedJson(message)) => assert!(!is_json, "malformed-json for JSON: {message}"),
+        Err(other) => panic!("a body alone cannot cause {other:?}"),
+    }
+});
+
+/// An accepted board is a JSON object whose `board` writes back, in its own format, to itself.
+fn accepted(board: &Board, format: Format, body: &[u8]) {
+    assert!(board.cells().iter().all(|&cell| cell <= 9));
+    let written = serde_json::to_string(&FormattedBoard { board: *board, format }).unwrap();
+    let again = parse_board_request(format!("{{\"board\":{written}}}").as_bytes());
+    assert_eq!(again.ok(), Some((*board, format)), "{written} does not read back");
+    // serde_json's tree stops at 128 levels, which an ignored member may pass.
+    let Ok(tree) = serde_json::from_slice::<Value>(body) else { return };
+    let member = &tree["board"];
+    match format {
+        Format::Text => {
+            let text = member.as_str().expect("a text board is a string");
+            assert_eq!(Board::parse_line(text).ok(), Some(*board), "the JSON and line readers disagree");
+        }
+        Format::Strings | Format::Numbers => {
+            let rows = member.as_array().expect("a grid board is an array");
+            assert_eq!(rows.len(), 9);
+            assert!(rows.iter().all(|row| row.as_array().is_some_and(|cells| cells.len() == 9)));
+        }
+    }
+}

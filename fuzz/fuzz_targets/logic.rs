@@ -1,0 +1,82 @@
+//! Arbitrary grids through the logic engine: on proper puzzles the path is sound and its
+//! entry points agree; on anything else, with any made-up solution, it ends without panicking.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudokud::board::{Board, CELLS};
+use sudokud::logic::{self, Level, Rating};
+use sudokud::rules;
+use sudokud::solver::{self, Interrupt, Never};
+
+/// Stops after a number of polls, so a path that never ends shows up as a fuzzer timeout only
+/// when it also stops polling.
+struct Polls(u32);
+
+impl Interrupt for Polls {
+    fn should_stop(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 == 0
+    }
+}
+
+/// Far more steps and chain polls than any proper puzzle needs.
+const BUDGET: u32 = 100_000;
+
+fuzz_target!(|data: &[u8]| {
+    let Some(puzzle) = data.get(..CELLS).and_then(|bytes| grid(bytes, |byte| if byte <= 9 { byte } else { 0 })) else {
+        return;
+    };
+    let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+    match count.first {
+        Some(solution) if count.solutions == 1 && rules::conflicts(&puzzle).is_empty() => proper(&puzzle, &solution),
+        _ => {
+            // Any digits at all as the solution, blanks included.
+            let made_up = data.get(CELLS..2 * CELLS).and_then(|bytes| grid(bytes, |byte| byte % 10));
+            improper(&puzzle, &made_up.or(count.first).unwrap_or(puzzle));
+        }
+    }
+});
+
+fn proper(puzzle: &Board, solution: &Board) {
+    let Ok(explanation) = logic::explain(puzzle, solution, &mut Polls(BUDGET)) else {
+        panic!("explaining a proper puzzle took more than {BUDGET} polls");
+    };
+    assert_eq!(explanation.solution, *solution, "the path ends elsewhere");
+    assert_eq!(explanation.steps.is_empty(), puzzle.is_complete());
+    let mut cells = *puzzle.cells();
+    for step in &explanation.steps {
+        for placement in &step.placements {
+            let index = usize::from(placement.row) * 9 + usize::from(placement.col);
+            assert_eq!(placement.digit, solution.cells()[index], "{step:?} places a wrong digit");
+            assert_eq!(cells[index], 0, "{step:?} places on a filled cell");
+            cells[index] = placement.digit;
+        }
+        for elimination in &step.eliminations {
+            let index = usize::from(elimination.row) * 9 + usize::from(elimination.col);
+            assert_ne!(elimination.digit, solution.cells()[index], "{step:?} eliminates the solution digit");
+        }
+    }
+    assert_eq!(cells, *solution.cells(), "the placements do not fill the grid");
+    assert_eq!(logic::next_step(puzzle, solution).as_ref(), explanation.steps.first(), "hint and path disagree");
+
+    let rating = logic::rate(puzzle, solution, &mut Never).unwrap();
+    assert_eq!(rating, explanation.rating, "rate and explain disagree");
+    for level in Level::ALL {
+        let within = logic::rate_within(puzzle, solution, level, &mut Never).unwrap();
+        let expected: Option<&Rating> = (level >= rating.level).then_some(&rating);
+        assert_eq!(within.as_ref(), expected, "rate_within({level}) disagrees with rate");
+    }
+}
+
+/// Outside the preconditions the answers mean nothing, but each call must end.
+fn improper(puzzle: &Board, solution: &Board) {
+    let _ = logic::explain(puzzle, solution, &mut Polls(BUDGET));
+    let _ = logic::rate(puzzle, solution, &mut Polls(BUDGET));
+    let _ = logic::rate_within(puzzle, solution, Level::Medium, &mut Polls(BUDGET));
+    let _ = logic::next_step(puzzle, solution);
+}
+
+fn grid(bytes: &[u8], cell: impl Fn(u8) -> u8) -> Option<Board> {
+    let bytes: &[u8; CELLS] = bytes.try_into().ok()?;
+    Board::from_cells(bytes.map(cell)).ok()
+}

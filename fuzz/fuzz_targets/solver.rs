@@ -1,0 +1,72 @@
+//! Arbitrary grids through the solver: counts, solutions and both search paths agree.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudokud::board::{Board, CELLS};
+use sudokud::rules;
+use sudokud::solver::{self, Count, Interrupt, Never, Outcome};
+
+/// Stops the search after a number of polls.
+struct Polls(u32);
+
+impl Interrupt for Polls {
+    fn should_stop(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 == 0
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&[setting, polls], cells)) = data.split_first_chunk::<2>() else { return };
+    let Some(puzzle) = grid(cells) else { return };
+    let limit = usize::from(setting % 3) + 1;
+
+    let count = solver::count_solutions(&puzzle, limit, &mut Never).unwrap();
+    assert!(count.solutions <= limit);
+    assert_eq!(count.solutions > 0, count.first.is_some());
+    if let Some(solution) = count.first {
+        assert_solution(&puzzle, &solution);
+    }
+    if !rules::conflicts(&puzzle).is_empty() {
+        assert_eq!(count.solutions, 0, "conflicting givens have no solution");
+    }
+    let portable = solver::count_solutions_portable(&puzzle, limit, &mut Never).unwrap();
+    assert_eq!(portable, count, "the portable and fast paths disagree");
+
+    // `solve` is a count to 2; smaller limits must agree with it on what they can see.
+    let outcome = solver::solve(&puzzle);
+    let up_to_two = match outcome {
+        Outcome::Unsolvable => Count { solutions: 0, first: None },
+        Outcome::Unique(solution) => Count { solutions: 1, first: Some(solution) },
+        Outcome::Multiple(solution) => Count { solutions: 2, first: Some(solution) },
+    };
+    if let Some(solution) = up_to_two.first {
+        assert_solution(&puzzle, &solution);
+    }
+    assert_eq!(count.first, up_to_two.first, "the first solution depends on the limit");
+    assert_eq!(count.solutions.min(2), up_to_two.solutions.min(limit), "solve and count disagree");
+
+    // An interrupted search either stops or gives the uninterrupted answer.
+    for interrupted in [
+        solver::count_solutions(&puzzle, limit, &mut Polls(u32::from(polls))),
+        solver::count_solutions_portable(&puzzle, limit, &mut Polls(u32::from(polls))),
+    ] {
+        if let Ok(partial) = interrupted {
+            assert_eq!(partial, count, "an interrupted search gave another answer");
+        }
+    }
+});
+
+/// 81 cells from the bytes: a byte 1-9 is that digit, anything else a blank, so most inputs are
+/// sparse enough to be solvable.
+fn grid(bytes: &[u8]) -> Option<Board> {
+    let bytes: &[u8; CELLS] = bytes.get(..CELLS)?.try_into().ok()?;
+    Board::from_cells(bytes.map(|byte| if byte <= 9 { byte } else { 0 })).ok()
+}
+
+fn assert_solution(puzzle: &Board, solution: &Board) {
+    assert!(solution.is_complete());
+    assert!(rules::conflicts(solution).is_empty(), "a solution with conflicts");
+    let kept = puzzle.cells().iter().zip(solution.cells()).all(|(&given, &cell)| given == 0 || given == cell);
+    assert!(kept, "a solution that changes a given");
+}
