@@ -201,25 +201,12 @@ async fn a_solve_past_its_deadline_is_a_503_with_retry_after() {
 
 #[tokio::test]
 async fn a_full_solver_pool_sheds_with_503_and_retry_after() {
-    let config = ServeConfig {
-        max_concurrent_solves: std::num::NonZeroUsize::new(1),
-        max_queued_solves: 0,
-        queue_timeout_ms: 10,
-        ..config()
-    };
-    let state = AppState::new(&config, Readiness::default());
-    let router = app(&config, state.clone());
-    // Hold the only slot with a job that waits for our signal.
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
-    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-
-    let reply = send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    let full = full_pool().await;
+    let reply = send(full.router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
     assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
     assert_eq!(reply.headers[header::RETRY_AFTER], "1");
 
-    release.send(()).unwrap();
-    assert_eq!(busy.await.unwrap(), Ok(true));
+    let router = full.release().await;
     let reply = send(router, post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
     assert_eq!(reply.status, StatusCode::OK);
 }

@@ -11,7 +11,6 @@ use common::http::*;
 use serde_json::{Value, json};
 use sudokud::board::Board;
 use sudokud::config::ServeConfig;
-use sudokud::http::{AppState, Readiness, app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -141,23 +140,12 @@ async fn an_overlong_line_split_across_frames_is_answered_once() {
 
 #[tokio::test]
 async fn an_ndjson_batch_is_refused_up_front_when_the_server_is_full() {
-    let config = ServeConfig {
-        max_concurrent_solves: NonZeroUsize::new(1),
-        max_queued_solves: 0,
-        queue_timeout_ms: 10,
-        ..config()
-    };
-    let state = AppState::new(&config, Readiness::default());
-    let router = app(&config, state.clone());
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let reply = send(router.clone(), ndjson(json!({ "board": PUZZLE }).to_string())).await;
+    let full = full_pool().await;
+    let reply = send(full.router.clone(), ndjson(json!({ "board": PUZZLE }).to_string())).await;
     let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
     assert_eq!(problem["instance"], "/v1/solve/batch");
     assert!(reply.headers.contains_key(header::RETRY_AFTER));
-    release.send(()).unwrap();
-    busy.await.unwrap().unwrap();
+    let router = full.release().await;
     let (status, results) = ndjson_reply(router, ndjson(json!({ "board": PUZZLE }).to_string())).await;
     assert_eq!((status, results.len()), (StatusCode::OK, 1), "and it recovers");
 }

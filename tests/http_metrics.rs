@@ -3,14 +3,11 @@
 
 mod common;
 
-use std::num::NonZeroUsize;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use common::http::*;
 use serde_json::json;
 use sudokud::config::ServeConfig;
-use sudokud::http::{AppState, Readiness, app};
 use tower::ServiceExt;
 
 async fn scrape(router: axum::Router) -> String {
@@ -36,19 +33,9 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     send(self::router(&late), post_json("/v1/count", json!({ "board": ".".repeat(81) }).to_string())).await;
 
     // One slot, no queue, and the slot taken: the next solve is shed.
-    let full = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
-    let state = AppState::new(&full, Readiness::default());
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn({
-        let state = state.clone();
-        async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
-    });
-    while busy.is_finished() || state.pool.admit().is_ok() {
-        tokio::task::yield_now().await;
-    }
-    send(app(&full, state), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
-    release.send(()).unwrap();
-    busy.await.unwrap().unwrap();
+    let full = full_pool().await;
+    send(full.router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    let _ = full.release().await;
 
     let text = scrape(router).await;
     let solved = r#"sudokud_http_requests_total{method="POST",route="/v1/solve",status="200"}"#;

@@ -144,3 +144,41 @@ pub fn assert_item_problem(item: &Value, status: u16, kind: &str) {
     assert_eq!(item["status"], status, "{item}");
     assert!(item["title"].is_string() && item["detail"].is_string(), "{item}");
 }
+
+/// A router with one solver slot, no queue, and that slot held by a job until [`FullPool::release`]:
+/// the next solve through it is refused with 503 `overloaded`.
+pub struct FullPool {
+    pub router: Router,
+    release: std::sync::mpsc::Sender<()>,
+    busy: JoinHandle<Result<bool, sudokud::pool::PoolError>>,
+}
+
+pub async fn full_pool() -> FullPool {
+    let config = ServeConfig {
+        max_concurrent_solves: std::num::NonZeroUsize::new(1),
+        max_queued_solves: 0,
+        queue_timeout_ms: 10,
+        ..ServeConfig::default()
+    };
+    let state = AppState::new(&config, Readiness::default());
+    let router = app(&config, state.clone());
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let busy = tokio::spawn({
+        let state = state.clone();
+        async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+    });
+    // Wait until the job holds the slot: then no one else is admitted.
+    while !busy.is_finished() && state.pool.admit().is_ok() {
+        tokio::task::yield_now().await;
+    }
+    FullPool { router, release, busy }
+}
+
+impl FullPool {
+    /// Lets the held job finish, and returns the router, now with a free slot.
+    pub async fn release(self) -> Router {
+        self.release.send(()).expect("the busy job waits for the release");
+        assert_eq!(self.busy.await.expect("the busy job ends"), Ok(true));
+        self.router
+    }
+}
