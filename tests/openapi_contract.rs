@@ -42,63 +42,25 @@ const SOLUTION: &str = "53467891267219534819834256785976142342685379171392485696
 /// The methods an OpenAPI 3.1 path item can hold, as they are written there.
 const OPENAPI_METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
+/// Why a `500` has no example: no request can make a handler or solver job panic on purpose.
+const PANIC_ONLY: &str = "`internal` is only answered when a handler or solver job panics, which no request can \
+     cause; the panic-to-500 path is unit-tested in src/http/mod.rs (a_panic_becomes_a_500_problem_...)";
+
 /// Documented (method, path, status) that no example in [`cases`] produces, and why.
 const EXEMPT: &[(&str, &str, u16, &str)] = &[
-    (
-        "POST",
-        "/v1/rate",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
-         the panic-to-500 path is unit-tested in src/http/mod.rs",
-    ),
-    (
-        "POST",
-        "/v1/hint",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
-         the panic-to-500 path is unit-tested in src/http/mod.rs",
-    ),
-    (
-        "POST",
-        "/v1/explain",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
-         the panic-to-500 path is unit-tested in src/http/mod.rs",
-    ),
-    (
-        "POST",
-        "/v1/generate",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \\
-         the panic-to-500 path is unit-tested in src/http/mod.rs",
-    ),
-    (
-        "POST",
-        "/v1/solve",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \
-         the panic-to-500 path is unit-tested in src/http/mod.rs (a_panic_becomes_a_500_problem_...)",
-    ),
+    ("POST", "/v1/solve", 500, PANIC_ONLY),
+    ("POST", "/v1/validate", 500, PANIC_ONLY),
+    ("POST", "/v1/count", 500, PANIC_ONLY),
+    ("POST", "/v1/rate", 500, PANIC_ONLY),
+    ("POST", "/v1/hint", 500, PANIC_ONLY),
+    ("POST", "/v1/explain", 500, PANIC_ONLY),
+    ("POST", "/v1/generate", 500, PANIC_ONLY),
     (
         "POST",
         "/v1/solve/batch",
         500,
         "`internal` is only answered when a handler panics, which no request can cause; a solver job that \
          panics fails only its boards, each with an `internal` item problem",
-    ),
-    (
-        "POST",
-        "/v1/count",
-        500,
-        "`internal` is only answered when a handler or solver job panics, which no request can cause; \
-         the panic-to-500 path is unit-tested in src/http/mod.rs",
-    ),
-    (
-        "POST",
-        "/v1/validate",
-        500,
-        "`internal` is only answered when a handler panics, which no request can cause; the \
-         panic-to-500 path is unit-tested in src/http/mod.rs",
     ),
 ];
 
