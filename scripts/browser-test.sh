@@ -22,26 +22,8 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 
 step() { printf '\n=== browser-test: %s (%ds)\n' "$*" "$SECONDS"; }
 
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    if [[ $status -ne 0 && -s $work/server.log ]]; then
-        echo "--- last lines of the server log:" >&2
-        tail -n 40 "$work/server.log" >&2 || true
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck source=scripts/release-server.sh
+source scripts/release-server.sh
 
 step "install chromium and the npm packages"
 missing=()
@@ -59,25 +41,8 @@ fi
 "$chromium" --version
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
-step "build"
-cargo build --release --locked
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
-binary=$target_dir/release/sudokud
-
-step "start the server"
-free_port='const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
-port=${BROWSER_TEST_PORT:-$(node -e "$free_port")}
-base_url=http://127.0.0.1:$port
-SUDOKUD_ADDR=127.0.0.1:$port SUDOKUD_LOG_FORMAT=json "$binary" serve >"$work/server.log" 2>&1 &
-server_pid=$!
-for attempt in $(seq 100); do
-    kill -0 "$server_pid" 2>/dev/null || { echo "the server exited before it answered /healthz" >&2; exit 1; }
-    "$binary" healthcheck --addr "127.0.0.1:$port" --timeout-ms 1000 >/dev/null 2>&1 && break
-    [[ $attempt -lt 100 ]] || { echo "the server did not answer $base_url/healthz within 10 s" >&2; exit 1; }
-    sleep 0.1
-done
-echo "serving on $base_url (pid $server_pid)"
+build_release
+start_release_server "${BROWSER_TEST_PORT:-}"
 
 step "the suite, in headless Chromium"
 (
@@ -86,10 +51,6 @@ step "the suite, in headless Chromium"
         node --test playground.test.mjs
 )
 
-if grep -q '"level":"ERROR"' "$work/server.log"; then
-    echo "the server logged errors during the run:" >&2
-    grep '"level":"ERROR"' "$work/server.log" | head -n 20 >&2
-    exit 1
-fi
+fail_on_server_errors
 
 step "passed"

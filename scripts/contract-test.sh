@@ -20,34 +20,10 @@ venv=${SCHEMATHESIS_VENV:-/tmp/sudokud-schemathesis-venv}
 
 step() { printf '\n=== contract-test: %s (%ds)\n' "$*" "$SECONDS"; }
 
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-    local status=$?
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        # Graceful shutdown drains for at most the shutdown timeout (5 s by default).
-        for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    if [[ $status -ne 0 && -s $work/server.log ]]; then
-        echo "--- last lines of the server log ($work/server.log):" >&2
-        tail -n 40 "$work/server.log" >&2 || true
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck source=scripts/release-server.sh
+source scripts/release-server.sh
 
-step "build"
-cargo build --release --locked
-# Wherever CARGO_TARGET_DIR or a cargo config puts it.
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-binary=$target_dir/release/sudokud
+build_release
 
 step "install schemathesis $schemathesis_version"
 installed=$("$venv/bin/schemathesis" --version 2>/dev/null || true)
@@ -62,30 +38,8 @@ if [[ $installed != *" $schemathesis_version" ]]; then
 fi
 "$venv/bin/schemathesis" --version
 
-step "start the server"
-free_port='import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-port=${CONTRACT_TEST_PORT:-$(python3 -c "$free_port")}
-base_url=http://127.0.0.1:$port
 # Default limits and timeouts: the ones the spec documents.
-SUDOKUD_ADDR=127.0.0.1:$port SUDOKUD_LOG_FORMAT=json RUST_LOG=${RUST_LOG:-info} \
-    "$binary" serve >"$work/server.log" 2>&1 &
-server_pid=$!
-for attempt in $(seq 100); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "the server exited before it answered /healthz" >&2
-        exit 1
-    fi
-    # The binary's own probe: GET /healthz must answer 200.
-    if "$binary" healthcheck --addr "127.0.0.1:$port" --timeout-ms 1000 >/dev/null 2>&1; then
-        break
-    fi
-    if [[ $attempt -eq 100 ]]; then
-        echo "the server did not answer $base_url/healthz within 10 s" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-echo "serving on $base_url (pid $server_pid)"
+start_release_server "${CONTRACT_TEST_PORT:-}"
 
 step "schemathesis"
 # From a scratch directory, so Hypothesis and Schemathesis leave no state in the repository.
@@ -97,14 +51,6 @@ step "schemathesis"
 )
 
 # A finding is a non-zero exit above; also make sure the server survived the run.
-if ! kill -0 "$server_pid" 2>/dev/null; then
-    echo "the server died during the run" >&2
-    exit 1
-fi
-if grep -q '"level":"ERROR"' "$work/server.log"; then
-    echo "the server logged errors during the run:" >&2
-    grep '"level":"ERROR"' "$work/server.log" | head -n 20 >&2
-    exit 1
-fi
+fail_on_server_errors
 
 step "passed"
