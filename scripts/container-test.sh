@@ -34,28 +34,16 @@ compose_port=8080   # set for real before the compose step
 board='53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
 want='{"solution":"534678912672195348198342567859761423426853791713924856961537284287419635345286179","unique":true}'
 
-logs=$(mktemp -d /tmp/container-test.XXXXXX)   # noisy command output, shown when a step fails
-t_script=$(date +%s%N)
-summary=()
-
-log() { printf '\n==> %s\n' "$*"; }
-ok() { printf '    ok: %s\n' "$*"; }
-note() { printf '    note: %s\n' "$*"; }
-die() {
-  printf '\nFAILED: %s\n' "$*" >&2
-  for c in "$ctr" "$ctr_ro" $(compose_ctr 2>/dev/null); do   # the app's own view of what went wrong
+# What `die` shows: the app's own view of what went wrong.
+show_container_logs() {
+  for c in "$ctr" "$ctr_ro" $(compose_ctr 2>/dev/null); do
     podman container exists "$c" 2>/dev/null || continue
-    printf -- '--- podman logs %s (last 30 lines)\n' "$c" >&2
-    podman logs --tail 30 "$c" >&2 2>&1 || true
+    printf -- '--- podman logs %s (last 30 lines)\n' "$c"
+    podman logs --tail 30 "$c" 2>&1 || true
   done
-  exit 1
 }
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-record() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }   # a line of the final summary
-quiet() { # quiet NAME CMD...: run CMD with output in $logs/NAME, shown only if it fails
-  local name=$1; shift
-  "$@" >"$logs/$name.log" 2>&1 || { tail -40 "$logs/$name.log" >&2; die "$name: $*"; }
-}
+# shellcheck source=scripts/podman-common.sh
+source "$repo/scripts/podman-common.sh"
 
 compose() { SUDOKUD_IMAGE=$IMAGE SUDOKUD_HOST_PORT=$compose_port podman-compose -p "$project" -f docker-compose.yml "$@"; }
 compose_ctr() { podman ps -a -q --filter "label=io.podman.compose.project=$project"; }
@@ -74,16 +62,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM   # through the EXIT trap
-
-# free_port FROM: the first port >= FROM that nothing on this host accepts connections on.
-free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do
-    p=$((p + 1))
-    [ "$p" -lt $(($1 + 200)) ] || die "no free port in $1..$p"
-  done
-  echo "$p"
-}
 
 # wait_http PORT CTR: until GET /healthz answers 200 (30 s), failing early if CTR stopped.
 wait_http() {
@@ -136,22 +114,8 @@ check_stopped() { # check_stopped CTR MS
 }
 
 # ------------------------------------------------------------------------------ 0. prerequisites
-[ "$(id -u)" = 0 ] || die "run as root: rootful podman is what works on the CI machines"
 [ -f Dockerfile ] && [ -f docker-compose.yml ] || die "Dockerfile or docker-compose.yml missing in $repo"
-
-t0=$(now_ms)
-if [ "${SKIP_SETUP:-0}" != 1 ]; then
-  log "setting up podman ($SHARED_DIR/container/setup-podman.sh)"
-  setup=$SHARED_DIR/container/setup-podman.sh
-  [ -f "$setup" ] || die "setup-podman.sh not found at $setup (set SHARED_DIR)"
-  bash "$setup" || die "setup-podman.sh failed"
-fi
-if ! command -v curl >/dev/null; then   # fresh CI machines may lack it
-  DEBIAN_FRONTEND=noninteractive quiet apt-curl sh -c \
-    'apt-get -q -o DPkg::Lock::Timeout=600 update && apt-get -q -y -o DPkg::Lock::Timeout=600 install --no-install-recommends curl'
-fi
-for tool in podman podman-compose curl; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
-record "setup" "$(( $(now_ms) - t0 )) ms"
+prepare_podman
 
 # ------------------------------------------------------------------------------------- 1. build
 log "building $IMAGE"
@@ -276,6 +240,4 @@ ok "podman-compose down: nothing left"
 record "compose total" "$(( $(now_ms) - t0 )) ms"
 
 # ------------------------------------------------------------------------------------ summary
-record "total" "$(( ($(date +%s%N) - t_script) / 1000000 )) ms"
-log "container test passed"
-printf '    %s\n' "${summary[@]}"
+print_summary "container test"

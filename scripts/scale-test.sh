@@ -34,26 +34,14 @@ host_port=0
 board='53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
 want='{"solution":"534678912672195348198342567859761423426853791713924856961537284287419635345286179","unique":true}'
 
-logs=$(mktemp -d /tmp/scale-test.XXXXXX)
-t_script=$(date +%s%N)
-summary=()
-
-log() { printf '\n==> %s\n' "$*"; }
-ok() { printf '    ok: %s\n' "$*"; }
-die() {
-  printf '\nFAILED: %s\n' "$*" >&2
+show_container_logs() {
   for c in $(project_ctr 2>/dev/null); do
-    printf -- '--- podman logs %s (last 20 lines)\n' "$(podman inspect --format '{{.Name}}' "$c" 2>/dev/null)" >&2
-    podman logs --tail 20 "$c" >&2 2>&1 || true
+    printf -- '--- podman logs %s (last 20 lines)\n' "$(podman inspect --format '{{.Name}}' "$c" 2>/dev/null)"
+    podman logs --tail 20 "$c" 2>&1 || true
   done
-  exit 1
 }
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-record() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
-quiet() { # quiet NAME CMD...: run CMD with output in $logs/NAME.log, shown only if it fails
-  local name=$1; shift
-  "$@" >"$logs/$name.log" 2>&1 || { tail -40 "$logs/$name.log" >&2; die "$name: $*"; }
-}
+# shellcheck source=scripts/podman-common.sh
+source "$repo/scripts/podman-common.sh"
 
 compose() {
   SUDOKUD_IMAGE=$IMAGE SUDOKUD_LB_IMAGE=$LB_IMAGE SUDOKUD_REPLICAS=$REPLICAS SUDOKUD_HOST_PORT=$host_port \
@@ -76,15 +64,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do
-    p=$((p + 1))
-    [ "$p" -lt $(($1 + 200)) ] || die "no free port in $1..$p"
-  done
-  echo "$p"
-}
-
 # solve ID: POST /v1/solve through the lb; prints "<status> <replica that answered> <replicas tried>"
 # (X-Upstream-Addr lists every replica nginx tried), or "bad-body <body>" for a wrong answer.
 solve() {
@@ -102,16 +81,8 @@ solve() {
 }
 
 # ------------------------------------------------------------------------------ 0. prerequisites
-[ "$(id -u)" = 0 ] || die "run as root: rootful podman is what works on the CI machines"
 [ "$REPLICAS" -ge 2 ] || die "REPLICAS must be 2 or more to test scaling out"
-t0=$(now_ms)
-if [ "${SKIP_SETUP:-0}" != 1 ]; then
-  setup=$SHARED_DIR/container/setup-podman.sh
-  [ -f "$setup" ] || die "setup-podman.sh not found at $setup (set SHARED_DIR)"
-  quiet setup bash "$setup"
-fi
-for tool in podman podman-compose curl; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
-record "setup" "$(( $(now_ms) - t0 )) ms"
+prepare_podman
 
 # ------------------------------------------------------------------------------------- 1. build
 log "building $IMAGE (cached after container-test.sh) and $LB_IMAGE"
@@ -233,6 +204,4 @@ fi
 ok "no container or network left"
 record "compose down" "$(( $(now_ms) - t0 )) ms"
 
-record "total" "$(( ($(date +%s%N) - t_script) / 1000000 )) ms"
-log "scale test passed"
-printf '    %s\n' "${summary[@]}"
+print_summary "scale test"
