@@ -262,6 +262,7 @@ mod tests {
     use super::*;
     use crate::rules;
     use crate::solver::Never;
+    use crate::solver::PollBudget;
 
     #[test]
     fn splitmix_matches_its_reference_output() {
@@ -321,14 +322,7 @@ mod tests {
 
     #[test]
     fn an_interrupt_stops_generation() {
-        struct After(u32);
-        impl Interrupt for After {
-            fn should_stop(&mut self) -> bool {
-                self.0 = self.0.saturating_sub(1);
-                self.0 == 0
-            }
-        }
-        assert_eq!(generate(Level::Extreme, Symmetry::None, 3, &mut After(50)), Err(Interrupted));
+        assert_eq!(generate(Level::Extreme, Symmetry::None, 3, &mut PollBudget(50)), Err(Interrupted));
     }
 
     #[test]

@@ -56,6 +56,19 @@ impl Interrupt for Deadline {
     }
 }
 
+/// Interrupts at the n-th poll (the first when n is 0): a budget of work that, unlike a
+/// [`Deadline`], stops at the same point on every run and machine, so tests and fuzzing can
+/// interrupt a search where they choose.
+#[derive(Clone, Copy, Debug)]
+pub struct PollBudget(pub u32);
+
+impl Interrupt for PollBudget {
+    fn should_stop(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 == 0
+    }
+}
+
 /// The search gave up because its [`Interrupt`] said so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the search was interrupted before it finished")]
@@ -924,17 +937,10 @@ mod tests {
 
     #[test]
     fn the_interrupt_is_polled_during_a_long_search() {
-        /// Lets the search start, then stops it at the first poll inside the search.
-        struct SecondPoll(u32);
-        impl Interrupt for SecondPoll {
-            fn should_stop(&mut self) -> bool {
-                self.0 += 1;
-                self.0 > 1
-            }
-        }
-        // Counting a million solutions of the empty board needs far more than POLL_INTERVAL guesses.
-        let mut interrupt = SecondPoll(0);
+        // Counting a million solutions of the empty board needs far more than POLL_INTERVAL
+        // guesses; the second poll is the first inside the search.
+        let mut interrupt = PollBudget(2);
         assert_eq!(count_solutions(&Board::EMPTY, 1_000_000, &mut interrupt), Err(Interrupted));
-        assert_eq!(interrupt.0, 2);
+        assert_eq!(interrupt.0, 0, "stopped at the second poll");
     }
 }

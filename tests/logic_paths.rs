@@ -226,15 +226,7 @@ fn next_step_follows_the_path_and_ends_on_a_full_board() {
 fn an_interrupt_stops_a_long_rating() {
     let puzzle = common::load("forum_hardest_1106.txt")[0];
     let solution = solution(&puzzle);
-    let mut polls = 0;
-    struct After<'a>(&'a mut u32);
-    impl solver::Interrupt for After<'_> {
-        fn should_stop(&mut self) -> bool {
-            *self.0 += 1;
-            *self.0 > 3
-        }
-    }
-    assert!(logic::rate(&puzzle, &solution, &mut After(&mut polls)).is_err());
+    assert!(logic::rate(&puzzle, &solution, &mut solver::PollBudget(4)).is_err());
     assert!(logic::explain(&puzzle, &solution, &mut solver::Deadline(Instant::now())).is_err());
 }
 

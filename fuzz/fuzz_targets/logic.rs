@@ -6,20 +6,10 @@ use libfuzzer_sys::fuzz_target;
 use sudokud::board::{Board, CELLS};
 use sudokud::logic::{self, Level, Rating};
 use sudokud::rules;
-use sudokud::solver::{self, Interrupt, Never};
+use sudokud::solver::{self, Never, PollBudget};
 
-/// Stops after a number of polls, so a path that never ends shows up as a fuzzer timeout only
-/// when it also stops polling.
-struct Polls(u32);
-
-impl Interrupt for Polls {
-    fn should_stop(&mut self) -> bool {
-        self.0 = self.0.saturating_sub(1);
-        self.0 == 0
-    }
-}
-
-/// Far more steps and chain polls than any proper puzzle needs.
+/// Far more steps and chain polls than any proper puzzle needs, so a path that never ends shows
+/// up as a fuzzer timeout only when it also stops polling.
 const BUDGET: u32 = 100_000;
 
 fuzz_target!(|data: &[u8]| {
@@ -38,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn proper(puzzle: &Board, solution: &Board) {
-    let Ok(explanation) = logic::explain(puzzle, solution, &mut Polls(BUDGET)) else {
+    let Ok(explanation) = logic::explain(puzzle, solution, &mut PollBudget(BUDGET)) else {
         panic!("explaining a proper puzzle took more than {BUDGET} polls");
     };
     assert_eq!(explanation.solution, *solution, "the path ends elsewhere");
@@ -70,9 +60,9 @@ fn proper(puzzle: &Board, solution: &Board) {
 
 /// Outside the preconditions the answers mean nothing, but each call must end.
 fn improper(puzzle: &Board, solution: &Board) {
-    let _ = logic::explain(puzzle, solution, &mut Polls(BUDGET));
-    let _ = logic::rate(puzzle, solution, &mut Polls(BUDGET));
-    let _ = logic::rate_within(puzzle, solution, Level::Medium, &mut Polls(BUDGET));
+    let _ = logic::explain(puzzle, solution, &mut PollBudget(BUDGET));
+    let _ = logic::rate(puzzle, solution, &mut PollBudget(BUDGET));
+    let _ = logic::rate_within(puzzle, solution, Level::Medium, &mut PollBudget(BUDGET));
     let _ = logic::next_step(puzzle, solution);
 }
 

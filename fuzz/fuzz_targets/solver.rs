@@ -4,17 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 use sudokud::board::{Board, CELLS};
 use sudokud::rules;
-use sudokud::solver::{self, Count, Interrupt, Never, Outcome};
-
-/// Stops the search after a number of polls.
-struct Polls(u32);
-
-impl Interrupt for Polls {
-    fn should_stop(&mut self) -> bool {
-        self.0 = self.0.saturating_sub(1);
-        self.0 == 0
-    }
-}
+use sudokud::solver::{self, Count, Never, Outcome, PollBudget};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[setting, polls], cells)) = data.split_first_chunk::<2>() else { return };
@@ -48,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
 
     // An interrupted search either stops or gives the uninterrupted answer.
     for interrupted in [
-        solver::count_solutions(&puzzle, limit, &mut Polls(u32::from(polls))),
-        solver::count_solutions_portable(&puzzle, limit, &mut Polls(u32::from(polls))),
+        solver::count_solutions(&puzzle, limit, &mut PollBudget(u32::from(polls))),
+        solver::count_solutions_portable(&puzzle, limit, &mut PollBudget(u32::from(polls))),
     ] {
         if let Ok(partial) = interrupted {
             assert_eq!(partial, count, "an interrupted search gave another answer");
