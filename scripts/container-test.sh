@@ -36,7 +36,7 @@ want='{"solution":"5346789126721953481983425678597614234268537917139248569615372
 
 # What `die` shows: the app's own view of what went wrong.
 show_container_logs() {
-  for c in "$ctr" "$ctr_ro" $(compose_ctr 2>/dev/null); do
+  for c in "$ctr" "$ctr_ro" $(project_ctr 2>/dev/null); do
     podman container exists "$c" 2>/dev/null || continue
     printf -- '--- podman logs %s (last 30 lines)\n' "$c"
     podman logs --tail 30 "$c" 2>&1 || true
@@ -46,18 +46,13 @@ show_container_logs() {
 source "$repo/scripts/podman-common.sh"
 
 compose() { SUDOKUD_IMAGE=$IMAGE SUDOKUD_HOST_PORT=$compose_port podman-compose -p "$project" -f docker-compose.yml "$@"; }
-compose_ctr() { podman ps -a -q --filter "label=io.podman.compose.project=$project"; }
 
 cleanup() {
   local rc=$?
   set +e
   # One at a time, --ignore: podman rm gives up on all names when one does not exist.
   for c in "$ctr" "$ctr_ro"; do podman rm -f -i -t 0 "$c" >/dev/null 2>&1; done
-  if [ "$compose_up" = 1 ]; then compose down -t 1 >/dev/null 2>&1; fi
-  for c in $(compose_ctr 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
-  # podman-compose 1.0.3 leaves the project network behind on `down`.
-  podman network exists "${project}_default" 2>/dev/null && podman network rm -f "${project}_default" >/dev/null 2>&1
-  rm -rf "$logs"
+  remove_compose_project
   exit "$rc"
 }
 trap cleanup EXIT
@@ -198,7 +193,7 @@ fi
 compose_up=1
 t1=$(now_ms)
 quiet compose-up compose up -d
-c=$(compose_ctr | head -1)
+c=$(project_ctr | head -1)
 [ -n "$c" ] || die "podman-compose up started no container"
 name=$(podman inspect --format '{{.Name}}' "$c")
 
@@ -235,7 +230,7 @@ if podman network exists "${project}_default"; then   # podman-compose 1.0.3 lea
   podman network rm -f "${project}_default" >/dev/null
   ok "removed the leftover network ${project}_default"
 fi
-[ -z "$(compose_ctr)" ] || die "podman-compose down left containers behind"
+[ -z "$(project_ctr)" ] || die "podman-compose down left containers behind"
 ok "podman-compose down: nothing left"
 record "compose total" "$(( $(now_ms) - t0 )) ms"
 

@@ -7,6 +7,9 @@
 #   record LABEL VALUE         a line of the final summary;  print_summary NAME: the summary
 #   free_port FROM             the first host port >= FROM that accepts no connection
 #   prepare_podman             root check, setup-podman.sh (unless SKIP_SETUP=1), curl, tools
+#   project_ctr                the containers of the compose project `$project`
+#   remove_compose_project     down (when `compose_up` is 1, through the caller's `compose`), then
+#                              whatever is left of the project: containers, network, $logs
 
 logs=$(mktemp -d "/tmp/$(basename "$0" .sh).XXXXXX")   # noisy command output
 t_script=$(date +%s%N)
@@ -59,4 +62,15 @@ prepare_podman() {
   local tool
   for tool in podman podman-compose curl; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
   record "setup" "$(( $(now_ms) - t0 )) ms"
+}
+
+project_ctr() { podman ps -a -q --filter "label=io.podman.compose.project=$project"; }
+
+remove_compose_project() {
+  if [ "$compose_up" = 1 ]; then compose down -t 1 >/dev/null 2>&1; fi
+  local c
+  for c in $(project_ctr 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  # podman-compose 1.0.3 leaves the project network behind on `down`.
+  podman network exists "${project}_default" 2>/dev/null && podman network rm -f "${project}_default" >/dev/null 2>&1
+  rm -rf "$logs"
 }

@@ -47,18 +47,13 @@ compose() {
   SUDOKUD_IMAGE=$IMAGE SUDOKUD_LB_IMAGE=$LB_IMAGE SUDOKUD_REPLICAS=$REPLICAS SUDOKUD_HOST_PORT=$host_port \
     podman-compose -p "$project" -f docker-compose.scale.yml "$@"
 }
-project_ctr() { podman ps -a -q --filter "label=io.podman.compose.project=$project"; }
 replica_names() { podman ps -a --format '{{.Names}}' --filter "label=io.podman.compose.project=$project" \
                     --filter "label=com.docker.compose.service=sudokud" | sort; }
 
 cleanup() {
   local rc=$?
   set +e
-  if [ "$compose_up" = 1 ]; then compose down -t 1 >/dev/null 2>&1; fi
-  for c in $(project_ctr 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
-  # podman-compose 1.0.3 leaves the project network behind on `down`.
-  podman network exists "$net" 2>/dev/null && podman network rm -f "$net" >/dev/null 2>&1
-  rm -rf "$logs"
+  remove_compose_project
   exit "$rc"
 }
 trap cleanup EXIT
