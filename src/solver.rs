@@ -4,7 +4,7 @@
 //! cells of the band where the digit is still possible (the layout of JCZSolve and the `sudoku`
 //! crate), so most rules are a handful of bit operations on one word:
 //!
-//! - per band and digit ([`State::update`]): locked candidates by a 512-entry table indexed by
+//! - per band and digit (`State::update`): locked candidates by a 512-entry table indexed by
 //!   which mini-rows still hold the digit, then hidden singles in rows (a row with one bit);
 //! - per band, over the nine digits: naked singles and empty cells by bit-sliced counting;
 //! - per digit, over the three bands: hidden singles in columns and, on puzzles with fewer than
