@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds every cargo-fuzz target and runs each for a short while from the committed corpus;
-# fails on any crash, timeout or leak. Needs the nightly toolchain; installs cargo-fuzz itself.
+# Checks the fuzz crate's format and lints, builds every cargo-fuzz target and runs each for a short
+# while from the committed corpus; fails on any crash, timeout or leak. Needs the nightly toolchain;
+# installs cargo-fuzz itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,14 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
+fi
+
+# The fuzz crate is its own workspace, outside the top-level fmt and clippy steps.
+cargo fmt --check --manifest-path fuzz/Cargo.toml
+if cargo +nightly clippy --version >/dev/null 2>&1; then
+    (cd fuzz && cargo +nightly clippy --all-targets --locked -- -D warnings)
+else
+    echo "fuzz-smoke: no clippy for nightly here; the fuzz targets are not linted" >&2
 fi
 
 # One build for all targets, so each run below starts at once.
