@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, CELLS};
 use crate::logic::{self, Level, Rating};
+use crate::random::SplitMix64;
 use crate::solver::{self, Interrupt, Interrupted};
 
 /// Which cells are blanked together, so the givens form a pattern.
@@ -226,35 +227,6 @@ pub fn fresh_seed() -> u64 {
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
     // Mixed, so calls a nanosecond apart get unrelated seeds.
     SplitMix64(nanos as u64).next_u64() >> 11
-}
-
-/// Sebastiano Vigna's SplitMix64: tiny, fast, and fully specified by its seed, so a seed means
-/// the same puzzle whatever version of any dependency is in use (the `rand` crate does not
-/// promise that for its standard generator).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (> 0), by Lemire's multiply-shift; its bias is below 2^-50 for
-    /// the bounds used here.
-    fn below(&mut self, bound: usize) -> usize {
-        ((u128::from(self.next_u64()) * bound as u128) >> 64) as usize
-    }
-
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for last in (1..items.len()).rev() {
-            items.swap(last, self.below(last + 1));
-        }
-    }
 }
 
 #[cfg(test)]

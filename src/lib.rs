@@ -30,6 +30,7 @@ pub mod logic;
 pub mod metrics;
 pub mod pool;
 pub mod progress;
+pub mod random;
 pub mod rules;
 pub mod server;
 pub mod solver;

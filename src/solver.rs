@@ -19,11 +19,13 @@
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
 //! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses so
-//! a deadline can end it.
+//! a deadline can end it. A search that goes a few thousand guesses without a solution starts
+//! over on a relabeled copy of the puzzle, which cuts the heavy tail of depth-first search on
+//! sparse grids from seconds to milliseconds (see `count_with`).
 
 use std::time::Instant;
 
-use crate::board::{Board, CELLS};
+use crate::board::{Board, CELLS, Shuffle};
 
 /// Guesses between two polls of the [`Interrupt`]. A guess costs well under a microsecond, so
 /// this bounds the overshoot past a deadline to about a millisecond, while keeping the clock read
@@ -143,17 +145,75 @@ fn fast_path_available() -> bool {
 }
 
 /// [`count_solutions`], on the fast search when `fast` (which the caller checked the CPU has).
+///
+/// A depth-first search can take a wrong turn early into a large subtree with no solution, and
+/// sparse grids hide such subtrees that take seconds to refute (one of 12 givens took 4.4 s)
+/// where the same puzzle, looked at in another order, solves in microseconds. So an attempt that
+/// goes [`RESTART_GUESSES`] guesses without finding a solution is abandoned, and the search
+/// starts over on a relabeled copy of the puzzle (a [`Shuffle`], whose solutions map back one to
+/// one) with twice the allowance, and so on. The allowances double, so however many attempts a
+/// board needs, the abandoned ones together cost no more than the last. Real puzzles never
+/// restart: the hardest known need under 1,400 guesses in all.
 fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast: bool) -> Result<Count, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
-    let mut search =
-        Search { limit, count: Count { solutions: 0, first: None }, guesses: 0, weigh: true, stacks: true, interrupt };
     if limit == 0 {
-        return Ok(search.count);
+        return Ok(Count { solutions: 0, first: None });
     }
-    search.start(puzzle, fast)?;
-    Ok(search.count)
+    let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
+    match search.start(puzzle, fast) {
+        Ok(_) => Ok(search.count),
+        Err(Stop::Interrupted) => Err(Interrupted),
+        Err(Stop::Restart) => start_over(puzzle, limit, search.count.first, search.interrupt, fast),
+    }
+}
+
+/// The attempts after the first, each on its own relabeling of `puzzle`, until one finishes.
+/// Solutions an abandoned attempt found are counted again by the next, but the first of them
+/// stays the first, so that the first solution does not depend on the limit. Out of line: real
+/// puzzles never come here, and the easy ones should not pay for its code.
+#[cold]
+#[inline(never)]
+fn start_over(
+    puzzle: &Board,
+    limit: usize,
+    mut first: Option<Board>,
+    interrupt: &mut impl Interrupt,
+    fast: bool,
+) -> Result<Count, Interrupted> {
+    let mut attempt = 1;
+    loop {
+        let shuffle = Shuffle::from_seed(u64::from(attempt));
+        let mut search = Search::new(limit, restart_allowance(attempt), &mut *interrupt);
+        let ended = search.start(&shuffle.apply(puzzle), fast);
+        first = first.or(search.count.first.map(|solution| shuffle.undo(&solution)));
+        match ended {
+            Ok(_) => return Ok(Count { solutions: search.count.solutions, first }),
+            Err(Stop::Interrupted) => return Err(Interrupted),
+            Err(Stop::Restart) => attempt += 1,
+        }
+    }
+}
+
+/// Guesses the first attempt of a search may make without finding a solution before it starts
+/// over (see [`count_with`]). A multiple of [`POLL_INTERVAL`]: it is checked when the interrupt
+/// is polled, which keeps it off the hot path. 4,096 guesses take about a millisecond; the
+/// hardest real puzzles need under 1,400 for their whole search, and `real_puzzles_never_restart`
+/// keeps that margin at least twofold.
+const RESTART_GUESSES: u32 = 4 * POLL_INTERVAL;
+
+/// The allowance of attempt `attempt`: doubled each time, up to where it never runs out.
+fn restart_allowance(attempt: u32) -> u32 {
+    u32::try_from(u64::from(RESTART_GUESSES) << attempt.min(32)).unwrap_or(u32::MAX)
+}
+
+/// Why a search stopped before it finished.
+enum Stop {
+    /// The caller's [`Interrupt`] said so.
+    Interrupted,
+    /// The attempt used up its allowance of guesses: start over in another order.
+    Restart,
 }
 
 /// The 27 cells of a band (three rows of nine), bit `9 * row + column`.
@@ -765,6 +825,10 @@ struct Search<'a, I> {
     limit: usize,
     count: Count,
     guesses: u32,
+    /// [`Search::guesses`] when the last solution was found (or 0).
+    guesses_at_solution: u32,
+    /// Guesses this attempt may make without finding a solution: see [`count_with`].
+    allowance: u32,
     /// Whether [`State::guess_cell`] weighs its pairs: see [`WEIGH_GIVENS`].
     weigh: bool,
     /// Whether propagation looks for locked candidates in stacks: see [`STACK_GIVENS`].
@@ -772,9 +836,22 @@ struct Search<'a, I> {
     interrupt: &'a mut I,
 }
 
-impl<I: Interrupt> Search<'_, I> {
+impl<'a, I: Interrupt> Search<'a, I> {
+    fn new(limit: usize, allowance: u32, interrupt: &'a mut I) -> Self {
+        Search {
+            limit,
+            count: Count { solutions: 0, first: None },
+            guesses: 0,
+            guesses_at_solution: 0,
+            allowance,
+            weigh: true,
+            stacks: true,
+            interrupt,
+        }
+    }
+
     /// [`Search::begin`], or its fast twin when `fast`: only set when the CPU has its features.
-    fn start(&mut self, puzzle: &Board, fast: bool) -> Result<bool, Interrupted> {
+    fn start(&mut self, puzzle: &Board, fast: bool) -> Result<bool, Stop> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
@@ -787,7 +864,7 @@ impl<I: Interrupt> Search<'_, I> {
     }
 
     /// Builds the state of `puzzle` and explores it.
-    fn begin(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+    fn begin(&mut self, puzzle: &Board) -> Result<bool, Stop> {
         self.begin_with(puzzle, Self::run)
     }
 
@@ -795,7 +872,7 @@ impl<I: Interrupt> Search<'_, I> {
     /// bits in one instruction too.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Interrupted> {
+    fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Stop> {
         self.begin_with(puzzle, |search, state| search.run_fast(state))
     }
 
@@ -804,8 +881,8 @@ impl<I: Interrupt> Search<'_, I> {
     fn begin_with(
         &mut self,
         puzzle: &Board,
-        run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Interrupted>,
-    ) -> Result<bool, Interrupted> {
+        run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
+    ) -> Result<bool, Stop> {
         let Some(mut state) = State::new(puzzle) else { return Ok(false) };
         self.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
         self.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
@@ -813,7 +890,7 @@ impl<I: Interrupt> Search<'_, I> {
     }
 
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
-    fn run(&mut self, state: &mut State) -> Result<bool, Interrupted> {
+    fn run(&mut self, state: &mut State) -> Result<bool, Stop> {
         self.step(state, Self::run)
     }
 
@@ -821,7 +898,7 @@ impl<I: Interrupt> Search<'_, I> {
     /// `count_ones` and `trailing_zeros` of the search becomes one instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    fn run_fast(&mut self, state: &mut State) -> Result<bool, Interrupted> {
+    fn run_fast(&mut self, state: &mut State) -> Result<bool, Stop> {
         self.step(state, |search, next| search.run_fast(next))
     }
 
@@ -831,14 +908,15 @@ impl<I: Interrupt> Search<'_, I> {
     fn step(
         &mut self,
         state: &mut State,
-        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Interrupted>,
-    ) -> Result<bool, Interrupted> {
+        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
+    ) -> Result<bool, Stop> {
         if !state.propagate(self.stacks) {
             self.weigh = true;
             return Ok(false);
         }
         if state.is_solved() {
             self.count.solutions += 1;
+            self.guesses_at_solution = self.guesses;
             self.count.first.get_or_insert_with(|| state.to_board());
             return Ok(self.count.solutions >= self.limit);
         }
@@ -847,8 +925,13 @@ impl<I: Interrupt> Search<'_, I> {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             self.guesses = self.guesses.wrapping_add(1);
-            if self.guesses.is_multiple_of(POLL_INTERVAL) && self.interrupt.should_stop() {
-                return Err(Interrupted);
+            if self.guesses.is_multiple_of(POLL_INTERVAL) {
+                if self.interrupt.should_stop() {
+                    return Err(Stop::Interrupted);
+                }
+                if self.guesses.wrapping_sub(self.guesses_at_solution) >= self.allowance {
+                    return Err(Stop::Restart);
+                }
             }
             if digits == 0 {
                 // The last candidate: `state` is not needed any more, so the branch takes it
@@ -942,5 +1025,68 @@ mod tests {
         let mut interrupt = PollBudget(2);
         assert_eq!(count_solutions(&Board::EMPTY, 1_000_000, &mut interrupt), Err(Interrupted));
         assert_eq!(interrupt.0, 0, "stopped at the second poll");
+    }
+
+    /// Found by `cargo fuzz run solver`: 12 givens, so many solutions, but the first guesses
+    /// lead into a subtree without one that took a single search 4.4 s (over 10 million
+    /// guesses) to leave.
+    const STUCK: &str = "............195.4...........8.................7.............28....419..........7.";
+
+    #[test]
+    fn a_stuck_search_starts_over_and_finds_the_solutions() {
+        let puzzle = board(STUCK);
+        // 200 polls allow 204,800 guesses: far too few for one search, plenty with restarts.
+        let count = count_solutions(&puzzle, 2, &mut PollBudget(200)).expect("finished with restarts");
+        assert_eq!(count.solutions, 2);
+        let first = count.first.expect("a solution");
+        assert!(first.is_complete() && crate::rules::conflicts(&first).is_empty());
+        assert!(puzzle.cells().iter().zip(first.cells()).all(|(&given, &cell)| given == 0 || given == cell));
+        // The first solution does not depend on the limit, nor on the search path.
+        assert_eq!(count_solutions(&puzzle, 1, &mut Never).unwrap().first, Some(first));
+        assert_eq!(count_solutions_portable(&puzzle, 2, &mut Never).unwrap(), count);
+        assert_eq!(solve(&puzzle), Outcome::Multiple(first));
+    }
+
+    #[test]
+    fn a_stuck_search_without_solutions_still_ends_unsolvable() {
+        // STUCK's first wrong turn, made a given: no solution, and as slow to refute in one search.
+        let puzzle = board("....7....62.195.............86............7...7.............28....419..........7.");
+        assert_eq!(count_solutions(&puzzle, 2, &mut PollBudget(200)), Ok(Count { solutions: 0, first: None }));
+    }
+
+    #[test]
+    fn counting_many_solutions_does_not_restart() {
+        // Solutions keep coming, so no attempt goes long without one: a restart would count anew.
+        let count = count_solutions(&Board::EMPTY, 20_000, &mut Never).unwrap();
+        assert_eq!(count.solutions, 20_000);
+        assert!(!restarts(&Board::EMPTY, 20_000, RESTART_GUESSES));
+    }
+
+    /// Real puzzles finish their first attempt with room to spare: half the allowance is enough
+    /// for every puzzle of the hardest collections and of the unsolvable and multiple-solution
+    /// sets, so restarts cost them nothing.
+    #[test]
+    fn real_puzzles_never_restart() {
+        let sets = [
+            "forum_hardest_1106.txt",
+            "forum_hardest_1905_11plus_10k.txt",
+            "magictour_top1465.txt",
+            "unsolvable.txt",
+            "multiple_solutions.txt",
+        ];
+        for set in sets {
+            let path = format!("{}/tests/data/{set}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("the data set");
+            for line in text.lines().filter(|line| !line.trim().is_empty()) {
+                assert!(!restarts(&board(line), 2, RESTART_GUESSES / 2), "{set}: {line} would restart");
+            }
+        }
+    }
+
+    /// Whether one attempt (portable path, no restarts) would use up `allowance`.
+    fn restarts(puzzle: &Board, limit: usize, allowance: u32) -> bool {
+        let mut never = Never;
+        let mut search = Search::new(limit, allowance, &mut never);
+        matches!(search.start(puzzle, false), Err(Stop::Restart))
     }
 }

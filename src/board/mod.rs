@@ -9,9 +9,11 @@ use std::str::FromStr;
 
 mod error;
 mod json;
+mod shuffle;
 
 pub use error::{BoardError, Location};
 pub use json::{Format, FormattedBoard, JsonBoard};
+pub use shuffle::Shuffle;
 
 /// Number of cells on a board.
 pub const CELLS: usize = 81;
