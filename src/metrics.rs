@@ -3,7 +3,7 @@
 //!
 //! | metric | kind | labels |
 //! |---|---|---|
-//! | `sudokud_http_requests_total` | counter | `method`, `route` (the matched route, or `unmatched`), `status` |
+//! | `sudokud_http_requests_total` | counter | `method` (the nine standard methods, else `other`), `route` (the matched route, or `unmatched`), `status` |
 //! | `sudokud_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
 //! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
 //! | `sudokud_solves_in_flight` | gauge | - |
@@ -17,6 +17,9 @@
 
 use std::sync::OnceLock;
 use std::time::Duration;
+
+use ::metrics::SharedString;
+use axum::http::Method;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
@@ -66,10 +69,31 @@ pub fn upkeep() {
 }
 
 /// One HTTP request, answered.
-pub fn record_request(method: &str, route: &str, status: u16, elapsed: Duration) {
-    let labels = [("method", method.to_owned()), ("route", route.to_owned()), ("status", status.to_string())];
+pub fn record_request(method: &Method, route: &str, status: u16, elapsed: Duration) {
+    let labels: [(&str, SharedString); 3] = [
+        ("method", method_label(method).into()),
+        ("route", route.to_owned().into()),
+        ("status", status.to_string().into()),
+    ];
     ::metrics::counter!(HTTP_REQUESTS, &labels).increment(1);
     ::metrics::histogram!(HTTP_DURATION, &labels).record(elapsed.as_secs_f64());
+}
+
+/// The `method` label: a client may send any token as a method, and every label value is a
+/// series kept for the life of the process, so methods outside the standard nine share one.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::CONNECT => "CONNECT",
+        Method::OPTIONS => "OPTIONS",
+        Method::TRACE => "TRACE",
+        Method::PATCH => "PATCH",
+        _ => "other",
+    }
 }
 
 /// A pool job started: the wait for its slot, and one more in flight.

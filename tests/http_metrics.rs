@@ -29,6 +29,10 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
     send(router.clone(), post_json("/v1/rate", json!({ "board": PUZZLE }).to_string())).await;
     send(router.clone(), Request::get("/no/such/path").body(Body::empty()).unwrap()).await;
+    // Any token is a method: made-up ones must not each become a series of their own.
+    for method in ["BREW", "WHEN"] {
+        send(router.clone(), Request::builder().method(method).uri("/v1/solve").body(Body::empty()).unwrap()).await;
+    }
     let late = ServeConfig { solve_timeout_ms: 0, ..config() };
     send(self::router(&late), post_json("/v1/count", json!({ "board": ".".repeat(81) }).to_string())).await;
 
@@ -41,6 +45,8 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     let solved = r#"sudokud_http_requests_total{method="POST",route="/v1/solve",status="200"}"#;
     assert!(sample(&text, solved).is_some_and(|count| count >= 1.0), "{text}");
     assert!(text.contains(r#"route="unmatched",status="404""#), "{text}");
+    assert!(text.contains(r#"method="other",route="/v1/solve",status="405""#), "{text}");
+    assert!(!text.contains("BREW") && !text.contains("WHEN"), "{text}");
     assert!(
         text.contains(
             r#"sudokud_http_request_duration_seconds_bucket{method="POST",route="/v1/rate",status="200",le="0.001"}"#

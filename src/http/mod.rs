@@ -122,7 +122,7 @@ async fn record_metrics(request: Request, next: middleware::Next) -> axum::respo
     let method = request.method().clone();
     let route = request.extensions().get::<MatchedPath>().map_or("unmatched", MatchedPath::as_str).to_owned();
     let response = next.run(request).await;
-    crate::metrics::record_request(method.as_str(), &route, response.status().as_u16(), started.elapsed());
+    crate::metrics::record_request(&method, &route, response.status().as_u16(), started.elapsed());
     response
 }
 
