@@ -12,7 +12,7 @@ use common::oracle;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use sudokud::board::{Board, BoardError, CELLS, Format, FormattedBoard, JsonBoard, Location};
+use sudokud::board::{Board, BoardError, CELLS, Format, FormattedBoard, JsonBoard, Location, Shuffle};
 use sudokud::rules;
 use sudokud::solver::{self, Never, Outcome};
 
@@ -180,6 +180,22 @@ proptest! {
         }
     }
 
+    /// A relabeling (what the solver restarts on) keeps a board's rule breaks and its solutions,
+    /// mapped one to one, and can be undone.
+    #[test]
+    fn relabeled_boards_keep_their_solutions(puzzle in puzzle(17..=81), seed in any::<u64>()) {
+        let shuffle = Shuffle::from_seed(seed);
+        let image = shuffle.apply(&puzzle.board);
+        prop_assert_eq!(shuffle.undo(&image), puzzle.board);
+        prop_assert_eq!(rules::conflicts(&image).is_empty(), rules::conflicts(&puzzle.board).is_empty());
+        let count = solver::count_solutions(&puzzle.board, 3, &mut Never).unwrap();
+        let image_count = solver::count_solutions(&image, 3, &mut Never).unwrap();
+        prop_assert_eq!(image_count.solutions, count.solutions);
+        if count.solutions == 1 {
+            prop_assert_eq!(image_count.first, count.first.map(|solution| shuffle.apply(&solution)));
+        }
+    }
+
     /// Counting to `limit` gives min(true count, limit): a smaller limit truncates a larger
     /// one's count and never goes past itself.
     #[test]
@@ -190,6 +206,9 @@ proptest! {
         prop_assert!(more.solutions <= limit + extra);
         prop_assert_eq!(count.solutions, more.solutions.min(limit));
         prop_assert_eq!(count.first.is_some(), count.solutions > 0);
+        if limit > 0 {
+            prop_assert_eq!(count.first, more.first, "the first solution depends on the limit");
+        }
         if let Some(first) = count.first {
             assert_completes(&puzzle.board, &first)?;
         }
