@@ -4,7 +4,7 @@
 mod common;
 
 use axum::body::{Body, to_bytes};
-use axum::http::{Request, StatusCode, header};
+use axum::http::{HeaderValue, Request, StatusCode, header};
 use common::http::*;
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
@@ -248,6 +248,20 @@ async fn request_ids_are_generated_or_propagated() {
     let reply = send(router(&config()), request).await;
     assert_eq!(reply.headers["x-request-id"], "trace-me-42");
     assert_eq!(assert_problem(&reply, StatusCode::NOT_FOUND, "not-found")["request_id"], "trace-me-42");
+
+    // Echoed and logged on every line, so a long or unprintable id is replaced, not carried.
+    let longest = "x".repeat(128);
+    let request = Request::get("/healthz").header("x-request-id", &longest).body(Body::empty()).unwrap();
+    assert_eq!(send(router(&config()), request).await.headers["x-request-id"], longest.as_str());
+    let unusable: [&[u8]; 4] = [&[b'x'; 129], b"two words", b"caf\xc3\xa9", b""];
+    for id in unusable {
+        let id = HeaderValue::from_bytes(id).unwrap();
+        let request = Request::get("/nowhere").header("x-request-id", id.clone()).body(Body::empty()).unwrap();
+        let reply = send(router(&config()), request).await;
+        let given = &reply.headers["x-request-id"];
+        assert!(given.len() == 36 && given != id, "{id:?} was kept as {given:?}");
+        assert_eq!(assert_problem(&reply, StatusCode::NOT_FOUND, "not-found")["request_id"], given.to_str().unwrap());
+    }
 }
 
 #[tokio::test]

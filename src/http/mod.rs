@@ -82,7 +82,8 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: request
-/// id, metrics, tracing, CORS, compression, problem rendering, panic catching and timeout.
+/// id (a client's unusable one dropped first), metrics, tracing, CORS, compression, problem
+/// rendering, panic catching and timeout.
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
     let trace = TraceLayer::new_for_http()
@@ -93,6 +94,7 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
         .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros));
     routes.layer(
         ServiceBuilder::new()
+            .layer(middleware::map_request(drop_unusable_request_id))
             .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
             .layer(middleware::from_fn(record_metrics))
             .layer(trace)
@@ -113,6 +115,22 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
             }))
             .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
     )
+}
+
+/// The longest client-chosen request id kept: room for a UUID, a W3C trace id or a path of
+/// several of them.
+const MAX_REQUEST_ID_LEN: usize = 128;
+
+/// Middleware: a client's `x-request-id` is echoed in the response, repeated in problems and
+/// logged on every line of the request, so one that is long or not printable ASCII (header
+/// values may carry any byte but control characters) is dropped, and the request gets a fresh
+/// UUID like one that came without.
+async fn drop_unusable_request_id(mut request: Request) -> Request {
+    let usable = |id: &[u8]| id.len() <= MAX_REQUEST_ID_LEN && !id.is_empty() && id.iter().all(u8::is_ascii_graphic);
+    if request.headers().get_all(REQUEST_ID).iter().any(|id| !usable(id.as_bytes())) {
+        request.headers_mut().remove(REQUEST_ID);
+    }
+    request
 }
 
 /// Middleware: counts each request and times it to its response head (for a streamed NDJSON
