@@ -152,8 +152,8 @@ fn fast_path_available() -> bool {
 /// goes [`RESTART_GUESSES`] guesses without finding a solution is abandoned, and the search
 /// starts over on a relabeled copy of the puzzle (a [`Shuffle`], whose solutions map back one to
 /// one) with twice the allowance, and so on. The allowances double, so however many attempts a
-/// board needs, the abandoned ones together cost no more than the last. Real puzzles never
-/// restart: the hardest known need under 1,400 guesses in all.
+/// board needs, the abandoned ones together cost no more than the last one's allowance. Real
+/// puzzles never restart: the hardest known need under 1,400 guesses in all.
 fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast: bool) -> Result<Count, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
