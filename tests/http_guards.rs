@@ -7,7 +7,7 @@ mod common;
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use common::http::{PUZZLE, SOLUTION, start};
+use common::http::{PUZZLE, SOLUTION, post_solve, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -17,13 +17,7 @@ use tokio::net::TcpStream;
 const HARD: &str = "12.3....435....1....4........54..2..6...7.........8.9...31..5.......9.7.....6...8";
 
 async fn solve(client: &reqwest::Client, addr: std::net::SocketAddr, puzzle: &str) -> reqwest::Response {
-    client
-        .post(format!("http://{addr}/v1/solve"))
-        .header("content-type", "application/json")
-        .body(json!({ "board": puzzle }).to_string())
-        .send()
-        .await
-        .unwrap()
+    post_solve(client, addr, json!({ "board": puzzle }).to_string()).await
 }
 
 /// Reads until the server closes the connection, or `limit` passes (then `None`).

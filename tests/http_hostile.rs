@@ -322,13 +322,7 @@ async fn hostile_connections_leave_the_server_answering() {
     assert!(answer.starts_with("HTTP/1.1 200") && answer.contains(SOLUTION), "{answer}");
 
     // After all of it, a plain solve.
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}/v1/solve"))
-        .header("content-type", "application/json")
-        .body(good)
-        .send()
-        .await
-        .unwrap();
+    let response = post_solve(&reqwest::Client::new(), addr, good).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Value>().await.unwrap(), json!({ "solution": SOLUTION, "unique": true }));
     running.stop.send(()).unwrap();

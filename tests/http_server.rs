@@ -5,7 +5,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::http::{PUZZLE, SOLUTION, raw_exchange, start};
+use common::http::{PUZZLE, SOLUTION, post_solve, raw_exchange, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -15,14 +15,9 @@ fn solve_body() -> String {
     json!({ "board": PUZZLE }).to_string()
 }
 
-async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) -> (u16, Value) {
-    let response = client
-        .post(format!("http://{addr}/v1/solve"))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+/// [`post_solve`], read as status and JSON body (`Null` when the body is not JSON).
+async fn solve_status(client: &reqwest::Client, addr: SocketAddr, body: String) -> (u16, Value) {
+    let response = post_solve(client, addr, body).await;
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
@@ -31,19 +26,19 @@ async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) ->
 async fn solves_over_a_real_socket_and_keeps_working_after_bad_requests() {
     let running = start(ServeConfig::default()).await;
     let client = reqwest::Client::new();
-    let (status, body) = post_solve(&client, running.addr, solve_body()).await;
+    let (status, body) = solve_status(&client, running.addr, solve_body()).await;
     assert_eq!((status, body), (200, json!({ "solution": SOLUTION, "unique": true })));
 
     let garbage = ["{", "[]", r#"{"board":[[1,2,3]]}"#, r#"{"board":"x"}"#, "\u{0}\u{1}", &"[".repeat(3000)];
     for body in garbage {
-        let (status, problem) = post_solve(&client, running.addr, body.to_owned()).await;
+        let (status, problem) = solve_status(&client, running.addr, body.to_owned()).await;
         assert!((400..500).contains(&status), "{body:?} -> {status}");
         assert!(problem["type"].as_str().unwrap().starts_with(sudokud::http::PROBLEM_BASE));
     }
     let raw = raw_exchange(running.addr, b"GARBAGE / HTTP/9.9\r\n\r\n").await;
     assert!(raw.is_empty() || raw.starts_with("HTTP/1.1 4"), "{raw}");
 
-    let (status, _) = post_solve(&client, running.addr, solve_body()).await;
+    let (status, _) = solve_status(&client, running.addr, solve_body()).await;
     assert_eq!(status, 200);
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
@@ -74,7 +69,7 @@ async fn a_body_that_never_arrives_gets_a_408() {
     assert!(answer.contains("request-timeout"), "{answer}");
     assert!(started.elapsed() < Duration::from_secs(5));
     // Others are still served.
-    let (status, _) = post_solve(&reqwest::Client::new(), running.addr, solve_body()).await;
+    let (status, _) = solve_status(&reqwest::Client::new(), running.addr, solve_body()).await;
     assert_eq!(status, 200);
 }
 

@@ -99,6 +99,17 @@ pub async fn start(config: ServeConfig) -> Running {
     Running { addr, readiness, stop, served }
 }
 
+/// `POST /v1/solve` with a JSON `body` to a real server.
+pub async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) -> reqwest::Response {
+    client
+        .post(format!("http://{addr}/v1/solve"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
 /// Sends raw bytes and returns whatever the server answers before closing.
 pub async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> String {
     exchange(addr, request, false).await
