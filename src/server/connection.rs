@@ -33,10 +33,11 @@ use tower::Service;
 
 use super::io::GuardedIo;
 
-/// How long an idle connection may take to close politely (HTTP/2's GOAWAY, an HTTP/1 close)
-/// before it is dropped. Nothing is in flight, so nothing is lost either way; an HTTP/1 client
-/// still sending its head slowly is not closed politely by hyper at all.
-const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
+/// How long an idle connection may take to close politely before it is dropped: long enough
+/// for HTTP/2's GOAWAY to go out, short of the PING round trip hyper then waits for, which a
+/// silent client never answers. Nothing is in flight, so nothing is lost either way; an
+/// HTTP/1 client still sending its head slowly is not closed politely by hyper at all.
+const IDLE_CLOSE_GRACE: Duration = Duration::from_millis(100);
 
 /// Serves one accepted connection until it ends, idles out, or `stop` turns true (then it
 /// finishes its in-flight requests and closes).
