@@ -24,6 +24,7 @@ use axum::routing::{get, post};
 use tower::ServiceBuilder;
 use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -89,9 +90,13 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request| {
             let request_id = request.headers().get(REQUEST_ID).and_then(|id| id.to_str().ok()).unwrap_or("");
-            tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
+            // At ERROR, the most severe level, the span is enabled whatever RUST_LOG says, so
+            // every line of a request carries its id at every level (an INFO span vanishes
+            // under RUST_LOG=warn, and with it the id of the warnings and errors).
+            tracing::error_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
         })
-        .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros));
+        .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros))
+        .on_failure(log_failure);
     routes.layer(
         ServiceBuilder::new()
             .layer(middleware::map_request(drop_unusable_request_id))
@@ -115,6 +120,21 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
             }))
             .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
     )
+}
+
+/// Logs a response the server failed to give. A 503 is not such a failure: a full server
+/// refusing work, a deadline or a shutdown are the service working as configured; each is in
+/// the access log line, counted in the metrics, and overload is logged sampled where it is
+/// decided ([`crate::pool`]). One ERROR line per shed request would bury the log under load.
+fn log_failure(failure: ServerErrorsFailureClass, latency: Duration, _span: &tracing::Span) {
+    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+    match failure {
+        ServerErrorsFailureClass::StatusCode(StatusCode::SERVICE_UNAVAILABLE) => {}
+        ServerErrorsFailureClass::StatusCode(status) => {
+            tracing::error!(status = status.as_u16(), latency_us, "response failed");
+        }
+        ServerErrorsFailureClass::Error(error) => tracing::error!(%error, latency_us, "response failed"),
+    }
 }
 
 /// The longest client-chosen request id kept: room for a UUID, a W3C trace id or a path of
