@@ -6,6 +6,7 @@
 //! the answer; every error goes through [`problem`].
 
 mod batch;
+mod cors;
 mod extract;
 mod handlers;
 mod logic;
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{MatchedPath, Request};
-use axum::http::{Method, StatusCode, header};
+use axum::http::StatusCode;
 use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -27,7 +28,6 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, DefaultPredicate};
-use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -39,6 +39,7 @@ pub use state::{AppState, Readiness};
 
 use crate::board::{Board, Format};
 use crate::config::ServeConfig;
+use cors::PreflightsLayer;
 use problem::BodyLimit;
 
 /// The whole service: routes plus the middleware stack, configured by `config`.
@@ -86,7 +87,7 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
 /// id (a client's unusable one dropped first), metrics, tracing, CORS, compression, problem
 /// rendering, panic catching and timeout.
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
-    let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
+    let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins));
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request| {
             let request_id = request.headers().get(REQUEST_ID).and_then(|id| id.to_str().ok()).unwrap_or("");
@@ -164,25 +165,11 @@ async fn record_metrics(request: Request, next: middleware::Next) -> axum::respo
     response
 }
 
-fn cors_layer(origins: &[String]) -> CorsLayer {
-    let allow_origin = if origins.iter().any(|origin| origin == "*") {
-        AllowOrigin::any()
-    } else {
-        // Origins were checked to be valid header values when the configuration was parsed.
-        AllowOrigin::list(origins.iter().filter_map(|origin| origin.parse().ok()))
-    };
-    CorsLayer::new()
-        .allow_origin(allow_origin)
-        .allow_methods([Method::GET, Method::POST])
-        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
-        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
-        .max_age(Duration::from_secs(3600))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use axum::body::{Body, to_bytes};
+    use axum::http::header;
     use tower::ServiceExt;
 
     #[tokio::test]
