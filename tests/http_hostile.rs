@@ -328,3 +328,36 @@ async fn hostile_connections_leave_the_server_answering() {
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn requests_the_http_parser_refuses_still_get_a_problem_with_a_request_id() {
+    let running = start(config()).await;
+    let many_headers: String = (0..150).map(|index| format!("X-{index}: a\r\n")).collect();
+    let cases: [(String, u16, &str); 6] = [
+        (format!("GET /{} HTTP/1.1\r\nHost: t\r\n\r\n", "a".repeat(70_000)), 414, "uri-too-long"),
+        (format!("GET / HTTP/1.1\r\nHost: t\r\nX-Big: {}\r\n\r\n", "a".repeat(500_000)), 431, "headers-too-large"),
+        (format!("GET / HTTP/1.1\r\nHost: t\r\n{many_headers}\r\n"), 431, "headers-too-large"),
+        ("GET / HTTP/1.2\r\nHost: t\r\n\r\n".to_owned(), 400, "malformed-request"),
+        ("GET / HTTP/1.1\r\nHost: t\r\nX-A: a\r\n b\r\n\r\n".to_owned(), 400, "malformed-request"),
+        (
+            "POST /v1/solve HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello".to_owned(),
+            400,
+            "malformed-request",
+        ),
+    ];
+    for (request, status, kind) in cases {
+        let answer = raw_exchange(running.addr, request.as_bytes()).await;
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{kind}: {answer:?}"));
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+        assert!(head.contains("\r\ncontent-type: application/problem+json\r\n"), "{head}");
+        assert!(head.contains("\r\nconnection: close\r\n"), "{head}");
+        let problem: Value = serde_json::from_str(body).unwrap_or_else(|error| panic!("{kind}: {error}: {body:?}"));
+        assert_eq!(problem["type"], format!("{}{kind}", sudokud::http::PROBLEM_BASE));
+        assert_eq!(problem["status"], status);
+        let id = problem["request_id"].as_str().expect("a request id");
+        assert!(head.contains(&format!("\r\nx-request-id: {id}\r\n")), "{head}");
+    }
+    // A request after a refused one, on a new connection, is served.
+    let answer = raw_exchange(running.addr, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}

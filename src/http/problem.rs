@@ -37,6 +37,9 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     MalformedJson,
+    MalformedRequest,
+    UriTooLong,
+    HeadersTooLarge,
     UnsupportedMediaType,
     PayloadTooLarge,
     InvalidRequest,
@@ -55,8 +58,11 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, for documentation checks.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 18] = [
         Kind::MalformedJson,
+        Kind::MalformedRequest,
+        Kind::UriTooLong,
+        Kind::HeadersTooLarge,
         Kind::UnsupportedMediaType,
         Kind::PayloadTooLarge,
         Kind::InvalidRequest,
@@ -76,6 +82,9 @@ impl Kind {
     pub fn slug(self) -> &'static str {
         match self {
             Kind::MalformedJson => "malformed-json",
+            Kind::MalformedRequest => "malformed-request",
+            Kind::UriTooLong => "uri-too-long",
+            Kind::HeadersTooLarge => "headers-too-large",
             Kind::UnsupportedMediaType => "unsupported-media-type",
             Kind::PayloadTooLarge => "payload-too-large",
             Kind::InvalidRequest => "invalid-request",
@@ -96,6 +105,9 @@ impl Kind {
     pub fn title(self) -> &'static str {
         match self {
             Kind::MalformedJson => "Malformed JSON",
+            Kind::MalformedRequest => "Malformed request",
+            Kind::UriTooLong => "URI too long",
+            Kind::HeadersTooLarge => "Request headers too large",
             Kind::UnsupportedMediaType => "Unsupported media type",
             Kind::PayloadTooLarge => "Payload too large",
             Kind::InvalidRequest => "Invalid request",
@@ -115,7 +127,9 @@ impl Kind {
 
     pub fn status(self) -> StatusCode {
         match self {
-            Kind::MalformedJson => StatusCode::BAD_REQUEST,
+            Kind::MalformedJson | Kind::MalformedRequest => StatusCode::BAD_REQUEST,
+            Kind::UriTooLong => StatusCode::URI_TOO_LONG,
+            Kind::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Kind::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Kind::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Kind::InvalidRequest
@@ -348,6 +362,30 @@ impl Serialize for ItemProblem {
 /// can say what the limit is.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyLimit(pub usize);
+
+/// The problem document for a request the HTTP parser refused before it reached the service,
+/// by the status the parser chose: a request line or header that is not HTTP/1.1 (400), a
+/// target longer than 65,534 bytes (414), or more than 100 headers or a head over about 400 KB
+/// (431). The request has no readable path, so the document has no `instance`.
+pub fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
+    let (kind, detail) = match status {
+        StatusCode::URI_TOO_LONG => (Kind::UriTooLong, "the request target is longer than 65,534 bytes"),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
+            (Kind::HeadersTooLarge, "the request has more than 100 headers or a head larger than about 400 KB")
+        }
+        _ => (
+            Kind::MalformedRequest,
+            "the request is not valid HTTP/1.1 (its request line, a header or its framing: a version other \
+             than 1.0 or 1.1, a folded header, conflicting Content-Length headers...)",
+        ),
+    };
+    let problem = Problem { kind, detail: detail.to_owned(), pointer: None, conflicts: None };
+    #[derive(Serialize)]
+    struct ParserContext<'a> {
+        request_id: &'a str,
+    }
+    serde_json::to_vec(&problem.document(ParserContext { request_id })).expect("a problem document always serializes")
+}
 
 /// Middleware: renders every error response as `application/problem+json`.
 pub async fn render_problems(

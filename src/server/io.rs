@@ -13,6 +13,9 @@
 //! Node's `fetch`) see `EPIPE` instead of the 413. So closing is done as nginx's lingering
 //! close does it: send FIN after the answer, then keep reading and discarding what the client
 //! still sends, until it closes, for at most [`LINGER_TIME`] and [`LINGER_BYTES`].
+//!
+//! **Parser rejections.** hyper's bare answer to a request it cannot parse is replaced by a
+//! problem document on its way out ([`super::rejection`]).
 
 use std::io;
 use std::pin::Pin;
@@ -40,6 +43,9 @@ pub struct GuardedIo {
     /// Whether `timer` counts down for the current wait (a write, a flush, or the linger).
     timing: bool,
     closing: Closing,
+    /// A replacement answer already reported written to hyper, and how much of it is sent.
+    unsent: Vec<u8>,
+    sent: usize,
 }
 
 /// Where a connection stands in its close.
@@ -53,7 +59,15 @@ enum Closing {
 
 impl GuardedIo {
     pub fn new(stream: TcpStream, send_timeout: Duration) -> GuardedIo {
-        GuardedIo { stream, send_timeout, timer: None, timing: false, closing: Closing::Open }
+        GuardedIo {
+            stream,
+            send_timeout,
+            timer: None,
+            timing: false,
+            closing: Closing::Open,
+            unsent: Vec::new(),
+            sent: 0,
+        }
     }
 
     /// Starts counting `limit` down unless it already counts for this wait; ready once it ran out.
@@ -81,6 +95,28 @@ impl GuardedIo {
             }
             Poll::Pending => Poll::Pending,
         }
+    }
+
+    /// Sends what is left of a replacement answer.
+    fn poll_unsent(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.sent < self.unsent.len() {
+            let poll = Pin::new(&mut self.stream).poll_write(cx, &self.unsent[self.sent..]);
+            self.sent += ready!(self.under_send_timeout(cx, poll))?;
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Takes `written` as written when it is one of hyper's canned rejections, and sends its
+    /// replacement instead.
+    fn poll_rewritten(&mut self, cx: &mut Context<'_>, written: &[u8]) -> Option<Poll<io::Result<usize>>> {
+        let replacement = super::rejection::rewrite(written)?;
+        self.unsent = replacement;
+        self.sent = 0;
+        // hyper flushes next; what does not go out now goes out then.
+        Some(match self.poll_unsent(cx) {
+            Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
+            _ => Poll::Ready(Ok(written.len())),
+        })
     }
 
     /// Reads and discards until the client closes, errs, or the linger's time or bytes run out.
@@ -112,6 +148,12 @@ impl AsyncRead for GuardedIo {
 
 impl AsyncWrite for GuardedIo {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        ready!(self.poll_unsent(cx))?;
+        if super::rejection::may_be_canned(buf)
+            && let Some(poll) = self.poll_rewritten(cx, buf)
+        {
+            return poll;
+        }
         let poll = Pin::new(&mut self.stream).poll_write(cx, buf);
         self.under_send_timeout(cx, poll)
     }
@@ -121,6 +163,15 @@ impl AsyncWrite for GuardedIo {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        ready!(self.poll_unsent(cx))?;
+        let length: usize = bufs.iter().map(|buf| buf.len()).sum();
+        if bufs.iter().find(|buf| !buf.is_empty()).is_some_and(|first| super::rejection::may_be_canned(first))
+            && length <= 1024
+            && let Some(poll) =
+                self.poll_rewritten(cx, &bufs.iter().flat_map(|buf| buf.iter().copied()).collect::<Vec<u8>>())
+        {
+            return poll;
+        }
         let poll = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
         self.under_send_timeout(cx, poll)
     }
@@ -130,6 +181,7 @@ impl AsyncWrite for GuardedIo {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.poll_unsent(cx))?;
         let poll = Pin::new(&mut self.stream).poll_flush(cx);
         self.under_send_timeout(cx, poll)
     }
@@ -138,6 +190,7 @@ impl AsyncWrite for GuardedIo {
     /// out: what the client does afterwards cannot fail the close.
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         if self.closing == Closing::Open {
+            ready!(self.poll_unsent(cx))?;
             let poll = Pin::new(&mut self.stream).poll_shutdown(cx);
             ready!(self.as_mut().under_send_timeout(cx, poll))?;
             self.closing = Closing::Lingering(0);

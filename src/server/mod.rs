@@ -21,6 +21,7 @@
 
 mod connection;
 mod io;
+mod rejection;
 
 use std::future::Future;
 use std::sync::Arc;
