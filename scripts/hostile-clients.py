@@ -140,20 +140,27 @@ def idle_ndjson_streams():
     print(f"2. 66 idle NDJSON uploads: /v1/solve after 1 s: {describe(early)}; after 7 s: {describe(late)}")
     server.stop()
 
-    # A client that sends one board as NDJSON and never reads the answer.
+    # Clients that each send many boards as NDJSON and never read the answer.
+    line = (solve_body() + "\n").encode() * 2000
+    upload = (b"POST /v1/solve/batch HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-ndjson\r\n"
+              b"transfer-encoding: chunked\r\n\r\n" + f"{len(line):x}\r\n".encode() + line + b"\r\n")
+    solves_beside_held_connections("2. 66 NDJSON uploads that never read their answer", upload, receive_buffer=4096)
+
+
+def solves_beside_held_connections(label, payload, receive_buffer=None):
+    """Opens 66 connections that each send `payload` and then hold on; prints what 10 solves get."""
     server = Server()
-    readers = []
+    sockets = []
     for _ in range(66):
         s = socket.create_connection(("127.0.0.1", server.port))
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        line = (solve_body() + "\n").encode() * 2000
-        s.sendall(b"POST /v1/solve/batch HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-ndjson\r\n"
-                  b"transfer-encoding: chunked\r\n\r\n" + f"{len(line):x}\r\n".encode() + line + b"\r\n")
-        readers.append(s)
+        if receive_buffer:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        s.sendall(payload)
+        sockets.append(s)
     time.sleep(1)
     results = [request(server.port, "POST", "/v1/solve", solve_body()) for _ in range(10)]
-    print(f"2. 66 NDJSON uploads that never read their answer: /v1/solve: {describe(results)}")
-    for s in readers:
+    print(f"{label}: /v1/solve: {describe(results)}")
+    for s in sockets:
         s.close()
     server.stop()
 
@@ -198,19 +205,10 @@ def big_json_batch():
 
 def stalled_batch_bodies():
     """Item 4: 66 batch requests that send `{"boards":[` of a promised 1000 bytes and stall."""
-    server = Server()
-    sockets = []
-    for _ in range(66):
-        s = socket.create_connection(("127.0.0.1", server.port))
-        s.sendall(b"POST /v1/solve/batch HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-                  b"content-length: 1000\r\n\r\n{\"boards\":[")
-        sockets.append(s)
-    time.sleep(0.5)
-    results = [request(server.port, "POST", "/v1/solve", solve_body()) for _ in range(10)]
-    print(f"4. 66 stalled batch bodies: /v1/solve: {describe(results)}")
-    for s in sockets:
-        s.close()
-    server.stop()
+    solves_beside_held_connections(
+        "4. 66 stalled batch bodies",
+        b"POST /v1/solve/batch HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+        b"content-length: 1000\r\n\r\n{\"boards\":[")
 
 
 def early_answers():
