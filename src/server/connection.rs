@@ -9,7 +9,7 @@
 //! one idle for the idle timeout (`--header-read-timeout-ms`) is closed: one that never sends
 //! a request, one that sends its head too slowly, an idle keep-alive, an HTTP/2 connection
 //! with no open stream. HTTP/2 connections are told with GOAWAY; every close lingers
-//! ([`super::io`]).
+//! (`io.rs`).
 
 use std::convert::Infallible;
 use std::pin::Pin;

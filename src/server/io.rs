@@ -15,7 +15,7 @@
 //! still sends, until it closes, for at most [`LINGER_TIME`] and [`LINGER_BYTES`].
 //!
 //! **Parser rejections.** hyper's bare answer to a request it cannot parse is replaced by a
-//! problem document on its way out ([`super::rejection`]).
+//! problem document on its way out (`rejection.rs`).
 
 use std::io;
 use std::pin::Pin;

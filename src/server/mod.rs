@@ -5,9 +5,9 @@
 //! guards it does not offer: at most `--max-connections` at once (past it, new connections wait
 //! in the kernel's backlog instead of costing memory and tasks here); an idle timeout counted
 //! from accept, whatever protocol the client speaks, which is also the header read timeout and
-//! the keep-alive timeout ([`connection`]); a send timeout for clients that stop reading, and a
+//! the keep-alive timeout (`connection.rs`); a send timeout for clients that stop reading, and a
 //! lingering close so that an early answer (413, 408) reaches a client still sending its body
-//! ([`io`]).
+//! (`io.rs`).
 //!
 //! Shutdown is explicit, as in tokio's mini-redis: when the `shutdown` future completes
 //! (SIGTERM or SIGINT in the binary), readiness flips so `/readyz` answers 503 `shutting-down`;

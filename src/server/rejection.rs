@@ -4,7 +4,7 @@
 //! folded header, conflicting `Content-Length`s, a target over 65,534 bytes, too many or too
 //! large headers) by writing a canned answer itself, before any service sees the request:
 //! `HTTP/1.1 <status>`, `connection: close`, `content-length: 0`, `date`, and nothing else, then
-//! it closes. No hook lets a server word that answer, so the socket ([`super::io`]) recognises
+//! it closes. No hook lets a server word that answer, so the socket (`io.rs`) recognises
 //! it on its way out and sends a problem document with a fresh request id instead. The
 //! recognition is exact: every answer of the service carries `x-request-id` and a body, so a
 //! head without either can only be hyper's.
