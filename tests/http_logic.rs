@@ -5,8 +5,10 @@ mod common;
 use axum::http::StatusCode;
 use common::http::*;
 use serde_json::{Value, json};
-use sudokud::board::Board;
+use sudokud::board::{Board, Format};
 use sudokud::config::ServeConfig;
+use sudokud::generate::Symmetry;
+use sudokud::logic::Level;
 
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
@@ -124,16 +126,51 @@ async fn generate_picks_a_seed_and_writes_the_asked_representation() {
 }
 
 #[tokio::test]
-async fn generate_refuses_unknown_choices_and_gives_up_at_its_deadline() {
-    for body in [
-        json!({}),
-        json!({ "difficulty": "insane" }),
-        json!({ "difficulty": "easy", "symmetry": "spiral" }),
-        json!({ "difficulty": "easy", "seed": -1 }),
-        json!({ "difficulty": "easy", "format": "emoji" }),
+async fn generate_takes_a_whole_seed_however_written() {
+    let request = |seed: &str| format!(r#"{{"difficulty":"easy","seed":{seed}}}"#);
+    let seven = send(router(&config()), post_json("/v1/generate", request("7"))).await;
+    assert_eq!(seven.status, StatusCode::OK, "{}", seven.body);
+    for seed in ["7.0", "7e0", "0.7e1"] {
+        let reply = send(router(&config()), post_json("/v1/generate", request(seed))).await;
+        assert_eq!(reply.body, seven.body, "{seed} is the seed 7");
+    }
+}
+
+/// `one of "a", "b"`, from a choice's one list.
+fn one_of<T: std::fmt::Display>(choices: &[T]) -> String {
+    let names: Vec<String> = choices.iter().map(|choice| format!("\"{choice}\"")).collect();
+    format!("one of {}", names.join(", "))
+}
+
+#[tokio::test]
+async fn generate_refuses_unknown_choices_naming_the_member_and_gives_up_at_its_deadline() {
+    let levels = one_of(&Level::ALL);
+    let symmetries = one_of(&Symmetry::ALL);
+    let formats = one_of(&Format::ALL);
+    for (body, detail) in [
+        (json!({}), "missing field `difficulty`".to_owned()),
+        (json!({ "difficulty": "insane" }), format!(r#"`difficulty`: found "insane"; expected {levels}"#)),
+        (json!({ "difficulty": null }), format!("`difficulty`: found null; expected {levels}")),
+        (json!({ "difficulty": 1 }), format!("`difficulty`: found 1; expected {levels}")),
+        (json!({ "difficulty": ["easy"] }), format!("`difficulty`: found an array; expected {levels}")),
+        (json!({ "difficulty": "easy", "symmetry": null }), format!("`symmetry`: found null; expected {symmetries}")),
+        (
+            json!({ "difficulty": "easy", "symmetry": "spiral" }),
+            format!(r#"`symmetry`: found "spiral"; expected {symmetries}"#),
+        ),
+        (json!({ "difficulty": "easy", "format": "emoji" }), format!(r#"`format`: found "emoji"; expected {formats}"#)),
+        (
+            json!({ "difficulty": "easy", "seed": -1 }),
+            format!("`seed`: found -1; expected an integer from 0 to {}", u64::MAX),
+        ),
+        (
+            json!({ "difficulty": "easy", "seed": 7.5 }),
+            format!("`seed`: found 7.5; expected an integer from 0 to {}", u64::MAX),
+        ),
     ] {
         let reply = post("/v1/generate", body.clone()).await;
-        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert_eq!(problem["detail"], detail, "{body}");
     }
     let config = ServeConfig { solve_timeout_ms: 0, ..config() };
     let reply = send(router(&config), post_json("/v1/generate", json!({ "difficulty": "extreme" }).to_string())).await;

@@ -22,8 +22,11 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, header};
 use serde_json::{Value, json};
+use sudokud::board::Format;
 use sudokud::config::ServeConfig;
+use sudokud::generate::Symmetry;
 use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use sudokud::logic::Level;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1210,6 +1213,20 @@ async fn every_example_gets_its_documented_status_and_response() {
             assert!(reply.body == SPEC_TEXT.as_bytes(), "{what}: not the repository's openapi.yaml byte for byte");
         }
     }
+}
+
+#[test]
+fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
+    let spec = Spec::load();
+    let names = |choices: Vec<String>| Value::from(choices);
+    let schemas = &spec.document["components"]["schemas"];
+    let levels = names(Level::ALL.iter().map(ToString::to_string).collect());
+    let symmetries = names(Symmetry::ALL.iter().map(ToString::to_string).collect());
+    let formats = names(Format::ALL.iter().map(ToString::to_string).collect());
+    assert_eq!(schemas["Level"]["enum"], levels, "Level");
+    assert_eq!(schemas["GenerateRequest"]["properties"]["symmetry"]["enum"], symmetries, "GenerateRequest.symmetry");
+    assert_eq!(schemas["GenerateResponse"]["properties"]["symmetry"]["enum"], symmetries, "GenerateResponse.symmetry");
+    assert_eq!(schemas["GenerateRequest"]["properties"]["format"]["enum"], formats, "GenerateRequest.format");
 }
 
 #[test]

@@ -13,12 +13,12 @@ use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::{Board, BoardError, CELLS, Location};
+use crate::member::{Choice, choice_traits, whole_number};
 
 /// How a board was written in a request, so the answer can be written the same way. By name
 /// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
 /// not send.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// LeetCode 37 style: 9 arrays of 9 one-character strings, `"1"`-`"9"` or `"."`.
     Strings,
@@ -30,6 +30,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every representation, as the API lists them.
+    pub const ALL: [Format; 3] = [Format::Text, Format::Strings, Format::Numbers];
+
     /// What the cells of a board in this representation are, for messages: `strings`.
     pub(super) fn cells(self) -> &'static str {
         match self {
@@ -48,6 +51,21 @@ impl Format {
         }
     }
 }
+
+impl Choice for Format {
+    const KIND: &'static str = "format";
+    const ALL: &'static [Format] = &Format::ALL;
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Strings => "strings",
+            Format::Text => "text",
+            Format::Numbers => "numbers",
+        }
+    }
+}
+
+choice_traits!(Format);
 
 /// A request's `board` member: the board and its representation, or why it is not a board.
 ///
@@ -370,8 +388,12 @@ impl<'de> Visitor<'de> for CellVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<CellValue, E> {
-        // Debug keeps the fraction ("1.0"), so the message shows why it is not an integer.
-        Ok(CellValue::Number(Err(format!("{value:?}"))))
+        match whole_number(value) {
+            // `5.0`, `5e0` and `-0` are the integers 5 and 0, as the schema's `enum` has them.
+            Some(value) => self.visit_u64(value),
+            // Debug keeps the fraction ("2.5"), so the message shows why it is not an integer.
+            None => Ok(CellValue::Number(Err(format!("{value:?}")))),
+        }
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<CellValue, E> {
@@ -428,6 +450,13 @@ mod tests {
     }
 
     #[test]
+    fn whole_numbers_are_digits_however_written() {
+        let expected: Board = LINE.parse().unwrap();
+        let written = numbers_json().replacen("[5,3,0,0,7", "[5.0,3e0,-0,0.0,70e-1", 1);
+        assert_eq!(read(&written), Ok((expected, Format::Numbers)));
+    }
+
+    #[test]
     fn null_is_a_blank_number() {
         let json = numbers_json().replacen("[5,3,0", "[5,3,null", 1);
         assert_eq!(read(&json).unwrap().1, Format::Numbers);
@@ -465,8 +494,10 @@ mod tests {
         assert_eq!(read(&big), Err(BoardError::BadNumber { at, found: "10".into() }));
         let negative = numbers_json().replacen("[5,3,", "[5,-3,", 1);
         assert_eq!(read(&negative), Err(BoardError::BadNumber { at, found: "-3".into() }));
-        let fraction = numbers_json().replacen("[5,3,", "[5,3.0,", 1);
-        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "3.0".into() }));
+        let fraction = numbers_json().replacen("[5,3,", "[5,2.5,", 1);
+        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "2.5".into() }));
+        let past_nine = numbers_json().replacen("[5,3,", "[5,1e1,", 1);
+        assert_eq!(read(&past_nine), Err(BoardError::BadNumber { at, found: "10".into() }));
         let two_chars = strings_json().replacen(r#"["5","3""#, r#"["5","34""#, 1);
         assert_eq!(read(&two_chars), Err(BoardError::BadString { at, found: "34".into() }));
         let mixed = strings_json().replacen(r#"["5","3""#, r#"["5",3"#, 1);

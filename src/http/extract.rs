@@ -52,9 +52,30 @@ pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // meets: a duplicate `board` may come before a syntax error, and a number beyond f64 or a
     // lone surrogate fails only where serde_json reads it, not where it skips it.
     serde_json::from_slice(bytes).map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
-        Ok(_) => ApiError::InvalidRequest(error.to_string()),
+        Ok(_) => ApiError::InvalidRequest(shape_error::<T>(bytes, error)),
         Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
     })
+}
+
+/// Why a JSON body is not a `T`, with the member it is about: `` `difficulty`: found null;
+/// expected one of ... ``. The body is read a second time to find the member, so only a request
+/// that failed pays for it. The line and column are left out: the member says where.
+fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> String {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    // The same reader on the same bytes fails again, now knowing where.
+    let (member, error) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+        Err(tracked) if tracked.path().iter().next().is_some() => {
+            (Some(tracked.path().to_string()), tracked.into_inner())
+        }
+        _ => (None, error),
+    };
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = error.to_string();
+    let message = text.strip_suffix(&position).unwrap_or(&text);
+    match member {
+        Some(member) => format!("`{member}`: {message}"),
+        None => message.to_owned(),
+    }
 }
 
 /// `application/json` or any `application/*+json`, with any parameters.
@@ -96,6 +117,18 @@ mod tests {
         assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":3,\"board\":3,0").err();
         assert!(matches!(error, Some(ApiError::MalformedJson(_))), "a duplicate before a syntax error: {error:?}");
+    }
+
+    #[test]
+    fn a_shape_error_names_its_member_and_no_position() {
+        use crate::http::handlers::BoardRequest;
+        let detail = |body: &[u8]| match parse_object::<BoardRequest>(body) {
+            Err(ApiError::InvalidRequest(detail)) => detail,
+            other => panic!("{}: {:?}", String::from_utf8_lossy(body), other.err()),
+        };
+        assert_eq!(detail(b"{\"board\":[[5,1e400]]}"), "`board[0][1]`: number out of range");
+        assert_eq!(detail(b"{\"board\":\"\\ud800\"}"), "`board`: unexpected end of hex escape");
+        assert_eq!(detail(b"{\"board\":1,\n\"board\":2}"), "duplicate field `board`");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use super::{ApiError, AppState};
 use crate::board::{Board, Format, FormattedBoard};
 use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating, Step};
+use crate::member;
 use crate::pool::PoolError;
 use crate::rules;
 use crate::solver::{self, Deadline, Interrupted};
@@ -102,6 +103,7 @@ where
 pub struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
+    #[serde(default, deserialize_with = "member::optional_integer")]
     seed: Option<u64>,
     #[serde(default)]
     symmetry: Symmetry,

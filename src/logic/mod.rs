@@ -27,12 +27,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::board::Board;
+use crate::member::{Choice, choice_traits};
 use crate::solver::{Interrupt, Interrupted, Never};
 
 mod grid;
@@ -44,10 +42,9 @@ pub use step::{Candidate, Cell, Step, Technique};
 use grid::Grid;
 use step::Deduction;
 
-/// Difficulty levels, each a band of ratings (see [`Level::range`]). Lowercase in JSON, both
-/// ways, so a request can name the level it wants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Difficulty levels, each a band of ratings (see [`Level::range`]). By name in JSON, both
+/// ways, and on the command line, so a request can name the level it wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
     /// Singles only (rating up to 2.3).
     Easy,
@@ -89,9 +86,13 @@ impl Level {
             Level::Extreme => (7.0, 10.0),
         }
     }
+}
 
-    /// The lowercase name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
+impl Choice for Level {
+    const KIND: &'static str = "level";
+    const ALL: &'static [Level] = &Level::ALL;
+
+    fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Medium => "medium",
@@ -102,25 +103,7 @@ impl Level {
     }
 }
 
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A level name that is not one of [`Level::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?}: expected easy, medium, hard, expert or extreme")]
-pub struct UnknownLevel(pub String);
-
-/// Parses the lowercase names of [`Level::as_str`].
-impl FromStr for Level {
-    type Err = UnknownLevel;
-
-    fn from_str(text: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL.into_iter().find(|level| level.as_str() == text).ok_or_else(|| UnknownLevel(text.to_owned()))
-    }
-}
+choice_traits!(Level);
 
 /// How hard a puzzle is for a person.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -341,7 +324,8 @@ mod tests {
             assert_eq!(Level::of(high, true), level);
             assert!(low == 0.0 || Level::of(low, true) < level);
         }
-        assert_eq!("Hard".parse::<Level>(), Err(UnknownLevel("Hard".into())));
+        let unknown = "Hard".parse::<Level>().unwrap_err().to_string();
+        assert_eq!(unknown, r#"unknown level "Hard": expected one of "easy", "medium", "hard", "expert", "extreme""#);
     }
 
     #[test]
