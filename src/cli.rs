@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::batch::{self, LineJob};
@@ -15,6 +16,7 @@ use crate::config::{ServeConfig, available_cpus};
 use crate::generate::{self, Symmetry};
 use crate::http::Readiness;
 use crate::logic::Level;
+use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
 use crate::{healthcheck, server, telemetry};
 
@@ -84,8 +86,8 @@ pub struct BatchArgs {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// easy, medium, hard, expert or extreme.
-    #[arg(long, value_name = "LEVEL")]
+    /// How hard the puzzles are for a person.
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Level>())]
     pub difficulty: Level,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -93,8 +95,8 @@ pub struct GenerateArgs {
     /// The seed of the first puzzle [default: a fresh one, printed on each line].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
-    /// none, rotational, horizontal, vertical or diagonal.
-    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
+    /// The pattern the givens make.
+    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
     pub symmetry: Symmetry,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
@@ -109,6 +111,12 @@ pub struct HealthcheckArgs {
     /// Give up after this long.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub timeout_ms: u64,
+}
+
+/// Reads a [`Choice`] by name; its one list gives the possible values `--help` and errors show.
+fn choice<T: Choice + Clone + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|choice| choice.name()))
+        .map(|name| member::parse(&name).expect("clap passes only the possible values"))
 }
 
 impl Cli {
