@@ -80,10 +80,9 @@ macro_rules! choice_traits {
 pub(crate) use choice_traits;
 
 /// Reads a choice by name; anything else is `found <value>; expected one of "a", "b"`.
-pub fn deserialize_choice<'de, T: Choice, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
-    let expected = one_of::<T>();
+pub(crate) fn deserialize_choice<'de, T: Choice, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_any(MemberVisitor {
-        expected: &expected,
+        expected: one_of::<T>,
         accept: |found: Found<'_>| match found {
             Found::Text(text) => find(text),
             _ => None,
@@ -104,7 +103,7 @@ pub fn whole_number(value: f64) -> Option<u64> {
 /// `found <value>; expected an integer from 0 to 18446744073709551615`.
 pub fn optional_integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     deserializer.deserialize_any(MemberVisitor {
-        expected: &format!("an integer from 0 to {}", u64::MAX),
+        expected: || format!("an integer from 0 to {}", u64::MAX),
         accept: |found: Found<'_>| match found {
             Found::Null => Some(None),
             Found::Unsigned(number) => Some(Some(number)),
@@ -150,24 +149,26 @@ impl fmt::Display for Found<'_> {
 }
 
 /// Reads one member with `accept`, which takes the value as found or refuses it (`None`).
-struct MemberVisitor<'e, T, F> {
-    expected: &'e str,
+/// `expected` says what it takes; it is only called for a refusal, so an accepted value costs
+/// no message.
+struct MemberVisitor<T, F> {
+    expected: fn() -> String,
     accept: F,
     value: PhantomData<T>,
 }
 
-impl<T, F: FnOnce(Found<'_>) -> Option<T>> MemberVisitor<'_, T, F> {
+impl<T, F: FnOnce(Found<'_>) -> Option<T>> MemberVisitor<T, F> {
     fn read<E: de::Error>(self, found: Found<'_>) -> Result<T, E> {
         let expected = self.expected;
-        (self.accept)(found).ok_or_else(|| E::custom(format_args!("found {found}; expected {expected}")))
+        (self.accept)(found).ok_or_else(|| E::custom(format_args!("found {found}; expected {}", expected())))
     }
 }
 
-impl<'de, T, F: FnOnce(Found<'_>) -> Option<T>> Visitor<'de> for MemberVisitor<'_, T, F> {
+impl<'de, T, F: FnOnce(Found<'_>) -> Option<T>> Visitor<'de> for MemberVisitor<T, F> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.expected)
+        f.write_str(&(self.expected)())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<T, E> {

@@ -73,7 +73,10 @@ pub enum BoardError {
         expected.cell()
     )]
     MixedRepresentation { at: Location, found: &'static str, expected: Format },
-    #[error("{at} is null, a blank only in a grid of numbers, but this grid's cells are strings: expected {}", Format::Strings.cell())]
+    #[error(
+        "{at} is null, a blank only in a grid of numbers, but this grid's cells are strings: expected {}",
+        Format::Strings.cell()
+    )]
     NullAmongStrings { at: Location },
 }
 
