@@ -65,9 +65,10 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_METRICS_ADDR", value_name = "ADDR")]
     pub metrics_addr: Option<SocketAddr>,
 
-    /// A client must send a request's complete head (request line and headers) within this long
-    /// of connecting or of its previous response, else the connection is closed. It is therefore
-    /// also how long an idle keep-alive connection stays open.
+    /// A connection with no request in flight is closed after this long, whatever protocol it
+    /// speaks: a client must send a request's complete head within this long of connecting or
+    /// of its previous answer, an idle keep-alive (HTTP/1.1 or HTTP/2) lasts this long, and a
+    /// client that stops reading its answer for this long is cut off.
     #[arg(long, env = "SUDOKUD_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_name = "MS")]
     pub header_read_timeout_ms: u64,
 
@@ -80,7 +81,13 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGINS", value_parser = parse_origin)]
     pub cors_origins: Vec<String>,
 
-    /// After SIGTERM or SIGINT, how long in-flight requests may take to finish before the
+    /// After SIGTERM or SIGINT, how long the server goes on serving as usual while `/readyz`
+    /// answers 503, so load balancers that poll it stop sending traffic first. Then it stops
+    /// accepting connections and drains.
+    #[arg(long, env = "SUDOKUD_SHUTDOWN_DELAY_MS", default_value_t = 0, value_name = "MS")]
+    pub shutdown_delay_ms: u64,
+
+    /// After the shutdown delay, how long in-flight requests may take to finish before the
     /// process exits anyway.
     #[arg(long, env = "SUDOKUD_SHUTDOWN_TIMEOUT_MS", default_value_t = 5000, value_name = "MS")]
     pub shutdown_timeout_ms: u64,
@@ -106,6 +113,10 @@ impl ServeConfig {
 
     pub fn queue_timeout(&self) -> Duration {
         Duration::from_millis(self.queue_timeout_ms)
+    }
+
+    pub fn shutdown_delay(&self) -> Duration {
+        Duration::from_millis(self.shutdown_delay_ms)
     }
 
     pub fn shutdown_timeout(&self) -> Duration {

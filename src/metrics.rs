@@ -9,7 +9,7 @@
 //! | `sudokud_solves_in_flight` | gauge | - |
 //! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot |
 //! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full` or `queue_timeout` (answered 503 `overloaded`) |
-//! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs stopped by their deadline |
+//! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs that reached their deadline (a batch chunk counts once, however many of its boards it failed) |
 //! | `sudokud_build_info` | gauge (1) | `version` |
 //!
 //! Metrics go through the `metrics` facade to one global recorder, installed on first use: a

@@ -6,7 +6,8 @@
 //! too: at most `max_queued` callers wait for a slot, each for at most `queue_timeout`. Past
 //! either bound the caller is refused at once with [`PoolError::Overloaded`], which the HTTP
 //! layer answers with 503 and `Retry-After`: a fast "no" is better than an unbounded queue
-//! whose tail has long since timed out at the client.
+//! whose tail has long since timed out at the client. The pieces of a batch wait in line
+//! instead, for a bounded time ([`SolverPool::run_patiently`]).
 //!
 //! Every job gets a [`Deadline`] that starts when the caller is admitted, so time spent waiting
 //! for a slot counts against the solve timeout, and the solver polls it, so a job that overruns
@@ -19,7 +20,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::Span;
 
 use crate::metrics;
-use crate::solver::{Deadline, Interrupted};
+use crate::solver::{Deadline, Interrupt, Interrupted};
 
 /// Sizes and limits of a [`SolverPool`].
 #[derive(Clone, Copy, Debug)]
@@ -77,19 +78,38 @@ impl SolverPool {
         self.shared.limits
     }
 
+    /// Whether a caller would be admitted now; refuses as [`SolverPool::run`] would. A streamed
+    /// batch asks first, so a full server answers 503 before the stream begins.
+    pub fn check_room(&self) -> Result<(), PoolError> {
+        self.admit().map(drop)
+    }
+
     /// Takes a place among the admitted callers, or refuses at once when they are all taken.
-    pub fn admit(&self) -> Result<Admission, PoolError> {
-        let permit = Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| {
+    fn admit(&self) -> Result<OwnedSemaphorePermit, PoolError> {
+        Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| {
             metrics::shed("queue_full");
             PoolError::Overloaded("the queue of waiting solves is full")
-        })?;
-        Ok(Admission { shared: Arc::clone(&self.shared), permit })
+        })
+    }
+
+    /// Waits for a free slot while holding `admission`, at most `patience`.
+    async fn slot(&self, patience: Duration) -> Result<OwnedSemaphorePermit, PoolError> {
+        let slot = Arc::clone(&self.shared.running).acquire_owned();
+        match tokio::time::timeout(patience, slot).await {
+            Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
+            Err(_) => {
+                metrics::shed("queue_timeout");
+                Err(PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))
+            }
+        }
     }
 
     /// Runs `job` on the blocking pool with a deadline, once a slot is free. `work` names the
     /// kind of job in the metrics.
     ///
-    /// The job runs inside the caller's tracing span, so its logs carry the request id.
+    /// For one request's work: refused at once when the queue is full, or after the queue
+    /// timeout without a slot. The deadline starts at admission, so waiting counts. The job runs
+    /// inside the caller's tracing span, so its logs carry the request id.
     pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
@@ -99,50 +119,39 @@ impl SolverPool {
         let admitted = Instant::now();
         let admission = self.admit()?;
         let deadline = Deadline(admitted + limits.solve_timeout);
-        let running = tokio::time::timeout(limits.queue_timeout, admission.slot()).await.map_err(|_| {
-            metrics::shed("queue_timeout");
-            PoolError::Overloaded("the wait for a free slot exceeded the queue timeout")
-        })?;
+        let running = self.slot(limits.queue_timeout).await?;
         metrics::job_started(work, admitted.elapsed());
         // The admission moves into the job too: a caller counts as admitted until its work ends.
-        execute(work, (admission.permit, running), deadline, limits.solve_timeout, job).await
+        execute(work, (admission, running), deadline, limits.solve_timeout, job).await
     }
-}
 
-/// A place among the admitted callers. A single solve holds one while it waits and runs; a batch
-/// holds one for its whole length and runs its chunks through [`Admission::run`].
-#[derive(Debug)]
-pub struct Admission {
-    shared: Arc<Shared>,
-    permit: OwnedSemaphorePermit,
-}
-
-impl Admission {
-    /// Runs one job of an admitted batch: waits for a slot as long as it takes, then runs `job`
-    /// with a deadline that starts when it starts.
+    /// Runs one piece of a batch: waits in line, for a place among the admitted callers and
+    /// then for a slot, at most `patience` in all, then runs `job` with a deadline that starts
+    /// when it starts.
     ///
-    /// No queue timeout here: a batch is throughput work that already holds its place, and a
-    /// wait only slows the batch, while single solves still get slots in turn (the semaphore is
-    /// fair), so they are not starved.
-    pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
+    /// A batch holds a place only while a piece of it has work to do, never while its client is
+    /// slow to send or to read, so a batch cannot starve single requests by idling. Its pieces
+    /// wait rather than fail at once, since a batch is throughput work; single requests still
+    /// get places and slots in turn (the semaphores are fair).
+    pub async fn run_patiently<T, F>(&self, work: &'static str, patience: Duration, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
         let waiting = Instant::now();
-        let running = self.slot().await;
+        let gave_up = waiting + patience;
+        let place = Arc::clone(&self.shared.admitted).acquire_owned();
+        let admission = match tokio::time::timeout_at(gave_up.into(), place).await {
+            Ok(permit) => permit.expect("the semaphore is never closed"),
+            Err(_) => {
+                metrics::shed("queue_full");
+                return Err(PoolError::Overloaded("the queue of waiting solves stayed full"));
+            }
+        };
+        let running = self.slot(gave_up.saturating_duration_since(Instant::now())).await?;
         metrics::job_started(work, waiting.elapsed());
-        let solve_timeout = self.solve_timeout();
-        execute(work, running, Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
-    }
-
-    /// How long each job may run.
-    pub fn solve_timeout(&self) -> Duration {
-        self.shared.limits.solve_timeout
-    }
-
-    async fn slot(&self) -> OwnedSemaphorePermit {
-        Arc::clone(&self.shared.running).acquire_owned().await.expect("the semaphore is never closed")
+        let solve_timeout = self.shared.limits.solve_timeout;
+        execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
 }
 
@@ -166,7 +175,9 @@ where
         let _permits = permits;
         let mut in_flight = InFlight { work, started: Instant::now(), timed_out: false };
         let result = span.in_scope(|| job(&mut deadline));
-        in_flight.timed_out = result.is_err();
+        // A job may also end normally after its deadline stopped part of it (a batch piece
+        // whose later boards failed with `solve-timeout`): it reached its deadline all the same.
+        in_flight.timed_out = result.is_err() || deadline.should_stop();
         result
     });
     match handle.await {
@@ -245,5 +256,41 @@ mod tests {
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
         assert_eq!(pool.run("test", |_| Ok(7)).await, Ok(7));
+    }
+
+    #[tokio::test]
+    async fn a_patient_job_waits_for_a_place_instead_of_being_refused() {
+        let pool = pool(1, 0);
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let busy = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+        });
+        while pool.check_room().is_ok() {
+            tokio::task::yield_now().await;
+        }
+        // No place: a single job is refused, a patient one gives up only after its patience...
+        assert!(matches!(pool.run("test", |_| Ok(0)).await, Err(PoolError::Overloaded(_))));
+        let gave_up = pool.run_patiently("test", Duration::from_millis(20), |_| Ok(0)).await;
+        assert_eq!(gave_up, Err(PoolError::Overloaded("the queue of waiting solves stayed full")));
+        // ...and gets its turn when the place frees up within it.
+        let patient = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run_patiently("test", Duration::from_secs(5), |_| Ok(2)).await }
+        });
+        tokio::task::yield_now().await;
+        release.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), Ok(true));
+        assert_eq!(patient.await.unwrap(), Ok(2));
+    }
+
+    #[tokio::test]
+    async fn a_job_that_ends_normally_past_its_deadline_still_reached_it() {
+        let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
+        metrics::handle();
+        // The job swallows its interruption, as a batch piece does for the boards it fails.
+        assert_eq!(pool.run("deadline-test", |deadline| Ok(deadline.should_stop())).await, Ok(true));
+        let text = metrics::handle().render();
+        assert!(text.contains(r#"sudokud_deadline_exceeded_total{work="deadline-test"} 1"#), "{text}");
     }
 }

@@ -6,13 +6,16 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use axum::body::Body;
+use axum::body::Bytes;
 use axum::http::{Request, StatusCode, header};
 use common::http::*;
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use sudokud::board::Board;
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tower::ServiceExt;
 
 fn batch(body: Value) -> Request<Body> {
     post_json("/v1/solve/batch", body.to_string())
@@ -207,4 +210,92 @@ async fn results_go_out_before_the_stream_ends_and_a_stalled_stream_is_cut_off()
     assert!(answer.contains("\"line\":2"), "{answer}");
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_board_that_is_not_one_fails_alone_in_a_json_batch_even_past_the_number_range() {
+    let body = format!("{{\"boards\":[\"{PUZZLE}\", 1e400, [[1e400]], \"53..7...\"]}}");
+    let reply = send(router(&config()), post_json("/v1/solve/batch", body)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let results = reply.body["results"].as_array().unwrap();
+    assert_eq!(results[0], json!({ "solution": SOLUTION, "unique": true }));
+    assert_item_problem(&results[1], 422, "invalid-request");
+    assert_eq!(results[1]["index"], 1);
+    assert_item_problem(&results[2], 422, "invalid-request");
+    assert_item_problem(&results[3], 422, "invalid-board");
+}
+
+#[tokio::test]
+async fn a_json_batch_stops_reading_boards_past_the_limit() {
+    let config = ServeConfig { max_batch_boards: NonZeroUsize::new(3).unwrap(), ..config() };
+    // Far more boards than allowed, then a syntax error the reader never reaches.
+    let body = format!("{{\"boards\":[{}0,0,", "0,".repeat(5_000));
+    let problem = assert_problem(
+        &send(router(&config), post_json("/v1/solve/batch", body)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid-request",
+    );
+    assert_eq!(
+        problem["detail"],
+        "`boards` has more than 3 boards; a JSON batch takes at most 3 (stream more as NDJSON)"
+    );
+}
+
+/// A body that sends `first` and then nothing, without ending.
+fn stalled_body(first: &'static str) -> Body {
+    let frames = futures_util::stream::iter([Ok::<_, std::io::Error>(Bytes::from_static(first.as_bytes()))])
+        .chain(futures_util::stream::pending());
+    Body::from_stream(frames)
+}
+
+#[tokio::test]
+async fn a_stalled_json_batch_body_holds_no_place_in_the_queue() {
+    // One solver slot and no queue: a single place in all.
+    let config = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
+    let router = router(&config);
+    let stalled = Request::post("/v1/solve/batch")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(stalled_body("{\"boards\":["));
+    let waiting = tokio::spawn(router.clone().oneshot(stalled.unwrap()));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let reply = send(router, post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    waiting.abort();
+}
+
+#[tokio::test]
+async fn an_idle_ndjson_stream_holds_no_place_in_the_queue() {
+    let config = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
+    let router = router(&config);
+    // A stream that sends one board, then blank lines now and then, and never ends.
+    let (lines, receiver) = tokio::sync::mpsc::unbounded_channel::<Result<Bytes, std::io::Error>>();
+    let body = Body::from_stream(futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|frame| (frame, receiver))
+    }));
+    lines.send(Ok(format!("{{\"board\":\"{PUZZLE}\"}}\n").into())).unwrap();
+    let response = router.clone().oneshot(ndjson(body)).await.unwrap();
+    let mut results = response.into_body().into_data_stream();
+    let first = results.next().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains(SOLUTION));
+    for _ in 0..3 {
+        lines.send(Ok(Bytes::from_static(b"\n"))).unwrap();
+        let reply = send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    }
+    // It still works when the stream has more to solve.
+    lines.send(Ok(format!("{{\"board\":\"{PUZZLE}\"}}\n").into())).unwrap();
+    assert!(String::from_utf8_lossy(&results.next().await.unwrap().unwrap()).contains(SOLUTION));
+}
+
+#[tokio::test]
+async fn an_ndjson_stream_whose_answer_is_not_read_holds_no_place_in_the_queue() {
+    let config = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
+    let router = router(&config);
+    let lines = format!("{{\"board\":\"{PUZZLE}\"}}\n").repeat(1000);
+    // The answer's head arrives; its body is never read.
+    let unread = router.clone().oneshot(ndjson(lines)).await.unwrap();
+    assert_eq!(unread.status(), StatusCode::OK);
+    let reply = send(router, post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    drop(unread);
 }

@@ -128,3 +128,120 @@ async fn overload_is_shed_with_503s_and_the_server_recovers() {
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
 }
+
+/// The HTTP/2 connection preface and an empty SETTINGS frame: all an h2c client must send
+/// before its first request.
+const H2C_PREFACE_AND_SETTINGS: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+
+#[tokio::test]
+async fn silent_connections_are_closed_whatever_protocol_they_claim() {
+    for greeting in [&b""[..], b"GET", H2C_PREFACE_AND_SETTINGS] {
+        let config = ServeConfig {
+            max_connections: NonZeroUsize::new(3).unwrap(),
+            header_read_timeout_ms: 500,
+            ..ServeConfig::default()
+        };
+        let running = start(config).await;
+        let mut silent = Vec::new();
+        for _ in 0..3 {
+            let mut stream = TcpStream::connect(running.addr).await.unwrap();
+            stream.write_all(greeting).await.unwrap();
+            silent.push(stream);
+        }
+        // Every connection the server allows is taken; the next one waits until a silent one
+        // is closed, and is then served.
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
+        let health = client.get(format!("http://{}/healthz", running.addr)).send().await;
+        assert_eq!(health.map(|response| response.status()).ok(), Some(reqwest::StatusCode::OK), "{greeting:?}");
+        for stream in &mut silent {
+            assert!(read_until_closed(stream, Duration::from_secs(5)).await.is_some(), "{greeting:?} kept open");
+        }
+        running.stop.send(()).unwrap();
+        running.served.await.unwrap().unwrap();
+    }
+}
+
+#[tokio::test]
+async fn an_idle_http2_connection_is_closed() {
+    let running = start(ServeConfig { header_read_timeout_ms: 300, ..ServeConfig::default() }).await;
+    let mut stream = TcpStream::connect(running.addr).await.unwrap();
+    stream.write_all(H2C_PREFACE_AND_SETTINGS).await.unwrap();
+    let answer = read_until_closed(&mut stream, Duration::from_secs(5)).await.expect("closed once idle");
+    // The server's SETTINGS, then a GOAWAY frame (type 7) before the close.
+    assert!(answer.windows(2).any(|frame| frame == [0, 7] || frame == [8, 7]), "{answer:?}");
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}
+
+/// Writes a request with a `body_length`-byte body whole, as Python's `http.client` and Node's
+/// `fetch` do, and only then reads the answer.
+async fn write_whole_then_read(addr: std::net::SocketAddr, path: &str, body_length: usize) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {body_length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(&vec![b' '; body_length]).await.expect("the server reads the whole body, even when refusing it");
+    read_until_closed(&mut stream, Duration::from_secs(10))
+        .await
+        .map(|answer| String::from_utf8_lossy(&answer).into_owned())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_client_that_writes_an_oversized_body_whole_still_reads_its_413() {
+    let running = start(ServeConfig::default()).await;
+    for (path, length) in
+        [("/v1/solve", 2 << 20), ("/v1/solve", 5_000_000), ("/v1/solve/batch", 20_000_000), ("/v1/generate", 1_000_000)]
+    {
+        for _ in 0..3 {
+            let answer = write_whole_then_read(running.addr, path, length).await;
+            assert!(answer.starts_with("HTTP/1.1 413"), "{path} {length}: {answer:?}");
+            assert!(answer.to_ascii_lowercase().contains("\r\nconnection: close\r\n"), "{answer}");
+            assert!(answer.contains("payload-too-large"), "{answer}");
+        }
+    }
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_slow_upload_gets_its_408_and_the_connection_closes() {
+    let running = start(ServeConfig { request_timeout_ms: 300, ..ServeConfig::default() }).await;
+    let mut stream = TcpStream::connect(running.addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /v1/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    // The body trickles in past the request timeout, and is written whole before reading.
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        stream.write_all(&[b' '; 200]).await.expect("the server reads on after its 408");
+    }
+    let answer = read_until_closed(&mut stream, Duration::from_secs(10)).await.expect("closed after the 408");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("\r\nconnection: close\r\n"), "{answer}");
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_client_that_never_reads_its_answer_is_cut_off() {
+    let running = start(ServeConfig { header_read_timeout_ms: 300, ..ServeConfig::default() }).await;
+    // A small receive buffer, so the server's answers fill it at once.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(running.addr).await.unwrap();
+    // Pipelined requests for far more than the socket buffers hold, whose answers are not read.
+    let _ = stream.write_all(&b"GET /openapi.yaml HTTP/1.1\r\nHost: t\r\n\r\n".repeat(200)).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // The server gave up writing and closed: reading now reaches the end (or a reset) at once.
+    let mut sink = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut sink)).await;
+    assert!(ended.is_ok(), "the server still holds a connection whose client never reads");
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}

@@ -35,6 +35,10 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     }
     let late = ServeConfig { solve_timeout_ms: 0, ..config() };
     send(self::router(&late), post_json("/v1/count", json!({ "board": ".".repeat(81) }).to_string())).await;
+    // A batch answers 200 with its boards failed by the deadline: the deadline was reached all the same.
+    let batch =
+        send(self::router(&late), post_json("/v1/solve/batch", json!({ "boards": [PUZZLE] }).to_string())).await;
+    assert_eq!(batch.body["results"][0]["type"], "https://sudokud.dev/problems/solve-timeout", "{}", batch.body);
 
     // One slot, no queue, and the slot taken: the next solve is shed.
     let full = full_pool().await;
@@ -56,6 +60,7 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     assert!(text.contains(r#"sudokud_solve_duration_seconds_bucket{work="solve",le="#), "{text}");
     assert!(text.contains(r#"sudokud_solver_slot_wait_seconds_count{work="rate"}"#), "{text}");
     assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="count"}"#).is_some_and(|n| n >= 1.0), "{text}");
+    assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="batch"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(sample(&text, r#"sudokud_requests_shed_total{reason="queue_full"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(text.contains("sudokud_solves_in_flight"), "{text}");
     assert!(sample(&text, r#"sudokud_build_info{version=""#).is_some_and(|one| one == 1.0), "{text}");

@@ -120,3 +120,26 @@ async fn a_stuck_client_cannot_hold_shutdown_past_the_timeout() {
     tokio::time::timeout(Duration::from_secs(5), running.served).await.unwrap().unwrap().unwrap();
     assert!(started.elapsed() >= Duration::from_millis(300));
 }
+
+#[tokio::test]
+async fn during_the_shutdown_delay_readyz_is_503_and_everything_else_is_served() {
+    let running = start(ServeConfig { shutdown_delay_ms: 1500, ..ServeConfig::default() }).await;
+    let client = reqwest::Client::new();
+    let url = |path: &str| format!("http://{}{path}", running.addr);
+    assert_eq!(client.get(url("/readyz")).send().await.unwrap().status(), 200);
+    running.stop.send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // On the kept-alive connection and on new ones alike.
+    let fresh = reqwest::Client::new();
+    for client in [&client, &fresh] {
+        let ready = client.get(url("/readyz")).send().await.unwrap();
+        assert_eq!(ready.status(), 503);
+        assert_eq!(ready.json::<Value>().await.unwrap()["type"], "https://sudokud.dev/problems/shutting-down");
+        assert_eq!(client.get(url("/healthz")).send().await.unwrap().status(), 200);
+        let (status, body) = solve_status(client, running.addr, solve_body()).await;
+        assert_eq!((status, body["solution"].as_str()), (200, Some(SOLUTION)));
+    }
+    // After the delay the listener closes and the server drains and returns.
+    tokio::time::timeout(Duration::from_secs(10), running.served).await.unwrap().unwrap().unwrap();
+    assert!(TcpStream::connect(running.addr).await.is_err());
+}

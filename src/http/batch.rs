@@ -7,15 +7,18 @@
 //! microseconds against the pool's hand-off), while 64 of them still make a short job that
 //! leaves slots turning over for single solves.
 //!
-//! The batch takes one place among the pool's admitted callers for its whole length, so a
-//! server with no room answers 503 before doing any work; its chunks then wait for slots as
-//! long as it takes (see [`Admission::run`]).
+//! A batch takes a place among the pool's admitted callers only for a chunk it is about to
+//! solve, waiting in line for it (see [`SolverPool::run_patiently`]), never while its client is
+//! slow to send or to read. A JSON batch's body is read and bounded first; reading the boards
+//! out of it (up to megabytes) is pool work too, refused at once when the server is full, and
+//! stops at `--max-batch-boards`. Each board is parsed on its own, so one that is not a board
+//! (even a number out of range) fails alone.
 //!
 //! NDJSON is read and answered as a stream: a chunk holds the complete lines that have arrived,
 //! its result lines go out as soon as it is solved, and memory stays bounded by the chunks in
-//! flight however long the stream is.
+//! flight however long the stream is. A full server refuses the stream before it begins.
 
-use std::sync::Arc;
+use std::cell::Cell;
 use std::time::Duration;
 
 use axum::Json;
@@ -24,14 +27,16 @@ use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
-use super::extract::{has_json_content_type, media_type, parse_object};
+use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value};
 use super::handlers::{BoardRequest, SolveResponse, solve_puzzle};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Board, BoardError, Format, JsonBoard};
-use crate::pool::Admission;
+use crate::pool::SolverPool;
 use crate::solver::Deadline;
 
 /// Boards per unit of pool work.
@@ -54,12 +59,6 @@ enum BatchResult {
     Failed(ItemProblem),
 }
 
-/// The body of a JSON batch.
-#[derive(Deserialize)]
-struct BatchRequest {
-    boards: Vec<JsonBoard>,
-}
-
 #[derive(Serialize)]
 struct BatchResponse {
     results: Vec<BatchResult>,
@@ -71,52 +70,140 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
     if !is_ndjson && !has_json_content_type(request.headers()) {
         return Err(ApiError::UnsupportedMediaType(BATCH_MEDIA_TYPES));
     }
-    let admission = Arc::new(state.pool.admit()?);
-    let slots = state.pool.limits().slots;
     let body = request.into_body();
+    // A chunk waits in line for the pool as long as a request may take.
+    let patience = state.request_timeout;
     if is_ndjson {
+        state.pool.check_room()?;
         let lines = ndjson_items(body, state.body_limit, state.request_timeout);
         let results =
-            solve_items(lines, admission, slots).map(|chunk| Ok::<_, std::convert::Infallible>(ndjson(chunk)));
+            solve_items(lines, state.pool, patience).map(|chunk| Ok::<_, std::convert::Infallible>(ndjson(chunk)));
         return Ok(([(header::CONTENT_TYPE, NDJSON)], Body::from_stream(results)).into_response());
     }
-    let body_limit = state.body_limit.saturating_mul(state.max_batch_boards);
-    let request: BatchRequest = parse_object(&read_limited(body, body_limit).await?)?;
-    if request.boards.len() > state.max_batch_boards {
-        return Err(ApiError::InvalidRequest(format!(
-            "`boards` has {} boards; a JSON batch takes at most {} (stream more as NDJSON)",
-            request.boards.len(),
-            state.max_batch_boards
-        )));
-    }
-    let mut items = request
-        .boards
-        .into_iter()
-        .enumerate()
-        .map(|(index, board)| (Position::Index(index), board.into_result().map_err(ApiError::from)));
+    let body = read_limited(body, state.body_limit.saturating_mul(state.max_batch_boards)).await?;
+    let max_boards = state.max_batch_boards;
+    let items = state.pool.run("batch", move |_| Ok(read_json_batch(&body, max_boards))).await??;
+    let mut items = items.into_iter();
     let chunks: Vec<Vec<Item>> = std::iter::from_fn(|| {
         let chunk: Vec<Item> = items.by_ref().take(CHUNK_BOARDS).collect();
         (!chunk.is_empty()).then_some(chunk)
     })
     .collect();
-    let results: Vec<Vec<BatchResult>> = solve_items(stream::iter(chunks).boxed(), admission, slots).collect().await;
+    let results: Vec<Vec<BatchResult>> =
+        solve_items(stream::iter(chunks).boxed(), state.pool, patience).collect().await;
     Ok(Json(BatchResponse { results: results.into_iter().flatten().collect() }).into_response())
 }
 
-/// Solves chunks of items on the pool, `slots` chunks at a time, yielding results in input
-/// order.
+/// Reads the boards of a JSON batch body, at most `max_boards` of them, each on its own.
+fn read_json_batch(body: &[u8], max_boards: usize) -> Result<Vec<Item>, ApiError> {
+    let overflowed = Cell::new(false);
+    let boards = parse_object_seed(body, BatchSeed { max_boards, overflowed: &overflowed });
+    if overflowed.get() {
+        return Err(ApiError::InvalidRequest(format!(
+            "`boards` has more than {max_boards} boards; a JSON batch takes at most {max_boards} (stream more as NDJSON)"
+        )));
+    }
+    Ok(boards?
+        .into_iter()
+        .enumerate()
+        .map(|(index, board)| {
+            let item =
+                parse_value::<JsonBoard>(board.get()).and_then(|board| board.into_result().map_err(ApiError::from));
+            (Position::Index(index), item)
+        })
+        .collect())
+}
+
+/// Reads a JSON batch object: its `boards` array, each board left as raw JSON, and stops at
+/// the first board past `max_boards` (noted in `overflowed`), so a huge array never becomes a
+/// huge vector. Other members are ignored.
+struct BatchSeed<'a> {
+    max_boards: usize,
+    overflowed: &'a Cell<bool>,
+}
+
+impl<'de> DeserializeSeed<'de> for BatchSeed<'_> {
+    type Value = Vec<&'de RawValue>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BatchSeed<'_> {
+    type Value = Vec<&'de RawValue>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("an object with a `boards` array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut boards = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key != "boards" {
+                map.next_value::<IgnoredAny>()?;
+            } else if boards.is_some() {
+                return Err(de::Error::duplicate_field("boards"));
+            } else {
+                boards =
+                    Some(map.next_value_seed(BoardsSeed { max_boards: self.max_boards, overflowed: self.overflowed })?);
+            }
+        }
+        boards.ok_or_else(|| de::Error::missing_field("boards"))
+    }
+}
+
+/// The `boards` array of [`BatchSeed`].
+struct BoardsSeed<'a> {
+    max_boards: usize,
+    overflowed: &'a Cell<bool>,
+}
+
+impl<'de> DeserializeSeed<'de> for BoardsSeed<'_> {
+    type Value = Vec<&'de RawValue>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BoardsSeed<'_> {
+    type Value = Vec<&'de RawValue>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("an array of boards")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut boards = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.max_boards));
+        while let Some(board) = seq.next_element::<&'de RawValue>()? {
+            if boards.len() == self.max_boards {
+                self.overflowed.set(true);
+                return Err(de::Error::custom("too many boards"));
+            }
+            boards.push(board);
+        }
+        Ok(boards)
+    }
+}
+
+/// Solves chunks of items on the pool, a chunk per solver slot at a time, each waiting in line
+/// at most `patience`; yields results in input order.
 fn solve_items(
     chunks: BoxStream<'static, Vec<Item>>,
-    admission: Arc<Admission>,
-    slots: usize,
+    pool: SolverPool,
+    patience: Duration,
 ) -> impl Stream<Item = Vec<BatchResult>> {
+    let slots = pool.limits().slots;
     chunks
         .map(move |chunk| {
-            let admission = Arc::clone(&admission);
+            let pool = pool.clone();
             async move {
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
-                let solve_timeout = admission.solve_timeout();
-                match admission.run("batch", move |deadline| Ok(solve_chunk(chunk, deadline, solve_timeout))).await {
+                let solve_timeout = pool.limits().solve_timeout;
+                let solved = pool
+                    .run_patiently("batch", patience, move |deadline| Ok(solve_chunk(chunk, deadline, solve_timeout)));
+                match solved.await {
                     Ok(results) => results,
                     Err(error) => positions.into_iter().map(|at| failed(ApiError::from(error), at)).collect(),
                 }
@@ -156,11 +243,14 @@ fn ndjson(results: Vec<BatchResult>) -> Bytes {
 /// Reads a whole body of at most `limit` bytes.
 async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
     // A Content-Length over the limit is refused at once, not after waiting for the body.
-    if body.size_hint().lower() > u64::try_from(limit).unwrap_or(u64::MAX) {
+    let body_size_hint = body.size_hint().lower();
+    if body_size_hint > u64::try_from(limit).unwrap_or(u64::MAX) {
         return Err(ApiError::PayloadTooLarge(limit));
     }
     let mut frames = body.into_data_stream();
-    let mut bytes = Vec::new();
+    // At most the limit up front, so a body never takes twice its size in reallocations.
+    let expected = usize::try_from(body_size_hint).unwrap_or(limit).min(limit);
+    let mut bytes = Vec::with_capacity(expected);
     while let Some(frame) = frames.next().await {
         let frame = frame.map_err(|error| ApiError::MalformedJson(error.to_string()))?;
         if bytes.len() + frame.len() > limit {

@@ -3,7 +3,9 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
-use serde::de::{DeserializeOwned, IgnoredAny};
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 
 use super::problem::JSON_MEDIA_TYPE;
 use super::{ApiError, AppState};
@@ -35,8 +37,25 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     }
 }
 
-/// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape.
+/// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape,
+/// naming the member at fault (see [`shape_error`]).
 pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    read_object(bytes, PhantomData, |error| shape_error::<T>(bytes, error))
+}
+
+/// [`parse_object`] with a seed, for readers that need more than a type (a limit, say) or that
+/// borrow from the body.
+pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
+    read_object(bytes, seed, |error| error.to_string())
+}
+
+/// The reading behind [`parse_object`] and [`parse_object_seed`]; `shape` words the 422 of JSON
+/// that does not fit.
+fn read_object<'de, S: DeserializeSeed<'de>>(
+    bytes: &'de [u8],
+    seed: S,
+    shape: impl FnOnce(serde_json::Error) -> String,
+) -> Result<S::Value, ApiError> {
     // serde_json skips the UTF-8 check in strings it ignores (unknown members, a non-object
     // body), but JSON text is UTF-8 throughout.
     if let Err(error) = std::str::from_utf8(bytes) {
@@ -51,8 +70,10 @@ pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Whether the body is JSON decides between 400 and 422, not the first error serde_json
     // meets: a duplicate `board` may come before a syntax error, and a number beyond f64 or a
     // lone surrogate fails only where serde_json reads it, not where it skips it.
-    serde_json::from_slice(bytes).map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
-        Ok(_) => ApiError::InvalidRequest(shape_error::<T>(bytes, error)),
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = seed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
+    value.map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
+        Ok(_) => ApiError::InvalidRequest(shape(error)),
         Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
     })
 }
@@ -76,6 +97,12 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
         Some(member) => format!("`{member}`: {message}"),
         None => message.to_owned(),
     }
+}
+
+/// Reads a JSON value already known to be well-formed (a part of a checked body) into `T`: 422
+/// when it does not fit.
+pub fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
+    serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(error.to_string()))
 }
 
 /// `application/json` or any `application/*+json`, with any parameters.

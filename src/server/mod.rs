@@ -1,30 +1,36 @@
-//! Serving connections, guarding them against slow and idle clients, and the shutdown path.
+//! Serving connections, guarding them against slow, idle and careless clients, and the
+//! shutdown path.
 //!
-//! Connections are served by our own accept loop over hyper rather than `axum::serve`, for
-//! three guards it does not offer: at most `--max-connections` at once (past it, new
-//! connections wait in the kernel's backlog instead of costing memory and tasks here), a
-//! header read timeout (a client must send a request's complete head within
-//! `--header-read-timeout-ms`, so a slowloris cannot hold a connection open byte by byte), and,
-//! by the same timer, an idle timeout for keep-alive connections (hyper starts it when it waits
-//! for the next request).
+//! Connections are served by our own accept loop over hyper rather than `axum::serve`, for the
+//! guards it does not offer: at most `--max-connections` at once (past it, new connections wait
+//! in the kernel's backlog instead of costing memory and tasks here); an idle timeout counted
+//! from accept, whatever protocol the client speaks, which is also the header read timeout and
+//! the keep-alive timeout ([`connection`]); a send timeout for clients that stop reading, and a
+//! lingering close so that an early answer (413, 408) reaches a client still sending its body
+//! ([`io`]).
 //!
-//! Shutdown is explicit: when the `shutdown` future completes (SIGTERM or SIGINT in the binary),
-//! readiness flips so `/readyz` answers 503, the listeners stop accepting, and in-flight
-//! requests run to completion. If they have not finished within the shutdown timeout the server
-//! returns anyway, so an orchestrator's stop never hangs on a stuck client.
+//! Shutdown is explicit, as in tokio's mini-redis: when the `shutdown` future completes
+//! (SIGTERM or SIGINT in the binary), readiness flips so `/readyz` answers 503 `shutting-down`;
+//! the server goes on serving everything else, new connections included, for
+//! `--shutdown-delay-ms`, so load balancers polling `/readyz` stop sending traffic before it
+//! leaves; then the listeners close, every connection is told to finish (idle keep-alives close
+//! at once, HTTP/2 gets GOAWAY) and in-flight requests run to completion. Each connection task
+//! holds a clone of one channel's sender, so the server knows the drain is over when the channel
+//! closes; if it has not within `--shutdown-timeout-ms` the server returns anyway, so an
+//! orchestrator's stop never hangs on a stuck client.
+
+mod connection;
+mod io;
 
 use std::future::Future;
-use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 
 use crate::config::ServeConfig;
 use crate::http::{self, AppState, Readiness};
@@ -36,7 +42,7 @@ pub async fn serve(
     config: &ServeConfig,
     readiness: Readiness,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> io::Result<()> {
+) -> std::io::Result<()> {
     let app = http::app(config, AppState::new(config, readiness.clone()));
     let metrics_listener = match config.metrics_addr {
         Some(addr) => {
@@ -47,25 +53,30 @@ pub async fn serve(
         None => None,
     };
     let (stop_tx, stop_rx) = watch::channel(false);
+    let (drained_tx, mut drained_rx) = mpsc::channel::<()>(1);
     let upkeep = tokio::spawn(metrics_upkeep(stop_rx.clone()));
-    let guards = Guards::new(config);
-    let graceful = GracefulShutdown::new();
-    let serving = accept_loop(listener, app, &guards, &graceful, stop_rx.clone());
+    let guards = Guards::new(config, stop_rx, drained_tx);
+    let serving = accept_loop(listener, app, &guards);
     let serving_metrics = async {
         if let Some(listener) = metrics_listener {
-            accept_loop(listener, http::metrics_app(config), &guards, &graceful, stop_rx).await;
+            accept_loop(listener, http::metrics_app(config), &guards).await;
         }
     };
+    let delay = config.shutdown_delay();
     let stopping = async {
         shutdown.await;
         readiness.begin_shutdown();
-        tracing::info!("shutdown requested; finishing in-flight requests");
+        tracing::info!(delay_ms = delay.as_millis() as u64, "shutdown requested; /readyz answers 503");
+        tokio::time::sleep(delay).await;
+        tracing::info!("no longer accepting connections; finishing in-flight requests");
         let _ = stop_tx.send(true);
     };
     tokio::join!(serving, serving_metrics, stopping);
     upkeep.abort();
+    // Every connection task holds a sender; the last one to end closes the channel.
+    drop(guards);
     let drain_timeout = config.shutdown_timeout();
-    if tokio::time::timeout(drain_timeout, graceful.shutdown()).await.is_err() {
+    if tokio::time::timeout(drain_timeout, drained_rx.recv()).await.is_err() {
         tracing::warn!(
             timeout_ms = drain_timeout.as_millis() as u64,
             "requests still in flight after the shutdown timeout; exiting anyway"
@@ -74,30 +85,36 @@ pub async fn serve(
     Ok(())
 }
 
-/// What every connection is served with: the connection limit and hyper's configuration.
+/// What every connection is served with.
 struct Guards {
     connections: Arc<Semaphore>,
-    builder: auto::Builder<TokioExecutor>,
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    idle_timeout: Duration,
+    /// Turns true when the listeners close and connections must finish.
+    stop: watch::Receiver<bool>,
+    /// Cloned into every connection task, so its end is known (see the module documentation).
+    drained: mpsc::Sender<()>,
 }
 
 impl Guards {
-    fn new(config: &ServeConfig) -> Guards {
+    fn new(config: &ServeConfig, stop: watch::Receiver<bool>, drained: mpsc::Sender<()>) -> Guards {
         let mut builder = auto::Builder::new(TokioExecutor::new());
-        builder.http1().timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout()).keep_alive(true);
+        builder.http1().timer(TokioTimer::new()).keep_alive(true);
         builder.http2().timer(TokioTimer::new());
-        Guards { connections: Arc::new(Semaphore::new(config.max_connections.get())), builder }
+        Guards {
+            connections: Arc::new(Semaphore::new(config.max_connections.get())),
+            builder: Arc::new(builder),
+            idle_timeout: config.header_read_timeout(),
+            stop,
+            drained,
+        }
     }
 }
 
-/// Accepts connections on `listener` and serves each on its own task until `stop` turns true;
-/// each connection is registered with `graceful` so shutdown can drain it.
-async fn accept_loop(
-    listener: TcpListener,
-    app: Router,
-    guards: &Guards,
-    graceful: &GracefulShutdown,
-    mut stop: watch::Receiver<bool>,
-) {
+/// Accepts connections on `listener` and serves each on its own task until the guards' stop
+/// turns true.
+async fn accept_loop(listener: TcpListener, app: Router, guards: &Guards) {
+    let mut stop = guards.stop.clone();
     let stopped = async move {
         // An error means the sender is gone, which also means stop.
         let _ = stop.wait_for(|&stop| stop).await;
@@ -122,17 +139,13 @@ async fn accept_loop(
         };
         // Small responses go out at once rather than waiting for Nagle's timer.
         let _ = stream.set_nodelay(true);
-        let connection = guards
-            .builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), TowerToHyperService::new(app.clone()))
-            .into_owned();
-        let connection = graceful.watch(connection);
+        let (app, builder, stop, drained) =
+            (app.clone(), Arc::clone(&guards.builder), guards.stop.clone(), guards.drained.clone());
+        let idle_timeout = guards.idle_timeout;
         tokio::spawn(async move {
-            // The permit is held while the connection lives.
-            let _permit = permit;
-            if let Err(error) = connection.await {
-                tracing::debug!(error = %error, "connection ended with an error");
-            }
+            // The permit and the drain sender are held while the connection lives.
+            let _held = (permit, drained);
+            connection::serve(stream, app, builder, idle_timeout, stop).await;
         });
     }
 }
