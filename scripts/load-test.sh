@@ -109,6 +109,18 @@ run() {
     # The server must still answer normally after the run.
     curl -sf "$base/v1/solve" -H 'content-type: application/json' -d "$(head -n 1 "$work/easy")" | grep -q '"unique":true'
     stop_server
+    # A 503 of a full server is no error of the server: overload is at most a sampled warning
+    # (a line a second), which carries the id of the request it was logged for.
+    if grep -q '"level":"ERROR"' "$work/server.log"; then
+        echo "$name: the server logged errors:" >&2
+        grep '"level":"ERROR"' "$work/server.log" | head -n 5 >&2
+        exit 1
+    fi
+    if grep '"level":"WARN"' "$work/server.log" | grep overloaded | grep -v '"request_id"' | grep -q .; then
+        echo "$name: an overload warning without a request id:" >&2
+        grep overloaded "$work/server.log" | head -n 5 >&2
+        exit 1
+    fi
     eval "local $(echo "${out#RESULT }")"
     [[ $name == floor ]] && floor_rps=$rps
     local ratio="-"

@@ -8,7 +8,7 @@
 //! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
 //! | `sudokud_solves_in_flight` | gauge | - |
 //! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot |
-//! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full` or `queue_timeout` (answered 503 `overloaded`) |
+//! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full`, `queue_timeout` or `queue_stayed_full` (a batch chunk that waited in vain; answered 503 `overloaded`) |
 //! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs that reached their deadline (a batch chunk counts once, however many of its boards it failed) |
 //! | `sudokud_build_info` | gauge (1) | `version` |
 //!

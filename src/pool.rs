@@ -21,6 +21,7 @@ use tracing::Span;
 
 use crate::metrics;
 use crate::solver::{Deadline, Interrupt, Interrupted};
+use crate::telemetry::Sampled;
 
 /// Sizes and limits of a [`SolverPool`].
 #[derive(Clone, Copy, Debug)]
@@ -39,11 +40,36 @@ pub struct PoolLimits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PoolError {
     #[error("all solver slots are busy and {0}")]
-    Overloaded(&'static str),
+    Overloaded(Shed),
     #[error("the job did not finish within {0:?}")]
     TimedOut(Duration),
     #[error("the job panicked")]
     Panicked,
+}
+
+/// Why a caller was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Shed {
+    /// Every place among the admitted callers was taken.
+    #[error("the queue of waiting solves is full")]
+    QueueFull,
+    /// A batch's piece waited its whole patience for a place.
+    #[error("the queue of waiting solves stayed full")]
+    QueueStayedFull,
+    /// Admitted, but no slot freed up in time.
+    #[error("the wait for a free slot exceeded the queue timeout")]
+    QueueTimeout,
+}
+
+impl Shed {
+    /// The `reason` label of `sudokud_requests_shed_total`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shed::QueueFull => "queue_full",
+            Shed::QueueStayedFull => "queue_stayed_full",
+            Shed::QueueTimeout => "queue_timeout",
+        }
+    }
 }
 
 /// A bounded gate in front of the blocking pool. Cheap to clone; clones share the limits.
@@ -59,6 +85,8 @@ struct Shared {
     running: Arc<Semaphore>,
     /// Permits for running or waiting jobs: refuses callers beyond `slots + max_queued`.
     admitted: Arc<Semaphore>,
+    /// Refusals, logged at most once a second.
+    shed_log: Sampled,
 }
 
 impl SolverPool {
@@ -70,6 +98,7 @@ impl SolverPool {
                 limits,
                 running: Arc::new(Semaphore::new(slots)),
                 admitted: Arc::new(Semaphore::new(slots + limits.max_queued)),
+                shed_log: Sampled::new(Duration::from_secs(1)),
             }),
         }
     }
@@ -86,10 +115,7 @@ impl SolverPool {
 
     /// Takes a place among the admitted callers, or refuses at once when they are all taken.
     fn admit(&self) -> Result<OwnedSemaphorePermit, PoolError> {
-        Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| {
-            metrics::shed("queue_full");
-            PoolError::Overloaded("the queue of waiting solves is full")
-        })
+        Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| shed(&self.shared, Shed::QueueFull))
     }
 
     /// Waits for a free slot while holding `admission`, at most `patience`.
@@ -97,10 +123,7 @@ impl SolverPool {
         let slot = Arc::clone(&self.shared.running).acquire_owned();
         match tokio::time::timeout(patience, slot).await {
             Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
-            Err(_) => {
-                metrics::shed("queue_timeout");
-                Err(PoolError::Overloaded("the wait for a free slot exceeded the queue timeout"))
-            }
+            Err(_) => Err(shed(&self.shared, Shed::QueueTimeout)),
         }
     }
 
@@ -143,16 +166,28 @@ impl SolverPool {
         let place = Arc::clone(&self.shared.admitted).acquire_owned();
         let admission = match tokio::time::timeout_at(gave_up.into(), place).await {
             Ok(permit) => permit.expect("the semaphore is never closed"),
-            Err(_) => {
-                metrics::shed("queue_full");
-                return Err(PoolError::Overloaded("the queue of waiting solves stayed full"));
-            }
+            Err(_) => return Err(shed(&self.shared, Shed::QueueStayedFull)),
         };
         let running = self.slot(gave_up.saturating_duration_since(Instant::now())).await?;
         metrics::job_started(work, waiting.elapsed());
         let solve_timeout = self.shared.limits.solve_timeout;
         execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
+}
+
+/// Refuses a caller for `reason` (a metrics label): counted always, logged as a warning at most
+/// once a second with the count, since under overload a line per refusal would bury the log
+/// (and a 503 of a full server is not an error of the server).
+fn shed(shared: &Shared, reason: Shed) -> PoolError {
+    metrics::shed(reason.label());
+    if let Some(refused) = shared.shed_log.hit() {
+        tracing::warn!(
+            refused,
+            reason = reason.label(),
+            "overloaded: refusing work with 503 (count since the last such line)"
+        );
+    }
+    PoolError::Overloaded(reason)
 }
 
 /// Runs `job` on the blocking pool, holding `permits` until it ends.
@@ -251,8 +286,8 @@ mod tests {
             tokio::task::yield_now().await;
             pool.run("test", |_| Ok(true)).await
         });
-        assert_eq!(refused, Err(PoolError::Overloaded("the queue of waiting solves is full")));
-        assert_eq!(queued, Err(PoolError::Overloaded("the wait for a free slot exceeded the queue timeout")));
+        assert_eq!(refused, Err(PoolError::Overloaded(Shed::QueueFull)));
+        assert_eq!(queued, Err(PoolError::Overloaded(Shed::QueueTimeout)));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
         assert_eq!(pool.run("test", |_| Ok(7)).await, Ok(7));
@@ -272,7 +307,7 @@ mod tests {
         // No place: a single job is refused, a patient one gives up only after its patience...
         assert!(matches!(pool.run("test", |_| Ok(0)).await, Err(PoolError::Overloaded(_))));
         let gave_up = pool.run_patiently("test", Duration::from_millis(20), |_| Ok(0)).await;
-        assert_eq!(gave_up, Err(PoolError::Overloaded("the queue of waiting solves stayed full")));
+        assert_eq!(gave_up, Err(PoolError::Overloaded(Shed::QueueStayedFull)));
         // ...and gets its turn when the place frees up within it.
         let patient = tokio::spawn({
             let pool = pool.clone();

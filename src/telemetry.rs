@@ -1,21 +1,86 @@
 //! Logging set-up for the server: JSON lines for collectors, pretty lines for people.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
+use tracing::Subscriber;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::MakeWriter;
+use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::LogFormat;
 
-/// Installs the global subscriber. The level filter comes from `RUST_LOG` (default `info`).
-/// Without an explicit format, JSON is used unless stdout is a terminal.
+/// Installs the global subscriber, writing to stdout. The level filter comes from `RUST_LOG`
+/// (default `info`). Without an explicit format, JSON is used unless stdout is a terminal.
 pub fn init(format: Option<LogFormat>) {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Pretty } else { LogFormat::Json });
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    subscriber(format, filter, std::io::stdout).init();
+}
+
+/// The subscriber [`init`] installs, writing to `writer` (tests read the lines back).
+pub fn subscriber<W>(format: LogFormat, filter: EnvFilter, writer: W) -> Box<dyn Subscriber + Send + Sync>
+where
+    W: for<'writer> MakeWriter<'writer> + Send + Sync + 'static,
+{
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
     match format {
         // Span fields (method, path, request_id) go on every line of a request, flattened, so a
         // log query by request id finds all of them.
-        LogFormat::Json => builder.json().with_current_span(true).with_span_list(false).init(),
-        LogFormat::Pretty => builder.init(),
+        LogFormat::Json => Box::new(builder.json().with_current_span(true).with_span_list(false).finish()),
+        LogFormat::Pretty => Box::new(builder.finish()),
+    }
+}
+
+/// Lets an event that may repeat thousands of times a second (a shed request, say) be logged
+/// at most once per period, with the number of times it happened since the last line.
+#[derive(Debug)]
+pub struct Sampled {
+    period: Duration,
+    /// Milliseconds after `ORIGIN` of the last logged line, plus one (0: never logged).
+    last_logged_ms: AtomicU64,
+    /// Occurrences since the last logged line.
+    unlogged: AtomicU64,
+}
+
+impl Sampled {
+    pub const fn new(period: Duration) -> Sampled {
+        Sampled { period, last_logged_ms: AtomicU64::new(0), unlogged: AtomicU64::new(0) }
+    }
+
+    /// Counts one occurrence; `Some(n)` when a line should be logged now, for the `n`
+    /// occurrences since the last one (this one included).
+    pub fn hit(&self) -> Option<u64> {
+        self.unlogged.fetch_add(1, Ordering::Relaxed);
+        let now = u64::try_from(origin().elapsed().as_millis()).unwrap_or(u64::MAX).saturating_add(1);
+        let last = self.last_logged_ms.load(Ordering::Relaxed);
+        let due = last == 0 || now.saturating_sub(last) >= u64::try_from(self.period.as_millis()).unwrap_or(u64::MAX);
+        // One caller wins the line for this period.
+        if due && self.last_logged_ms.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+            Some(self.unlogged.swap(0, Ordering::Relaxed))
+        } else {
+            None
+        }
+    }
+}
+
+/// A fixed instant for [`Sampled`]'s clock, which must fit an atomic.
+fn origin() -> Instant {
+    static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *ORIGIN.get_or_init(Instant::now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sampled_event_is_logged_once_per_period_with_its_count() {
+        let sampled = Sampled::new(Duration::from_millis(50));
+        assert_eq!(sampled.hit(), Some(1));
+        assert_eq!((0..9).filter_map(|_| sampled.hit()).count(), 0);
+        std::thread::sleep(Duration::from_millis(60));
+        assert_eq!(sampled.hit(), Some(10));
     }
 }

@@ -303,3 +303,36 @@ async fn responses_are_compressed_when_asked() {
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[header::CONTENT_ENCODING], "gzip");
 }
+
+#[tokio::test]
+async fn only_a_real_preflight_on_a_route_gets_a_cors_answer() {
+    let config = ServeConfig { cors_origins: vec!["https://app.example".into()], ..config() };
+    let options = |path: &str, origin: bool, method: bool| {
+        let mut request = Request::options(path);
+        if origin {
+            request = request.header(header::ORIGIN, "https://app.example");
+        }
+        if method {
+            request = request.header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST");
+        }
+        request.body(Body::empty()).unwrap()
+    };
+    let reply = send(router(&config), options("/v1/solve", true, true)).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "https://app.example");
+    // Anything else is routed as usual: a 405 with Allow on a route, a 404 elsewhere.
+    for (origin, method) in [(false, false), (true, false), (false, true)] {
+        let reply = send(router(&config), options("/v1/solve", origin, method)).await;
+        assert_problem(&reply, StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed");
+        assert_eq!(reply.headers[header::ALLOW], "POST");
+    }
+    for (origin, method) in [(true, true), (false, false)] {
+        let reply = send(router(&config), options("/nope", origin, method)).await;
+        assert_problem(&reply, StatusCode::NOT_FOUND, "not-found");
+    }
+    // Actual requests from an allowed origin still get their CORS headers, errors included.
+    let request = Request::post("/v1/solve").header(header::ORIGIN, "https://app.example").body(Body::empty());
+    let reply = send(router(&config), request.unwrap()).await;
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(reply.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "https://app.example");
+}

@@ -1,5 +1,6 @@
 //! `GET /metrics`: what a Prometheus scrape sees after real traffic, and the separate metrics
-//! port. The recorder is process-wide, so assertions look for series, not exact totals.
+//! port. The recorder is process-wide, so assertions look for series, not exact totals. And the
+//! log lines an overloaded server writes.
 
 mod common;
 
@@ -25,6 +26,7 @@ fn sample(text: &str, series: &str) -> Option<f64> {
 
 #[tokio::test]
 async fn requests_solves_sheds_and_deadlines_are_counted() {
+    logs();
     let router = router(&config());
     send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
     send(router.clone(), post_json("/v1/rate", json!({ "board": PUZZLE }).to_string())).await;
@@ -68,6 +70,7 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
 
 #[tokio::test]
 async fn metrics_can_have_their_own_port() {
+    logs();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let config = ServeConfig { metrics_addr: Some(format!("127.0.0.1:{port}").parse().unwrap()), ..config() };
     let running = start(config).await;
@@ -85,4 +88,70 @@ async fn metrics_can_have_their_own_port() {
     assert!(scraped.expect("the metrics port answers").contains("sudokud_build_info"));
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
+}
+
+/// Log lines written by the server's own subscriber, kept for the test to read.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn lines(&self) -> Vec<serde_json::Value> {
+        let bytes = self.0.lock().unwrap();
+        String::from_utf8_lossy(&bytes).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    }
+}
+
+/// The server's log at `RUST_LOG=warn`, as JSON lines, through the subscriber the binary
+/// installs. It is the global one, installed by every test of this file before anything else:
+/// tracing caches per call site whether anyone listens, and a scoped subscriber races with
+/// call sites first reached on other test threads.
+fn logs() -> &'static Captured {
+    static LOGS: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
+    LOGS.get_or_init(|| {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let filter = tracing_subscriber::EnvFilter::new("warn");
+        let subscriber =
+            sudokud::telemetry::subscriber(sudokud::config::LogFormat::Json, filter, move || writer.clone());
+        tracing::subscriber::set_global_default(subscriber).expect("no other test installs a subscriber");
+        captured
+    })
+}
+
+#[tokio::test]
+async fn shed_requests_are_a_sampled_warning_with_a_request_id_never_an_error_per_request() {
+    let logs = logs();
+    let full = full_pool().await;
+    for index in 0..20 {
+        let request = Request::post("/v1/solve")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header("x-request-id", format!("shed-{index}"))
+            .body(Body::from(json!({ "board": PUZZLE }).to_string()))
+            .unwrap();
+        assert_eq!(send(full.router.clone(), request).await.status, StatusCode::SERVICE_UNAVAILABLE);
+    }
+    let _ = full.release().await;
+
+    // Other tests of this file log too; these lines are this test's requests'.
+    let lines: Vec<_> = logs
+        .lines()
+        .into_iter()
+        .filter(|line| line["span"]["request_id"].as_str().is_some_and(|id| id.starts_with("shed-")))
+        .collect();
+    assert!(lines.iter().all(|line| line["level"] != "ERROR"), "{lines:#?}");
+    let warnings: Vec<_> = lines.iter().filter(|line| line["level"] == "WARN").collect();
+    assert_eq!(warnings.len(), 1, "one line for the burst: {lines:#?}");
+    assert_eq!(warnings[0]["fields"]["refused"], 1, "{lines:#?}");
+    assert_eq!(warnings[0]["span"]["request_id"], "shed-0", "the request id, even at warn: {lines:#?}");
 }

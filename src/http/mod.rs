@@ -6,6 +6,7 @@
 //! the answer; every error goes through [`problem`].
 
 mod batch;
+mod cors;
 mod extract;
 mod handlers;
 mod logic;
@@ -17,16 +18,16 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{MatchedPath, Request};
-use axum::http::{Method, StatusCode, header};
+use axum::http::StatusCode;
 use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use tower::ServiceBuilder;
 use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, DefaultPredicate};
-use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -38,6 +39,7 @@ pub use state::{AppState, Readiness};
 
 use crate::board::{Board, Format};
 use crate::config::ServeConfig;
+use cors::PreflightsLayer;
 use problem::BodyLimit;
 
 /// The whole service: routes plus the middleware stack, configured by `config`.
@@ -85,13 +87,17 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
 /// id (a client's unusable one dropped first), metrics, tracing, CORS, compression, problem
 /// rendering, panic catching and timeout.
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
-    let cors = (!config.cors_origins.is_empty()).then(|| cors_layer(&config.cors_origins));
+    let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins));
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request| {
             let request_id = request.headers().get(REQUEST_ID).and_then(|id| id.to_str().ok()).unwrap_or("");
-            tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
+            // At ERROR, the most severe level, the span is enabled whatever RUST_LOG says, so
+            // every line of a request carries its id at every level (an INFO span vanishes
+            // under RUST_LOG=warn, and with it the id of the warnings and errors).
+            tracing::error_span!("request", method = %request.method(), path = %request.uri().path(), request_id)
         })
-        .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros));
+        .on_response(DefaultOnResponse::new().level(Level::INFO).latency_unit(LatencyUnit::Micros))
+        .on_failure(log_failure);
     routes.layer(
         ServiceBuilder::new()
             .layer(middleware::map_request(drop_unusable_request_id))
@@ -115,6 +121,21 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
             }))
             .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
     )
+}
+
+/// Logs a response the server failed to give. A 503 is not such a failure: a full server
+/// refusing work, a deadline or a shutdown are the service working as configured; each is in
+/// the access log line, counted in the metrics, and overload is logged sampled where it is
+/// decided ([`crate::pool`]). One ERROR line per shed request would bury the log under load.
+fn log_failure(failure: ServerErrorsFailureClass, latency: Duration, _span: &tracing::Span) {
+    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+    match failure {
+        ServerErrorsFailureClass::StatusCode(StatusCode::SERVICE_UNAVAILABLE) => {}
+        ServerErrorsFailureClass::StatusCode(status) => {
+            tracing::error!(status = status.as_u16(), latency_us, "response failed");
+        }
+        ServerErrorsFailureClass::Error(error) => tracing::error!(%error, latency_us, "response failed"),
+    }
 }
 
 /// The longest client-chosen request id kept: room for a UUID, a W3C trace id or a path of
@@ -144,25 +165,11 @@ async fn record_metrics(request: Request, next: middleware::Next) -> axum::respo
     response
 }
 
-fn cors_layer(origins: &[String]) -> CorsLayer {
-    let allow_origin = if origins.iter().any(|origin| origin == "*") {
-        AllowOrigin::any()
-    } else {
-        // Origins were checked to be valid header values when the configuration was parsed.
-        AllowOrigin::list(origins.iter().filter_map(|origin| origin.parse().ok()))
-    };
-    CorsLayer::new()
-        .allow_origin(allow_origin)
-        .allow_methods([Method::GET, Method::POST])
-        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
-        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
-        .max_age(Duration::from_secs(3600))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use axum::body::{Body, to_bytes};
+    use axum::http::header;
     use tower::ServiceExt;
 
     #[tokio::test]

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::board::BoardError;
 use crate::logic::Level;
-use crate::pool::PoolError;
+use crate::pool::{PoolError, Shed};
 use crate::rules::Conflict;
 
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
@@ -176,7 +176,7 @@ pub enum ApiError {
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
     GenerateTimeout { level: Level, timeout: Duration },
     #[error("all solver slots are busy and {0}")]
-    Overloaded(&'static str),
+    Overloaded(Shed),
     #[error("the server is shutting down and takes no new work")]
     ShuttingDown,
     #[error("no route for {0}")]

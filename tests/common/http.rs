@@ -174,14 +174,18 @@ pub async fn full_pool() -> FullPool {
     let state = AppState::new(&config, Readiness::default());
     let router = app(&config, state.clone());
     let (release, wait) = std::sync::mpsc::channel::<()>();
-    let busy = tokio::spawn({
-        let state = state.clone();
-        async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let busy = tokio::spawn(async move {
+        state
+            .pool
+            .run("test", move |_| {
+                let _ = started.send(());
+                Ok(wait.recv().is_ok())
+            })
+            .await
     });
-    // Wait until the job holds the slot: then no one else is admitted.
-    while !busy.is_finished() && state.pool.check_room().is_ok() {
-        tokio::task::yield_now().await;
-    }
+    // Once the job runs it holds the only slot: then no one else is admitted.
+    running.await.expect("the busy job starts");
     FullPool { router, release, busy }
 }
 
