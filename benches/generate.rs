@@ -38,8 +38,8 @@ fn main() {
             let at = |fraction: f64| times[((times.len() - 1) as f64 * fraction).round() as usize];
             println!(
                 "{:<10} {:<11} {:>8.2} {:>8.2} {:>8.2} {:>9.1} {:>7.1}",
-                level.as_str(),
-                symmetry.as_str(),
+                level,
+                symmetry,
                 at(0.5),
                 at(0.9),
                 at(1.0),

@@ -178,9 +178,10 @@ impl LineJob for Explain {
 }
 
 /// Answers every puzzle line of `input` with `job` and writes the answers to `out` in input
-/// order, using `threads` threads. Lines are trimmed of whitespace; empty lines and lines
-/// starting with `#` are skipped. A line that is not UTF-8 is answered with its invalid bytes
-/// replaced by U+FFFD (so it gets an `invalid board` error), instead of failing the batch.
+/// order, using `threads` threads. The puzzle is a line's first tab-separated field, trimmed of
+/// whitespace; empty lines and lines starting with `#` are skipped. A line that is not UTF-8 is
+/// answered with its invalid bytes replaced by U+FFFD (so it gets an `invalid board` error),
+/// instead of failing the batch.
 pub fn run<J: LineJob>(
     job: &J,
     mut input: impl BufRead,
@@ -267,27 +268,31 @@ fn split_lines(data: &[u8], at_end: bool) -> (Vec<Cow<'_, str>>, usize) {
             }
             None => break,
         };
-        let line = trim_line(line);
-        if !line.is_empty() && !line.starts_with('#') {
-            lines.push(line);
+        let puzzle = puzzle_field(line);
+        if !puzzle.is_empty() && !puzzle.starts_with('#') {
+            lines.push(puzzle);
         }
     }
     (lines, pos)
 }
 
-/// `line` as text, trimmed like `str::trim`. ASCII, the usual case, needs no UTF-8 check;
-/// anything else is checked, and invalid bytes become U+FFFD.
-fn trim_line(line: &[u8]) -> Cow<'_, str> {
+/// The puzzle of a line: its first tab-separated field, as text, trimmed like `str::trim`. So
+/// the lines the batch commands write feed the next one: `generate`'s
+/// `<puzzle>\t<solution>\t...` and `solve`'s `<solution>\tmultiple` start with a board. ASCII,
+/// the usual case, needs no UTF-8 check; anything else is checked, and invalid bytes become
+/// U+FFFD.
+fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
     // `str::trim`'s whitespace within ASCII: tab, newline, vertical tab, form feed, CR, space.
     let blank = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ');
     let start = line.iter().position(|byte| !blank(byte)).unwrap_or(line.len());
-    let end = line.iter().rposition(|byte| !blank(byte)).map_or(start, |last| last + 1);
-    let line = &line[start..end];
-    if line.is_ascii() {
-        // SAFETY: `line` is ASCII, so it is UTF-8.
-        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line) });
+    // A tab is one byte in UTF-8, never part of another character, so cutting there is safe.
+    let field = line[start..].split(|&byte| byte == b'\t').next().unwrap_or_default();
+    let field = &field[..field.iter().rposition(|byte| !blank(byte)).map_or(0, |last| last + 1)];
+    if field.is_ascii() {
+        // SAFETY: `field` is ASCII, so it is UTF-8.
+        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(field) });
     }
-    match String::from_utf8_lossy(line) {
+    match String::from_utf8_lossy(field) {
         Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
         Cow::Owned(text) => Cow::Owned(text.trim().to_owned()),
     }
@@ -396,6 +401,22 @@ mod tests {
             lines[2],
             "error\tinvalid board: `board` has 3 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"
         );
+    }
+
+    #[test]
+    fn the_puzzle_is_the_first_tab_separated_field() {
+        let input = format!(
+            "{PUZZLE}\t{SOLUTION}\t1.2\teasy\t7\n \t{PUZZLE} \t\tx\n{SOLUTION}\tmultiple\n#\t{PUZZLE}\n5\t{PUZZLE}\n"
+        );
+        let output = run(&input, 1);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines[..3], [SOLUTION, SOLUTION, SOLUTION]);
+        assert_eq!(
+            lines[3..],
+            ["error\tinvalid board: `board` has 1 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"]
+        );
+        assert_eq!(puzzle_field("é5\t1".as_bytes()), "é5");
+        assert_eq!(puzzle_field(b"\t\t"), "");
     }
 
     #[test]

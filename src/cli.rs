@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::batch::{self, LineJob};
@@ -15,6 +16,7 @@ use crate::config::{ServeConfig, available_cpus};
 use crate::generate::{self, Symmetry};
 use crate::http::Readiness;
 use crate::logic::Level;
+use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
 use crate::{healthcheck, server, telemetry};
 
@@ -37,31 +39,36 @@ pub enum Command {
     Serve(ServeConfig),
     /// Solve puzzles in batch: one 81-cell puzzle per line in, one answer line out.
     ///
-    /// Reads each FILE in turn, or stdin when none is given. Empty lines and lines starting
-    /// with '#' are skipped. Each puzzle gets one line, in input order: the 81-digit solution;
-    /// followed by a tab and `multiple` when the puzzle has more than one solution; or
-    /// `error<TAB><reason>` when it is invalid, its givens conflict, or it has no solution.
-    /// Shows a progress bar on stderr when it is a terminal. Exits 0 when every input was read,
-    /// 1 when a file cannot be read.
+    /// Reads each FILE in turn, or stdin when none is given. The puzzle is the first
+    /// tab-separated field of a line, so the lines `generate` writes (and `solve`'s own) can be
+    /// piped in: `sudokud generate --difficulty hard --count 5 | sudokud solve`. Empty lines and
+    /// lines starting with '#' are skipped. Each puzzle gets one line, in input order: the
+    /// 81-digit solution; followed by a tab and `multiple` when the puzzle has more than one
+    /// solution; or `error<TAB><reason>` when it is invalid, its givens conflict, or it has no
+    /// solution. Shows a progress bar on stderr when it is a terminal. Exits 0 when every input
+    /// was read, 1 when a file cannot be read.
     Solve(BatchArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
-    /// Reads puzzles like `solve`. Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
+    /// Reads puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
+    /// lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
     /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
     /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
     /// or `error<TAB><reason>` (also for a puzzle with more than one solution).
     Rate(BatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
-    /// Reads puzzles like `solve`. Each gets a paragraph: one `<technique>TAB<explanation>` line
+    /// Reads puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
+    /// lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
     /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
     /// `error<TAB><reason>` and an empty line.
     Explain(BatchArgs),
     /// Generate puzzles of a difficulty, one per line.
     ///
-    /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`. Puzzle i (from 0) is
-    /// made from seed SEED + i, so any line can be made again alone with `--seed` and
-    /// `--count 1`. Shows a progress bar on stderr when it is a terminal.
+    /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
+    /// and `explain` read as the puzzle (`sudokud generate --difficulty hard | sudokud explain`).
+    /// Puzzle i (from 0) is made from seed SEED + i, so any line can be made again alone with
+    /// `--seed` and `--count 1`. Shows a progress bar on stderr when it is a terminal.
     Generate(GenerateArgs),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
@@ -79,8 +86,8 @@ pub struct BatchArgs {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// easy, medium, hard, expert or extreme.
-    #[arg(long, value_name = "LEVEL")]
+    /// How hard the puzzles are for a person.
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Level>())]
     pub difficulty: Level,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -88,8 +95,8 @@ pub struct GenerateArgs {
     /// The seed of the first puzzle [default: a fresh one, printed on each line].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
-    /// none, rotational, horizontal, vertical or diagonal.
-    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
+    /// The pattern the givens make.
+    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
     pub symmetry: Symmetry,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
@@ -104,6 +111,12 @@ pub struct HealthcheckArgs {
     /// Give up after this long.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub timeout_ms: u64,
+}
+
+/// Reads a [`Choice`] by name; its one list gives the possible values `--help` and errors show.
+fn choice<T: Choice + Clone + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|choice| choice.name()))
+        .map(|name| member::parse(&name).expect("clap passes only the possible values"))
 }
 
 impl Cli {

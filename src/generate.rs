@@ -14,20 +14,16 @@
 //! change as it gets faster). Counting solutions and rating are deterministic, so a seed, level
 //! and symmetry give the same puzzle in every run of the same version of sudokud.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, CELLS};
 use crate::logic::{self, Level, Rating};
+use crate::member::{Choice, choice_traits};
 use crate::random::SplitMix64;
 use crate::solver::{self, Interrupt, Interrupted};
 
 /// Which cells are blanked together, so the givens form a pattern.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Symmetry {
     /// Each cell on its own.
     #[default]
@@ -47,17 +43,6 @@ impl Symmetry {
     pub const ALL: [Symmetry; 5] =
         [Symmetry::None, Symmetry::Rotational, Symmetry::Horizontal, Symmetry::Vertical, Symmetry::Diagonal];
 
-    /// The lowercase name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Symmetry::None => "none",
-            Symmetry::Rotational => "rotational",
-            Symmetry::Horizontal => "horizontal",
-            Symmetry::Vertical => "vertical",
-            Symmetry::Diagonal => "diagonal",
-        }
-    }
-
     /// The cell that must be blanked together with `cell`.
     fn partner(self, cell: usize) -> usize {
         let (row, col) = (cell / 9, cell % 9);
@@ -71,27 +56,22 @@ impl Symmetry {
     }
 }
 
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+impl Choice for Symmetry {
+    const KIND: &'static str = "symmetry";
+    const ALL: &'static [Symmetry] = &Symmetry::ALL;
+
+    fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rotational => "rotational",
+            Symmetry::Horizontal => "horizontal",
+            Symmetry::Vertical => "vertical",
+            Symmetry::Diagonal => "diagonal",
+        }
     }
 }
 
-/// A symmetry name that is not one of [`Symmetry::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown symmetry {0:?}: expected none, rotational, horizontal, vertical or diagonal")]
-pub struct UnknownSymmetry(pub String);
-
-impl FromStr for Symmetry {
-    type Err = UnknownSymmetry;
-
-    fn from_str(text: &str) -> Result<Symmetry, UnknownSymmetry> {
-        Symmetry::ALL
-            .into_iter()
-            .find(|symmetry| symmetry.as_str() == text)
-            .ok_or_else(|| UnknownSymmetry(text.to_owned()))
-    }
-}
+choice_traits!(Symmetry);
 
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq)]
@@ -300,7 +280,7 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for symmetry in Symmetry::ALL {
-            assert_eq!(symmetry.as_str().parse::<Symmetry>(), Ok(symmetry));
+            assert_eq!(symmetry.name().parse::<Symmetry>(), Ok(symmetry));
         }
         assert!("spiral".parse::<Symmetry>().is_err());
     }

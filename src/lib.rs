@@ -2,8 +2,9 @@
 //!
 //! The core is pure and synchronous: [`board`] (the grid and its text and JSON representations),
 //! [`rules`] (which givens conflict), [`solver`] (search with propagation, uniqueness and a
-//! cooperative deadline) and [`logic`] (human-style techniques: step-by-step explanations, hints
-//! and difficulty ratings). Around it: [`pool`] runs solver work for async callers on a bounded
+//! cooperative deadline), [`logic`] (human-style techniques: step-by-step explanations, hints
+//! and difficulty ratings), [`generate`] (puzzles of a chosen level) and [`member`] (how request
+//! members other than boards are named and read). Around it: [`pool`] runs solver work for async callers on a bounded
 //! blocking pool, [`batch`] solves files in parallel for the CLI, and the service modules
 //! ([`http`], [`server`], [`config`], [`cli`], [`healthcheck`], [`telemetry`]) only translate
 //! between that core and the outside world.
@@ -27,6 +28,7 @@ pub mod generate;
 pub mod healthcheck;
 pub mod http;
 pub mod logic;
+pub mod member;
 pub mod metrics;
 pub mod pool;
 pub mod progress;

@@ -24,6 +24,21 @@ fn run(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `sudokud FIRST | sudokud SECOND`, through a real pipe between the two processes.
+fn pipe(first: &[&str], second: &[&str]) -> Output {
+    let mut upstream = Command::new(BIN).args(first).stdin(Stdio::null()).stdout(Stdio::piped()).spawn().unwrap();
+    let downstream = Command::new(BIN)
+        .args(second)
+        .stdin(upstream.stdout.take().unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = downstream.wait_with_output().unwrap();
+    assert!(upstream.wait().unwrap().success(), "sudokud {}", first.join(" "));
+    output
+}
+
 fn stdout_lines(output: &Output) -> Vec<String> {
     String::from_utf8(output.stdout.clone()).unwrap().lines().map(str::to_owned).collect()
 }
@@ -166,7 +181,8 @@ fn generate_makes_count_puzzles_from_consecutive_seeds() {
     }
     let bad = run(&["generate", "--difficulty", "insane"], "");
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown level"));
+    let refusal = String::from_utf8_lossy(&bad.stderr);
+    assert!(refusal.contains("[possible values: easy, medium, hard, expert, extreme]"), "{refusal}");
 }
 
 #[test]
@@ -187,4 +203,41 @@ fn the_readme_rate_explain_and_generate_examples_print_what_the_binary_prints() 
             args.join(" ")
         );
     }
+}
+
+#[test]
+fn the_batch_commands_compose_through_pipes() {
+    let generate = ["generate", "--difficulty", "hard", "--count", "3", "--seed", "7"];
+    let generated = stdout_lines(&run(&generate, ""));
+    let fields: Vec<Vec<&str>> = generated.iter().map(|line| line.split('\t').collect()).collect();
+    assert_eq!(fields.len(), 3);
+
+    // generate | rate: each puzzle rated as generate rated it.
+    let rated = pipe(&generate, &["rate"]);
+    assert!(rated.status.success(), "{}", String::from_utf8_lossy(&rated.stderr));
+    for (rating, generated) in stdout_lines(&rated).iter().zip(&fields) {
+        let rating: Vec<&str> = rating.split('\t').collect();
+        assert_eq!(rating[..3], [generated[2], generated[3], "logic"], "{rating:?} for {generated:?}");
+    }
+
+    // generate | solve: each puzzle's one solution, the one generate wrote.
+    let solved = stdout_lines(&pipe(&generate, &["solve"]));
+    assert_eq!(solved, fields.iter().map(|fields| fields[1]).collect::<Vec<_>>());
+
+    // generate | explain: each paragraph ends in that solution.
+    let explained = String::from_utf8(pipe(&generate, &["explain"]).stdout).unwrap();
+    let last_lines: Vec<&str> = explained.split_terminator("\n\n").map(|p| p.lines().last().unwrap()).collect();
+    for (last, generated) in last_lines.iter().zip(&fields) {
+        assert_eq!(last.split('\t').collect::<Vec<_>>()[..3], [generated[1], generated[2], generated[3]]);
+    }
+    assert_eq!(last_lines.len(), 3);
+
+    // solve | rate and solve | solve: a solution, `multiple` flag or not, is a full board.
+    let input = format!("{PUZZLE}\n{}\n", ".".repeat(81));
+    let solved = run(&["solve"], &input).stdout;
+    let solved = String::from_utf8(solved).unwrap();
+    assert!(solved.lines().nth(1).unwrap().ends_with("\tmultiple"), "{solved}");
+    assert_eq!(stdout_lines(&run(&["rate"], &solved)), ["0.0\teasy\tlogic", "0.0\teasy\tlogic"]);
+    let again = stdout_lines(&run(&["solve"], &solved));
+    assert_eq!(again, solved.lines().map(|line| &line[..81]).collect::<Vec<_>>());
 }

@@ -104,16 +104,25 @@ async fn invalid_boards_say_where_and_what() {
     bad_number[2][5] = json!(12);
     let mut bad_string = rows_of_strings(PUZZLE);
     bad_string[8][0] = json!("x");
+    let mut null_string = rows_of_strings(PUZZLE);
+    null_string[4][1] = json!(null);
     let cases = [
         (json!({}), "", "the request has no `board` member"),
         (json!({ "board": null }), "/board", "`board` is null"),
         (json!({ "board": 5 }), "/board", "`board` is a number"),
         (json!({ "board": "123" }), "/board", "`board` has 3 cells; expected 81"),
         (json!({ "board": format!("{}x", &PUZZLE[..80]) }), "/board", "found 'x'"),
+        (json!({ "board": format!("{PUZZLE}x") }), "/board", "`board` has 82 cells; expected 81"),
         (json!({ "board": [[1]] }), "/board/0", "board[0] has 1 cells; expected 9"),
         (json!({ "board": [] }), "/board", "`board` has 0 rows; expected 9"),
         (json!({ "board": bad_number }), "/board/2/5", "board[2][5]: found 12"),
         (json!({ "board": bad_string }), "/board/8/0", "board[8][0]: found the string \"x\""),
+        (
+            json!({ "board": null_string }),
+            "/board/4/1",
+            "board[4][1] is null, a blank only in a grid of numbers, but this grid's cells are strings: \
+             expected \"1\" to \"9\", or \".\" for blank",
+        ),
     ];
     for (body, pointer, detail) in cases {
         let reply = send(router(&config()), post_json("/v1/solve", body.to_string())).await;

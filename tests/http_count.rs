@@ -53,11 +53,32 @@ async fn a_limit_above_the_configured_maximum_is_lowered_to_it() {
 }
 
 #[tokio::test]
-async fn bad_limits_are_422() {
-    for limit in [json!(0), json!(-1), json!("ten"), json!(2.5)] {
-        let reply = count(json!({ "board": PUZZLE, "limit": limit })).await;
+async fn a_limit_is_any_whole_number_however_written() {
+    // JSON Schema's `integer` is a number without a fraction: `1e3` and `1000.0` are 1000.
+    for limit in ["1000", "1e3", "1000.0", "10e2", "null"] {
+        let body = format!(r#"{{"board":"{TWO_SOLUTIONS}","limit":{limit}}}"#);
+        let reply = send(router(&config()), post_json("/v1/count", body)).await;
+        assert_eq!(reply.body, json!({ "solutions": 2, "limit": 1000, "limit_reached": false }), "{limit}");
+    }
+    let reply = count(json!({ "board": TWO_SOLUTIONS, "limit": u64::MAX })).await;
+    assert_eq!(reply.body["limit"], 100_000, "the largest limit is lowered to the configured maximum");
+}
+
+#[tokio::test]
+async fn bad_limits_are_422_naming_the_member() {
+    let any_integer = format!("expected an integer from 0 to {}", u64::MAX);
+    for (limit, detail) in [
+        ("0", "`limit`: found 0; expected at least 1".to_owned()),
+        ("-1", format!("`limit`: found -1; {any_integer}")),
+        ("2.5", format!("`limit`: found 2.5; {any_integer}")),
+        ("1e20", format!("`limit`: found 1e20; {any_integer}")),
+        (r#""ten""#, format!(r#"`limit`: found "ten"; {any_integer}"#)),
+        ("[5]", format!("`limit`: found an array; {any_integer}")),
+    ] {
+        let body = format!(r#"{{"board":"{PUZZLE}","limit":{limit}}}"#);
+        let reply = send(router(&config()), post_json("/v1/count", body)).await;
         let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
-        assert!(problem["detail"].as_str().unwrap().contains("limit") || limit != json!(0), "{problem}");
+        assert_eq!(problem["detail"], detail, "{limit}");
     }
 }
 

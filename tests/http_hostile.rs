@@ -49,9 +49,9 @@ fn refused_bodies() -> Vec<(&'static str, Vec<u8>, u16, &'static str)> {
         ("deep ignored member", format!("{{\"x\":{}}}", "{\"a\":".repeat(700)).into_bytes(), 400, "malformed-json"),
         ("a number past f64", numbers_with_first_cell("1e400"), 422, "invalid-request"),
         ("2^64", numbers_with_first_cell("18446744073709551616"), 422, "invalid-board"),
-        ("minus zero", numbers_with_first_cell("-0"), 422, "invalid-board"),
-        ("one point zero", numbers_with_first_cell("1.0"), 422, "invalid-board"),
-        ("an exponent", numbers_with_first_cell("5e0"), 422, "invalid-board"),
+        ("a fraction", numbers_with_first_cell("5.5"), 422, "invalid-board"),
+        ("an exponent past nine", numbers_with_first_cell("5e1"), 422, "invalid-board"),
+        ("a negative fraction", numbers_with_first_cell("-0.5"), 422, "invalid-board"),
         ("a negative cell", numbers_with_first_cell("-5"), 422, "invalid-board"),
         ("a huge negative cell", numbers_with_first_cell("-99999999999999999999"), 422, "invalid-board"),
         ("a number as board", b"{\"board\":1e308}".to_vec(), 422, "invalid-board"),
@@ -153,6 +153,11 @@ fn accepted_bodies() -> Vec<(&'static str, Vec<u8>)> {
         ("a number past f64 in an ignored member", [&b"{\"x\":-1e999,"[..], &text_with_first_cell("5")[1..]].concat()),
         ("a null cell", numbers_with_first_cell("null")),
         ("a zero cell", numbers_with_first_cell("0")),
+        // JSON Schema's integers (the spec's cells) are numbers without a fraction, however written.
+        ("minus zero", numbers_with_first_cell("-0")),
+        ("one point zero", numbers_with_first_cell("5.0")),
+        ("an exponent", numbers_with_first_cell("5e0")),
+        ("a negative exponent", numbers_with_first_cell("500e-2")),
     ]
 }
 

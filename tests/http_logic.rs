@@ -5,8 +5,10 @@ mod common;
 use axum::http::StatusCode;
 use common::http::*;
 use serde_json::{Value, json};
-use sudokud::board::Board;
+use sudokud::board::{Board, Format};
 use sudokud::config::ServeConfig;
+use sudokud::generate::Symmetry;
+use sudokud::logic::Level;
 
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
@@ -60,25 +62,83 @@ async fn every_logic_endpoint_refuses_what_is_not_a_proper_puzzle() {
     }
 }
 
+/// `(row, col, digit)` of a placement or elimination in an answer.
+fn candidate(value: &Value) -> (usize, usize, u8) {
+    let number = |key: &str| value[key].as_u64().unwrap();
+    (number("row") as usize, number("col") as usize, number("digit") as u8)
+}
+
+/// Asks `/v1/hint` on `puzzle` (text), checks the answer against `solution` and writes its
+/// placements in, as the playground does; `None` once the board is solved. Also returns how many
+/// steps came before the placement.
+async fn hint_and_place(puzzle: &str, solution: &Board) -> Option<(String, usize)> {
+    let reply = post("/v1/hint", json!({ "board": puzzle })).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let steps = reply.body["steps"].as_array().unwrap();
+    if reply.body["solved"] == true {
+        assert!(steps.is_empty() && reply.body["step"].is_null(), "{}", reply.body);
+        assert!(reply.body["message"].as_str().unwrap().contains("nothing left"));
+        return None;
+    }
+    let (placement, before) = steps.split_last().expect("an unsolved board has a hint");
+    assert_eq!(&reply.body["step"], placement, "`step` is the placement, the last of `steps`");
+    for step in steps {
+        assert!(step["technique"].is_string() && step["explanation"].as_str().unwrap().ends_with('.'));
+        for removed in step["eliminations"].as_array().unwrap() {
+            let (row, col, digit) = candidate(removed);
+            assert_ne!(solution.get(row, col), digit, "an elimination keeps the solution's digit: {step}");
+        }
+    }
+    assert!(before.iter().all(|step| step["placements"].as_array().unwrap().is_empty()), "{}", reply.body);
+    let placements = placement["placements"].as_array().unwrap();
+    assert!(!placements.is_empty(), "a hint ends with a placement: {}", reply.body);
+    let mut cells = puzzle.as_bytes().to_vec();
+    for placed in placements {
+        let (row, col, digit) = candidate(placed);
+        assert_eq!(solution.get(row, col), digit, "{placed}");
+        assert_eq!(cells[row * 9 + col], b'.', "a hint fills a blank");
+        cells[row * 9 + col] = b'0' + digit;
+    }
+    Some((String::from_utf8(cells).unwrap(), before.len()))
+}
+
 #[tokio::test]
-async fn a_hint_is_one_correct_step_and_a_solved_board_needs_none() {
+async fn a_hint_is_the_next_placement_and_a_solved_board_needs_none() {
     let reply = post("/v1/hint", json!({ "board": rows_of_numbers(PUZZLE) })).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.body["solved"], false);
-    let step = &reply.body["step"];
-    assert!(step["technique"].is_string() && step["explanation"].as_str().unwrap().ends_with('.'));
-    let solution = board(SOLUTION);
-    for placement in step["placements"].as_array().unwrap() {
-        let (row, col) = (placement["row"].as_u64().unwrap() as usize, placement["col"].as_u64().unwrap() as usize);
-        assert_eq!(u64::from(solution.get(row, col)), placement["digit"].as_u64().unwrap());
-        assert_eq!(board(PUZZLE).get(row, col), 0, "a hint fills a blank");
-    }
-    assert!(!step["placements"].as_array().unwrap().is_empty() || !step["eliminations"].as_array().unwrap().is_empty());
+    assert_eq!(reply.body["steps"].as_array().unwrap().len(), 1, "a placement at once: {}", reply.body);
+    let (placed, eliminations_before) = hint_and_place(PUZZLE, &board(SOLUTION)).await.unwrap();
+    assert_eq!((placed.matches('.').count(), eliminations_before), (PUZZLE.matches('.').count() - 1, 0));
+    assert_eq!(hint_and_place(SOLUTION, &board(SOLUTION)).await, None);
+}
 
-    let reply = post("/v1/hint", json!({ "board": SOLUTION })).await;
-    assert_eq!(reply.body["solved"], true);
-    assert_eq!(reply.body["step"], Value::Null);
-    assert!(reply.body["message"].as_str().unwrap().contains("nothing left"));
+/// Issue 11: on this board the next step is an elimination; the hint used to answer only that,
+/// and since a board cannot record it, the same elimination again and again.
+#[tokio::test]
+async fn a_hint_carries_the_eliminations_its_placement_rests_on() {
+    let puzzle = "..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4";
+    let solution = common::oracle::count(&board(puzzle), 1).first.unwrap();
+    let (_, eliminations_before) = hint_and_place(puzzle, &solution).await.unwrap();
+    assert!(eliminations_before > 0);
+}
+
+#[tokio::test]
+async fn hint_after_hint_solves_generated_puzzles_of_every_level() {
+    for level in Level::ALL {
+        for seed in [7, 8, 9] {
+            let reply = post("/v1/generate", json!({ "difficulty": level, "seed": seed })).await;
+            let mut puzzle = reply.body["puzzle"].as_str().unwrap().to_owned();
+            // The plain backtracking oracle, independent of the solver and the logic engine.
+            let solution = common::oracle::count(&board(&puzzle), 1).first.unwrap();
+            let mut hints = 0;
+            while let Some((next, _)) = hint_and_place(&puzzle, &solution).await {
+                (puzzle, hints) = (next, hints + 1);
+                assert!(hints <= 81, "{level} seed {seed}: the hints do not end");
+            }
+            assert_eq!(board(&puzzle), solution, "{level} seed {seed}");
+        }
+    }
 }
 
 #[tokio::test]
@@ -124,16 +184,51 @@ async fn generate_picks_a_seed_and_writes_the_asked_representation() {
 }
 
 #[tokio::test]
-async fn generate_refuses_unknown_choices_and_gives_up_at_its_deadline() {
-    for body in [
-        json!({}),
-        json!({ "difficulty": "insane" }),
-        json!({ "difficulty": "easy", "symmetry": "spiral" }),
-        json!({ "difficulty": "easy", "seed": -1 }),
-        json!({ "difficulty": "easy", "format": "emoji" }),
+async fn generate_takes_a_whole_seed_however_written() {
+    let request = |seed: &str| format!(r#"{{"difficulty":"easy","seed":{seed}}}"#);
+    let seven = send(router(&config()), post_json("/v1/generate", request("7"))).await;
+    assert_eq!(seven.status, StatusCode::OK, "{}", seven.body);
+    for seed in ["7.0", "7e0", "0.7e1"] {
+        let reply = send(router(&config()), post_json("/v1/generate", request(seed))).await;
+        assert_eq!(reply.body, seven.body, "{seed} is the seed 7");
+    }
+}
+
+/// `one of "a", "b"`, from a choice's one list.
+fn one_of<T: std::fmt::Display>(choices: &[T]) -> String {
+    let names: Vec<String> = choices.iter().map(|choice| format!("\"{choice}\"")).collect();
+    format!("one of {}", names.join(", "))
+}
+
+#[tokio::test]
+async fn generate_refuses_unknown_choices_naming_the_member_and_gives_up_at_its_deadline() {
+    let levels = one_of(&Level::ALL);
+    let symmetries = one_of(&Symmetry::ALL);
+    let formats = one_of(&Format::ALL);
+    for (body, detail) in [
+        (json!({}), "missing field `difficulty`".to_owned()),
+        (json!({ "difficulty": "insane" }), format!(r#"`difficulty`: found "insane"; expected {levels}"#)),
+        (json!({ "difficulty": null }), format!("`difficulty`: found null; expected {levels}")),
+        (json!({ "difficulty": 1 }), format!("`difficulty`: found 1; expected {levels}")),
+        (json!({ "difficulty": ["easy"] }), format!("`difficulty`: found an array; expected {levels}")),
+        (json!({ "difficulty": "easy", "symmetry": null }), format!("`symmetry`: found null; expected {symmetries}")),
+        (
+            json!({ "difficulty": "easy", "symmetry": "spiral" }),
+            format!(r#"`symmetry`: found "spiral"; expected {symmetries}"#),
+        ),
+        (json!({ "difficulty": "easy", "format": "emoji" }), format!(r#"`format`: found "emoji"; expected {formats}"#)),
+        (
+            json!({ "difficulty": "easy", "seed": -1 }),
+            format!("`seed`: found -1; expected an integer from 0 to {}", u64::MAX),
+        ),
+        (
+            json!({ "difficulty": "easy", "seed": 7.5 }),
+            format!("`seed`: found 7.5; expected an integer from 0 to {}", u64::MAX),
+        ),
     ] {
         let reply = post("/v1/generate", body.clone()).await;
-        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert_eq!(problem["detail"], detail, "{body}");
     }
     let config = ServeConfig { solve_timeout_ms: 0, ..config() };
     let reply = send(router(&config), post_json("/v1/generate", json!({ "difficulty": "extreme" }).to_string())).await;

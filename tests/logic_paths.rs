@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 
 use sudokud::board::Board;
+use sudokud::generate::{self, Symmetry};
 use sudokud::logic::{self, Level, Technique};
 use sudokud::solver::{self, Never, Outcome};
 
@@ -67,9 +68,7 @@ proptest! {
         }
         let puzzle = Board::from_cells(cells).unwrap();
         check_path(&puzzle, &solution);
-        if let Some(step) = logic::next_step(&puzzle, &solution) {
-            check_step(&puzzle, &solution, &step);
-        }
+        follow_hints(&puzzle, &solution);
     }
 
     /// Garbage in (conflicting givens, a "solution" that is anything at all) still ends without
@@ -85,7 +84,7 @@ proptest! {
         for (given, reached) in puzzle.cells().iter().zip(explanation.solution.cells()) {
             prop_assert!(*given == 0 || given == reached);
         }
-        let _ = logic::next_step(&puzzle, &solution);
+        let _ = logic::steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
     }
 }
 
@@ -212,14 +211,65 @@ fn rate_within_a_level_agrees_with_rate() {
     }
 }
 
+/// Takes hint after hint as a person with a board and no pencil marks does (write in the
+/// placements, ask again), checking each; returns the filled board and whether any hint carried
+/// eliminations (the hints that used to stall).
+fn follow_hints(puzzle: &Board, solution: &Board) -> (Board, bool) {
+    let mut board = *puzzle;
+    let mut eliminated = false;
+    for _ in 0..=81 {
+        let steps = logic::steps_to_next_placement(&board, solution, &mut Never).expect("Never interrupts");
+        let Some((placement, before)) = steps.split_last() else { return (board, eliminated) };
+        assert!(before.iter().all(|step| step.placements.is_empty()), "{board}: {steps:?}");
+        assert!(!placement.placements.is_empty(), "{board}: a hint ends with a placement: {steps:?}");
+        eliminated |= !before.is_empty();
+        for step in &steps {
+            check_step(&board, solution, step);
+        }
+        let mut cells = *board.cells();
+        for placed in &placement.placements {
+            let cell = &mut cells[usize::from(placed.row) * 9 + usize::from(placed.col)];
+            assert_eq!(*cell, 0, "{board}: a hint places on a blank: {placed}");
+            *cell = placed.digit;
+        }
+        board = Board::from_cells(cells).unwrap();
+    }
+    panic!("{puzzle}: 82 hints and the board is still not full")
+}
+
 #[test]
-fn next_step_follows_the_path_and_ends_on_a_full_board() {
+fn hints_follow_the_path_and_end_on_a_full_board() {
     let puzzle: Board = common::load("17_clue_10k.txt")[0];
     let solution = solution(&puzzle);
-    assert!(logic::next_step(&solution, &solution).is_none());
-    let step = logic::next_step(&puzzle, &solution).expect("a blank board has a step");
+    assert!(logic::steps_to_next_placement(&solution, &solution, &mut Never).unwrap().is_empty());
+    let hint = logic::steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
     let path = logic::explain(&puzzle, &solution, &mut Never).unwrap();
-    assert_eq!(step, path.steps[0]);
+    assert_eq!(hint, path.steps[..hint.len()]);
+    assert!(!hint.last().expect("a blank board has a hint").placements.is_empty());
+}
+
+#[test]
+fn hint_after_hint_solves_generated_puzzles_of_every_level() {
+    let mut eliminated = false;
+    for level in Level::ALL {
+        for seed in [7, 8, 9, 10] {
+            let generated = generate::generate(level, Symmetry::None, seed, &mut Never).unwrap();
+            let (filled, carried_eliminations) = follow_hints(&generated.puzzle, &generated.solution);
+            // The plain backtracking oracle, which shares nothing with the engine or the solver.
+            let oracle = common::oracle::count(&generated.puzzle, 1).first.expect("a solution");
+            assert_eq!(filled, oracle, "{level} seed {seed}: {}", generated.puzzle);
+            eliminated |= carried_eliminations;
+        }
+    }
+    assert!(eliminated, "some hint carried eliminations, the case that used to stall");
+}
+
+#[test]
+fn hint_after_hint_solves_the_hardest_puzzles_too() {
+    for puzzle in common::load("forum_hardest_1106.txt").iter().take(5) {
+        let (filled, _) = follow_hints(puzzle, &solution(puzzle));
+        assert_eq!(filled, common::oracle::count(puzzle, 1).first.unwrap(), "{puzzle}");
+    }
 }
 
 #[test]
@@ -228,6 +278,7 @@ fn an_interrupt_stops_a_long_rating() {
     let solution = solution(&puzzle);
     assert!(logic::rate(&puzzle, &solution, &mut solver::PollBudget(4)).is_err());
     assert!(logic::explain(&puzzle, &solution, &mut solver::Deadline(Instant::now())).is_err());
+    assert!(logic::steps_to_next_placement(&puzzle, &solution, &mut solver::PollBudget(0)).is_err());
 }
 
 #[test]
@@ -238,7 +289,7 @@ fn bad_solutions_and_boards_end_without_panicking() {
     }
     for puzzle in common::load("invalid_duplicate_givens.txt").iter().chain(&common::load("unsolvable.txt")[..20]) {
         let _ = logic::explain(puzzle, &Board::EMPTY, &mut Never).unwrap();
-        let _ = logic::next_step(puzzle, &Board::EMPTY);
+        let _ = logic::steps_to_next_placement(puzzle, &Board::EMPTY, &mut Never).unwrap();
     }
     let empty = logic::explain(&Board::EMPTY, &Board::EMPTY, &mut Never).unwrap();
     assert!(!empty.rating.solved_by_logic);

@@ -8,7 +8,10 @@
 //!   the expected status, that status must be documented for the operation, and the body and headers
 //!   must match the spec's response (schema, content type, required headers). Every documented
 //!   status must have an example or an explained exemption in [`EXEMPT`].
-//! * The spec's own examples must match its schemas.
+//! * The spec's own examples must match its schemas, and every request example, replayed through
+//!   the router, must get exactly the response example paired with it (the one of the same name;
+//!   a lone `example` with the success response's), request ids aside.
+//! * The spec's enums of names (levels, symmetries, formats) are the code's lists.
 //!
 //! Schemas are checked by a small JSON Schema validator below that knows exactly the keywords this
 //! spec uses, and panics on any other, so it cannot silently pass over something it does not check.
@@ -22,8 +25,11 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, header};
 use serde_json::{Value, json};
+use sudokud::board::Format;
 use sudokud::config::ServeConfig;
+use sudokud::generate::Symmetry;
 use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use sudokud::logic::Level;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1210,6 +1216,90 @@ async fn every_example_gets_its_documented_status_and_response() {
             assert!(reply.body == SPEC_TEXT.as_bytes(), "{what}: not the repository's openapi.yaml byte for byte");
         }
     }
+}
+
+/// The examples of a media type object, by name: a lone `example` has none.
+fn media_examples<'a>(spec: &'a Spec, media: &'a Value) -> Vec<(Option<&'a str>, &'a Value)> {
+    let lone = media.get("example").map(|example| (None, example));
+    let named = media.get("examples").and_then(Value::as_object).into_iter().flatten().map(|(name, example)| {
+        let value = spec.resolve(example).get("value").unwrap_or_else(|| panic!("example {name} has no value"));
+        (Some(name.as_str()), value)
+    });
+    lone.into_iter().chain(named).collect()
+}
+
+/// The answer the spec pairs with a request example of `operation`: the response example of the
+/// same name, in whichever documented response and media type holds it, or for a lone `example`
+/// the lone `example` of the success response of the same media type. With its status.
+fn paired_answer<'a>(spec: &'a Spec, operation: &Operation, media_type: &str, name: Option<&str>) -> (u16, &'a Value) {
+    let mut pairs = Vec::new();
+    for (status, response) in spec.responses(operation) {
+        for (answer_type, media) in response.get("content").and_then(Value::as_object).into_iter().flatten() {
+            for (answer_name, answer) in media_examples(spec, media) {
+                let lone_success = name.is_none() && (200..300).contains(&status) && answer_type == media_type;
+                if answer_name == name && (name.is_some() || lone_success) {
+                    pairs.push((status, answer));
+                }
+            }
+        }
+    }
+    match pairs[..] {
+        [pair] => pair,
+        _ => panic!("{operation:?} {media_type} request example {name:?}: {} answers pair with it", pairs.len()),
+    }
+}
+
+/// Every request example is sent to the router, which must answer exactly the example the spec
+/// pairs with it (request ids aside): so no example can show an answer the server does not give.
+#[tokio::test]
+async fn every_request_example_gets_the_answer_the_spec_pairs_with_it() {
+    let spec = Spec::load();
+    let mut replayed = 0;
+    for (operation, object) in spec.operations() {
+        let Some(body) = object.get("requestBody").map(|body| spec.resolve(body)) else { continue };
+        for (media_type, media) in body["content"].as_object().expect("request content") {
+            for (name, example) in media_examples(&spec, media) {
+                let what = format!("{} {} {media_type} request example {name:?}", operation.0, operation.1);
+                let (status, expected) = paired_answer(&spec, &operation, media_type, name);
+                let request = Request::builder()
+                    .method(operation.0.as_str())
+                    .uri(&operation.1)
+                    .header(header::CONTENT_TYPE, media_type.as_str())
+                    // An NDJSON example is one line.
+                    .body(Body::from(format!("{example}\n")))
+                    .unwrap();
+                let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), request).await;
+                let text = String::from_utf8_lossy(&reply.body);
+                assert_eq!(reply.status, status, "{what}: {text}");
+                let mut answer: Value = serde_json::from_str(text.trim_end())
+                    .unwrap_or_else(|error| panic!("{what}: the answer is not one JSON value ({error}): {text}"));
+                let mut expected = expected.clone();
+                for value in [&mut answer, &mut expected] {
+                    value.as_object_mut().map(|object| object.remove("request_id"));
+                }
+                assert!(
+                    json_eq(&answer, &expected),
+                    "{what}: the server answers\n{answer}\nbut the spec shows\n{expected}"
+                );
+                replayed += 1;
+            }
+        }
+    }
+    assert!(replayed >= 18, "only {replayed} request examples replayed; is the walk broken?");
+}
+
+#[test]
+fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
+    let spec = Spec::load();
+    let names = |choices: Vec<String>| Value::from(choices);
+    let schemas = &spec.document["components"]["schemas"];
+    let levels = names(Level::ALL.iter().map(ToString::to_string).collect());
+    let symmetries = names(Symmetry::ALL.iter().map(ToString::to_string).collect());
+    let formats = names(Format::ALL.iter().map(ToString::to_string).collect());
+    assert_eq!(schemas["Level"]["enum"], levels, "Level");
+    assert_eq!(schemas["GenerateRequest"]["properties"]["symmetry"]["enum"], symmetries, "GenerateRequest.symmetry");
+    assert_eq!(schemas["GenerateResponse"]["properties"]["symmetry"]["enum"], symmetries, "GenerateResponse.symmetry");
+    assert_eq!(schemas["GenerateRequest"]["properties"]["format"]["enum"], formats, "GenerateRequest.format");
 }
 
 #[test]

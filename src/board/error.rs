@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use super::Format;
+
 /// Where in the input a problem was found. Rows and columns are 0-based, as in `conflicts`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -59,14 +61,23 @@ pub enum BoardError {
     RowLength { row: usize, found: usize },
     #[error("board[{row}][{col}] is {found}; expected a one-character string or an integer 0-9")]
     CellType { row: usize, col: usize, found: &'static str },
-    #[error("{at}: found {found:?}; expected a digit 1-9, or '.' or '0' for blank")]
+    #[error("{at}: found {found:?}; expected {}", Format::Text.cell())]
     BadCharacter { at: Location, found: char },
-    #[error("{at}: found the string {found:?}; expected \"1\" to \"9\", or \".\" for blank")]
+    #[error("{at}: found the string {found:?}; expected {}", Format::Strings.cell())]
     BadString { at: Location, found: String },
-    #[error("{at}: found {found}; expected an integer 0-9 (0 or null for blank)")]
+    #[error("{at}: found {found}; expected {}", Format::Numbers.cell())]
     BadNumber { at: Location, found: String },
-    #[error("{at} is {found}, but earlier cells are {expected}; use one representation for the whole board")]
-    MixedRepresentation { at: Location, found: &'static str, expected: &'static str },
+    #[error(
+        "{at} is {found}, but earlier cells are {}, and one board uses one representation: expected {}",
+        expected.cells(),
+        expected.cell()
+    )]
+    MixedRepresentation { at: Location, found: &'static str, expected: Format },
+    #[error(
+        "{at} is null, a blank only in a grid of numbers, but this grid's cells are strings: expected {}",
+        Format::Strings.cell()
+    )]
+    NullAmongStrings { at: Location },
 }
 
 impl BoardError {
@@ -84,7 +95,8 @@ impl BoardError {
             BoardError::BadCharacter { at, .. }
             | BoardError::BadString { at, .. }
             | BoardError::BadNumber { at, .. }
-            | BoardError::MixedRepresentation { at, .. } => at.json_pointer(),
+            | BoardError::MixedRepresentation { at, .. }
+            | BoardError::NullAmongStrings { at } => at.json_pointer(),
         }
     }
 }

@@ -13,12 +13,12 @@ use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::{Board, BoardError, CELLS, Location};
+use crate::member::{Choice, choice_traits, whole_number};
 
 /// How a board was written in a request, so the answer can be written the same way. By name
 /// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
 /// not send.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// LeetCode 37 style: 9 arrays of 9 one-character strings, `"1"`-`"9"` or `"."`.
     Strings,
@@ -30,14 +30,42 @@ pub enum Format {
 }
 
 impl Format {
-    fn describe(self) -> &'static str {
+    /// Every representation, as the API lists them.
+    pub const ALL: [Format; 3] = [Format::Text, Format::Strings, Format::Numbers];
+
+    /// What the cells of a board in this representation are, for messages: `strings`.
+    pub(super) fn cells(self) -> &'static str {
         match self {
             Format::Strings => "strings",
-            Format::Text => "a string",
+            Format::Text => "characters of one string",
+            Format::Numbers => "numbers",
+        }
+    }
+
+    /// What one cell of this representation may be, for messages.
+    pub(super) fn cell(self) -> &'static str {
+        match self {
+            Format::Strings => "\"1\" to \"9\", or \".\" for blank",
+            Format::Text => "a digit 1-9, or '.' or '0' for blank",
+            Format::Numbers => "an integer 0-9 (0 or null for blank)",
+        }
+    }
+}
+
+impl Choice for Format {
+    const KIND: &'static str = "format";
+    const ALL: &'static [Format] = &Format::ALL;
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Strings => "strings",
+            Format::Text => "text",
             Format::Numbers => "numbers",
         }
     }
 }
+
+choice_traits!(Format);
 
 /// A request's `board` member: the board and its representation, or why it is not a board.
 ///
@@ -160,23 +188,29 @@ impl<'de> Visitor<'de> for BoardVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed, A::Error> {
-        let mut grid = GridBuilder { cells: [0; CELLS], format: None, error: None };
+        let mut grid = GridBuilder { cells: [0; CELLS], format: None, first_null: None, error: None };
         let mut rows = 0;
         while seq.next_element_seed(RowSeed { grid: &mut grid, row: rows })?.is_some() {
             rows += 1;
         }
-        Ok(match (grid.error, grid.format) {
-            (Some(error), _) => Err(error),
-            (None, Some(format)) if rows == 9 => Ok((Board { cells: grid.cells }, format)),
-            (None, _) => Err(BoardError::RowCount { found: rows }),
+        Ok(match grid.error {
+            Some(error) => Err(error),
+            // Nine full rows with no format yet are all nulls: blanks of a numbers grid.
+            None if rows == 9 => Ok((Board { cells: grid.cells }, grid.format.unwrap_or(Format::Numbers))),
+            None => Err(BoardError::RowCount { found: rows }),
         })
     }
 }
 
 /// Collects cells of a grid representation; keeps the first error and ignores what follows.
+///
+/// The first string or number fixes the representation. A null fixes none, since it is a blank
+/// of a numbers grid: it stays a blank until a string shows the grid is of strings, and is then
+/// the error (the first null is kept for that).
 struct GridBuilder {
     cells: [u8; CELLS],
     format: Option<Format>,
+    first_null: Option<Location>,
     error: Option<BoardError>,
 }
 
@@ -186,6 +220,13 @@ impl GridBuilder {
         let (format, value) = match cell {
             CellValue::Text(value) => (Format::Strings, value.map_err(|found| BoardError::BadString { at, found })),
             CellValue::Number(value) => (Format::Numbers, value.map_err(|found| BoardError::BadNumber { at, found })),
+            CellValue::Null => {
+                if self.format == Some(Format::Strings) {
+                    self.error = Some(BoardError::NullAmongStrings { at });
+                }
+                self.first_null.get_or_insert(at);
+                return;
+            }
             CellValue::Other(found) => {
                 self.error = Some(BoardError::CellType { row, col, found });
                 return;
@@ -193,8 +234,12 @@ impl GridBuilder {
         };
         let expected = *self.format.get_or_insert(format);
         if expected != format {
-            self.error =
-                Some(BoardError::MixedRepresentation { at, found: format.describe(), expected: expected.describe() });
+            let found = if format == Format::Strings { "a string" } else { "a number" };
+            self.error = Some(BoardError::MixedRepresentation { at, found, expected });
+            return;
+        }
+        if let (Format::Strings, Some(null)) = (format, self.first_null) {
+            self.error = Some(BoardError::NullAmongStrings { at: null });
             return;
         }
         match value {
@@ -283,8 +328,10 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
 enum CellValue {
     /// A string cell: its digit (0 for "."), or the offending text.
     Text(Result<u8, String>),
-    /// A number or null cell: its digit (0 for blank), or the offending number as written.
+    /// A number cell: its digit (0 for blank), or the offending number as written.
     Number(Result<u8, String>),
+    /// `null`: a blank, in a grid of numbers only.
+    Null,
     /// Neither: what it was instead.
     Other(&'static str),
 }
@@ -341,12 +388,16 @@ impl<'de> Visitor<'de> for CellVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<CellValue, E> {
-        // Debug keeps the fraction ("1.0"), so the message shows why it is not an integer.
-        Ok(CellValue::Number(Err(format!("{value:?}"))))
+        match whole_number(value) {
+            // `5.0`, `5e0` and `-0` are the integers 5 and 0, as the schema's `enum` has them.
+            Some(value) => self.visit_u64(value),
+            // Debug keeps the fraction ("2.5"), so the message shows why it is not an integer.
+            None => Ok(CellValue::Number(Err(format!("{value:?}")))),
+        }
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<CellValue, E> {
-        Ok(CellValue::Number(Ok(0)))
+        Ok(CellValue::Null)
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<CellValue, E> {
@@ -367,6 +418,7 @@ impl<'de> Visitor<'de> for CellVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     const LINE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
@@ -395,6 +447,13 @@ mod tests {
         assert_eq!(read(&format!("{LINE:?}")), Ok((expected, Format::Text)));
         assert_eq!(read(&strings_json()), Ok((expected, Format::Strings)));
         assert_eq!(read(&numbers_json()), Ok((expected, Format::Numbers)));
+    }
+
+    #[test]
+    fn whole_numbers_are_digits_however_written() {
+        let expected: Board = LINE.parse().unwrap();
+        let written = numbers_json().replacen("[5,3,0,0,7", "[5.0,3e0,-0,0.0,70e-1", 1);
+        assert_eq!(read(&written), Ok((expected, Format::Numbers)));
     }
 
     #[test]
@@ -435,12 +494,46 @@ mod tests {
         assert_eq!(read(&big), Err(BoardError::BadNumber { at, found: "10".into() }));
         let negative = numbers_json().replacen("[5,3,", "[5,-3,", 1);
         assert_eq!(read(&negative), Err(BoardError::BadNumber { at, found: "-3".into() }));
-        let fraction = numbers_json().replacen("[5,3,", "[5,3.0,", 1);
-        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "3.0".into() }));
+        let fraction = numbers_json().replacen("[5,3,", "[5,2.5,", 1);
+        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "2.5".into() }));
+        let past_nine = numbers_json().replacen("[5,3,", "[5,1e1,", 1);
+        assert_eq!(read(&past_nine), Err(BoardError::BadNumber { at, found: "10".into() }));
         let two_chars = strings_json().replacen(r#"["5","3""#, r#"["5","34""#, 1);
         assert_eq!(read(&two_chars), Err(BoardError::BadString { at, found: "34".into() }));
         let mixed = strings_json().replacen(r#"["5","3""#, r#"["5",3"#, 1);
-        assert_eq!(read(&mixed), Err(BoardError::MixedRepresentation { at, found: "numbers", expected: "strings" }));
+        let error = BoardError::MixedRepresentation { at, found: "a number", expected: Format::Strings };
+        assert_eq!(read(&mixed), Err(error.clone()));
+        assert_eq!(
+            error.to_string(),
+            "board[0][1] is a number, but earlier cells are strings, and one board uses one representation: \
+             expected \"1\" to \"9\", or \".\" for blank"
+        );
+    }
+
+    #[test]
+    fn a_null_is_a_blank_of_numbers_only() {
+        let expected: Board = LINE.parse().unwrap();
+        let all_null: Vec<Vec<Value>> = vec![vec![Value::Null; 9]; 9];
+        assert_eq!(read(&serde_json::to_string(&all_null).unwrap()), Ok((Board::EMPTY, Format::Numbers)));
+        let numbers_then_null = numbers_json().replacen("[5,3,0", "[5,3,null", 1);
+        assert_eq!(read(&numbers_then_null), Ok((expected, Format::Numbers)));
+        let null_then_numbers = numbers_json().replacen("[5,3,0,0,7,0,0,0,0],[6", "[5,3,0,0,7,0,0,0,null],[6", 1);
+        assert_eq!(read(&null_then_numbers), Ok((expected, Format::Numbers)));
+
+        // In a grid of strings a null is the mistake, after the strings or before them.
+        let strings_then_null = strings_json().replacen(r#"["5","3",".","#, r#"["5","3",null,"#, 1);
+        let at = Location::Cell { row: 0, col: 2 };
+        let error = BoardError::NullAmongStrings { at };
+        assert_eq!(read(&strings_then_null), Err(error.clone()));
+        assert_eq!(
+            error.to_string(),
+            "board[0][2] is null, a blank only in a grid of numbers, but this grid's cells are strings: \
+             expected \"1\" to \"9\", or \".\" for blank"
+        );
+        assert_eq!(error.json_pointer(), "/board/0/2");
+        let null_then_strings = strings_json().replacen(r#"[["5""#, "[[null", 1);
+        let at = Location::Cell { row: 0, col: 0 };
+        assert_eq!(read(&null_then_strings), Err(BoardError::NullAmongStrings { at }));
     }
 
     #[test]

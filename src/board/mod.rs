@@ -85,18 +85,22 @@ impl Board {
         // cost as much as an easy solve. A non-ASCII byte is an error anyway; every byte before
         // it was ASCII, so it starts a char and the error can decode it there.
         for (offset, &byte) in text.as_bytes().iter().enumerate() {
+            if byte.is_ascii_whitespace() {
+                continue;
+            }
+            // Past the last cell any character is one too many, whatever it is: there is no
+            // cell 82 for it to be wrong in.
+            if count == CELLS {
+                return Err(BoardError::CellCount { found: count + count_cells(&text[offset..]) });
+            }
             let value = match byte {
                 b'1'..=b'9' => byte - b'0',
                 b'.' | b'0' => 0,
-                byte if byte.is_ascii_whitespace() => continue,
                 _ => {
                     let found = text[offset..].chars().next().expect("offset is on a char boundary");
                     return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: count }, found });
                 }
             };
-            if count == CELLS {
-                return Err(BoardError::CellCount { found: count + 1 + count_cells(&text[offset + 1..]) });
-            }
             cells[count] = value;
             count += 1;
         }
@@ -193,6 +197,10 @@ mod tests {
     fn reports_the_cell_count() {
         assert_eq!(Board::parse_line(&PUZZLE[..80]), Err(BoardError::CellCount { found: 80 }));
         assert_eq!(Board::parse_line(&format!("{PUZZLE}12")), Err(BoardError::CellCount { found: 83 }));
+        // A bad character after the 81st cell is an extra cell, not a bad one in a cell that
+        // does not exist.
+        assert_eq!(Board::parse_line(&format!("{PUZZLE}x")), Err(BoardError::CellCount { found: 82 }));
+        assert_eq!(Board::parse_line(&format!("{PUZZLE} \u{e9}\n5")), Err(BoardError::CellCount { found: 83 }));
         assert_eq!(Board::parse_line(""), Err(BoardError::CellCount { found: 0 }));
     }
 

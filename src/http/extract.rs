@@ -37,14 +37,25 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     }
 }
 
-/// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape.
+/// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape,
+/// naming the member at fault (see [`shape_error`]).
 pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    parse_object_seed(bytes, PhantomData)
+    read_object(bytes, PhantomData, |error| shape_error::<T>(bytes, error))
 }
 
 /// [`parse_object`] with a seed, for readers that need more than a type (a limit, say) or that
 /// borrow from the body.
 pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
+    read_object(bytes, seed, |error| error.to_string())
+}
+
+/// The reading behind [`parse_object`] and [`parse_object_seed`]; `shape` words the 422 of JSON
+/// that does not fit.
+fn read_object<'de, S: DeserializeSeed<'de>>(
+    bytes: &'de [u8],
+    seed: S,
+    shape: impl FnOnce(serde_json::Error) -> String,
+) -> Result<S::Value, ApiError> {
     // serde_json skips the UTF-8 check in strings it ignores (unknown members, a non-object
     // body), but JSON text is UTF-8 throughout.
     if let Err(error) = std::str::from_utf8(bytes) {
@@ -62,9 +73,30 @@ pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = seed.deserialize(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
     value.map_err(|error| match serde_json::from_slice::<IgnoredAny>(bytes) {
-        Ok(_) => ApiError::InvalidRequest(error.to_string()),
+        Ok(_) => ApiError::InvalidRequest(shape(error)),
         Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
     })
+}
+
+/// Why a JSON body is not a `T`, with the member it is about: `` `difficulty`: found null;
+/// expected one of ... ``. The body is read a second time to find the member, so only a request
+/// that failed pays for it. The line and column are left out: the member says where.
+fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> String {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    // The same reader on the same bytes fails again, now knowing where.
+    let (member, error) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+        Err(tracked) if tracked.path().iter().next().is_some() => {
+            (Some(tracked.path().to_string()), tracked.into_inner())
+        }
+        _ => (None, error),
+    };
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = error.to_string();
+    let message = text.strip_suffix(&position).unwrap_or(&text);
+    match member {
+        Some(member) => format!("`{member}`: {message}"),
+        None => message.to_owned(),
+    }
 }
 
 /// Reads a JSON value already known to be well-formed (a part of a checked body) into `T`: 422
@@ -112,6 +144,18 @@ mod tests {
         assert!(matches!(error, Some(ApiError::MalformedJson(_))), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":3,\"board\":3,0").err();
         assert!(matches!(error, Some(ApiError::MalformedJson(_))), "a duplicate before a syntax error: {error:?}");
+    }
+
+    #[test]
+    fn a_shape_error_names_its_member_and_no_position() {
+        use crate::http::handlers::BoardRequest;
+        let detail = |body: &[u8]| match parse_object::<BoardRequest>(body) {
+            Err(ApiError::InvalidRequest(detail)) => detail,
+            other => panic!("{}: {:?}", String::from_utf8_lossy(body), other.err()),
+        };
+        assert_eq!(detail(b"{\"board\":[[5,1e400]]}"), "`board[0][1]`: number out of range");
+        assert_eq!(detail(b"{\"board\":\"\\ud800\"}"), "`board`: unexpected end of hex escape");
+        assert_eq!(detail(b"{\"board\":1,\n\"board\":2}"), "duplicate field `board`");
     }
 
     #[test]

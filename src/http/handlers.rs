@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::extract::JsonBody;
 use super::{ApiError, AppState};
 use crate::board::{Board, Format, FormattedBoard, JsonBoard};
+use crate::member;
 use crate::rules::{self, Validation};
 use crate::solver::{self, Deadline, Interrupted, Outcome};
 
@@ -75,7 +76,8 @@ pub struct CountRequest {
     #[serde(default)]
     board: JsonBoard,
     /// Stop counting here; lowered to the configured maximum.
-    limit: Option<usize>,
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    limit: Option<u64>,
 }
 
 /// Solutions are counted up to this when the request names no limit: enough to tell "a few"
@@ -98,8 +100,9 @@ pub async fn count(
 ) -> Result<Json<CountResponse>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
     let limit = match request.limit {
-        Some(0) => return Err(ApiError::InvalidRequest("`limit` must be at least 1".to_owned())),
-        requested => requested.unwrap_or(DEFAULT_COUNT_LIMIT).min(state.max_count_limit),
+        Some(0) => return Err(ApiError::InvalidRequest("`limit`: found 0; expected at least 1".to_owned())),
+        Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
+        None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
     let conflicts = rules::conflicts(&puzzle);
     if !conflicts.is_empty() {

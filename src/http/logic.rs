@@ -15,6 +15,7 @@ use super::{ApiError, AppState};
 use crate::board::{Board, Format, FormattedBoard};
 use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating, Step};
+use crate::member;
 use crate::pool::PoolError;
 use crate::rules;
 use crate::solver::{self, Deadline, Interrupted};
@@ -32,24 +33,27 @@ pub async fn rate(
 pub struct HintResponse {
     /// The board is complete: there is nothing left to do.
     solved: bool,
-    /// The next step; `null` when `solved`.
+    /// The steps up to and including the next placement (see
+    /// [`logic::steps_to_next_placement`]); empty when `solved`.
+    steps: Vec<Step>,
+    /// The placement, the last of `steps`, for clients of the one-step answer; `null` when
+    /// `solved`.
     step: Option<Step>,
     /// Said only when `solved`, for people reading the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'static str>,
 }
 
-/// `POST /v1/hint`: the next step a person would take.
+/// `POST /v1/hint`: the next digit a person would place, and the eliminations that lead to it.
 pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _) = request.board.into_result()?;
-    let step =
-        with_unique_solution(&state, "hint", puzzle, |puzzle, solution, _| Ok(logic::next_step(puzzle, solution)))
-            .await?;
-    let message = step.is_none().then_some("the board is complete and correct: there is nothing left to do");
-    Ok(Json(HintResponse { solved: step.is_none(), step, message }))
+    let steps = with_unique_solution(&state, "hint", puzzle, logic::steps_to_next_placement).await?;
+    let solved = steps.is_empty();
+    let message = solved.then_some("the board is complete and correct: there is nothing left to do");
+    Ok(Json(HintResponse { solved, step: steps.last().cloned(), steps, message }))
 }
 
 #[derive(Serialize)]
@@ -102,6 +106,7 @@ where
 pub struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
+    #[serde(default, deserialize_with = "member::optional_integer")]
     seed: Option<u64>,
     #[serde(default)]
     symmetry: Symmetry,

@@ -20,20 +20,21 @@
 //! let puzzle: Board =
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
 //! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
-//! let step = logic::next_step(&puzzle, &solution).expect("the puzzle has blanks");
-//! assert_eq!(step.explanation, "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+//! let hint = logic::steps_to_next_placement(&puzzle, &solution, &mut Never)?;
+//! assert_eq!(hint.len(), 1, "a placement right away, with no elimination before it");
+//! assert_eq!(hint[0].explanation, "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
 //! let rating = logic::rate(&puzzle, &solution, &mut Never)?;
 //! assert_eq!((rating.level, rating.solved_by_logic), (Level::Easy, true));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
+use std::ops::ControlFlow;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::board::Board;
-use crate::solver::{Interrupt, Interrupted, Never};
+use crate::member::{Choice, choice_traits};
+use crate::solver::{Interrupt, Interrupted};
 
 mod grid;
 mod step;
@@ -44,10 +45,9 @@ pub use step::{Candidate, Cell, Step, Technique};
 use grid::Grid;
 use step::Deduction;
 
-/// Difficulty levels, each a band of ratings (see [`Level::range`]). Lowercase in JSON, both
-/// ways, so a request can name the level it wants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Difficulty levels, each a band of ratings (see [`Level::range`]). By name in JSON, both
+/// ways, and on the command line, so a request can name the level it wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
     /// Singles only (rating up to 2.3).
     Easy,
@@ -89,9 +89,13 @@ impl Level {
             Level::Extreme => (7.0, 10.0),
         }
     }
+}
 
-    /// The lowercase name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
+impl Choice for Level {
+    const KIND: &'static str = "level";
+    const ALL: &'static [Level] = &Level::ALL;
+
+    fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Medium => "medium",
@@ -102,25 +106,7 @@ impl Level {
     }
 }
 
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A level name that is not one of [`Level::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?}: expected easy, medium, hard, expert or extreme")]
-pub struct UnknownLevel(pub String);
-
-/// Parses the lowercase names of [`Level::as_str`].
-impl FromStr for Level {
-    type Err = UnknownLevel;
-
-    fn from_str(text: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL.into_iter().find(|level| level.as_str() == text).ok_or_else(|| UnknownLevel(text.to_owned()))
-    }
-}
+choice_traits!(Level);
 
 /// How hard a puzzle is for a person.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -155,33 +141,42 @@ pub struct Explanation {
     pub solution: Board,
 }
 
-/// The next step a person would take on `puzzle`: the easiest technique that applies, else a
-/// brute-force placement from `solution`. `None` when the board is complete.
+/// A hint: the steps [`explain`] takes from `puzzle` up to and including the next placement,
+/// that is the eliminations the placement rests on, in order, then the step that places a digit
+/// (the easiest technique each time, brute force when stuck). Empty when the board is complete.
 ///
-/// Candidates are those the board's digits allow: a board does not remember earlier
-/// eliminations, so a caller that applies only placements may be offered the same elimination
-/// again. [`explain`] keeps the candidates from step to step.
-pub fn next_step(puzzle: &Board, solution: &Board) -> Option<Step> {
-    let grid = Grid::new(puzzle);
-    let mut found = Deduction::new();
-    match find_step(&grid, solution, Level::Extreme, &mut found, &mut Never) {
-        Ok(true) => Some(to_step(&grid, &found)),
-        Ok(false) | Err(Interrupted) => None,
-    }
+/// A board holds digits, not pencil marks, so a hint that stopped at an elimination would be
+/// offered again and again to a caller that can only record placements. Ending every hint with
+/// a placement means each one fills at least one cell: applying the placements and asking again
+/// solves any puzzle [`explain`] solves. `interrupt` is polled as in [`explain`].
+pub fn steps_to_next_placement(
+    puzzle: &Board,
+    solution: &Board,
+    interrupt: &mut impl Interrupt,
+) -> Result<Vec<Step>, Interrupted> {
+    let mut steps = Vec::new();
+    run(puzzle, solution, Level::Extreme, interrupt, |grid, found| {
+        steps.push(to_step(grid, found));
+        if found.placements.is_empty() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    })?;
+    Ok(steps)
 }
 
 /// Solves `puzzle` step by step, easiest technique first each time, brute force when stuck,
 /// and explains every step. `interrupt` is polled once per step and during chain searches.
 pub fn explain(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Explanation, Interrupted> {
     let mut steps = Vec::new();
-    let path = run(puzzle, solution, Level::Extreme, interrupt, |grid, found| steps.push(to_step(grid, found)))?;
+    let path = run(puzzle, solution, Level::Extreme, interrupt, |grid, found| {
+        steps.push(to_step(grid, found));
+        ControlFlow::Continue(())
+    })?;
     Ok(Explanation { steps, rating: path.rating, solution: path.grid.board() })
 }
 
 /// The rating of the path [`explain`] takes, without building its steps: the fast path for
 /// callers rating many puzzles.
 pub fn rate(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    run(puzzle, solution, Level::Extreme, interrupt, |_, _| {}).map(|path| path.rating)
+    run(puzzle, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(())).map(|path| path.rating)
 }
 
 /// [`rate`] for a caller that only wants puzzles up to `level`: `Some` with the same rating as
@@ -194,7 +189,7 @@ pub fn rate_within(
     level: Level,
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
-    let path = run(puzzle, solution, level, interrupt, |_, _| {})?;
+    let path = run(puzzle, solution, level, interrupt, |_, _| ControlFlow::Continue(()))?;
     Ok(path.within_ceiling.then_some(path.rating))
 }
 
@@ -208,15 +203,16 @@ struct Path {
     within_ceiling: bool,
 }
 
-/// The solving loop behind [`explain`], [`rate`] and [`rate_within`]: finds and applies steps,
-/// with techniques up to `ceiling`, until the grid is full, showing each step to `on_step`
-/// before it is applied.
+/// The solving loop behind [`explain`], [`rate`], [`rate_within`] and
+/// [`steps_to_next_placement`]: finds and applies steps, with techniques up to `ceiling`, until
+/// the grid is full, showing each step to `on_step` before it is applied. `on_step` breaking
+/// ends the path there, with the step shown but not applied.
 fn run(
     puzzle: &Board,
     solution: &Board,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
-    mut on_step: impl FnMut(&Grid, &Deduction),
+    mut on_step: impl FnMut(&Grid, &Deduction) -> ControlFlow<()>,
 ) -> Result<Path, Interrupted> {
     let mut grid = Grid::new(puzzle);
     let mut found = Deduction::new();
@@ -235,7 +231,9 @@ fn run(
             solved_by_logic = false;
             break;
         }
-        on_step(&grid, &found);
+        if on_step(&grid, &found).is_break() {
+            break;
+        }
         if !apply(&mut grid, &found) {
             solved_by_logic = false;
             break;
@@ -315,6 +313,7 @@ fn to_step(grid: &Grid, found: &Deduction) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Never;
 
     const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
@@ -341,7 +340,8 @@ mod tests {
             assert_eq!(Level::of(high, true), level);
             assert!(low == 0.0 || Level::of(low, true) < level);
         }
-        assert_eq!("Hard".parse::<Level>(), Err(UnknownLevel("Hard".into())));
+        let unknown = "Hard".parse::<Level>().unwrap_err().to_string();
+        assert_eq!(unknown, r#"unknown level "Hard": expected one of "easy", "medium", "hard", "expert", "extreme""#);
     }
 
     #[test]
@@ -354,15 +354,15 @@ mod tests {
         assert_eq!(explanation.rating.level, Level::Easy);
         let total: u32 = explanation.rating.techniques.iter().map(|used| used.count).sum();
         assert_eq!(total, 51);
-        let first = next_step(&puzzle, &solution).unwrap();
-        assert_eq!(first, explanation.steps[0]);
+        let hint = steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
+        assert_eq!(hint, explanation.steps[..1]);
     }
 
     #[test]
     fn steps_and_ratings_serialize_with_ids_and_zero_based_cells() {
         let (puzzle, solution) = (PUZZLE.parse().unwrap(), SOLUTION.parse().unwrap());
-        let step = next_step(&puzzle, &solution).unwrap();
-        let json = serde_json::to_value(&step).unwrap();
+        let step = &steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap()[0];
+        let json = serde_json::to_value(step).unwrap();
         assert_eq!(json["technique"], step.technique.id());
         assert_eq!(json["cells"][0]["row"], step.cells[0].row);
         assert_eq!(json["placements"][0]["digit"], step.placements[0].digit);
@@ -375,9 +375,28 @@ mod tests {
     }
 
     #[test]
+    fn a_hint_carries_the_eliminations_its_placement_rests_on() {
+        // Issue 11: on this board the first step is an elimination, which a board cannot record;
+        // a hint that stopped there was offered again and again.
+        let puzzle: Board =
+            "..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4".parse().unwrap();
+        let solution = match crate::solver::solve(&puzzle) {
+            crate::solver::Outcome::Unique(solution) => solution,
+            other => panic!("one solution expected, got {other:?}"),
+        };
+        let hint = steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
+        let (placement, eliminations) = hint.split_last().unwrap();
+        assert!(!eliminations.is_empty(), "{hint:?}");
+        assert!(eliminations.iter().all(|step| step.placements.is_empty() && !step.eliminations.is_empty()));
+        assert!(!placement.placements.is_empty(), "{placement:?}");
+        let path = explain(&puzzle, &solution, &mut Never).unwrap();
+        assert_eq!(hint, path.steps[..hint.len()], "a hint is the start of the explained path");
+    }
+
+    #[test]
     fn a_full_board_has_no_step_and_rates_zero() {
         let solution: Board = SOLUTION.parse().unwrap();
-        assert_eq!(next_step(&solution, &solution), None);
+        assert_eq!(steps_to_next_placement(&solution, &solution, &mut Never), Ok(Vec::new()));
         let rating = rate(&solution, &solution, &mut Never).unwrap();
         assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (0.0, Level::Easy, true));
         assert!(rating.techniques.is_empty());

@@ -23,6 +23,9 @@ const CONFLICTING = `8${PUZZLE.slice(1)}`;
 const CONFLICTS = ['Row 1, column 1', 'Row 3, column 3', 'Row 4, column 1'];
 // No two givens conflict, but r2c9 can hold nothing: row 1 leaves it 9 only, and 9 is in its column.
 const UNSOLVABLE = `12345678.........9${'.'.repeat(63)}`;
+// Issue 11: its next step is an elimination (pointing), which the grid cannot show; Hint used to
+// repeat it forever. Now the hint tells it and places the digit it leads to.
+const ELIMINATION_FIRST = '..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4';
 
 const RED = 'rgb(192, 28, 40)'; // --solved in playground.css
 const INK = 'rgb(27, 27, 27)'; // --ink: the givens' near-black
@@ -227,6 +230,23 @@ test('Example, Hint, Generate and Clear', async () => {
   assert.equal(await cell(1, 6).inputValue(), '8');
   assert.deepEqual(await cell(1, 6).evaluate((input) => [...input.classList].sort()), ['cell', 'hinted', 'step']);
   assert.equal(fragment()[5], '8', 'a hint is progress: it goes into the address');
+
+  await page.goto(`${BASE}/#${ELIMINATION_FIRST}`);
+  assert.equal(
+    await act('Hint'),
+    "In box 2, 1 fits only in row 1, so r1c1, r1c2, r1c7, r1c8 and r1c9 can't be 1. In box 1, 1 fits only in r3c1, so r3c1 = 1.",
+  );
+  assert.equal(await cell(3, 1).inputValue(), '1', 'the placement the elimination leads to is written in');
+  // Hint after hint fills the grid: every hint places a digit, none repeats an elimination.
+  let blanksLeft = (await board()).split('.').length - 1;
+  while (blanksLeft > 0) {
+    await act('Hint');
+    const left = (await board()).split('.').length - 1;
+    assert.ok(left < blanksLeft, `a hint places a digit (${left} blanks left)`);
+    blanksLeft = left;
+  }
+  assertSolves(await board(), ELIMINATION_FIRST);
+  assert.match(await act('Hint'), /complete and correct/);
 
   await page.getByLabel('Difficulty').selectOption('easy');
   assert.match(await act('Generate'), /^A new easy puzzle \(rating \d\.\d, seed \d+\)\.$/);

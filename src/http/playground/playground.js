@@ -172,6 +172,11 @@ async function validate() {
   }
 }
 
+/**
+ * Places the next digit. The hint's last step is the placement; the steps before it only remove
+ * candidates, pencil marks the grid does not keep, so they are told before the placement they
+ * lead to rather than shown.
+ */
 async function hint() {
   const answer = await call('/v1/hint', { board: shownBoard() });
   if (!answer) return;
@@ -180,11 +185,11 @@ async function hint() {
     say(answer.message, 'ok');
     return;
   }
-  const { step } = answer;
-  for (const cell of step.cells) cellAt(cell).classList.add('step');
-  for (const placement of step.placements) setCell(placement.row * 9 + placement.col, String(placement.digit), 'hinted');
+  const placement = answer.steps[answer.steps.length - 1];
+  for (const cell of placement.cells) cellAt(cell).classList.add('step');
+  for (const { row, col, digit } of placement.placements) setCell(row * 9 + col, String(digit), 'hinted');
   saveToFragment();
-  say(step.explanation, 'ok');
+  say(answer.steps.map((step) => step.explanation).join(' '), 'ok');
 }
 
 async function generate() {

@@ -1,0 +1,309 @@
+//! Request members other than boards: named choices ([`Choice`]: levels, symmetries, board
+//! representations) and whole numbers ([`optional_integer`]), read from JSON or the command line
+//! with errors that say what was found and what was expected.
+//!
+//! JSON Schema's `integer` is a number with no fraction, so `1000.0` and `1e3` are the integer
+//! 1000 ([`whole_number`]); every integer a request holds is read that way, board cells too.
+//! A choice's one list, [`Choice::ALL`], gives its names in JSON and on the command line and
+//! lists them in every error.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// A closed set of choices, each known by a lowercase name. The crate's `choice_traits!` derives
+/// `Display`, `FromStr`, `Serialize` and `Deserialize` from it, so names are written once.
+pub trait Choice: Copy + 'static {
+    /// What one choice is, in messages: `level`.
+    const KIND: &'static str;
+    /// Every choice, in the order messages list them.
+    const ALL: &'static [Self];
+    /// The lowercase name used in JSON and on the command line.
+    fn name(self) -> &'static str;
+}
+
+/// The choice named `text`.
+pub fn parse<T: Choice>(text: &str) -> Result<T, UnknownChoice> {
+    find(text).ok_or_else(|| UnknownChoice { kind: T::KIND, found: text.to_owned(), expected: one_of::<T>() })
+}
+
+fn find<T: Choice>(text: &str) -> Option<T> {
+    T::ALL.iter().copied().find(|choice| choice.name() == text)
+}
+
+/// `one of "easy", "medium", "hard"`: the names of `T`, quoted as JSON strings.
+fn one_of<T: Choice>() -> String {
+    let names: Vec<String> = T::ALL.iter().map(|choice| format!("\"{}\"", choice.name())).collect();
+    format!("one of {}", names.join(", "))
+}
+
+/// A name that is none of a [`Choice`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} {found:?}: expected {expected}")]
+pub struct UnknownChoice {
+    kind: &'static str,
+    found: String,
+    expected: String,
+}
+
+/// `Display` (the name, padded as asked: `{:<10}`), `FromStr`, `Serialize` and `Deserialize` for a [`Choice`].
+macro_rules! choice_traits {
+    ($choice:ty) => {
+        impl std::fmt::Display for $choice {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.pad($crate::member::Choice::name(*self))
+            }
+        }
+
+        impl std::str::FromStr for $choice {
+            type Err = $crate::member::UnknownChoice;
+
+            fn from_str(text: &str) -> Result<$choice, $crate::member::UnknownChoice> {
+                $crate::member::parse(text)
+            }
+        }
+
+        impl serde::Serialize for $choice {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str($crate::member::Choice::name(*self))
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $choice {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$choice, D::Error> {
+                $crate::member::deserialize_choice(deserializer)
+            }
+        }
+    };
+}
+pub(crate) use choice_traits;
+
+/// Reads a choice by name; anything else is `found <value>; expected one of "a", "b"`.
+pub(crate) fn deserialize_choice<'de, T: Choice, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_any(MemberVisitor {
+        expected: one_of::<T>,
+        accept: |found: Found<'_>| match found {
+            Found::Text(text) => find(text),
+            _ => None,
+        },
+        value: PhantomData,
+    })
+}
+
+/// The integer a JSON number stands for when it has no fraction and fits a `u64`: `3.0` and
+/// `3e0` are 3, `-0` is 0, as JSON Schema's `integer` has it. `None` for `2.5`, `-1` or `1e20`.
+pub fn whole_number(value: f64) -> Option<u64> {
+    // 2^64 is exact as an f64; every whole f64 below it converts exactly.
+    (value.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&value)).then_some(value as u64)
+}
+
+/// For `#[serde(default, deserialize_with = "...")]` on an `Option<u64>` member: a whole
+/// number (see [`whole_number`]), `null` or absent for `None`; anything else is
+/// `found <value>; expected an integer from 0 to 18446744073709551615`.
+pub fn optional_integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    deserializer.deserialize_any(MemberVisitor {
+        expected: || format!("an integer from 0 to {}", u64::MAX),
+        accept: |found: Found<'_>| match found {
+            Found::Null => Some(None),
+            Found::Unsigned(number) => Some(Some(number)),
+            Found::Signed(number) => u64::try_from(number).ok().map(Some),
+            Found::Float(number) => whole_number(number).map(Some),
+            _ => None,
+        },
+        value: PhantomData,
+    })
+}
+
+/// A JSON value as a member's error message shows it: scalars as written, arrays and objects
+/// by kind.
+#[derive(Clone, Copy, Debug)]
+enum Found<'a> {
+    Null,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Text(&'a str),
+    Array,
+    Object,
+}
+
+/// Longest part of a string echoed back in a message.
+const ECHO_CHARS: usize = 32;
+
+impl fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Found::Null => f.write_str("null"),
+            Found::Bool(flag) => write!(f, "{flag}"),
+            Found::Unsigned(number) => write!(f, "{number}"),
+            Found::Signed(number) => write!(f, "{number}"),
+            // Debug keeps the fraction ("2.5", "1e20"), so the message shows why it is refused.
+            Found::Float(number) => write!(f, "{number:?}"),
+            Found::Text(text) => write!(f, "{:?}", text.chars().take(ECHO_CHARS).collect::<String>()),
+            Found::Array => f.write_str("an array"),
+            Found::Object => f.write_str("an object"),
+        }
+    }
+}
+
+/// Reads one member with `accept`, which takes the value as found or refuses it (`None`).
+/// `expected` says what it takes; it is only called for a refusal, so an accepted value costs
+/// no message.
+struct MemberVisitor<T, F> {
+    expected: fn() -> String,
+    accept: F,
+    value: PhantomData<T>,
+}
+
+impl<T, F: FnOnce(Found<'_>) -> Option<T>> MemberVisitor<T, F> {
+    fn read<E: de::Error>(self, found: Found<'_>) -> Result<T, E> {
+        let expected = self.expected;
+        (self.accept)(found).ok_or_else(|| E::custom(format_args!("found {found}; expected {}", expected())))
+    }
+}
+
+impl<'de, T, F: FnOnce(Found<'_>) -> Option<T>> Visitor<'de> for MemberVisitor<T, F> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&(self.expected)())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        self.read(Found::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        self.read(Found::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<T, E> {
+        self.read(Found::Bool(flag))
+    }
+
+    fn visit_u64<E: de::Error>(self, number: u64) -> Result<T, E> {
+        self.read(Found::Unsigned(number))
+    }
+
+    fn visit_i64<E: de::Error>(self, number: i64) -> Result<T, E> {
+        self.read(Found::Signed(number))
+    }
+
+    fn visit_f64<E: de::Error>(self, number: f64) -> Result<T, E> {
+        self.read(Found::Float(number))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        self.read(Found::Text(text))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        self.read(Found::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        self.read(Found::Object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Shade {
+        Light,
+        Dark,
+    }
+
+    impl Choice for Shade {
+        const KIND: &'static str = "shade";
+        const ALL: &'static [Shade] = &[Shade::Light, Shade::Dark];
+
+        fn name(self) -> &'static str {
+            match self {
+                Shade::Light => "light",
+                Shade::Dark => "dark",
+            }
+        }
+    }
+
+    choice_traits!(Shade);
+
+    #[derive(Debug, Deserialize)]
+    struct Request {
+        #[serde(default, deserialize_with = "optional_integer")]
+        count: Option<u64>,
+    }
+
+    fn message<T: serde::de::DeserializeOwned + fmt::Debug>(json: &str) -> String {
+        let error = serde_json::from_str::<T>(json).unwrap_err();
+        error.to_string()
+    }
+
+    #[test]
+    fn choices_read_and_write_their_names_and_list_them_when_refused() {
+        assert_eq!(format!("[{:<6}]", Shade::Dark), "[dark  ]");
+        for shade in [Shade::Light, Shade::Dark] {
+            assert_eq!(shade.to_string().parse::<Shade>(), Ok(shade));
+            let json = serde_json::to_string(&shade).unwrap();
+            assert_eq!(json, format!("\"{shade}\""));
+            assert_eq!(serde_json::from_str::<Shade>(&json).unwrap(), shade);
+        }
+        let unknown = "Dark".parse::<Shade>().unwrap_err();
+        assert_eq!(unknown.to_string(), r#"unknown shade "Dark": expected one of "light", "dark""#);
+        for (json, found) in [
+            ("null", "null"),
+            ("1", "1"),
+            ("-1", "-1"),
+            ("1.5", "1.5"),
+            ("true", "true"),
+            (r#""grey""#, r#""grey""#),
+            ("[]", "an array"),
+            (r#"{"a":1}"#, "an object"),
+        ] {
+            let expected = format!(r#"found {found}; expected one of "light", "dark" at line 1"#);
+            assert!(message::<Shade>(json).starts_with(&expected), "{json}: {}", message::<Shade>(json));
+        }
+    }
+
+    #[test]
+    fn integers_are_whole_numbers_however_written() {
+        for (json, count) in [
+            ("{}", None),
+            (r#"{"count":null}"#, None),
+            (r#"{"count":7}"#, Some(7)),
+            (r#"{"count":7.0}"#, Some(7)),
+            (r#"{"count":1e3}"#, Some(1000)),
+            (r#"{"count":-0}"#, Some(0)),
+            (r#"{"count":18446744073709551615}"#, Some(u64::MAX)),
+            (r#"{"count":1e19}"#, Some(10_000_000_000_000_000_000)),
+        ] {
+            assert_eq!(serde_json::from_str::<Request>(json).unwrap().count, count, "{json}");
+        }
+        for (json, found) in [
+            (r#"{"count":-1}"#, "-1"),
+            (r#"{"count":2.5}"#, "2.5"),
+            (r#"{"count":18446744073709551616}"#, "1.8446744073709552e19"),
+            (r#"{"count":"7"}"#, r#""7""#),
+            (r#"{"count":true}"#, "true"),
+            (r#"{"count":[7]}"#, "an array"),
+        ] {
+            let expected = format!("found {found}; expected an integer from 0 to 18446744073709551615 at");
+            assert!(message::<Request>(json).starts_with(&expected), "{json}: {}", message::<Request>(json));
+        }
+    }
+
+    #[test]
+    fn whole_numbers_have_no_fraction_and_fit_u64() {
+        assert_eq!(whole_number(3.0), Some(3));
+        assert_eq!(whole_number(-0.0), Some(0));
+        assert_eq!(whole_number(18_446_744_073_709_549_568.0), Some(18_446_744_073_709_549_568));
+        for refused in [2.5, -1.0, 18_446_744_073_709_551_616.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(whole_number(refused), None, "{refused}");
+        }
+    }
+}
