@@ -245,3 +245,25 @@ async fn a_client_that_never_reads_its_answer_is_cut_off() {
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn a_streamed_batch_keeps_its_connection_alive() {
+    let running = start(ServeConfig::default()).await;
+    let mut stream = TcpStream::connect(running.addr).await.unwrap();
+    let line = format!("{{\"board\":\"{PUZZLE}\"}}\n");
+    let batch = format!(
+        "POST /v1/solve/batch HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-ndjson\r\nContent-Length: {}\r\n\r\n{line}",
+        line.len()
+    );
+    // The batch, then a request on the same connection.
+    let health = "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    stream.write_all(format!("{batch}{health}").as_bytes()).await.unwrap();
+    let answer = read_until_closed(&mut stream, Duration::from_secs(10)).await.expect("closed after the second");
+    let answer = String::from_utf8_lossy(&answer);
+    let (first, second) = answer.split_once("HTTP/1.1 200 OK\r\ncontent-type: application/json").expect("two answers");
+    assert!(first.starts_with("HTTP/1.1 200") && first.contains(SOLUTION), "{first}");
+    assert!(!first.to_ascii_lowercase().contains("connection: close"), "{first}");
+    assert!(second.contains("\"status\":\"ok\""), "{second}");
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}

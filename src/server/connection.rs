@@ -174,9 +174,11 @@ impl std::future::Future for TrackedFuture {
         let this = self.project();
         let Ok(mut response): Result<AxumResponse, Infallible> = ready!(this.inner.poll(cx));
         let in_flight = this.in_flight.take().expect("polled after completion");
-        if *this.http1 && in_flight.0.body_unread.load(Ordering::Acquire) {
-            // hyper closes a connection whose request body was not read (it cannot find the next
-            // request), so the answer says so; the close lingers so the client can read it.
+        // A complete answer (not a stream, which may go on reading the body) to a request whose
+        // body is unread: hyper closes the connection after it (it cannot find the next request),
+        // so the answer says so; the close lingers so the client can read it.
+        let complete = response.body().size_hint().exact().is_some();
+        if *this.http1 && complete && in_flight.0.body_unread.load(Ordering::Acquire) {
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         Poll::Ready(Ok(response.map(|body| TrackedBody { body, _in_flight: in_flight })))
