@@ -18,12 +18,16 @@ WORKDIR /build
 #    The registry is a cache mount: downloaded crates survive a Cargo.lock change. One mount
 #    only: podman 4.3 (buildah 1.28) never releases the second of two `sharing=locked` cache
 #    mounts, so the next RUN using them hangs. (There are no git dependencies to cache.)
-#    `cargo clean --package sudokud` forgets the stub crate itself, so the real build cannot
-#    mistake it for up to date (COPY keeps the real sources' older mtimes).
+#    `cargo clean --package sudokud --package sudokud-core` forgets the stub crates themselves, so the real build cannot
+#    mistake them for up to date (COPY keeps the real sources' older mtimes).
+#    The core library (crates/sudokud-core) is a workspace member: its manifest comes too, with a
+#    stub lib.rs.
 COPY Cargo.toml Cargo.lock ./
+COPY crates/sudokud-core/Cargo.toml crates/sudokud-core/
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     set -eu; \
-    mkdir -p src; echo 'fn main() {}' > src/main.rs; : > src/lib.rs; \
+    mkdir -p src crates/sudokud-core/src; echo 'fn main() {}' > src/main.rs; : > src/lib.rs; \
+    : > crates/sudokud-core/src/lib.rs; \
     awk 'BEGIN { dir["bench"] = "benches"; dir["test"] = "tests"; dir["example"] = "examples" } \
          function flush() { if (kind != "" && (path != "" || name != "")) print (path != "" ? path : dir[kind] "/" name ".rs"); kind = name = path = "" } \
          function value(line) { sub(/^[^=]*=[ \t]*"/, "", line); sub(/".*/, "", line); return line } \
@@ -33,11 +37,12 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
          END { flush() }' Cargo.toml > /tmp/stubs; \
     while IFS= read -r stub; do mkdir -p "$(dirname "$stub")"; echo 'fn main() {}' > "$stub"; done < /tmp/stubs; \
     cargo build --release --locked; \
-    cargo clean --release --package sudokud; \
-    rm -rf src
+    cargo clean --release --package sudokud --package sudokud-core; \
+    rm -rf src crates/sudokud-core/src
 
 # 2. The real sources. openapi.yaml is embedded with include_str! by src/http/handlers.rs.
 COPY openapi.yaml ./
+COPY crates ./crates
 COPY src ./src
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     cargo build --release --locked \

@@ -13,9 +13,9 @@
 //! and never panic, but their answer means nothing.
 //!
 //! ```
-//! use sudokud::board::Board;
-//! use sudokud::logic::{self, Level};
-//! use sudokud::solver::{self, Never, Outcome};
+//! use sudokud_core::board::Board;
+//! use sudokud_core::logic::{self, Level};
+//! use sudokud_core::solver::{self, Never, Outcome};
 //!
 //! let puzzle: Board =
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;

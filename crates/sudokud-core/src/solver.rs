@@ -1075,7 +1075,8 @@ mod tests {
             "multiple_solutions.txt",
         ];
         for set in sets {
-            let path = format!("{}/tests/data/{set}", env!("CARGO_MANIFEST_DIR"));
+            // The workspace's data sets, shared with the service's tests.
+            let path = format!("{}/../../tests/data/{set}", env!("CARGO_MANIFEST_DIR"));
             let text = std::fs::read_to_string(&path).expect("the data set");
             for line in text.lines().filter(|line| !line.trim().is_empty()) {
                 assert!(!restarts(&board(line), 2, RESTART_GUESSES / 2), "{set}: {line} would restart");

@@ -1,0 +1,30 @@
+//! sudokud-core: 9x9 Sudoku as a library, with no I/O, no async and no allocation in the
+//! solver's hot loop. It is the core of the sudokud service, which only translates between this
+//! crate and HTTP or the command line.
+//!
+//! - [`board`]: the grid and its text and JSON representations.
+//! - [`rules`]: which givens conflict, and whether a board is complete.
+//! - [`solver`]: search with propagation; uniqueness, counts up to a limit, a cooperative deadline.
+//! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
+//! - [`generate`]: unique puzzles of a chosen level, the same for the same seed.
+//! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
+//! - [`random`]: the seeded generator behind [`generate`] and the solver's restarts.
+//!
+//! ```
+//! use sudokud_core::{board::Board, solver::{self, Outcome}};
+//!
+//! let puzzle: Board =
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
+//! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
+//! assert_eq!(solution.to_string(),
+//!     "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+//! # Ok::<(), sudokud_core::board::BoardError>(())
+//! ```
+
+pub mod board;
+pub mod generate;
+pub mod logic;
+pub mod member;
+pub mod random;
+pub mod rules;
+pub mod solver;
