@@ -10,8 +10,11 @@ use crate::board::Board;
 pub struct Units(u8);
 
 impl Units {
+    /// The row.
     pub const ROW: Units = Units(1);
+    /// The column.
     pub const COLUMN: Units = Units(2);
+    /// The 3x3 box.
     pub const BOX: Units = Units(4);
 
     const NAMES: [(Units, &'static str); 3] = [(Units::ROW, "row"), (Units::COLUMN, "column"), (Units::BOX, "box")];
@@ -46,6 +49,7 @@ pub struct Conflict {
     pub row: u8,
     /// 0-based column.
     pub col: u8,
+    /// The repeated digit, 1-9.
     pub digit: u8,
     /// The units in which the digit repeats.
     pub units: Units,

@@ -35,6 +35,7 @@ pub const POLL_INTERVAL: u32 = 1024;
 /// Decides whether a running search should give up. Polled at the start and every
 /// [`POLL_INTERVAL`] guesses.
 pub trait Interrupt {
+    /// Whether to stop now; the search then returns [`Interrupted`].
     fn should_stop(&mut self) -> bool;
 }
 
@@ -855,7 +856,8 @@ impl<'a, I: Interrupt> Search<'a, I> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `begin_fast` is compiled for.
+            // feature `begin_fast` is compiled for. The crate's one unsafe block.
+            #[allow(unsafe_code)]
             return unsafe { self.begin_fast(puzzle) };
         }
         #[cfg(not(target_arch = "x86_64"))]

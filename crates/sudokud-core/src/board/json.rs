@@ -96,7 +96,9 @@ impl<'de> Deserialize<'de> for JsonBoard {
 /// A board written in a chosen representation.
 #[derive(Clone, Copy, Debug)]
 pub struct FormattedBoard {
+    /// The board.
     pub board: Board,
+    /// How to write it.
     pub format: Format,
 }
 
