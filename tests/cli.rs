@@ -241,3 +241,22 @@ fn the_batch_commands_compose_through_pipes() {
     let again = stdout_lines(&run(&["solve"], &solved));
     assert_eq!(again, solved.lines().map(|line| &line[..81]).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_failure() {
+    // `sudokud solve big.txt | head -n 1`: the reader closes the pipe after one line.
+    let mut child = Command::new(BIN)
+        .args(["solve", &data("kaggle_style_easy_10k.txt")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert_eq!(first.trim_end().len(), 81, "{first}");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "exit status {:?}", output.status);
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
