@@ -364,8 +364,7 @@ fn fill_in_parallel<T: Send>(
 mod tests {
     use super::*;
 
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
     fn run_job(job: &impl LineJob, input: &str, threads: usize) -> String {
         let mut out = Vec::new();

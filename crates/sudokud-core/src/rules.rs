@@ -147,7 +147,7 @@ const BOX_CELLS: u32 = 7 * COLUMN_SPREAD;
 mod tests {
     use super::*;
 
-    const LEETCODE_36: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const LEETCODE_36: &str = crate::board::EXAMPLE_PUZZLE;
 
     fn with(line: &str, index: usize, digit: u8) -> Board {
         let mut bytes = line.as_bytes().to_vec();

@@ -1034,9 +1034,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
 mod tests {
     use super::*;
 
-    const LEETCODE_37: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const LEETCODE_37_SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::board::{EXAMPLE_PUZZLE as LEETCODE_37, EXAMPLE_SOLUTION as LEETCODE_37_SOLUTION};
     /// The first puzzle of the forum's hardest list (tests/data/forum_hardest_1106.txt).
     const HARD: &str = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
@@ -1171,8 +1169,8 @@ mod tests {
 
     #[test]
     fn a_puzzle_is_classified_once_for_every_front_end() {
-        let puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-        let solution = board("534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+        let puzzle = LEETCODE_37;
+        let solution = board(LEETCODE_37_SOLUTION);
         assert_eq!(classify(&board(puzzle), &mut Never), Ok(Verdict::Unique(solution)));
         assert_eq!(Verdict::Unique(solution).unique(), Ok(solution));
 
