@@ -75,17 +75,9 @@ pub fn validate(board: &Board) -> Validation {
 /// Every filled cell whose digit also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the board is valid.
 pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    // Bitboards, as the solver keeps them: per band of three rows and per value (0 for blank),
-    // the cells holding it, bit `9 * row + column` within the band. One OR per cell and a few
-    // per digit, instead of per-cell bookkeeping in every unit; the batch CLI reports the
-    // conflicts of every such line it reads. Sixteen slots so that `value & 15` needs no
-    // bounds check.
-    let mut placed = [[0u32; 16]; 3];
-    for (cells, placed) in board.cells().chunks_exact(27).zip(&mut placed) {
-        for (pos, &value) in cells.iter().enumerate() {
-            placed[usize::from(value & 15)] |= 1 << pos;
-        }
-    }
+    // Bitboards, as the solver keeps them: a few operations per digit instead of per-cell
+    // bookkeeping in every unit; the batch CLI reports the conflicts of every such line it reads.
+    let placed = board.band_bitboards();
     // Per band, the cells whose digit repeats in their row, column and box. A cell holds one
     // digit, so the digits' cells can share one mask per unit kind.
     let mut repeats = [[0u32; 3]; 3];

@@ -529,14 +529,7 @@ impl State {
     /// the givens one by one.
     #[inline(always)]
     fn new(puzzle: &Board) -> Option<State> {
-        // Per band and value (0 for blank), the cells holding it: one OR per cell, no branch on
-        // the unpredictable value. Sixteen slots so that `value & 15` needs no bounds check.
-        let mut placed = [[0u32; 16]; 3];
-        for (cells, placed) in puzzle.cells().chunks_exact(27).zip(&mut placed) {
-            for (pos, &value) in cells.iter().enumerate() {
-                placed[usize::from(value & 15)] |= 1 << pos;
-            }
-        }
+        let placed = puzzle.band_bitboards();
         let blanks = [placed[0][0], placed[1][0], placed[2][0]];
         let mut candidates = [[0u32; 9]; 3];
         // A digit given `k` times without a clash takes `k` rows, `k` columns and `k` boxes;
