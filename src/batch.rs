@@ -14,8 +14,8 @@ use crate::board::{Board, BoardError, CELLS};
 use crate::generate::{self, Generated, Symmetry};
 use crate::logic::{self, Explanation, Level, Rating};
 use crate::progress::Progress;
-use crate::rules::{self, Conflict};
-use crate::solver::{self, Never, Outcome};
+use crate::rules::Conflict;
+use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
 const BLOCK_LINES: usize = 16 * 1024;
@@ -36,10 +36,7 @@ pub trait LineJob: Sync {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LineError {
     Invalid(BoardError),
-    Conflicting(Vec<Conflict>),
-    Unsolvable,
-    /// Only for rating and explaining, which need exactly one solution.
-    Multiple,
+    Unanswerable(Unanswerable),
 }
 
 impl LineError {
@@ -47,7 +44,7 @@ impl LineError {
     fn write(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
             LineError::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
-            LineError::Conflicting(conflicts) => {
+            LineError::Unanswerable(Unanswerable::Conflicting(conflicts)) => {
                 out.write_all(b"error\tconflicting givens (0-based row and column):")?;
                 for &Conflict { row, col, digit, .. } in conflicts {
                     // Rows and columns are 0-8 and digits 1-9: one character each, so the bytes
@@ -57,17 +54,13 @@ impl LineError {
                 }
                 out.write_all(b"\n")
             }
-            LineError::Unsolvable => {
+            LineError::Unanswerable(Unanswerable::Unsolvable) => {
                 out.write_all(b"error\tunsolvable: the givens do not conflict, but no solution exists\n")
             }
-            LineError::Multiple => out.write_all(b"error\tmultiple solutions: logic needs a puzzle with exactly one\n"),
+            LineError::Unanswerable(Unanswerable::Multiple) => {
+                out.write_all(b"error\tmultiple solutions: logic needs a puzzle with exactly one\n")
+            }
         }
-    }
-
-    /// Why a puzzle with no solution has none.
-    fn unsolvable(puzzle: &Board) -> LineError {
-        let conflicts = rules::conflicts(puzzle);
-        if conflicts.is_empty() { LineError::Unsolvable } else { LineError::Conflicting(conflicts) }
     }
 }
 
@@ -80,13 +73,7 @@ impl LineJob for Solve {
 
     fn answer(&self, line: &str) -> Self::Answer {
         let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
-        match solver::solve(&puzzle) {
-            Outcome::Unique(solution) => Ok((solution, true)),
-            Outcome::Multiple(solution) => Ok((solution, false)),
-            // Repeated givens also make a puzzle unsolvable; tell the two apart only here, off
-            // the path of the puzzles that do solve.
-            Outcome::Unsolvable => Err(LineError::unsolvable(&puzzle)),
-        }
+        verdict(&puzzle).solved().map_err(LineError::Unanswerable)
     }
 
     /// The solution, plus `\tmultiple` when it is not unique.
@@ -105,12 +92,13 @@ impl LineJob for Solve {
 /// The puzzle and its one solution, or why the line has none.
 fn proper_puzzle(line: &str) -> Result<(Board, Board), LineError> {
     let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
-    let count = solver::count_solutions(&puzzle, 2, &mut Never).expect("Never interrupts");
-    match (count.solutions, count.first) {
-        (1, Some(solution)) => Ok((puzzle, solution)),
-        (0, _) => Err(LineError::unsolvable(&puzzle)),
-        _ => Err(LineError::Multiple),
-    }
+    let solution = verdict(&puzzle).unique().map_err(LineError::Unanswerable)?;
+    Ok((puzzle, solution))
+}
+
+/// What `puzzle` is, searched to the end: a batch has no deadline.
+fn verdict(puzzle: &Board) -> Verdict {
+    solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
 /// `sudokud rate`: how hard the puzzle is for a person.
@@ -376,8 +364,7 @@ fn fill_in_parallel<T: Send>(
 mod tests {
     use super::*;
 
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
     fn run_job(job: &impl LineJob, input: &str, threads: usize) -> String {
         let mut out = Vec::new();

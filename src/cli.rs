@@ -182,12 +182,13 @@ fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
     let progress = Progress::on_stderr(|| progress::count_lines(&args.files));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = if args.files.is_empty() {
-        batch::run(job, io::stdin().lock(), &mut out, threads, &progress).map_err(|error| format!("stdin: {error}"))
+        batch::run(job, io::stdin().lock(), &mut out, threads, &progress)
+            .map_err(|error| Failed { input: "stdin".to_owned(), error })
     } else {
         args.files.iter().try_for_each(|path| {
             File::open(path)
                 .and_then(|file| batch::run(job, BufReader::new(file), &mut out, threads, &progress))
-                .map_err(|error| format!("{}: {error}", path.display()))
+                .map_err(|error| Failed { input: path.display().to_string(), error })
         })
     };
     progress.finish();
@@ -201,16 +202,22 @@ fn generate(args: GenerateArgs) -> ExitCode {
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = batch::generate(args.difficulty, args.symmetry, seed, args.count, threads, &mut out, &progress);
     progress.finish();
-    exit_code("generate", result.map_err(|error| format!("stdout: {error}")))
+    exit_code("generate", result.map_err(|error| Failed { input: "stdout".to_owned(), error }))
 }
 
-fn exit_code(command: &str, result: Result<(), String>) -> ExitCode {
+/// Why a batch command stopped: reading or writing failed while working on `input`.
+struct Failed {
+    input: String,
+    error: io::Error,
+}
+
+fn exit_code(command: &str, result: Result<(), Failed>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (`sudokud solve big.txt | head`) is the reader's choice, not a failure.
-        Err(reason) if reason.ends_with("Broken pipe (os error 32)") => ExitCode::SUCCESS,
-        Err(reason) => {
-            eprintln!("sudokud {command}: {reason}");
+        Err(failed) if failed.error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failed { input, error }) => {
+            eprintln!("sudokud {command}: {input}: {error}");
             ExitCode::FAILURE
         }
     }

@@ -4,8 +4,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudokud");
-const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+use sudokud::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -240,4 +239,23 @@ fn the_batch_commands_compose_through_pipes() {
     assert_eq!(stdout_lines(&run(&["rate"], &solved)), ["0.0\teasy\tlogic", "0.0\teasy\tlogic"]);
     let again = stdout_lines(&run(&["solve"], &solved));
     assert_eq!(again, solved.lines().map(|line| &line[..81]).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_reader_that_stops_early_is_no_failure() {
+    // `sudokud solve big.txt | head -n 1`: the reader closes the pipe after one line.
+    let mut child = Command::new(BIN)
+        .args(["solve", &data("kaggle_style_easy_10k.txt")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert_eq!(first.trim_end().len(), 81, "{first}");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "exit status {:?}", output.status);
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }

@@ -38,7 +38,7 @@ use yaml_rust2::{Yaml, YamlLoader};
 const SPEC_TEXT: &str = include_str!("../openapi.yaml");
 const ROUTER_SOURCE: &str = include_str!("../src/http/mod.rs");
 
-const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+use sudokud::board::EXAMPLE_PUZZLE as PUZZLE;
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
 /// The first puzzle of `tests/data/forum_hardest_1106.txt`: beyond every technique.

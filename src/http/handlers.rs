@@ -13,7 +13,7 @@ use super::{ApiError, AppState};
 use crate::board::{Board, Format, FormattedBoard, JsonBoard};
 use crate::member;
 use crate::rules::{self, Validation};
-use crate::solver::{self, Deadline, Interrupted, Outcome};
+use crate::solver::{self, Deadline, Interrupted};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -51,16 +51,8 @@ pub fn solve_puzzle(
     deadline: &mut Deadline,
     solve_timeout: Duration,
 ) -> Result<SolveResponse, ApiError> {
-    let conflicts = rules::conflicts(puzzle);
-    if !conflicts.is_empty() {
-        return Err(ApiError::ConflictingGivens(conflicts));
-    }
-    let (solution, unique) = match solver::solve_until(puzzle, deadline) {
-        Ok(Outcome::Unique(solution)) => (solution, true),
-        Ok(Outcome::Multiple(solution)) => (solution, false),
-        Ok(Outcome::Unsolvable) => return Err(ApiError::Unsolvable),
-        Err(Interrupted) => return Err(ApiError::SolveTimeout(solve_timeout)),
-    };
+    let verdict = solver::classify(puzzle, deadline).map_err(|Interrupted| ApiError::SolveTimeout(solve_timeout))?;
+    let (solution, unique) = verdict.solved()?;
     Ok(SolveResponse { solution: FormattedBoard { board: solution, format }, unique })
 }
 
@@ -104,11 +96,8 @@ pub async fn count(
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
-    let conflicts = rules::conflicts(&puzzle);
-    if !conflicts.is_empty() {
-        return Err(ApiError::ConflictingGivens(conflicts));
-    }
-    let count = state.pool.run("count", move |deadline| solver::count_solutions(&puzzle, limit, deadline)).await?;
+    let count = state.pool.run("count", move |deadline| solver::count_or_conflicts(&puzzle, limit, deadline)).await?;
+    let count = count.map_err(ApiError::ConflictingGivens)?;
     Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
 }
 

@@ -17,7 +17,6 @@ use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating, Step};
 use crate::member;
 use crate::pool::PoolError;
-use crate::rules;
 use crate::solver::{self, Deadline, Interrupted};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
@@ -84,19 +83,11 @@ where
     F: FnOnce(&Board, &Board, &mut Deadline) -> Result<T, Interrupted> + Send + 'static,
     T: Send + 'static,
 {
-    let conflicts = rules::conflicts(&puzzle);
-    if !conflicts.is_empty() {
-        return Err(ApiError::ConflictingGivens(conflicts));
-    }
     state
         .pool
-        .run(work, move |deadline| {
-            let count = solver::count_solutions(&puzzle, 2, deadline)?;
-            match (count.solutions, count.first) {
-                (1, Some(solution)) => job(&puzzle, &solution, deadline).map(Ok),
-                (0, _) => Ok(Err(ApiError::Unsolvable)),
-                _ => Ok(Err(ApiError::MultipleSolutions)),
-            }
+        .run(work, move |deadline| match solver::classify(&puzzle, deadline)?.unique() {
+            Ok(solution) => job(&puzzle, &solution, deadline).map(Ok),
+            Err(unanswerable) => Ok(Err(ApiError::from(unanswerable))),
         })
         .await?
 }

@@ -20,6 +20,7 @@ use crate::board::BoardError;
 use crate::logic::Level;
 use crate::pool::{PoolError, Shed};
 use crate::rules::Conflict;
+use crate::solver::Unanswerable;
 
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
 pub const PROBLEM_BASE: &str = "https://sudokud.dev/problems/";
@@ -221,6 +222,17 @@ impl ApiError {
             ApiError::BodyStalled(_) => Kind::RequestTimeout,
             ApiError::LineTooLong(_) => Kind::PayloadTooLarge,
             ApiError::Internal => Kind::Internal,
+        }
+    }
+}
+
+/// Why a puzzle has no answer of the kind asked for.
+impl From<Unanswerable> for ApiError {
+    fn from(unanswerable: Unanswerable) -> ApiError {
+        match unanswerable {
+            Unanswerable::Conflicting(conflicts) => ApiError::ConflictingGivens(conflicts),
+            Unanswerable::Unsolvable => ApiError::Unsolvable,
+            Unanswerable::Multiple => ApiError::MultipleSolutions,
         }
     }
 }

@@ -16,8 +16,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
-pub const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-pub const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+pub const PUZZLE: &str = sudokud::board::EXAMPLE_PUZZLE;
+pub const SOLUTION: &str = sudokud::board::EXAMPLE_SOLUTION;
 
 pub fn config() -> ServeConfig {
     ServeConfig::default()

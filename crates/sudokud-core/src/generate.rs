@@ -76,8 +76,11 @@ choice_traits!(Symmetry);
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
+    /// The puzzle: unique, of the asked level, its givens in the asked symmetry.
     pub puzzle: Board,
+    /// Its one solution.
     pub solution: Board,
+    /// Its rating, within the asked level.
     pub rating: Rating,
     /// Solved grids tried before this one was found, this one included.
     pub attempts: u32,

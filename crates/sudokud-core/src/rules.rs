@@ -10,8 +10,11 @@ use crate::board::Board;
 pub struct Units(u8);
 
 impl Units {
+    /// The row.
     pub const ROW: Units = Units(1);
+    /// The column.
     pub const COLUMN: Units = Units(2);
+    /// The 3x3 box.
     pub const BOX: Units = Units(4);
 
     const NAMES: [(Units, &'static str); 3] = [(Units::ROW, "row"), (Units::COLUMN, "column"), (Units::BOX, "box")];
@@ -46,6 +49,7 @@ pub struct Conflict {
     pub row: u8,
     /// 0-based column.
     pub col: u8,
+    /// The repeated digit, 1-9.
     pub digit: u8,
     /// The units in which the digit repeats.
     pub units: Units,
@@ -143,7 +147,7 @@ const BOX_CELLS: u32 = 7 * COLUMN_SPREAD;
 mod tests {
     use super::*;
 
-    const LEETCODE_36: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const LEETCODE_36: &str = crate::board::EXAMPLE_PUZZLE;
 
     fn with(line: &str, index: usize, digit: u8) -> Board {
         let mut bytes = line.as_bytes().to_vec();

@@ -26,6 +26,7 @@
 use std::time::Instant;
 
 use crate::board::{Board, CELLS, Shuffle};
+use crate::rules::{self, Conflict};
 
 /// Guesses between two polls of the [`Interrupt`]. A guess costs well under a microsecond, so
 /// this bounds the overshoot past a deadline to about a millisecond, while keeping the clock read
@@ -35,6 +36,7 @@ pub const POLL_INTERVAL: u32 = 1024;
 /// Decides whether a running search should give up. Polled at the start and every
 /// [`POLL_INTERVAL`] guesses.
 pub trait Interrupt {
+    /// Whether to stop now; the search then returns [`Interrupted`].
     fn should_stop(&mut self) -> bool;
 }
 
@@ -112,6 +114,81 @@ pub fn solve_until(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Out
         (_, Some(solution)) => Outcome::Multiple(solution),
         (_, None) => Outcome::Unsolvable,
     })
+}
+
+/// What a puzzle is: the one decision behind every answer to "solve this" or "explain this",
+/// over HTTP or on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Givens repeat a digit in a row, column or box, so there is no solution.
+    Conflicting(Vec<Conflict>),
+    /// The givens agree, but no solution exists.
+    Unsolvable,
+    /// Exactly one solution.
+    Unique(Board),
+    /// More than one; this is the first found.
+    Multiple(Board),
+}
+
+/// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
+/// line both say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unanswerable {
+    /// Givens repeat a digit.
+    Conflicting(Vec<Conflict>),
+    /// No solution, though the givens agree.
+    Unsolvable,
+    /// More than one solution, where exactly one is needed (a rating, a hint, an explanation).
+    Multiple,
+}
+
+impl Verdict {
+    /// The solution and whether it is unique: what solving answers.
+    pub fn solved(self) -> Result<(Board, bool), Unanswerable> {
+        match self {
+            Verdict::Unique(solution) => Ok((solution, true)),
+            Verdict::Multiple(solution) => Ok((solution, false)),
+            Verdict::Conflicting(conflicts) => Err(Unanswerable::Conflicting(conflicts)),
+            Verdict::Unsolvable => Err(Unanswerable::Unsolvable),
+        }
+    }
+
+    /// The one solution: what a rating, a hint or an explanation needs, since a "next step" of a
+    /// puzzle with several solutions is a guess, not a deduction.
+    pub fn unique(self) -> Result<Board, Unanswerable> {
+        match self.solved()? {
+            (solution, true) => Ok(solution),
+            (_, false) => Err(Unanswerable::Multiple),
+        }
+    }
+}
+
+/// Classifies `puzzle`, searching for at most two solutions unless `interrupt` stops it first.
+pub fn classify(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Verdict, Interrupted> {
+    Ok(match count_or_conflicts(puzzle, 2, interrupt)? {
+        Err(conflicts) => Verdict::Conflicting(conflicts),
+        Ok(Count { solutions: 1, first: Some(solution) }) => Verdict::Unique(solution),
+        Ok(Count { first: Some(solution), .. }) => Verdict::Multiple(solution),
+        Ok(Count { first: None, .. }) => Verdict::Unsolvable,
+    })
+}
+
+/// Counts the solutions of `puzzle` up to `limit`, or says which givens conflict. Repeated givens
+/// make the search fail at once, so they are looked for only when it finds nothing: a puzzle that
+/// solves never pays for the check.
+pub fn count_or_conflicts(
+    puzzle: &Board,
+    limit: usize,
+    interrupt: &mut impl Interrupt,
+) -> Result<Result<Count, Vec<Conflict>>, Interrupted> {
+    let count = count_solutions(puzzle, limit, interrupt)?;
+    if count.solutions == 0 {
+        let conflicts = rules::conflicts(puzzle);
+        if !conflicts.is_empty() {
+            return Ok(Err(conflicts));
+        }
+    }
+    Ok(Ok(count))
 }
 
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found.
@@ -855,7 +932,8 @@ impl<'a, I: Interrupt> Search<'a, I> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `begin_fast` is compiled for.
+            // feature `begin_fast` is compiled for. The crate's one unsafe block.
+            #[allow(unsafe_code)]
             return unsafe { self.begin_fast(puzzle) };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -956,9 +1034,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
 mod tests {
     use super::*;
 
-    const LEETCODE_37: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const LEETCODE_37_SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::board::{EXAMPLE_PUZZLE as LEETCODE_37, EXAMPLE_SOLUTION as LEETCODE_37_SOLUTION};
     /// The first puzzle of the forum's hardest list (tests/data/forum_hardest_1106.txt).
     const HARD: &str = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
@@ -1089,5 +1165,26 @@ mod tests {
         let mut never = Never;
         let mut search = Search::new(limit, allowance, &mut never);
         matches!(search.start(puzzle, false), Err(Stop::Restart))
+    }
+
+    #[test]
+    fn a_puzzle_is_classified_once_for_every_front_end() {
+        let puzzle = LEETCODE_37;
+        let solution = board(LEETCODE_37_SOLUTION);
+        assert_eq!(classify(&board(puzzle), &mut Never), Ok(Verdict::Unique(solution)));
+        assert_eq!(Verdict::Unique(solution).unique(), Ok(solution));
+
+        let Ok(Verdict::Multiple(first)) = classify(&board(&".".repeat(81)), &mut Never) else { panic!("many") };
+        assert_eq!(Verdict::Multiple(first).solved(), Ok((first, false)));
+        assert_eq!(Verdict::Multiple(first).unique(), Err(Unanswerable::Multiple));
+
+        let conflicting = format!("55{}", &puzzle[2..]);
+        let Ok(Verdict::Conflicting(conflicts)) = classify(&board(&conflicting), &mut Never) else { panic!() };
+        assert_eq!(conflicts, rules::conflicts(&board(&conflicting)));
+
+        let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+        assert_eq!(classify(&board(&unsolvable), &mut Never), Ok(Verdict::Unsolvable));
+        assert_eq!(Verdict::Unsolvable.solved(), Err(Unanswerable::Unsolvable));
+        assert_eq!(classify(&board(puzzle), &mut PollBudget(0)), Err(Interrupted));
     }
 }

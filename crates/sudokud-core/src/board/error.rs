@@ -12,10 +12,19 @@ use super::Format;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
     /// A cell of a grid (array) representation, or of a decoded board.
-    Cell { row: usize, col: usize },
-    /// A character of the text representation: its byte `offset` in the string and the index of
-    /// the `cell` it would have filled.
-    Offset { offset: usize, cell: usize },
+    Cell {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+    },
+    /// A character of the text representation.
+    Offset {
+        /// Its byte offset in the string.
+        offset: usize,
+        /// The index (row-major, 0-based) of the cell it would have filled.
+        cell: usize,
+    },
 }
 
 impl Location {
@@ -47,37 +56,100 @@ impl fmt::Display for Location {
 /// A board that could not be read. Each variant is a distinct mistake with its position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
+    /// No board was given at all.
     #[error("the request has no `board` member")]
     Missing,
+    /// The board is neither a string nor an array.
     #[error("`board` is {found}; expected a string of 81 cells or an array of 9 rows of 9 cells")]
-    WrongType { found: &'static str },
+    WrongType {
+        /// What it is instead, as JSON names it ("a number", "an object"...).
+        found: &'static str,
+    },
+    /// A text board with other than 81 cells.
     #[error("`board` has {found} cells; expected 81 (digits 1-9, and '.' or '0' for blank)")]
-    CellCount { found: usize },
+    CellCount {
+        /// How many cells it has.
+        found: usize,
+    },
+    /// A grid with other than 9 rows.
     #[error("`board` has {found} rows; expected 9")]
-    RowCount { found: usize },
+    RowCount {
+        /// How many rows it has.
+        found: usize,
+    },
+    /// A row of a grid that is not an array.
     #[error("board[{row}] is {found}; expected an array of 9 cells")]
-    RowType { row: usize, found: &'static str },
+    RowType {
+        /// The row, 0-based.
+        row: usize,
+        /// What it is instead.
+        found: &'static str,
+    },
+    /// A row of a grid with other than 9 cells.
     #[error("board[{row}] has {found} cells; expected 9")]
-    RowLength { row: usize, found: usize },
+    RowLength {
+        /// The row, 0-based.
+        row: usize,
+        /// How many cells it has.
+        found: usize,
+    },
+    /// A grid cell that is neither a string nor a number.
     #[error("board[{row}][{col}] is {found}; expected a one-character string or an integer 0-9")]
-    CellType { row: usize, col: usize, found: &'static str },
+    CellType {
+        /// The row, 0-based.
+        row: usize,
+        /// The column, 0-based.
+        col: usize,
+        /// What it is instead.
+        found: &'static str,
+    },
+    /// A character of a text board that is no digit or blank.
     #[error("{at}: found {found:?}; expected {}", Format::Text.cell())]
-    BadCharacter { at: Location, found: char },
+    BadCharacter {
+        /// Where.
+        at: Location,
+        /// The character.
+        found: char,
+    },
+    /// A string cell of a grid that is no digit or blank.
     #[error("{at}: found the string {found:?}; expected {}", Format::Strings.cell())]
-    BadString { at: Location, found: String },
+    BadString {
+        /// Where.
+        at: Location,
+        /// The string.
+        found: String,
+    },
+    /// A number cell of a grid that is not an integer 0-9.
     #[error("{at}: found {found}; expected {}", Format::Numbers.cell())]
-    BadNumber { at: Location, found: String },
+    BadNumber {
+        /// Where.
+        at: Location,
+        /// The number, as written.
+        found: String,
+    },
     #[error(
         "{at} is {found}, but earlier cells are {}, and one board uses one representation: expected {}",
         expected.cells(),
         expected.cell()
     )]
-    MixedRepresentation { at: Location, found: &'static str, expected: Format },
+    /// A grid whose cells mix strings and numbers.
+    MixedRepresentation {
+        /// The first cell of the other kind.
+        at: Location,
+        /// What that cell is.
+        found: &'static str,
+        /// The representation of the cells before it.
+        expected: Format,
+    },
     #[error(
         "{at} is null, a blank only in a grid of numbers, but this grid's cells are strings: expected {}",
         Format::Strings.cell()
     )]
-    NullAmongStrings { at: Location },
+    /// A `null` in a grid of strings (null is a blank only among numbers).
+    NullAmongStrings {
+        /// Where.
+        at: Location,
+    },
 }
 
 impl BoardError {

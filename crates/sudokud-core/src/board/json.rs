@@ -96,7 +96,9 @@ impl<'de> Deserialize<'de> for JsonBoard {
 /// A board written in a chosen representation.
 #[derive(Clone, Copy, Debug)]
 pub struct FormattedBoard {
+    /// The board.
     pub board: Board,
+    /// How to write it.
     pub format: Format,
 }
 
@@ -420,7 +422,7 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    const LINE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::board::EXAMPLE_PUZZLE as LINE;
 
     fn read(json: &str) -> Parsed {
         serde_json::from_str::<JsonBoard>(json).expect("valid JSON").into_result()

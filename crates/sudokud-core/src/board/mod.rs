@@ -15,6 +15,13 @@ pub use error::{BoardError, Location};
 pub use json::{Format, FormattedBoard, JsonBoard};
 pub use shuffle::Shuffle;
 
+/// The example puzzle of LeetCode 37 (and 36), in the text representation: well known, with
+/// one solution, [`EXAMPLE_SOLUTION`]. The one copy that documentation, tests and demos use.
+pub const EXAMPLE_PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The one solution of [`EXAMPLE_PUZZLE`].
+pub const EXAMPLE_SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
 /// Number of cells on a board.
 pub const CELLS: usize = 81;
 
@@ -164,7 +171,7 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
 
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const PUZZLE: &str = EXAMPLE_PUZZLE;
 
     #[test]
     fn parses_and_prints_a_line() {

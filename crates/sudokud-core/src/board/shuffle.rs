@@ -79,7 +79,7 @@ mod tests {
     use crate::rules;
     use crate::solver::{self, Outcome};
 
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::board::EXAMPLE_PUZZLE as PUZZLE;
 
     #[test]
     fn undo_reverses_apply() {

@@ -17,8 +17,7 @@
 //! use sudokud_core::logic::{self, Level};
 //! use sudokud_core::solver::{self, Never, Outcome};
 //!
-//! let puzzle: Board =
-//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
+//! let puzzle: Board = sudokud_core::board::EXAMPLE_PUZZLE.parse()?;
 //! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
 //! let hint = logic::steps_to_next_placement(&puzzle, &solution, &mut Never)?;
 //! assert_eq!(hint.len(), 1, "a placement right away, with no elimination before it");
@@ -315,8 +314,7 @@ mod tests {
     use super::*;
     use crate::solver::Never;
 
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
     #[test]
     fn levels_cover_the_scale_and_parse_their_names() {

@@ -83,8 +83,7 @@ mod tests {
     use super::*;
     use crate::logic::techniques::testing::{cand, grid, run};
 
-    // The LeetCode 37 example.
-    const PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::board::EXAMPLE_PUZZLE as PUZZLE;
 
     #[test]
     fn full_house_fills_the_last_cell_of_a_unit() {
