@@ -24,7 +24,7 @@ else
 fi
 
 # One build for all targets, so each run below starts at once.
-# No sanitizer in the smoke run: it builds and runs faster, and the long runs (README) keep
+# No sanitizer in the smoke run: it builds and runs faster, and the long runs (docs/testing.md) keep
 # AddressSanitizer for the solver's few `unsafe` calls.
 cargo +nightly fuzz build -O -s none
 for target in $(cargo +nightly fuzz list); do
