@@ -38,11 +38,18 @@ const BUCKETS: [f64; 18] = [
     0.5, 1.0, 2.5, 5.0,
 ];
 
+/// Installs the process-wide recorder, once; later calls do nothing. The server calls it before
+/// it serves; a program that builds the router itself calls it when it wants sudokud's metrics
+/// (metrics recorded before there is a recorder are lost).
+pub fn install() {
+    handle();
+}
+
 /// The recorder's handle, installing the recorder on the first call.
 ///
 /// If the embedding program installed another global recorder first, ours stays local: its
 /// `/metrics` is then empty of sudokud's figures, which go to the program's recorder instead.
-pub fn handle() -> &'static PrometheusHandle {
+fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()

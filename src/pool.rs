@@ -322,10 +322,10 @@ mod tests {
     #[tokio::test]
     async fn a_job_that_ends_normally_past_its_deadline_still_reached_it() {
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
-        metrics::handle();
+        metrics::install();
         // The job swallows its interruption, as a batch piece does for the boards it fails.
         assert_eq!(pool.run("deadline-test", |deadline| Ok(deadline.should_stop())).await, Ok(true));
-        let text = metrics::handle().render();
+        let text = metrics::render();
         assert!(text.contains(r#"sudokud_deadline_exceeded_total{work="deadline-test"} 1"#), "{text}");
     }
 }

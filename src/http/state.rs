@@ -24,8 +24,6 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: &ServeConfig, readiness: Readiness) -> AppState {
-        // Metrics recorded before the recorder exists are lost, so it is installed with the state.
-        crate::metrics::handle();
         let pool = SolverPool::new(PoolLimits {
             slots: config.solver_slots(),
             max_queued: config.max_queued_solves,

@@ -44,6 +44,8 @@ pub async fn serve(
     readiness: Readiness,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Before any request: metrics recorded while no recorder is installed are lost.
+    crate::metrics::install();
     let app = http::app(config, AppState::new(config, readiness.clone()));
     let metrics_listener = match config.metrics_addr {
         Some(addr) => {

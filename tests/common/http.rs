@@ -24,6 +24,7 @@ pub fn config() -> ServeConfig {
 }
 
 pub fn router(config: &ServeConfig) -> Router {
+    sudokud::metrics::install();
     app(config, AppState::new(config, Readiness::default()))
 }
 
@@ -171,6 +172,7 @@ pub async fn full_pool() -> FullPool {
         queue_timeout_ms: 10,
         ..ServeConfig::default()
     };
+    sudokud::metrics::install();
     let state = AppState::new(&config, Readiness::default());
     let router = app(&config, state.clone());
     let (release, wait) = std::sync::mpsc::channel::<()>();
