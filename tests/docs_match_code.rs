@@ -157,6 +157,14 @@ fn every_problem_kind_is_in_the_errors_table_and_the_spec() {
 }
 
 #[test]
+fn the_technique_count_is_the_code_s() {
+    // Every technique but the brute-force fallback.
+    let library = sudokud::logic::Technique::ALL.len() - 1;
+    let api = docs::page("docs/api.md");
+    assert!(api.contains(&format!("from a library of {library}:")), "docs/api.md must say a library of {library}");
+}
+
+#[test]
 fn every_metric_is_in_the_metrics_table_and_no_page_names_another() {
     let names = [
         metrics::HTTP_REQUESTS,

@@ -29,7 +29,7 @@ use sudokud::board::Format;
 use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
 use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
-use sudokud::logic::Level;
+use sudokud::logic::{Level, Technique};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1300,6 +1300,9 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     assert_eq!(schemas["GenerateRequest"]["properties"]["symmetry"]["enum"], symmetries, "GenerateRequest.symmetry");
     assert_eq!(schemas["GenerateResponse"]["properties"]["symmetry"]["enum"], symmetries, "GenerateResponse.symmetry");
     assert_eq!(schemas["GenerateRequest"]["properties"]["format"]["enum"], formats, "GenerateRequest.format");
+    let techniques: Vec<Value> =
+        Technique::ALL.iter().map(|technique| serde_json::to_value(technique).expect("a name")).collect();
+    assert_eq!(schemas["Technique"]["enum"], Value::from(techniques), "Technique");
 }
 
 #[test]
