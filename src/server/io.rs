@@ -164,13 +164,14 @@ impl AsyncWrite for GuardedIo {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         ready!(self.poll_unsent(cx))?;
-        let length: usize = bufs.iter().map(|buf| buf.len()).sum();
+        // Only a write as small as a canned answer is joined and looked at.
         if bufs.iter().find(|buf| !buf.is_empty()).is_some_and(|first| super::rejection::may_be_canned(first))
-            && length <= 1024
-            && let Some(poll) =
-                self.poll_rewritten(cx, &bufs.iter().flat_map(|buf| buf.iter().copied()).collect::<Vec<u8>>())
+            && bufs.iter().map(|buf| buf.len()).sum::<usize>() <= super::rejection::MAX_CANNED_LEN
         {
-            return poll;
+            let joined: Vec<u8> = bufs.iter().flat_map(|buf| buf.iter().copied()).collect();
+            if let Some(poll) = self.poll_rewritten(cx, &joined) {
+                return poll;
+            }
         }
         let poll = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
         self.under_send_timeout(cx, poll)

@@ -9,15 +9,16 @@
 //! recognition is exact: every answer of the service carries `x-request-id` and a body, so a
 //! head without either can only be hyper's.
 
-use axum::http::{HeaderValue, Request, StatusCode};
+use axum::http::{Request, StatusCode};
 use tower_http::request_id::{MakeRequestId, MakeRequestUuid};
 
 use crate::http::problem::parser_rejection;
 
 /// The longest canned answer: a status line and three short headers.
-const MAX_CANNED_LEN: usize = 256;
+pub(super) const MAX_CANNED_LEN: usize = 256;
 
-/// Whether `bytes` may begin one of hyper's canned answers: the cheap test before [`rewrite`].
+/// Whether `bytes` may be (or, for the first slice of a vectored write, begin) one of hyper's
+/// canned answers: the cheap test before [`rewrite`].
 pub fn may_be_canned(bytes: &[u8]) -> bool {
     bytes.len() <= MAX_CANNED_LEN && (bytes.starts_with(b"HTTP/1.1 4") || bytes.starts_with(b"HTTP/1.1 5"))
 }
@@ -32,11 +33,10 @@ pub fn rewrite(written: &[u8]) -> Option<Vec<u8>> {
     tracing::info!(status = status.as_u16(), request_id, "the HTTP parser refused a request");
     let mut answer = format!(
         "HTTP/1.1 {} {}\r\ncontent-type: application/problem+json\r\nx-request-id: {request_id}\r\n\
-         connection: close\r\ncontent-length: {}\r\ndate: {}\r\n\r\n",
+         connection: close\r\ncontent-length: {}\r\ndate: {date}\r\n\r\n",
         status.as_str(),
         status.canonical_reason().unwrap_or(""),
         body.len(),
-        date.to_str().ok()?,
     )
     .into_bytes();
     answer.extend_from_slice(&body);
@@ -44,7 +44,7 @@ pub fn rewrite(written: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The status and date of a canned answer.
-fn canned(written: &[u8]) -> Option<(StatusCode, HeaderValue)> {
+fn canned(written: &[u8]) -> Option<(StatusCode, &str)> {
     let text = std::str::from_utf8(written).ok()?;
     let (status_line, headers) = text.strip_prefix("HTTP/1.1 ")?.split_once("\r\n")?;
     let status: StatusCode = status_line.get(..3)?.parse().ok()?;
@@ -56,7 +56,7 @@ fn canned(written: &[u8]) -> Option<(StatusCode, HeaderValue)> {
         match header.split_once(": ")? {
             ("connection", "close") => closes = true,
             ("content-length", "0") => empty = true,
-            ("date", value) => date = Some(HeaderValue::from_str(value).ok()?),
+            ("date", value) => date = Some(value),
             _ => return None,
         }
     }
