@@ -156,7 +156,13 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn serve(config: ServeConfig) -> ExitCode {
-    telemetry::init(config.log_format);
+    let _log = match telemetry::init(config.log_format) {
+        Ok(guard) => guard,
+        Err(error) => {
+            eprintln!("sudokud: cannot start the log writer: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let result = tokio::runtime::Builder::new_multi_thread().enable_all().build().and_then(|runtime| {
         runtime.block_on(async {
             let listener = tokio::net::TcpListener::bind(config.addr).await?;

@@ -10,11 +10,14 @@
 //! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot |
 //! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full`, `queue_timeout` or `queue_stayed_full` (a batch chunk that waited in vain; answered 503 `overloaded`) |
 //! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs that reached their deadline (a batch chunk counts once, however many of its boards it failed) |
+//! | `sudokud_log_lines_dropped_total` | counter | - (log lines dropped because the log writer fell behind) |
 //! | `sudokud_build_info` | gauge (1) | `version` |
 //!
 //! Metrics go through the `metrics` facade to one global recorder, installed on first use: a
 //! process has one `/metrics`, however many routers it builds (tests build many).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -30,7 +33,20 @@ pub const SOLVES_IN_FLIGHT: &str = "sudokud_solves_in_flight";
 pub const SLOT_WAIT: &str = "sudokud_solver_slot_wait_seconds";
 pub const SHED: &str = "sudokud_requests_shed_total";
 pub const DEADLINE_EXCEEDED: &str = "sudokud_deadline_exceeded_total";
+pub const LOG_LINES_DROPPED: &str = "sudokud_log_lines_dropped_total";
 pub const BUILD_INFO: &str = "sudokud_build_info";
+/// Every metric above: the list docs/operations.md's table is checked against.
+pub const ALL: [&str; 9] = [
+    HTTP_REQUESTS,
+    HTTP_DURATION,
+    SOLVE_DURATION,
+    SOLVES_IN_FLIGHT,
+    SLOT_WAIT,
+    SHED,
+    DEADLINE_EXCEEDED,
+    LOG_LINES_DROPPED,
+    BUILD_INFO,
+];
 
 /// Histogram buckets in seconds: from an easy solve (a few µs) to the longest deadlines.
 const BUCKETS: [f64; 18] = [
@@ -75,20 +91,56 @@ pub fn upkeep() {
     handle().run_upkeep();
 }
 
-/// One HTTP request, answered.
-pub fn record_request(method: &Method, route: &str, status: u16, elapsed: Duration) {
-    let labels: [(&str, SharedString); 3] = [
-        ("method", method_label(method).into()),
-        ("route", route.to_owned().into()),
-        ("status", status.to_string().into()),
-    ];
-    ::metrics::counter!(HTTP_REQUESTS, &labels).increment(1);
-    ::metrics::histogram!(HTTP_DURATION, &labels).record(elapsed.as_secs_f64());
+/// One HTTP request, answered, with its `method` label ([`method_label`]) and matched route.
+///
+/// The handles of each label set are looked up in a cache of this thread and registered once:
+/// a lookup through the facade hashes and allocates the labels on every call. The label sets
+/// are few (routes x methods x statuses), so the cache stays small.
+pub fn record_request(method: &'static str, route: &str, status: u16, elapsed: Duration) {
+    thread_local! {
+        static HANDLES: RefCell<HashMap<String, Vec<RequestHandles>>> = RefCell::new(HashMap::new());
+    }
+    HANDLES.with_borrow_mut(|routes| {
+        let of_route = match routes.get_mut(route) {
+            Some(of_route) => of_route,
+            None => routes.entry(route.to_owned()).or_default(),
+        };
+        let at = match of_route.iter().position(|handles| handles.method == method && handles.status == status) {
+            Some(at) => at,
+            None => {
+                of_route.push(RequestHandles::register(method, route, status));
+                of_route.len() - 1
+            }
+        };
+        of_route[at].count.increment(1);
+        of_route[at].duration.record(elapsed.as_secs_f64());
+    });
+}
+
+/// The registered series of one label set of the request metrics.
+struct RequestHandles {
+    method: &'static str,
+    status: u16,
+    count: ::metrics::Counter,
+    duration: ::metrics::Histogram,
+}
+
+impl RequestHandles {
+    fn register(method: &'static str, route: &str, status: u16) -> RequestHandles {
+        let labels: [(&str, SharedString); 3] =
+            [("method", method.into()), ("route", route.to_owned().into()), ("status", status.to_string().into())];
+        RequestHandles {
+            method,
+            status,
+            count: ::metrics::counter!(HTTP_REQUESTS, &labels),
+            duration: ::metrics::histogram!(HTTP_DURATION, &labels),
+        }
+    }
 }
 
 /// The `method` label: a client may send any token as a method, and every label value is a
 /// series kept for the life of the process, so methods outside the standard nine share one.
-fn method_label(method: &Method) -> &'static str {
+pub fn method_label(method: &Method) -> &'static str {
     match *method {
         Method::GET => "GET",
         Method::HEAD => "HEAD",
@@ -121,4 +173,9 @@ pub fn job_finished(work: &'static str, ran: Duration, timed_out: bool) {
 /// A request refused with 503 `overloaded`.
 pub fn shed(reason: &'static str) {
     ::metrics::counter!(SHED, "reason" => reason).increment(1);
+}
+
+/// Counts log lines the log writer dropped because it fell behind ([`crate::telemetry`]).
+pub fn log_lines_dropped(lines: u64) {
+    ::metrics::counter!(LOG_LINES_DROPPED).increment(lines);
 }

@@ -9,8 +9,7 @@
 //! recognition is exact: every answer of the service carries `x-request-id` and a body, so a
 //! head without either can only be hyper's.
 
-use axum::http::{Request, StatusCode};
-use tower_http::request_id::{MakeRequestId, MakeRequestUuid};
+use axum::http::StatusCode;
 
 use crate::http::problem::parser_rejection;
 
@@ -27,7 +26,7 @@ pub fn may_be_canned(bytes: &[u8]) -> bool {
 /// answers.
 pub fn rewrite(written: &[u8]) -> Option<Vec<u8>> {
     let (status, date) = canned(written)?;
-    let request_id = MakeRequestUuid.make_request_id(&Request::new(()))?.into_header_value();
+    let request_id = crate::http::fresh_request_id();
     let request_id = request_id.to_str().ok()?;
     let body = parser_rejection(status, request_id);
     tracing::info!(status = status.as_u16(), request_id, "the HTTP parser refused a request");

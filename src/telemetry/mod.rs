@@ -1,4 +1,8 @@
-//! Logging set-up for the server: JSON lines for collectors, pretty lines for people.
+//! Logging set-up for the server: JSON lines for collectors, pretty lines for people, written
+//! off the request path by a thread of their own.
+
+mod json;
+mod writer;
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,13 +14,18 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::LogFormat;
+use json::{JsonFields, JsonLines};
+pub use writer::{BatchWriter, LogGuard};
 
-/// Installs the global subscriber, writing to stdout. The level filter comes from `RUST_LOG`
+/// Installs the global subscriber, writing to stdout through a [`BatchWriter`]; keep the guard
+/// until the process ends, so the last lines are written. The level filter comes from `RUST_LOG`
 /// (default `info`). Without an explicit format, JSON is used unless stdout is a terminal.
-pub fn init(format: Option<LogFormat>) {
+pub fn init(format: Option<LogFormat>) -> std::io::Result<LogGuard> {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Pretty } else { LogFormat::Json });
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    subscriber(format, filter, std::io::stdout).init();
+    let (writer, guard) = BatchWriter::spawn(std::io::stdout())?;
+    subscriber(format, filter, writer).init();
+    Ok(guard)
 }
 
 /// The subscriber [`init`] installs, writing to `writer` (tests read the lines back).
@@ -28,7 +37,7 @@ where
     match format {
         // Span fields (method, path, request_id) go on every line of a request, flattened, so a
         // log query by request id finds all of them.
-        LogFormat::Json => Box::new(builder.json().with_current_span(true).with_span_list(false).finish()),
+        LogFormat::Json => Box::new(builder.fmt_fields(JsonFields).event_format(JsonLines).finish()),
         LogFormat::Pretty => Box::new(builder.finish()),
     }
 }
