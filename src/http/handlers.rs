@@ -38,10 +38,10 @@ pub async fn solve(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<SolveResponse>, ApiError> {
     let (puzzle, format) = request.board.into_result()?;
-    let solve_timeout = state.pool.limits().solve_timeout;
-    let answer =
-        state.pool.run("solve", move |deadline| Ok(solve_puzzle(&puzzle, format, deadline, solve_timeout))).await?;
-    Ok(Json(answer?))
+    // The job must end in `Interrupted` when its deadline stops it, so that an inline try the
+    // budget stopped is handed to the pool rather than answered as a timeout.
+    let verdict = state.pool.run_inline_first("solve", move |deadline| solver::classify(&puzzle, deadline)).await?;
+    Ok(Json(solved(verdict, format)?))
 }
 
 /// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
@@ -52,6 +52,11 @@ pub fn solve_puzzle(
     solve_timeout: Duration,
 ) -> Result<SolveResponse, ApiError> {
     let verdict = solver::classify(puzzle, deadline).map_err(|Interrupted| ApiError::SolveTimeout(solve_timeout))?;
+    solved(verdict, format)
+}
+
+/// The answer to a solve, from the puzzle's verdict.
+fn solved(verdict: solver::Verdict, format: Format) -> Result<SolveResponse, ApiError> {
     let (solution, unique) = verdict.solved()?;
     Ok(SolveResponse { solution: FormattedBoard { board: solution, format }, unique })
 }
@@ -96,7 +101,10 @@ pub async fn count(
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
-    let count = state.pool.run("count", move |deadline| solver::count_or_conflicts(&puzzle, limit, deadline)).await?;
+    let count = state
+        .pool
+        .run_inline_first("count", move |deadline| solver::count_or_conflicts(&puzzle, limit, deadline))
+        .await?;
     let count = count.map_err(ApiError::ConflictingGivens)?;
     Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
 }

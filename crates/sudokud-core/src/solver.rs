@@ -18,7 +18,7 @@
 //! bookkeeping, and the search allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
-//! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses so
+//! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses (or as often as it asks) so
 //! a deadline can end it. A search that goes a few thousand guesses without a solution starts
 //! over on a relabeled copy of the puzzle, which cuts the heavy tail of depth-first search on
 //! sparse grids from seconds to milliseconds (see `count_with`).
@@ -28,14 +28,22 @@ use std::time::Instant;
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
-/// Guesses between two polls of the [`Interrupt`]. A guess costs well under a microsecond, so
-/// this bounds the overshoot past a deadline to about a millisecond, while keeping the clock read
-/// off the hot path.
+/// Guesses between two polls of an [`Interrupt`], unless it asks for another interval. A guess
+/// costs well under a microsecond, so this bounds the overshoot past a deadline to about a
+/// millisecond.
 pub const POLL_INTERVAL: u32 = 1024;
 
 /// Decides whether a running search should give up. Polled at the start and every
-/// [`POLL_INTERVAL`] guesses.
+/// [`Interrupt::poll_interval`] guesses.
 pub trait Interrupt {
+    /// Guesses between two polls: a power of two that divides 4,096 (the restart allowance is
+    /// checked at the polls). Constant for a type, so in the (generic) search the check compiles
+    /// to a mask.
+    #[inline]
+    fn poll_interval(&self) -> u32 {
+        POLL_INTERVAL
+    }
+
     /// Whether to stop now; the search then returns [`Interrupted`].
     fn should_stop(&mut self) -> bool;
 }
@@ -54,7 +62,19 @@ impl Interrupt for Never {
 #[derive(Clone, Copy, Debug)]
 pub struct Deadline(pub Instant);
 
+/// [`Deadline`]'s poll interval.
+const DEADLINE_POLL_INTERVAL: u32 = 64;
+
 impl Interrupt for Deadline {
+    /// A clock read every 64 guesses (tens of microseconds) costs well under 1 % of the search,
+    /// and lets a deadline a few microseconds away stop a search about that soon: the service
+    /// tries small puzzles on its async worker with such a deadline before it hands them to the
+    /// blocking pool.
+    #[inline]
+    fn poll_interval(&self) -> u32 {
+        DEADLINE_POLL_INTERVAL
+    }
+
     fn should_stop(&mut self) -> bool {
         Instant::now() >= self.0
     }
@@ -274,11 +294,12 @@ fn start_over(
 }
 
 /// Guesses the first attempt of a search may make without finding a solution before it starts
-/// over (see [`count_with`]). A multiple of [`POLL_INTERVAL`]: it is checked when the interrupt
-/// is polled, which keeps it off the hot path. 4,096 guesses take about a millisecond; the
+/// over (see [`count_with`]). A multiple of every [`Interrupt::poll_interval`]: it is checked when
+/// the interrupt is polled, which keeps it off the hot path. 4,096 guesses take about a millisecond; the
 /// hardest real puzzles need under 1,400 for their whole search, and `real_puzzles_never_restart`
 /// keeps that margin at least twofold.
 const RESTART_GUESSES: u32 = 4 * POLL_INTERVAL;
+const _: () = assert!(RESTART_GUESSES.is_multiple_of(DEADLINE_POLL_INTERVAL));
 
 /// The allowance of attempt `attempt`: doubled each time, up to where it never runs out.
 fn restart_allowance(attempt: u32) -> u32 {
@@ -996,7 +1017,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             self.guesses = self.guesses.wrapping_add(1);
-            if self.guesses.is_multiple_of(POLL_INTERVAL) {
+            if self.guesses.is_multiple_of(self.interrupt.poll_interval()) {
                 if self.interrupt.should_stop() {
                     return Err(Stop::Interrupted);
                 }
