@@ -1,8 +1,10 @@
 //! openapi.yaml against the router: these tests fail when the document and the server disagree.
 //!
-//! * Every operation the spec lists is routed, and every route is in the spec. The routes are read
-//!   from the source of `src/http/mod.rs` (its `.route("PATH", METHOD(..))` calls), so a route added
-//!   there without documenting it fails here; other methods on a spec path answer 405.
+//! * Every operation the spec lists is routed, and every route is in the spec. The routes are the
+//!   table `sudokud::http::ROUTES` that `app` builds its router from, so a route added there
+//!   without documenting it fails here. Every documented operation is then requested through the
+//!   real router (neither 404 nor 405), other methods on a spec path answer 405 with `Allow`, and
+//!   an undocumented path a 404 problem.
 //! * A table of example requests, one or more per (operation, status) the server can produce, is
 //!   run through the real router (or a real server where a socket is needed). Each answer must have
 //!   the expected status, that status must be documented for the operation, and the body and headers
@@ -28,7 +30,7 @@ use serde_json::{Value, json};
 use sudokud::board::Format;
 use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
-use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use sudokud::http::{AppState, PROBLEM_BASE, ROUTES, Readiness, app};
 use sudokud::logic::{Level, Technique};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -36,7 +38,6 @@ use tower::ServiceExt;
 use yaml_rust2::{Yaml, YamlLoader};
 
 const SPEC_TEXT: &str = include_str!("../openapi.yaml");
-const ROUTER_SOURCE: &str = include_str!("../src/http/mod.rs");
 
 use sudokud::board::EXAMPLE_PUZZLE as PUZZLE;
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
@@ -174,165 +175,6 @@ impl Spec {
     fn component_response(&self, name: &str) -> &Value {
         self.target(&format!("#/components/responses/{name}"))
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The router's routes, from its source
-// ---------------------------------------------------------------------------------------------
-
-/// The source without comments (string literals kept), so commented-out routes do not count.
-fn strip_comments(source: &str) -> String {
-    let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                out.push(c);
-                while let Some(c) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => out.extend(chars.next()),
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'/') => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut previous = ' ';
-                for c in chars.by_ref() {
-                    if previous == '*' && c == '/' {
-                        break;
-                    }
-                    previous = c;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// The index just past the `)` that closes the `(` before `start`.
-fn closing_paren(text: &str, start: usize) -> usize {
-    let mut depth = 1;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (offset, c) in text[start..].char_indices() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return start + offset + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    panic!("unbalanced parentheses in src/http/mod.rs after byte {start}")
-}
-
-/// The methods of a method-router expression such as `get(handler)` or
-/// `axum::routing::get(a).post(b)`.
-fn methods_of(expression: &str, path: &str) -> Vec<String> {
-    let mut methods = Vec::new();
-    let mut rest = expression.trim();
-    loop {
-        let open = rest.find('(').unwrap_or_else(|| panic!("route {path}: cannot parse method router `{expression}`"));
-        let name = rest[..open].trim();
-        let name = name.rsplit("::").next().unwrap_or(name);
-        let method = match name {
-            "get" | "post" | "put" | "delete" | "patch" | "head" | "options" | "trace" => name.to_ascii_uppercase(),
-            other => panic!(
-                "route {path}: `{other}(..)` in `{expression}` is not a plain method router; teach \
-                 tests/openapi_contract.rs to read it"
-            ),
-        };
-        methods.push(method);
-        let close = closing_paren(rest, open + 1);
-        rest = rest[close..].trim_start();
-        match rest.strip_prefix('.') {
-            Some(next) => rest = next,
-            None if rest.trim_end_matches(',').trim().is_empty() => return methods,
-            None => panic!("route {path}: cannot parse the end of method router `{expression}`"),
-        }
-    }
-}
-
-/// `code` without the function whose signature starts with `signature`, body included.
-fn without_function(code: &str, signature: &str) -> String {
-    let start = code.find(signature).unwrap_or_else(|| panic!("src/http/mod.rs has no `{signature}`"));
-    let open = start + code[start..].find('{').expect("a function body");
-    let mut depth = 0;
-    for (offset, c) in code[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return format!("{}{}", &code[..start], &code[open + offset + 1..]);
-                }
-            }
-            _ => {}
-        }
-    }
-    panic!("unbalanced braces in src/http/mod.rs after `{signature}`")
-}
-
-/// Every (method, path) the router of `src/http/mod.rs` defines.
-fn router_routes() -> BTreeSet<Operation> {
-    // Production code only: the file's unit tests build routers of their own.
-    let source = strip_comments(ROUTER_SOURCE);
-    let code = source.split("#[cfg(test)]").next().expect("split yields at least one part");
-    // The separate metrics listener (`--metrics-addr`) serves the same documented GET /metrics.
-    let code = &without_function(code, "pub fn metrics_app(");
-    for construct in [".nest(", ".nest_service(", ".merge(", ".route_service(", "MethodRouter"] {
-        assert!(
-            !code.contains(construct),
-            "src/http/mod.rs uses `{construct}`, which this test cannot follow; extend router_routes()"
-        );
-    }
-    let mut routes = BTreeSet::new();
-    let mut calls = 0;
-    for (at, _) in code.match_indices(".route(") {
-        calls += 1;
-        let arguments_start = at + ".route(".len();
-        let arguments_end = closing_paren(code, arguments_start) - 1;
-        let arguments = code[arguments_start..arguments_end].trim();
-        let path_literal = arguments
-            .strip_prefix('"')
-            .and_then(|rest| rest.split_once('"'))
-            .unwrap_or_else(|| panic!("`.route({arguments})`: the path is not a string literal"));
-        let (path, rest) = path_literal;
-        let expression = rest
-            .trim_start()
-            .strip_prefix(',')
-            .unwrap_or_else(|| panic!("`.route({arguments})`: expected `, METHOD(handler)` after the path"));
-        for method in methods_of(expression, path) {
-            assert!(routes.insert((method.clone(), path.to_owned())), "{method} {path} is routed twice");
-        }
-    }
-    assert!(calls > 0, "found no `.route(\"PATH\", METHOD(..))` calls in src/http/mod.rs: the parse is out of date");
-    routes
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1080,23 +922,18 @@ fn assert_matches_response(spec: &Spec, what: &str, response: &Value, reply: &Re
 #[test]
 fn every_route_is_documented_and_every_operation_is_routed() {
     let documented: BTreeSet<Operation> = Spec::load().operations().into_keys().collect();
-    let routed = router_routes();
+    let mut routed = BTreeSet::new();
+    for route in ROUTES {
+        let operation = (route.method.to_string(), route.path.to_owned());
+        assert!(routed.insert(operation), "{} {} is routed twice", route.method, route.path);
+    }
     let undocumented: Vec<_> = routed.difference(&documented).collect();
     let unrouted: Vec<_> = documented.difference(&routed).collect();
     assert!(
         undocumented.is_empty() && unrouted.is_empty(),
-        "openapi.yaml and src/http/mod.rs disagree.\n  routed but not in the spec: {undocumented:?}\n  \
+        "openapi.yaml and sudokud::http::ROUTES disagree.\n  routed but not in the spec: {undocumented:?}\n  \
          in the spec but not routed: {unrouted:?}"
     );
-}
-
-#[test]
-fn the_route_parser_reads_what_it_should_and_refuses_what_it_cannot() {
-    assert_eq!(methods_of("get(handlers::healthz)", "/x"), ["GET"]);
-    assert_eq!(methods_of(" axum::routing::get(a).post(b::c(d)) ", "/x"), ["GET", "POST"]);
-    assert!(std::panic::catch_unwind(|| methods_of("any(handler)", "/x")).is_err());
-    let stripped = strip_comments("a // .route(\"/gone\", get(x))\nb /* .route( */ \"// kept\"");
-    assert!(!stripped.contains("/gone") && !stripped.contains("route") && stripped.contains("\"// kept\""));
 }
 
 #[tokio::test]
