@@ -13,13 +13,14 @@ mod handlers;
 mod logic;
 mod playground;
 pub mod problem;
+mod routes;
 mod state;
 
 use axum::Router;
 use axum::http::StatusCode;
 use axum::middleware;
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::{MethodFilter, get};
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate};
@@ -28,6 +29,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
+pub use routes::{ROUTES, Route};
 pub use state::{AppState, Readiness};
 
 use crate::board::{Board, Format};
@@ -37,29 +39,19 @@ use front::FrontLayer;
 pub(crate) use front::fresh_request_id;
 use problem::BodyLimit;
 
-/// The whole service: routes plus the middleware stack, configured by `config`.
+/// The whole service: the routes of [`ROUTES`] plus the middleware stack, configured by `config`.
 pub fn app(config: &ServeConfig, state: AppState) -> Router {
-    let routes = Router::new()
-        .route("/v1/solve", post(handlers::solve))
-        .route("/v1/validate", post(handlers::validate))
-        .route("/v1/count", post(handlers::count))
-        .route("/v1/rate", post(logic::rate))
-        .route("/v1/hint", post(logic::hint))
-        .route("/v1/explain", post(logic::explain))
-        .route("/v1/generate", post(logic::generate))
-        // One board fits in a small body; the batch route reads its body itself, with a limit
-        // per board (JSON) or per line (NDJSON).
-        .route_layer(RequestBodyLimitLayer::new(config.body_limit_bytes))
-        .route("/v1/solve/batch", post(batch::solve_batch))
-        .route("/healthz", get(handlers::healthz))
-        .route("/readyz", get(handlers::readyz))
-        .route("/openapi.yaml", get(handlers::openapi))
-        .route("/", get(playground::index))
-        .route("/playground.css", get(playground::style))
-        .route("/playground.js", get(playground::script))
-        .route("/favicon.svg", get(playground::favicon));
-    // With a metrics address of its own, /metrics is served only there (see `metrics_app`).
-    let routes = if config.metrics_addr.is_none() { routes.route("/metrics", get(handlers::metrics)) } else { routes };
+    let body_limit = RequestBodyLimitLayer::new(config.body_limit_bytes);
+    let routes = ROUTES
+        .iter()
+        // With a metrics address of its own, /metrics is served only there (see `metrics_app`).
+        .filter(|route| !(route.metrics && config.metrics_addr.is_some()))
+        .fold(Router::new(), |routes, route| {
+            let filter = MethodFilter::try_from(route.method.clone()).expect("a method axum can route");
+            let handler = (route.handler)(filter);
+            let handler = if route.body_limit { handler.layer(body_limit) } else { handler };
+            routes.route(route.path, handler)
+        });
     with_middleware(routes.fallback(handlers::not_found).with_state(state), config)
 }
 
