@@ -67,8 +67,8 @@ where
         // RUST_LOG=warn, and with it the id of the warnings and errors).
         let span = tracing::error_span!(
             "request",
-            method = %request.method(),
-            path = %request.uri().path(),
+            method = request.method().as_str(),
+            path = request.uri().path(),
             request_id = request_id.to_str().unwrap_or_default(),
         );
         let method = crate::metrics::method_label(request.method());
