@@ -22,8 +22,11 @@ pub const EXAMPLE_PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17
 /// The one solution of [`EXAMPLE_PUZZLE`].
 pub const EXAMPLE_SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// Rows on a board, and columns, boxes and digits: 9.
+pub const SIZE: usize = 9;
+
 /// Number of cells on a board.
-pub const CELLS: usize = 81;
+pub const CELLS: usize = SIZE * SIZE;
 
 /// A 9x9 Sudoku grid: givens and blanks, or a full solution.
 ///
