@@ -46,10 +46,11 @@ impl LineError {
             LineError::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
             LineError::Unanswerable(Unanswerable::Conflicting(conflicts)) => {
                 out.write_all(b"error\tconflicting givens (0-based row and column):")?;
-                for &Conflict { row, col, digit, .. } in conflicts {
+                for &Conflict { cell, digit, .. } in conflicts {
                     // Rows and columns are 0-8 and digits 1-9: one character each, so the bytes
                     // are put together here rather than through `fmt`, which costs more than
                     // finding the conflicts.
+                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
                     out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
                 }
                 out.write_all(b"\n")

@@ -24,10 +24,10 @@ fn solution(puzzle: &Board) -> Board {
 /// Checks a step against the solution: right placements, no solution digit removed.
 fn check_step(puzzle: &Board, solution: &Board, step: &logic::Step) {
     for placed in &step.placements {
-        assert_eq!(solution.get(placed.row.into(), placed.col.into()), placed.digit, "{puzzle}: {step:?}");
+        assert_eq!(solution.cells()[placed.cell.index()], placed.digit.get(), "{puzzle}: {step:?}");
     }
     for removed in &step.eliminations {
-        assert_ne!(solution.get(removed.row.into(), removed.col.into()), removed.digit, "{puzzle}: {step:?}");
+        assert_ne!(solution.cells()[removed.cell.index()], removed.digit.get(), "{puzzle}: {step:?}");
     }
     assert!(!step.placements.is_empty() || !step.eliminations.is_empty(), "{puzzle}: {step:?}");
     assert!(step.explanation.ends_with('.') && !step.explanation.contains("r0") && !step.explanation.contains("c0"));
@@ -228,9 +228,9 @@ fn follow_hints(puzzle: &Board, solution: &Board) -> (Board, bool) {
         }
         let mut cells = *board.cells();
         for placed in &placement.placements {
-            let cell = &mut cells[usize::from(placed.row) * 9 + usize::from(placed.col)];
+            let cell = &mut cells[placed.cell.index()];
             assert_eq!(*cell, 0, "{board}: a hint places on a blank: {placed}");
-            *cell = placed.digit;
+            *cell = placed.digit.get();
         }
         board = Board::from_cells(cells).unwrap();
     }

@@ -13,6 +13,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 use sudokud::board::{Board, BoardError, CELLS, Format, FormattedBoard, JsonBoard, Location, Shuffle};
+use sudokud::position::Cell;
 use sudokud::rules;
 use sudokud::solver::{self, Never, Outcome};
 
@@ -130,17 +131,20 @@ fn cell_value(ch: char) -> Option<u8> {
 }
 
 /// What `Board::parse_line` must return, worked out directly: the first character that is not
-/// a cell is the error, unless a 82nd cell comes before it; then the error is the count of
-/// non-whitespace characters.
+/// a cell is the error, unless it or a cell before it is the 82nd; then the error is the count
+/// of non-whitespace characters.
 fn expected_parse(text: &str) -> Result<Board, BoardError> {
     let mut cells = Vec::with_capacity(CELLS);
     for (offset, ch) in text.char_indices().filter(|(_, ch)| !ch.is_ascii_whitespace()) {
-        let Some(value) = cell_value(ch) else {
-            return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: cells.len() }, found: ch });
-        };
+        // Past the 81st cell any character is one too many, a bad one too: there is no cell for
+        // it to be bad in.
         if cells.len() == CELLS {
             return Err(BoardError::CellCount { found: text.chars().filter(|ch| !ch.is_ascii_whitespace()).count() });
         }
+        let Some(value) = cell_value(ch) else {
+            let cell = Cell::from_index(cells.len()).expect("fewer than 81 cells so far");
+            return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell }, found: ch });
+        };
         cells.push(value);
     }
     match <[u8; CELLS]>::try_from(cells) {

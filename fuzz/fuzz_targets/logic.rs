@@ -37,14 +37,14 @@ fn proper(puzzle: &Board, solution: &Board) {
     let mut cells = *puzzle.cells();
     for step in &explanation.steps {
         for placement in &step.placements {
-            let index = usize::from(placement.row) * 9 + usize::from(placement.col);
-            assert_eq!(placement.digit, solution.cells()[index], "{step:?} places a wrong digit");
+            let index = placement.cell.index();
+            assert_eq!(placement.digit.get(), solution.cells()[index], "{step:?} places a wrong digit");
             assert_eq!(cells[index], 0, "{step:?} places on a filled cell");
-            cells[index] = placement.digit;
+            cells[index] = placement.digit.get();
         }
         for elimination in &step.eliminations {
-            let index = usize::from(elimination.row) * 9 + usize::from(elimination.col);
-            assert_ne!(elimination.digit, solution.cells()[index], "{step:?} eliminates the solution digit");
+            let index = elimination.cell.index();
+            assert_ne!(elimination.digit.get(), solution.cells()[index], "{step:?} eliminates the solution digit");
         }
     }
     assert_eq!(cells, *solution.cells(), "the placements do not fill the grid");

@@ -3,6 +3,7 @@
 //! crate and HTTP or the command line.
 //!
 //! - [`board`]: the grid and its text and JSON representations.
+//! - [`position`]: typed cells, houses (rows, columns, boxes), digits and candidates.
 //! - [`rules`]: which givens conflict, and whether a board is complete.
 //! - [`solver`]: search with propagation; uniqueness, counts up to a limit, a cooperative deadline.
 //! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
@@ -25,6 +26,7 @@ pub mod board;
 pub mod generate;
 pub mod logic;
 pub mod member;
+pub mod position;
 pub mod random;
 pub mod rules;
 pub mod solver;

@@ -1,23 +1,27 @@
 //! Rule checking (LeetCode 36 semantics): no digit may repeat among the filled cells of a row,
 //! a column or a box. Blanks are ignored, so a partly filled board can be valid.
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
 use crate::board::Board;
+use crate::position::{Cell, Digit, HouseKind};
 
-/// The kinds of unit a digit must not repeat in, as a small bit set.
+/// The kinds of unit (house) a digit must not repeat in, as a small bit set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Units(u8);
 
 impl Units {
     /// The row.
-    pub const ROW: Units = Units(1);
+    pub const ROW: Units = Units::of(HouseKind::Row);
     /// The column.
-    pub const COLUMN: Units = Units(2);
-    /// The 3x3 box.
-    pub const BOX: Units = Units(4);
+    pub const COLUMN: Units = Units::of(HouseKind::Column);
+    /// The box.
+    pub const BOX: Units = Units::of(HouseKind::Box);
 
-    const NAMES: [(Units, &'static str); 3] = [(Units::ROW, "row"), (Units::COLUMN, "column"), (Units::BOX, "box")];
+    /// The set of `kind` alone.
+    const fn of(kind: HouseKind) -> Units {
+        Units(1 << kind as u8)
+    }
 
     /// Whether every unit in `other` is also in `self`.
     pub fn contains(self, other: Units) -> bool {
@@ -29,13 +33,20 @@ impl Units {
     }
 }
 
-/// Serialized as the list of unit names, e.g. `["row", "box"]`.
+/// The set of one kind of house.
+impl From<HouseKind> for Units {
+    fn from(kind: HouseKind) -> Units {
+        Units::of(kind)
+    }
+}
+
+/// Serialized as the list of unit names, in [`HouseKind::ALL`] order, e.g. `["row", "box"]`.
 impl Serialize for Units {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut names = serializer.serialize_seq(None)?;
-        for (unit, name) in Units::NAMES {
-            if self.contains(unit) {
-                names.serialize_element(name)?;
+        for kind in HouseKind::ALL {
+            if self.contains(kind.into()) {
+                names.serialize_element(kind.name())?;
             }
         }
         names.end()
@@ -43,16 +54,27 @@ impl Serialize for Units {
 }
 
 /// A given that shares its digit with another given in one or more units.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+///
+/// Serialized as one object, `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, with the
+/// cell's row and column 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// 0-based row.
-    pub row: u8,
-    /// 0-based column.
-    pub col: u8,
-    /// The repeated digit, 1-9.
-    pub digit: u8,
+    /// The cell of the given.
+    pub cell: Cell,
+    /// The repeated digit.
+    pub digit: Digit,
     /// The units in which the digit repeats.
     pub units: Units,
+}
+
+impl Serialize for Conflict {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("Conflict", 4)?;
+        self.cell.serialize_fields(&mut object)?;
+        object.serialize_field("digit", &self.digit)?;
+        object.serialize_field("units", &self.units)?;
+        object.end()
+    }
 }
 
 /// The result of checking a board against the rules.
@@ -116,13 +138,14 @@ pub fn conflicts(board: &Board) -> Vec<Conflict> {
             let pos = cells.trailing_zeros();
             cells &= cells - 1;
             let mut units = Units::default();
-            for (repeats, unit) in [(rows, Units::ROW), (columns, Units::COLUMN), (boxes, Units::BOX)] {
+            for (repeats, kind) in [(rows, HouseKind::Row), (columns, HouseKind::Column), (boxes, HouseKind::Box)] {
                 if repeats >> pos & 1 != 0 {
-                    units.insert(unit);
+                    units.insert(kind.into());
                 }
             }
-            let (row, col) = (3 * band as u8 + pos as u8 / 9, pos as u8 % 9);
-            conflicts.push(Conflict { row, col, digit: board.get(row.into(), col.into()), units });
+            // A band is 27 cells, row-major like the board.
+            let cell = Cell::at(27 * band + pos as usize);
+            conflicts.push(Conflict { cell, digit: Digit::of(board.cells()[cell.index()]), units });
         }
     }
     conflicts
@@ -140,6 +163,10 @@ mod tests {
     use super::*;
 
     const LEETCODE_36: &str = crate::board::EXAMPLE_PUZZLE;
+
+    fn conflict(row: u8, col: u8, digit: u8, units: Units) -> Conflict {
+        Conflict { cell: Cell::new(row, col).unwrap(), digit: Digit::new(digit).unwrap(), units }
+    }
 
     fn with(line: &str, index: usize, digit: u8) -> Board {
         let mut bytes = line.as_bytes().to_vec();
@@ -163,11 +190,7 @@ mod tests {
         let both = Units(Units::COLUMN.0 | Units::BOX.0);
         assert_eq!(
             report.conflicts,
-            vec![
-                Conflict { row: 0, col: 0, digit: 8, units: both },
-                Conflict { row: 2, col: 2, digit: 8, units: Units::BOX },
-                Conflict { row: 3, col: 0, digit: 8, units: Units::COLUMN },
-            ]
+            vec![conflict(0, 0, 8, both), conflict(2, 2, 8, Units::BOX), conflict(3, 0, 8, Units::COLUMN),]
         );
     }
 
@@ -175,18 +198,19 @@ mod tests {
     fn a_repeat_in_a_row_only() {
         // Row 0 has 5 at col 0; put another 5 at col 7 (box 2 and column 7 have no 5).
         let report = validate(&with(LEETCODE_36, 7, 5));
-        assert_eq!(
-            report.conflicts,
-            vec![
-                Conflict { row: 0, col: 0, digit: 5, units: Units::ROW },
-                Conflict { row: 0, col: 7, digit: 5, units: Units::ROW },
-            ]
-        );
+        assert_eq!(report.conflicts, vec![conflict(0, 0, 5, Units::ROW), conflict(0, 7, 5, Units::ROW),]);
     }
 
     #[test]
     fn units_serialize_as_names() {
         let units = Units(Units::ROW.0 | Units::BOX.0);
         assert_eq!(serde_json::to_string(&units).unwrap(), r#"["row","box"]"#);
+        assert!(units.contains(HouseKind::Box.into()) && !units.contains(Units::COLUMN));
+    }
+
+    #[test]
+    fn conflicts_serialize_flat_and_zero_based() {
+        let json = serde_json::to_string(&conflict(0, 2, 8, Units::COLUMN)).unwrap();
+        assert_eq!(json, r#"{"row":0,"col":2,"digit":8,"units":["column"]}"#);
     }
 }

@@ -7,48 +7,45 @@
 use std::fmt;
 
 use super::Format;
+use crate::position::Cell;
 
 /// Where in the input a problem was found. Rows and columns are 0-based, as in `conflicts`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
     /// A cell of a grid (array) representation, or of a decoded board.
-    Cell {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
+    Cell(Cell),
     /// A character of the text representation.
     Offset {
         /// Its byte offset in the string.
         offset: usize,
-        /// The index (row-major, 0-based) of the cell it would have filled.
-        cell: usize,
+        /// The cell it would have filled.
+        cell: Cell,
     },
 }
 
 impl Location {
-    /// The location of cell `index` in row-major order.
-    pub fn cell(index: usize) -> Location {
-        Location::Cell { row: index / 9, col: index % 9 }
-    }
-
     /// A JSON Pointer (RFC 6901) to the offending value inside the request's `board` member.
     pub fn json_pointer(&self) -> String {
         match *self {
-            Location::Cell { row, col } => format!("/board/{row}/{col}"),
+            Location::Cell(cell) => format!("/board/{}/{}", cell.row(), cell.col()),
             Location::Offset { .. } => "/board".to_owned(),
         }
     }
 }
 
+/// `board[3][4]` (0-based, as the JSON array is indexed), or the character's byte offset and
+/// the cell it would have filled.
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Location::Cell { row, col } => write!(f, "board[{row}][{col}]"),
-            Location::Offset { offset, cell } => {
-                write!(f, "board character at byte offset {offset} (cell {cell}: row {}, col {})", cell / 9, cell % 9)
-            }
+            Location::Cell(cell) => write!(f, "board[{}][{}]", cell.row(), cell.col()),
+            Location::Offset { offset, cell } => write!(
+                f,
+                "board character at byte offset {offset} (cell {}: row {}, col {})",
+                cell.index(),
+                cell.row(),
+                cell.col()
+            ),
         }
     }
 }
@@ -94,12 +91,10 @@ pub enum BoardError {
         found: usize,
     },
     /// A grid cell that is neither a string nor a number.
-    #[error("board[{row}][{col}] is {found}; expected a one-character string or an integer 0-9")]
+    #[error("{at} is {found}; expected a one-character string or an integer 0-9")]
     CellType {
-        /// The row, 0-based.
-        row: usize,
-        /// The column, 0-based.
-        col: usize,
+        /// Where.
+        at: Location,
         /// What it is instead.
         found: &'static str,
     },
@@ -163,8 +158,8 @@ impl BoardError {
             BoardError::RowType { row, .. } | BoardError::RowLength { row, .. } => {
                 format!("/board/{row}")
             }
-            BoardError::CellType { row, col, .. } => Location::Cell { row: *row, col: *col }.json_pointer(),
-            BoardError::BadCharacter { at, .. }
+            BoardError::CellType { at, .. }
+            | BoardError::BadCharacter { at, .. }
             | BoardError::BadString { at, .. }
             | BoardError::BadNumber { at, .. }
             | BoardError::MixedRepresentation { at, .. }
@@ -179,11 +174,11 @@ mod tests {
 
     #[test]
     fn messages_name_the_place_and_the_value() {
-        let error = BoardError::BadNumber { at: Location::Cell { row: 2, col: 7 }, found: "12".into() };
+        let error = BoardError::BadNumber { at: Location::Cell(Cell::new(2, 7).unwrap()), found: "12".into() };
         assert_eq!(error.to_string(), "board[2][7]: found 12; expected an integer 0-9 (0 or null for blank)");
         assert_eq!(error.json_pointer(), "/board/2/7");
 
-        let error = BoardError::BadCharacter { at: Location::Offset { offset: 13, cell: 12 }, found: 'x' };
+        let error = BoardError::BadCharacter { at: Location::Offset { offset: 13, cell: Cell::at(12) }, found: 'x' };
         assert_eq!(
             error.to_string(),
             "board character at byte offset 13 (cell 12: row 1, col 3): found 'x'; expected a digit 1-9, or '.' or '0' for blank"

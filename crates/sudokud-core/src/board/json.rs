@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Board, BoardError, CELLS, Location};
 use crate::member::{Choice, choice_traits, whole_number};
+use crate::position::Cell;
 
 /// How a board was written in a request, so the answer can be written the same way. By name
 /// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
@@ -217,9 +218,9 @@ struct GridBuilder {
 }
 
 impl GridBuilder {
-    fn put(&mut self, row: usize, col: usize, cell: CellValue) {
-        let at = Location::Cell { row, col };
-        let (format, value) = match cell {
+    fn put(&mut self, cell: Cell, value: CellValue) {
+        let at = Location::Cell(cell);
+        let (format, value) = match value {
             CellValue::Text(value) => (Format::Strings, value.map_err(|found| BoardError::BadString { at, found })),
             CellValue::Number(value) => (Format::Numbers, value.map_err(|found| BoardError::BadNumber { at, found })),
             CellValue::Null => {
@@ -230,7 +231,7 @@ impl GridBuilder {
                 return;
             }
             CellValue::Other(found) => {
-                self.error = Some(BoardError::CellType { row, col, found });
+                self.error = Some(BoardError::CellType { at, found });
                 return;
             }
         };
@@ -245,7 +246,7 @@ impl GridBuilder {
             return;
         }
         match value {
-            Ok(digit) => self.cells[row * 9 + col] = digit,
+            Ok(digit) => self.cells[cell.index()] = digit,
             Err(error) => self.error = Some(error),
         }
     }
@@ -284,9 +285,11 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut col = 0;
-        while let Some(cell) = seq.next_element_seed(CellSeed { skip: col >= 9 || self.grid.error.is_some() })? {
-            if let Some(cell) = cell {
-                self.grid.put(self.row, col, cell);
+        while let Some(read) = seq.next_element_seed(CellSeed { skip: col >= 9 || self.grid.error.is_some() })? {
+            if let Some(value) = read {
+                // Rows and columns past the ninth are skipped, so the cell is on the board.
+                let cell = Cell::new(self.row as u8, col as u8).expect("a cell within the first nine rows and columns");
+                self.grid.put(cell, value);
             }
             col += 1;
         }
@@ -424,6 +427,10 @@ mod tests {
 
     use crate::board::EXAMPLE_PUZZLE as LINE;
 
+    fn cell(row: u8, col: u8) -> Cell {
+        Cell::new(row, col).unwrap()
+    }
+
     fn read(json: &str) -> Parsed {
         serde_json::from_str::<JsonBoard>(json).expect("valid JSON").into_result()
     }
@@ -486,12 +493,12 @@ mod tests {
         let row_string = numbers_json().replacen("[5,3,0,0,7,0,0,0,0]", "\"530070000\"", 1);
         assert_eq!(read(&row_string), Err(BoardError::RowType { row: 0, found: "a string" }));
         let cell_bool = numbers_json().replacen("[5,3,0", "[5,true,0", 1);
-        assert_eq!(read(&cell_bool), Err(BoardError::CellType { row: 0, col: 1, found: "a boolean" }));
+        assert_eq!(read(&cell_bool), Err(BoardError::CellType { at: Location::Cell(cell(0, 1)), found: "a boolean" }));
     }
 
     #[test]
     fn cell_errors_name_the_cell_and_value() {
-        let at = Location::Cell { row: 0, col: 1 };
+        let at = Location::Cell(cell(0, 1));
         let big = numbers_json().replacen("[5,3,", "[5,10,", 1);
         assert_eq!(read(&big), Err(BoardError::BadNumber { at, found: "10".into() }));
         let negative = numbers_json().replacen("[5,3,", "[5,-3,", 1);
@@ -524,7 +531,7 @@ mod tests {
 
         // In a grid of strings a null is the mistake, after the strings or before them.
         let strings_then_null = strings_json().replacen(r#"["5","3",".","#, r#"["5","3",null,"#, 1);
-        let at = Location::Cell { row: 0, col: 2 };
+        let at = Location::Cell(cell(0, 2));
         let error = BoardError::NullAmongStrings { at };
         assert_eq!(read(&strings_then_null), Err(error.clone()));
         assert_eq!(
@@ -534,7 +541,7 @@ mod tests {
         );
         assert_eq!(error.json_pointer(), "/board/0/2");
         let null_then_strings = strings_json().replacen(r#"[["5""#, "[[null", 1);
-        let at = Location::Cell { row: 0, col: 0 };
+        let at = Location::Cell(cell(0, 0));
         assert_eq!(read(&null_then_strings), Err(BoardError::NullAmongStrings { at }));
     }
 
@@ -548,7 +555,10 @@ mod tests {
         }
         let request: Request = serde_json::from_str(json).unwrap();
         assert_eq!(request.after, 1);
-        assert_eq!(request.board.into_result(), Err(BoardError::CellType { row: 0, col: 2, found: "an object" }));
+        assert_eq!(
+            request.board.into_result(),
+            Err(BoardError::CellType { at: Location::Cell(cell(0, 2)), found: "an object" })
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::position::Cell;
+
 mod error;
 mod json;
 mod shuffle;
@@ -22,8 +24,11 @@ pub const EXAMPLE_PUZZLE: &str = "53..7....6..195....98....6.8...6...34..8.3..17
 /// The one solution of [`EXAMPLE_PUZZLE`].
 pub const EXAMPLE_SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// Rows on a board, and columns, boxes and digits: 9.
+pub const SIZE: usize = 9;
+
 /// Number of cells on a board.
-pub const CELLS: usize = 81;
+pub const CELLS: usize = SIZE * SIZE;
 
 /// A 9x9 Sudoku grid: givens and blanks, or a full solution.
 ///
@@ -41,7 +46,7 @@ impl Board {
     /// Builds a board from 81 cells in row-major order, `0` for blank.
     pub fn from_cells(cells: [u8; CELLS]) -> Result<Board, BoardError> {
         if let Some(index) = cells.iter().position(|&value| value > 9) {
-            return Err(BoardError::BadNumber { at: Location::cell(index), found: cells[index].to_string() });
+            return Err(BoardError::BadNumber { at: Location::Cell(Cell::at(index)), found: cells[index].to_string() });
         }
         Ok(Board { cells })
     }
@@ -120,7 +125,10 @@ impl Board {
                 b'.' | b'0' => 0,
                 _ => {
                     let found = text[offset..].chars().next().expect("offset is on a char boundary");
-                    return Err(BoardError::BadCharacter { at: Location::Offset { offset, cell: count }, found });
+                    return Err(BoardError::BadCharacter {
+                        at: Location::Offset { offset, cell: Cell::at(count) },
+                        found,
+                    });
                 }
             };
             cells[count] = value;
@@ -211,7 +219,7 @@ mod tests {
         let text = format!("{}x{}", &PUZZLE[..10], &PUZZLE[11..]);
         assert_eq!(
             Board::parse_line(&text),
-            Err(BoardError::BadCharacter { at: Location::Offset { offset: 10, cell: 10 }, found: 'x' })
+            Err(BoardError::BadCharacter { at: Location::Offset { offset: 10, cell: Cell::at(10) }, found: 'x' })
         );
     }
 
@@ -232,7 +240,7 @@ mod tests {
         cells[40] = 10;
         assert_eq!(
             Board::from_cells(cells),
-            Err(BoardError::BadNumber { at: Location::Cell { row: 4, col: 4 }, found: "10".into() })
+            Err(BoardError::BadNumber { at: Location::Cell(Cell::new(4, 4).unwrap()), found: "10".into() })
         );
     }
 }

@@ -2,81 +2,87 @@
 //! and per digit a 81-bit mask of the cells where it is still possible. Both views are kept in
 //! step, because singles and subsets think in cells while intersections, fish, colouring and
 //! chains think in digits, and recomputing either view per question would dominate `rate`.
+//!
+//! Cells are row-major indexes and digits plain numbers here, for the inner loops; houses are
+//! typed, and the techniques turn cells and digits into [`Cell`]s and
+//! [`crate::position::Digit`]s when they record a step.
 
-use crate::board::{Board, CELLS};
+use crate::board::{Board, CELLS, SIZE};
+use crate::position::{Cell, House};
 
 /// A set of cells, bit `i` for cell `i` (row-major).
 pub(crate) type Cells = u128;
 
-/// Number of units: rows 0-8, then columns 9-17, then boxes 18-26.
-pub(crate) const UNIT_COUNT: usize = 27;
+/// Number of houses: 9 rows, 9 columns and 9 boxes, indexed by [`House::index`].
+const HOUSES: usize = 3 * SIZE;
 
-/// The nine cells of each unit, in reading order (row-major within a box).
-pub(crate) const UNITS: [[u8; 9]; UNIT_COUNT] = units();
+/// The cells of each house as row-major indexes, in the house's reading order, so a position
+/// mask of [`Grid::positions`] picks cells without recomputing the box geometry.
+const MEMBERS: [[u8; SIZE]; HOUSES] = members_table();
 
-/// The cells of each unit as a set.
-pub(crate) const UNIT_CELLS: [Cells; UNIT_COUNT] = unit_cells();
+/// The cells of each house as a set.
+const HOUSE_CELLS: [Cells; HOUSES] = house_cells_table();
 
-/// The row, column and box unit of each cell.
-pub(crate) const CELL_UNITS: [[u8; 3]; CELLS] = cell_units();
-
-/// The 20 peers of each cell (the cells sharing a unit with it, itself excluded).
+/// The 20 peers of each cell (the cells sharing a house with it, itself excluded).
 pub(crate) const PEERS: [Cells; CELLS] = peers();
 
-const fn units() -> [[u8; 9]; UNIT_COUNT] {
-    let mut units = [[0u8; 9]; UNIT_COUNT];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            units[i][j] = (i * 9 + j) as u8;
-            units[9 + i][j] = (j * 9 + i) as u8;
-            units[18 + i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
-            j += 1;
+const fn members_table() -> [[u8; SIZE]; HOUSES] {
+    let mut members = [[0u8; SIZE]; HOUSES];
+    let mut index = 0;
+    while index < HOUSES {
+        let mut position = 0;
+        while position < SIZE {
+            members[index][position] = House::at(index).cell(position as u8).index() as u8;
+            position += 1;
         }
-        i += 1;
+        index += 1;
     }
-    units
+    members
 }
 
-const fn unit_cells() -> [Cells; UNIT_COUNT] {
-    let mut sets = [0; UNIT_COUNT];
-    let mut unit = 0;
-    while unit < UNIT_COUNT {
-        let mut j = 0;
-        while j < 9 {
-            sets[unit] |= 1 << UNITS[unit][j];
-            j += 1;
+const fn house_cells_table() -> [Cells; HOUSES] {
+    let mut sets = [0; HOUSES];
+    let mut index = 0;
+    while index < HOUSES {
+        let mut position = 0;
+        while position < SIZE {
+            sets[index] |= 1 << MEMBERS[index][position];
+            position += 1;
         }
-        unit += 1;
+        index += 1;
     }
     sets
-}
-
-const fn cell_units() -> [[u8; 3]; CELLS] {
-    let mut units = [[0u8; 3]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let (row, col) = (cell / 9, cell % 9);
-        units[cell] = [row as u8, (9 + col) as u8, (18 + row / 3 * 3 + col / 3) as u8];
-        cell += 1;
-    }
-    units
 }
 
 const fn peers() -> [Cells; CELLS] {
     let mut peers = [0; CELLS];
     let mut cell = 0;
     while cell < CELLS {
+        let houses = Cell::at(cell).houses();
         let mut k = 0;
-        while k < 3 {
-            peers[cell] |= UNIT_CELLS[CELL_UNITS[cell][k] as usize];
+        while k < houses.len() {
+            peers[cell] |= HOUSE_CELLS[houses[k].index()];
             k += 1;
         }
         peers[cell] &= !(1 << cell);
         cell += 1;
     }
     peers
+}
+
+/// The cells of `house` as row-major indexes, in reading order.
+pub(crate) fn members(house: House) -> &'static [u8; SIZE] {
+    &MEMBERS[house.index()]
+}
+
+/// The cells of `house` as a set.
+pub(crate) fn house_cells(house: House) -> Cells {
+    HOUSE_CELLS[house.index()]
+}
+
+/// The cell sets of every house, in [`House::all`] order, for loops that need no house names.
+pub(crate) fn all_house_cells() -> &'static [Cells; HOUSES] {
+    &HOUSE_CELLS
 }
 
 /// The bit of `digit` (1-9) in a candidate mask.
@@ -159,20 +165,18 @@ impl Grid {
         (0..CELLS).filter(|&cell| self.candidates[cell].count_ones() == count).fold(0, |acc, cell| acc | 1 << cell)
     }
 
-    /// Where `digit` is a candidate in `unit`: bit `i` for the unit's `i`-th cell. For a row
+    /// Where `digit` is a candidate in `house`: bit `i` for the house's `i`-th cell. For a row
     /// that is a set of columns, for a column a set of rows. Read off the digit's cell set
-    /// (subsets and fish ask this for every unit and digit, each time they are tried).
-    pub(crate) fn positions(&self, unit: usize, digit: u8) -> u16 {
+    /// (subsets and fish ask this for every house and digit, each time they are tried).
+    pub(crate) fn positions(&self, house: House, digit: u8) -> u16 {
         let cells = self.cells_with(digit);
         let bits = |shift: usize, mask: u128| (cells >> shift & mask) as u16;
-        let index = unit % 9;
-        match unit / 9 {
-            0 => bits(9 * index, 0x1ff),
-            1 => (0..9).fold(0, |acc, row| acc | bits(9 * row + index, 1) << row),
-            _ => {
-                let corner = index / 3 * 27 + index % 3 * 3;
-                (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row))
-            }
+        // Each row of the grid is 9 consecutive bits; a box is three runs of 3, 9 bits apart.
+        let corner = usize::from(members(house)[0]);
+        match house {
+            House::Row(_) => bits(corner, 0x1ff),
+            House::Column(_) => (0..9).fold(0, |acc, row| acc | bits(corner + 9 * row, 1) << row),
+            House::Box(_) => (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row)),
         }
     }
 
@@ -225,16 +229,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn units_cover_each_cell_three_times_and_peers_are_twenty() {
-        for cell in 0..CELLS {
-            let containing = UNIT_CELLS.iter().filter(|&&set| set >> cell & 1 == 1).count();
+    fn houses_cover_each_cell_three_times_and_peers_are_twenty() {
+        for cell in Cell::all() {
+            let index = cell.index();
+            let containing = HOUSE_CELLS.iter().filter(|&&set| set >> index & 1 == 1).count();
             assert_eq!(containing, 3);
-            assert_eq!(PEERS[cell].count_ones(), 20);
-            for &unit in &CELL_UNITS[cell] {
-                assert!(UNITS[usize::from(unit)].contains(&(cell as u8)));
+            assert_eq!(PEERS[index].count_ones(), 20);
+            for house in cell.houses() {
+                assert!(members(house).contains(&(index as u8)));
+            }
+            for other in Cell::all() {
+                assert_eq!(sees(index, other.index()), cell.sees(other), "{cell} {other}");
             }
         }
-        assert_eq!(UNITS[18 + 4], [30, 31, 32, 39, 40, 41, 48, 49, 50]);
+        assert_eq!(members(House::Box(4)), &[30, 31, 32, 39, 40, 41, 48, 49, 50]);
     }
 
     #[test]
@@ -246,12 +254,12 @@ mod tests {
         assert_eq!(grid.blanks().count_ones(), 80);
         assert!(!grid.has(4, 5) && !grid.has(36, 5) && !grid.has(30, 5) && grid.has(0, 5));
         assert_eq!(grid.cells_with(5).count_ones(), 81 - 21);
-        assert_eq!(grid.positions(0, 5), 0b1_1110_1111);
-        assert_eq!(grid.positions(4, 5), 0);
-        for (unit, cells) in UNITS.iter().enumerate() {
+        assert_eq!(grid.positions(House::Row(0), 5), 0b1_1110_1111);
+        assert_eq!(grid.positions(House::Row(4), 5), 0);
+        for house in House::all() {
             for digit in 1..=9 {
-                let expected = cells.iter().enumerate().filter(|&(_, &cell)| grid.has(usize::from(cell), digit));
-                assert_eq!(grid.positions(unit, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
+                let expected = house.cells().enumerate().filter(|&(_, cell)| grid.has(cell.index(), digit));
+                assert_eq!(grid.positions(house, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
             }
         }
         assert!(grid.eliminate(0, 1));

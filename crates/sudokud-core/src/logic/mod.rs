@@ -5,8 +5,9 @@
 //! style: [`Technique::ALL`] is in rating order), so a puzzle's [`Rating`] is the hardest step a
 //! solver that always prefers easy steps must take. When nothing applies the step is
 //! [`Technique::BruteForce`]: a digit copied from the solution, which marks the puzzle as needing
-//! search. The candidate grid lives in `grid.rs`; `step.rs` has the types callers see; the
-//! techniques are in `techniques/`, one file per family.
+//! search. The candidate grid lives in `grid.rs`; `step.rs` has the types callers see (their
+//! cells, houses and digits are [`crate::position`]'s); the techniques are in `techniques/`, one
+//! file per family.
 //!
 //! Callers check the preconditions first: no conflicting givens, exactly one solution, and
 //! `solution` is it (uniqueness rectangles rely on it). On other input the functions still end
@@ -39,7 +40,7 @@ mod grid;
 mod step;
 mod techniques;
 
-pub use step::{Candidate, Cell, Step, Technique};
+pub use step::{Step, Technique};
 
 use grid::Grid;
 use step::Deduction;
@@ -279,8 +280,8 @@ fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
     let blanks = (0..81).filter(|&cell| grid.value(cell) == 0 && solution.cells()[cell] != 0);
     blanks.min_by_key(|&cell| grid.candidates(cell).count_ones()).is_some_and(|cell| {
         let digit = solution.cells()[cell];
-        found.cells.push(cell);
-        found.digits.push(digit);
+        found.add_cells([cell]);
+        found.add_digits([digit]);
         found.place(cell, digit)
     })
 }
@@ -289,10 +290,10 @@ fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
 fn apply(grid: &mut Grid, found: &Deduction) -> bool {
     let mut changed = false;
     for placement in &found.placements {
-        changed |= grid.place(placement.index(), placement.digit);
+        changed |= grid.place(placement.cell.index(), placement.digit.get());
     }
     for elimination in &found.eliminations {
-        changed |= grid.eliminate(elimination.index(), elimination.digit);
+        changed |= grid.eliminate(elimination.cell.index(), elimination.digit.get());
     }
     changed
 }
@@ -301,7 +302,7 @@ fn apply(grid: &mut Grid, found: &Deduction) -> bool {
 fn to_step(grid: &Grid, found: &Deduction) -> Step {
     Step {
         technique: found.technique,
-        cells: found.cells.iter().map(|&cell| Cell::at(cell)).collect(),
+        cells: found.cells.clone(),
         digits: found.digits.clone(),
         placements: found.placements.clone(),
         eliminations: found.eliminations.clone(),
@@ -362,8 +363,9 @@ mod tests {
         let step = &steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap()[0];
         let json = serde_json::to_value(step).unwrap();
         assert_eq!(json["technique"], step.technique.id());
-        assert_eq!(json["cells"][0]["row"], step.cells[0].row);
-        assert_eq!(json["placements"][0]["digit"], step.placements[0].digit);
+        assert_eq!(json["cells"][0]["row"], step.cells[0].row());
+        assert_eq!(json["cells"][0]["col"], step.cells[0].col());
+        assert_eq!(json["placements"][0]["digit"], step.placements[0].digit.get());
         assert_eq!(json["explanation"], step.explanation.as_str());
         let rating = rate(&puzzle, &solution, &mut Never).unwrap();
         let json = serde_json::to_value(&rating).unwrap();
@@ -406,7 +408,7 @@ mod tests {
         let mut found = Deduction::new();
         let grid = Grid::new(&Board::EMPTY);
         assert!(brute_force(&grid, &solution, &mut found));
-        assert_eq!(found.placements, [Candidate::at(0, 5)]);
+        assert_eq!(found.placements, [step::candidate(0, 5)]);
         assert_eq!(
             techniques::describe(&grid, &found),
             "No technique here applies, so r1c1 = 5 is taken from the solution."

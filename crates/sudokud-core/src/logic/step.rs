@@ -1,12 +1,13 @@
-//! What a deduction looks like to callers ([`Step`], [`Technique`], [`Cell`], [`Candidate`]),
-//! and the reusable [`Deduction`] buffer the techniques fill, so `rate` finds and applies steps
-//! without allocating or formatting anything.
+//! What a deduction looks like to callers ([`Step`], [`Technique`]), and the reusable
+//! [`Deduction`] buffer the techniques fill, so `rate` finds and applies steps without
+//! allocating or formatting anything.
 
 use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::grid::{Cells, Grid, UNITS, ones};
+use super::grid::{Cells, Grid, ones};
+use crate::position::{Candidate, Cell, Digit, House};
 
 /// A solving technique, in order of difficulty (the order [`Technique::ALL`] lists and the
 /// solver tries them in).
@@ -154,64 +155,6 @@ impl Serialize for Technique {
     }
 }
 
-/// A cell, 0-based like [`crate::rules::Conflict`]; displayed 1-based as `r5c6`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct Cell {
-    /// 0-based row.
-    pub row: u8,
-    /// 0-based column.
-    pub col: u8,
-}
-
-impl Cell {
-    /// The cell at row-major `index` (0-80).
-    pub(crate) fn at(index: usize) -> Cell {
-        Cell { row: (index / 9) as u8, col: (index % 9) as u8 }
-    }
-
-    /// The row-major index (0-80).
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.row) * 9 + usize::from(self.col)
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}", self.row + 1, self.col + 1)
-    }
-}
-
-/// A digit in a cell: a placement or an elimination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct Candidate {
-    /// 0-based row.
-    pub row: u8,
-    /// 0-based column.
-    pub col: u8,
-    /// The digit, 1-9.
-    pub digit: u8,
-}
-
-impl Candidate {
-    /// `digit` in the cell at row-major `index`.
-    pub(crate) fn at(index: usize, digit: u8) -> Candidate {
-        let Cell { row, col } = Cell::at(index);
-        Candidate { row, col, digit }
-    }
-
-    /// The cell, as its row-major index.
-    pub(crate) fn index(self) -> usize {
-        Cell { row: self.row, col: self.col }.index()
-    }
-}
-
-/// Displayed as `r5c6=7`.
-impl fmt::Display for Candidate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}={}", self.row + 1, self.col + 1, self.digit)
-    }
-}
-
 /// One deduction: a technique applied to one pattern, with what it places or removes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Step {
@@ -220,7 +163,7 @@ pub struct Step {
     /// The cells the deduction rests on (the pattern), in the order the explanation uses.
     pub cells: Vec<Cell>,
     /// The digits it rests on.
-    pub digits: Vec<u8>,
+    pub digits: Vec<Digit>,
     /// Digits placed, in row-major order.
     pub placements: Vec<Candidate>,
     /// Candidates removed, in row-major order (then by digit).
@@ -230,15 +173,15 @@ pub struct Step {
 }
 
 /// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
-/// the rating path allocates only while the buffers grow. `units` names the rows, columns or
+/// the rating path allocates only while the buffers grow. `houses` names the rows, columns or
 /// boxes of the pattern and `split` where `cells` divides into two groups (the two colours of
-/// a colouring), both for the explanation; cells are row-major indexes.
+/// a colouring), both for the explanation.
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
     pub(crate) technique: Technique,
-    pub(crate) cells: Vec<usize>,
-    pub(crate) digits: Vec<u8>,
-    pub(crate) units: Vec<usize>,
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) digits: Vec<Digit>,
+    pub(crate) houses: Vec<House>,
     pub(crate) split: usize,
     pub(crate) placements: Vec<Candidate>,
     pub(crate) eliminations: Vec<Candidate>,
@@ -251,7 +194,7 @@ impl Deduction {
             technique: Technique::BruteForce,
             cells: Vec::new(),
             digits: Vec::new(),
-            units: Vec::new(),
+            houses: Vec::new(),
             split: 0,
             placements: Vec::new(),
             eliminations: Vec::new(),
@@ -268,28 +211,29 @@ impl Deduction {
     pub(crate) fn reset(&mut self) {
         self.cells.clear();
         self.digits.clear();
-        self.units.clear();
+        self.houses.clear();
         self.split = 0;
         self.placements.clear();
         self.eliminations.clear();
     }
 
-    /// Records the placement of `digit` in `cell`; always a finished step.
+    /// Records the placement of `digit` in `cell` (a row-major index); always a finished step.
     pub(crate) fn place(&mut self, cell: usize, digit: u8) -> bool {
-        self.placements.push(Candidate::at(cell, digit));
+        self.placements.push(candidate(cell, digit));
         true
     }
 
     /// Records the removal of `digit` from every cell of `cells` (the caller passes only cells
     /// that hold it).
     pub(crate) fn eliminate(&mut self, cells: Cells, digit: u8) {
-        self.eliminations.extend(ones(cells).map(|cell| Candidate::at(cell, digit)));
+        self.eliminations.extend(ones(cells).map(|cell| candidate(cell, digit)));
     }
 
-    /// Removes `digits` (a candidate mask) from `cell` where the grid has them.
+    /// Removes `digits` (a candidate mask) from `cell` (a row-major index) where the grid has
+    /// them.
     pub(crate) fn eliminate_digits(&mut self, grid: &Grid, cell: usize, digits: u16) {
         let present = grid.candidates(cell) & digits;
-        self.eliminations.extend(super::grid::digits(present).map(|digit| Candidate::at(cell, digit)));
+        self.eliminations.extend(super::grid::digits(present).map(|digit| candidate(cell, digit)));
     }
 
     /// Ends a pattern: sorts its eliminations row-major and tells whether it removes anything,
@@ -300,21 +244,27 @@ impl Deduction {
         !self.eliminations.is_empty()
     }
 
-    /// Records the pattern's cells, taken from `unit` by position mask.
-    pub(crate) fn cells_of_unit(&mut self, unit: usize, positions: u16) {
-        self.cells.extend(ones(u128::from(positions)).map(|i| usize::from(UNITS[unit][i])));
+    /// Records the pattern's cells (row-major indexes).
+    pub(crate) fn add_cells(&mut self, cells: impl IntoIterator<Item = usize>) {
+        self.cells.extend(cells.into_iter().map(Cell::at));
+    }
+
+    /// Records the pattern's digits.
+    pub(crate) fn add_digits(&mut self, digits: impl IntoIterator<Item = u8>) {
+        self.digits.extend(digits.into_iter().map(Digit::of));
+    }
+
+    /// Records the pattern's cells, taken from `house` by position mask (bit `i` for the
+    /// house's `i`-th cell, as [`Grid::positions`] gives them).
+    pub(crate) fn add_house_cells(&mut self, house: House, positions: u16) {
+        self.cells.extend(ones(u128::from(positions)).map(|i| house.cell(i as u8)));
     }
 }
 
-/// `r5c6`, for a row-major index.
-pub(crate) fn cell_name(cell: usize) -> String {
-    Cell::at(cell).to_string()
-}
-
-/// `row 5`, `column 6` or `box 5`, for a unit index.
-pub(crate) fn unit_name(unit: usize) -> String {
-    let kind = ["row", "column", "box"][unit / 9];
-    format!("{kind} {}", unit % 9 + 1)
+/// The candidate of `digit` in `cell`, a row-major index: the techniques' bit sets and masks in
+/// the typed form steps carry.
+pub(crate) fn candidate(cell: usize, digit: u8) -> Candidate {
+    Candidate { cell: Cell::at(cell), digit: Digit::of(digit) }
 }
 
 /// Joins words as people do: `a`, `a and b`, `a, b and c`.
@@ -328,19 +278,19 @@ pub(crate) fn join(words: impl IntoIterator<Item = String>, last_joiner: &str) -
 }
 
 /// `r1c1, r1c2 and r3c3`.
-pub(crate) fn cell_list(cells: impl IntoIterator<Item = usize>) -> String {
-    join(cells.into_iter().map(cell_name), "and")
+pub(crate) fn cell_list(cells: impl IntoIterator<Item = Cell>) -> String {
+    join(cells.into_iter().map(|cell| cell.to_string()), "and")
 }
 
 /// The cells of a deduction's eliminations, each once, `r1c1 and r2c2`.
 pub(crate) fn eliminated_cells(deduction: &Deduction) -> String {
-    let mut cells: Vec<usize> = deduction.eliminations.iter().map(|candidate| candidate.index()).collect();
+    let mut cells: Vec<Cell> = deduction.eliminations.iter().map(|candidate| candidate.cell).collect();
     cells.dedup();
     cell_list(cells)
 }
 
 /// `4, 7 and 9` (`joiner` "and") or `4 or 7`.
-pub(crate) fn digit_list(digits: impl IntoIterator<Item = u8>, joiner: &str) -> String {
+pub(crate) fn digit_list(digits: impl IntoIterator<Item = Digit>, joiner: &str) -> String {
     join(digits.into_iter().map(|digit| digit.to_string()), joiner)
 }
 
@@ -363,14 +313,11 @@ mod tests {
 
     #[test]
     fn names_are_one_based() {
-        assert_eq!(cell_name(4 * 9 + 5), "r5c6");
-        assert_eq!(unit_name(4), "row 5");
-        assert_eq!(unit_name(9 + 5), "column 6");
-        assert_eq!(unit_name(18 + 4), "box 5");
-        assert_eq!(Candidate::at(80, 3).to_string(), "r9c9=3");
-        assert_eq!(digit_list([1, 4, 8], "and"), "1, 4 and 8");
-        assert_eq!(digit_list([1, 4], "or"), "1 or 4");
-        let json = serde_json::to_string(&Candidate::at(10, 7)).unwrap();
+        assert_eq!(cell_list([Cell::at(4 * 9 + 5), Cell::at(80)]), "r5c6 and r9c9");
+        assert_eq!(candidate(80, 3).to_string(), "r9c9=3");
+        assert_eq!(digit_list([1, 4, 8].map(Digit::of), "and"), "1, 4 and 8");
+        assert_eq!(digit_list([1, 4].map(Digit::of), "or"), "1 or 4");
+        let json = serde_json::to_string(&candidate(10, 7)).unwrap();
         assert_eq!(json, r#"{"row":1,"col":1,"digit":7}"#);
     }
 }

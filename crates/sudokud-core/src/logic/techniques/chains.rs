@@ -11,7 +11,7 @@
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
 use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, ones, seeing_all};
-use crate::logic::step::{Deduction, cell_name, eliminated_cells};
+use crate::logic::step::{Deduction, eliminated_cells};
 use crate::solver::{Interrupt, Interrupted};
 
 use super::colouring::conjugates;
@@ -132,8 +132,8 @@ impl Best {
         if self.eliminated == 0 {
             return false;
         }
-        out.cells.extend(&self.path);
-        out.digits.push(self.digit);
+        out.add_cells(self.path.iter().copied());
+        out.add_digits([self.digit]);
         out.eliminate(self.eliminated, self.digit);
         out.finish()
     }
@@ -143,7 +143,7 @@ impl Best {
 /// 5, so r1c9 can't be 5." XY-chain: "If r1c1 isn't 4 it is 7, so r1c5 is 2, so r3c5 is 4; ..."
 pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
     let digit = deduction.digits[0];
-    let names: Vec<String> = deduction.cells.iter().map(|&cell| cell_name(cell)).collect();
+    let names: Vec<String> = deduction.cells.iter().map(ToString::to_string).collect();
     let (first, last) = (&names[0], &names[names.len() - 1]);
     let implications = if deduction.technique == super::Technique::XChain {
         let steps: Vec<String> = (names[1..].iter().enumerate())
@@ -155,11 +155,11 @@ pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
             .collect();
         format!("If {first} isn't {digit}, {}", steps.join(", "))
     } else {
-        let mut value = other(grid, deduction.cells[0], digit);
+        let mut value = other(grid, deduction.cells[0].index(), digit.get());
         let mut steps = vec![format!("If {first} isn't {digit} it is {value}")];
         for &cell in &deduction.cells[1..] {
-            value = other(grid, cell, value);
-            steps.push(format!("so {} is {value}", cell_name(cell)));
+            value = other(grid, cell.index(), value);
+            steps.push(format!("so {cell} is {value}"));
         }
         steps.join(", ")
     };

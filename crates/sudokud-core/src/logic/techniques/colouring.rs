@@ -4,8 +4,9 @@
 //! both colours cannot hold it (a trap), and a colour with two cells that see each other is the
 //! false one (a wrap).
 
-use crate::logic::grid::{Cells, Grid, PEERS, UNIT_CELLS, ones, sees};
-use crate::logic::step::{Deduction, cell_list, cell_name, eliminated_cells};
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, ones};
+use crate::logic::step::{Deduction, cell_list, eliminated_cells};
+use crate::position::Cell;
 
 /// The first cluster, digit by digit, that traps or wraps.
 pub(super) fn simple_colouring(grid: &Grid, out: &mut Deduction) -> bool {
@@ -26,8 +27,8 @@ pub(super) fn simple_colouring(grid: &Grid, out: &mut Deduction) -> bool {
 /// For each cell, the cells it forms a conjugate pair of `digit` with.
 pub(super) fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
     let mut links = [0; 81];
-    for unit_cells in UNIT_CELLS {
-        let pair = grid.cells_with(digit) & unit_cells;
+    for &house_cells in all_house_cells() {
+        let pair = grid.cells_with(digit) & house_cells;
         if pair.count_ones() == 2 {
             for cell in ones(pair) {
                 links[cell] |= pair & !(1 << cell);
@@ -58,10 +59,10 @@ fn colour(links: &[Cells; 81], start: usize) -> Option<(Cells, Cells)> {
 /// trap (cells outside seeing both colours).
 fn cluster(grid: &Grid, out: &mut Deduction, digit: u8, on: Cells, off: Cells) -> bool {
     out.reset();
-    out.digits.push(digit);
-    out.cells.extend(ones(on));
+    out.add_digits([digit]);
+    out.add_cells(ones(on));
     out.split = out.cells.len();
-    out.cells.extend(ones(off));
+    out.add_cells(ones(off));
     let sees_itself = |side: Cells| ones(side).any(|cell| PEERS[cell] & side != 0);
     if let Some(wrong) = [on, off].into_iter().find(|&side| sees_itself(side)) {
         out.eliminate(wrong, digit);
@@ -81,15 +82,13 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     let (on, off) = deduction.cells.split_at(deduction.split);
     let (on, off) = (cell_list(on.iter().copied()), cell_list(off.iter().copied()));
     let sides = format!("Colouring the conjugate pairs of {digit} puts {on} on one side and {off} on the other");
-    let eliminated: Vec<usize> = deduction.eliminations.iter().map(|candidate| candidate.index()).collect();
-    let clash = eliminated.iter().find_map(|&a| eliminated.iter().find(|&&b| sees(a, b)).map(|&b| (a, b)));
+    let eliminated: Vec<Cell> = deduction.eliminations.iter().map(|candidate| candidate.cell).collect();
+    let clash = eliminated.iter().find_map(|&a| eliminated.iter().find(|&&b| a.sees(b)).map(|&b| (a, b)));
     let list = eliminated_cells(deduction);
     match clash {
         Some((a, b)) if deduction.cells.contains(&a) => format!(
-            "{sides}; {} and {} share a side and see each other, so that side holds no {digit} and {list} can't be \
-             {digit}.",
-            cell_name(a),
-            cell_name(b)
+            "{sides}; {a} and {b} share a side and see each other, so that side holds no {digit} and {list} can't be \
+             {digit}."
         ),
         _ => format!("{sides}; one side is all {digit}, so {list}, seeing both sides, can't be {digit}."),
     }

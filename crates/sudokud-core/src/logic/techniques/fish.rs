@@ -2,26 +2,31 @@
 //! each cover column gets the digit in one of the base rows, so the cover's other cells lose it;
 //! the same with rows and columns swapped. Two lines: X-Wing, three: Swordfish, four: Jellyfish.
 
-use crate::logic::grid::{Grid, UNIT_CELLS, ones};
+use crate::logic::grid::{Grid, house_cells, ones};
 use crate::logic::step::{Deduction, eliminated_cells, join};
+use crate::position::{House, HouseKind};
 
 use super::{Items, find_set};
 
 /// The first fish of `size` lines: digit by digit, row bases before column bases.
 pub(super) fn fish(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
+    // A row's positions are columns and a column's are rows: the cover is the other kind.
+    const KINDS: [(HouseKind, HouseKind); 2] =
+        [(HouseKind::Row, HouseKind::Column), (HouseKind::Column, HouseKind::Row)];
     for digit in 1..=9 {
-        for base_kind in [0, 9] {
-            let items = Items::new(size, base_kind..base_kind + 9, |line| grid.positions(line, digit));
-            // A row's positions are columns and a column's are rows: the cover is the other kind.
-            let cover_kind = 9 - base_kind;
-            let found = find_set(&items, size, &mut |base, cover| {
+        for (base_kind, cover_kind) in KINDS {
+            // The items are the base kind's lines by index; a line's positions, the cover kind's.
+            let line = |kind: HouseKind, index: usize| kind.house(index as u8);
+            let items = Items::new(size, 0..9, |index| grid.positions(line(base_kind, index), digit));
+            let found = find_set(&items, size, &mut |base_indexes, cover_indexes| {
                 out.reset();
-                let base_cells = base.iter().fold(0, |acc, &line| acc | UNIT_CELLS[line]);
-                let cover_cells = ones(u128::from(cover)).fold(0, |acc, i| acc | UNIT_CELLS[cover_kind + i]);
-                out.cells.extend(ones(grid.cells_with(digit) & base_cells));
-                out.digits.push(digit);
-                out.units.extend(base);
-                out.units.extend(ones(u128::from(cover)).map(|i| cover_kind + i));
+                let base = || base_indexes.iter().map(|&index| line(base_kind, index));
+                let cover = || ones(u128::from(cover_indexes)).map(|index| line(cover_kind, index));
+                let base_cells = base().fold(0, |acc, line| acc | house_cells(line));
+                let cover_cells = cover().fold(0, |acc, line| acc | house_cells(line));
+                out.add_cells(ones(grid.cells_with(digit) & base_cells));
+                out.add_digits([digit]);
+                out.houses.extend(base().chain(cover()));
                 out.eliminate(grid.cells_with(digit) & cover_cells & !base_cells, digit);
                 out.finish()
             });
@@ -35,7 +40,7 @@ pub(super) fn fish(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
 
 /// "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
 pub(super) fn describe(deduction: &Deduction) -> String {
-    let (base, cover) = deduction.units.split_at(deduction.units.len() / 2);
+    let (base, cover) = deduction.houses.split_at(deduction.houses.len() / 2);
     let digit = deduction.digits[0];
     format!(
         "In {}, {digit} fits only in {} ({}), so {} can't be {digit}.",
@@ -46,10 +51,10 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     )
 }
 
-/// "rows 2 and 7", "columns 1, 4 and 8".
-fn lines(units: &[usize]) -> String {
-    let kind = if units[0] < 9 { "rows" } else { "columns" };
-    format!("{kind} {}", join(units.iter().map(|unit| (unit % 9 + 1).to_string()), "and"))
+/// "rows 2 and 7", "columns 1, 4 and 8": houses of one kind.
+fn lines(houses: &[House]) -> String {
+    let numbers = houses.iter().map(|house| (house.index_in_kind() + 1).to_string());
+    format!("{} {}", houses[0].kind().plural(), join(numbers, "and"))
 }
 
 #[cfg(test)]

@@ -1,29 +1,30 @@
-//! Locked candidates. When a digit's candidates in one unit all lie where it crosses a second
-//! unit, the digit must go in that crossing, so the rest of the second unit loses it. From a box
+//! Locked candidates. When a digit's candidates in one house all lie where it crosses a second
+//! house, the digit must go in that crossing, so the rest of the second house loses it. From a box
 //! into a line that is pointing; from a line into a box, claiming.
 
-use std::ops::Range;
+use crate::logic::grid::{Grid, house_cells, ones};
+use crate::logic::step::{Deduction, eliminated_cells};
+use crate::position::{Cell, HouseKind};
 
-use crate::logic::grid::{CELL_UNITS, Grid, UNIT_CELLS, ones};
-use crate::logic::step::{Deduction, eliminated_cells, unit_name};
-
-/// Tries each unit of `sources`, digit by digit, against the units of `targets` that could hold
-/// all its candidates: those through its first candidate cell.
-pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: Range<usize>, targets: Range<usize>) -> bool {
-    for source in sources {
+/// Tries each house of the `sources` kinds, digit by digit, against the houses of the `targets`
+/// kinds that could hold all its candidates: those through its first candidate cell.
+pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: &[HouseKind], targets: &[HouseKind]) -> bool {
+    for source in sources.iter().flat_map(|kind| kind.houses()) {
+        let source_cells = house_cells(source);
         for digit in 1..=9 {
-            let inside = grid.cells_with(digit) & UNIT_CELLS[source];
+            let inside = grid.cells_with(digit) & source_cells;
             // Two or more cells: one would be a hidden single, which comes first.
             if inside.count_ones() < 2 {
                 continue;
             }
-            let through_first = CELL_UNITS[inside.trailing_zeros() as usize].map(usize::from);
-            for target in through_first.into_iter().filter(|target| targets.contains(target)) {
-                let elsewhere = grid.cells_with(digit) & UNIT_CELLS[target] & !UNIT_CELLS[source];
-                if inside & !UNIT_CELLS[target] == 0 && elsewhere != 0 {
-                    out.cells.extend(ones(inside));
-                    out.digits.push(digit);
-                    out.units.extend([source, target]);
+            let first = Cell::at(inside.trailing_zeros() as usize);
+            for target in targets.iter().map(|&kind| first.house(kind)) {
+                let target_cells = house_cells(target);
+                let elsewhere = grid.cells_with(digit) & target_cells & !source_cells;
+                if inside & !target_cells == 0 && elsewhere != 0 {
+                    out.add_cells(ones(inside));
+                    out.add_digits([digit]);
+                    out.houses.extend([source, target]);
                     out.eliminate(elsewhere, digit);
                     return out.finish();
                 }
@@ -36,12 +37,8 @@ pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: Range<usize>, ta
 /// "In box 4, 3 fits only in row 5, so r5c7 and r5c8 can't be 3."
 pub(super) fn describe(deduction: &Deduction) -> String {
     let digit = deduction.digits[0];
-    format!(
-        "In {}, {digit} fits only in {}, so {} can't be {digit}.",
-        unit_name(deduction.units[0]),
-        unit_name(deduction.units[1]),
-        eliminated_cells(deduction)
-    )
+    let (source, target) = (deduction.houses[0], deduction.houses[1]);
+    format!("In {source}, {digit} fits only in {target}, so {} can't be {digit}.", eliminated_cells(deduction))
 }
 
 #[cfg(test)]

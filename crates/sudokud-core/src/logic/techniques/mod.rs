@@ -2,6 +2,7 @@
 //! that changes the grid, records it in a [`Deduction`] and says whether it found one; each
 //! family also writes the one-sentence explanation of its own patterns.
 
+use crate::position::HouseKind;
 use crate::solver::{Interrupt, Interrupted};
 
 use super::grid::Grid;
@@ -26,14 +27,16 @@ pub(crate) fn find(
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
     use Technique::*;
+    const BOXES: &[HouseKind] = &[HouseKind::Box];
+    const LINES: &[HouseKind] = &HouseKind::LINES;
     out.start(technique);
     Ok(match technique {
         FullHouse => singles::full_house(grid, out),
-        HiddenSingleBox => singles::hidden_single(grid, out, 18..27),
-        HiddenSingleLine => singles::hidden_single(grid, out, 0..18),
+        HiddenSingleBox => singles::hidden_single(grid, out, BOXES),
+        HiddenSingleLine => singles::hidden_single(grid, out, LINES),
         NakedSingle => singles::naked_single(grid, out),
-        Pointing => intersections::locked(grid, out, 18..27, 0..18),
-        Claiming => intersections::locked(grid, out, 0..18, 18..27),
+        Pointing => intersections::locked(grid, out, BOXES, LINES),
+        Claiming => intersections::locked(grid, out, LINES, BOXES),
         NakedPair => subsets::naked(grid, out, 2),
         NakedTriple => subsets::naked(grid, out, 3),
         NakedQuad => subsets::naked(grid, out, 4),
@@ -133,7 +136,7 @@ pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize]
 pub(crate) mod testing {
     use super::*;
     use crate::board::Board;
-    use crate::logic::step::Candidate;
+    use crate::position::{Candidate, Cell, Digit};
     use crate::solver::Never;
 
     /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
@@ -172,6 +175,11 @@ pub(crate) mod testing {
 
     /// 1-based `(row, col, digit)` as a candidate.
     pub(crate) fn cand(row: u8, col: u8, digit: u8) -> Candidate {
-        Candidate { row: row - 1, col: col - 1, digit }
+        Candidate { cell: Cell::new(row - 1, col - 1).expect("on the board"), digit: Digit::of(digit) }
+    }
+
+    /// Digits, as a step lists them.
+    pub(crate) fn digits<const N: usize>(digits: [u8; N]) -> [Digit; N] {
+        digits.map(Digit::of)
     }
 }

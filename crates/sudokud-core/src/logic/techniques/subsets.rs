@@ -1,54 +1,57 @@
-//! Naked and hidden subsets of two to four. Naked: n cells of a unit hold only n digits between
-//! them, so those digits leave the unit's other cells. Hidden: n digits of a unit fit only in n
-//! cells, so those cells lose their other candidates.
+//! Naked and hidden subsets of two to four. Naked: n cells of a house hold only n digits between
+//! them, so those digits leave the house's other cells. Hidden: n digits of a house fit only in
+//! n cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, UNIT_CELLS, UNITS, bit, digits, ones};
-use crate::logic::step::{Deduction, Technique, cell_list, digit_list, unit_name};
+use crate::logic::grid::{Grid, bit, digits, house_cells, members, ones};
+use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
+use crate::position::House;
 
 use super::{Items, find_set};
 
 /// The first naked subset of `size` cells, rows then columns then boxes.
 pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    (0..UNITS.len()).filter(|&unit| room_for(grid, unit, size)).any(|unit| {
-        let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(UNITS[unit][i])));
+    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+        let cells = members(house);
+        let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(cells[i])));
         find_set(&items, size, &mut |chosen, union| {
             out.reset();
-            for (i, &cell) in UNITS[unit].iter().enumerate() {
+            for (i, &cell) in cells.iter().enumerate() {
                 if !chosen.contains(&i) {
                     out.eliminate_digits(grid, usize::from(cell), union);
                 }
             }
-            record(out, unit, chosen.iter().fold(0, |acc, &i| acc | 1 << i), digits(union))
+            record(out, house, chosen.iter().fold(0, |acc, &i| acc | 1 << i), digits(union))
         })
     })
 }
 
 /// The first hidden subset of `size` digits, rows then columns then boxes.
 pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    (0..UNITS.len()).filter(|&unit| room_for(grid, unit, size)).any(|unit| {
-        let items = Items::new(size, 0..9, |i| grid.positions(unit, i as u8 + 1));
+    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+        let items = Items::new(size, 0..9, |i| grid.positions(house, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
             for i in ones(u128::from(positions)) {
-                out.eliminate_digits(grid, usize::from(UNITS[unit][i]), !kept);
+                out.eliminate_digits(grid, usize::from(members(house)[i]), !kept);
             }
-            record(out, unit, positions, chosen.iter().map(|&i| i as u8 + 1))
+            record(out, house, positions, chosen.iter().map(|&i| i as u8 + 1))
         })
     })
 }
 
-/// Whether `unit` has more blank cells than the subset: with no more, a naked subset has no
+/// Whether `house` has more blank cells than the subset: with no more, a naked subset has no
 /// other cells to clear and a hidden one holds every digit left, so no other candidates.
-fn room_for(grid: &Grid, unit: usize, size: usize) -> bool {
-    (grid.blanks() & UNIT_CELLS[unit]).count_ones() as usize > size
+fn room_for(grid: &Grid, house: House, size: usize) -> bool {
+    (grid.blanks() & house_cells(house)).count_ones() as usize > size
 }
 
-/// Records the subset's unit, cells (by position in the unit) and digits, and ends the pattern.
-fn record(out: &mut Deduction, unit: usize, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {
-    out.units.push(unit);
-    out.cells_of_unit(unit, positions);
-    out.digits.extend(subset_digits);
+/// Records the subset's house, cells (by position in the house) and digits, and ends the
+/// pattern.
+fn record(out: &mut Deduction, house: House, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {
+    out.houses.push(house);
+    out.add_house_cells(house, positions);
+    out.add_digits(subset_digits);
     out.finish()
 }
 
@@ -56,24 +59,24 @@ fn record(out: &mut Deduction, unit: usize, positions: u16, subset_digits: impl 
 /// cells of row 3." / "In row 3, 4 and 8 fit only in r3c2 and r3c7 (hidden pair), so the other
 /// candidates there go."
 pub(super) fn describe(deduction: &Deduction) -> String {
-    let unit = unit_name(deduction.units[0]);
+    let house = deduction.houses[0];
     let cells = cell_list(deduction.cells.iter().copied());
     let digits = digit_list(deduction.digits.iter().copied(), "and");
     let name = deduction.technique.name().to_lowercase();
     match deduction.technique {
         Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad => {
             format!(
-                "In {unit}, {cells} can only hold {digits} ({name}), so {digits} go from the other cells of {unit}."
+                "In {house}, {cells} can only hold {digits} ({name}), so {digits} go from the other cells of {house}."
             )
         }
-        _ => format!("In {unit}, {digits} fit only in {cells} ({name}), so the other candidates there go."),
+        _ => format!("In {house}, {digits} fit only in {cells} ({name}), so the other candidates there go."),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::logic::techniques::testing::{cand, digits, run, sparse};
 
     #[test]
     fn naked_pair_and_triple() {
@@ -89,7 +92,7 @@ mod tests {
         assert!(run(Technique::NakedPair, &grid).is_none());
         let step = run(Technique::NakedTriple, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(6, 5, 1)]);
-        assert_eq!(step.digits, [1, 2, 3]);
+        assert_eq!(step.digits, digits([1, 2, 3]));
     }
 
     #[test]

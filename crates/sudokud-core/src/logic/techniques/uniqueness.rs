@@ -4,8 +4,9 @@
 //! {x,y}, the fourth corner must be something else and loses x and y. Valid only because the
 //! callers guarantee a unique puzzle.
 
-use crate::logic::grid::{Grid, UNIT_CELLS, digits, ones};
-use crate::logic::step::{Deduction, cell_list, cell_name, digit_list};
+use crate::logic::grid::{Grid, digits, house_cells, ones};
+use crate::logic::step::{Deduction, cell_list, digit_list};
+use crate::position::{Cell, HouseKind};
 
 /// The first rectangle with three corners equal to one pair. Of those three, two share the row
 /// the fourth is not in, so the search starts from two equal two-candidate cells in a row and
@@ -13,13 +14,18 @@ use crate::logic::step::{Deduction, cell_list, cell_name, digit_list};
 pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
     let bivalue = grid.cells_with_count(2);
     for a in ones(bivalue) {
-        let (r1, c1) = (a / 9, a % 9);
-        let pair = grid.candidates(a);
-        for b in ones(bivalue & UNIT_CELLS[r1]).filter(|&b| b > a && grid.candidates(b) == pair) {
-            let c2 = b % 9;
-            for r2 in (0..9).filter(|&r2| r2 != r1) {
-                // Two boxes: the rows share a band or the columns a stack, not both.
-                if (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3) && rectangle(grid, out, [a, b, r2 * 9 + c1, r2 * 9 + c2]) {
+        let (a, pair) = (Cell::at(a), grid.candidates(a));
+        let row = a.house(HouseKind::Row);
+        for b in ones(bivalue & house_cells(row)).filter(|&b| b > a.index() && grid.candidates(b) == pair) {
+            let b = Cell::at(b);
+            let (column_a, column_b) = (a.house(HouseKind::Column), b.house(HouseKind::Column));
+            for other_row in (0..9).filter(|&other_row| other_row != a.row()) {
+                let (c, d) = (column_a.cell(other_row), column_b.cell(other_row));
+                // Two boxes: a shares its box with b (the columns share a stack) or with c (the
+                // rows share a band), not both.
+                let box_of = |cell: Cell| cell.house(HouseKind::Box);
+                let two_boxes = (box_of(a) == box_of(b)) != (box_of(a) == box_of(c));
+                if two_boxes && rectangle(grid, out, [a, b, c, d].map(Cell::index)) {
                     return true;
                 }
             }
@@ -41,8 +47,8 @@ fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool
     let mut corners = [a, b, c, d];
     corners.sort_unstable();
     out.reset();
-    out.cells.extend(corners);
-    out.digits.extend(digits(pair));
+    out.add_cells(corners);
+    out.add_digits(digits(pair));
     out.eliminate_digits(grid, extra, pair);
     out.finish()
 }
@@ -50,9 +56,9 @@ fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool
 /// "r1c1, r1c4 and r2c1 can only be 3 or 8; if r2c4 were too, 3 and 8 could swap around the
 /// rectangle and the puzzle would not be unique, so r2c4 can't be 3 or 8."
 pub(super) fn describe(deduction: &Deduction) -> String {
-    let extra = deduction.eliminations[0].index();
+    let extra = deduction.eliminations[0].cell;
     let others = cell_list(deduction.cells.iter().copied().filter(|&cell| cell != extra));
-    let (extra, pair) = (cell_name(extra), digit_list(deduction.digits.iter().copied(), "or"));
+    let pair = digit_list(deduction.digits.iter().copied(), "or");
     let swap = digit_list(deduction.digits.iter().copied(), "and");
     format!(
         "{others} can only be {pair}; if {extra} were too, {swap} could swap around the rectangle and the puzzle would \

@@ -3,11 +3,12 @@
 //!
 //! - XY-Wing: a pivot {x,y} sees pincers {x,z} and {y,z}; whatever the pivot is, one pincer is z.
 //! - XYZ-Wing: the pivot is {x,y,z}; then one of pivot and pincers is z.
-//! - W-Wing: two unrelated cells {x,y} are joined by a unit where x fits only in two cells, each
+//! - W-Wing: two unrelated cells {x,y} are joined by a house where x fits only in two cells, each
 //!   seeing one of them; they cannot both be x, so one is y.
 
-use crate::logic::grid::{Cells, Grid, PEERS, UNITS, bit, digits, ones, seeing_all, sees};
-use crate::logic::step::{Deduction, Technique, cell_name, digit_list, eliminated_cells, unit_name};
+use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, members, ones, seeing_all, sees};
+use crate::logic::step::{Deduction, Technique, digit_list, eliminated_cells};
+use crate::position::{Digit, House};
 
 /// XY-Wing: pivot and pincers all have two candidates.
 pub(super) fn xy_wing(grid: &Grid, out: &mut Deduction) -> bool {
@@ -46,8 +47,8 @@ fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
                 if out.finish() {
                     // Pivot digits: the one shared with a, then the one shared with b, then z.
                     let (x, y) = (first(da & pivot_digits & !bit(z)), first(db & pivot_digits & !bit(z)));
-                    out.cells.extend([pivot, a, b]);
-                    out.digits.extend([x, y, z]);
+                    out.add_cells([pivot, a, b]);
+                    out.add_digits([x, y, z]);
                     return true;
                 }
             }
@@ -71,8 +72,9 @@ pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
                 if eliminated == 0 {
                     continue;
                 }
-                for (unit, cells) in UNITS.iter().enumerate() {
-                    let positions = grid.positions(unit, x);
+                for house in House::all() {
+                    let cells = members(house);
+                    let positions = grid.positions(house, x);
                     if positions.count_ones() != 2 {
                         continue;
                     }
@@ -87,9 +89,9 @@ pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
                         continue;
                     }
                     out.reset();
-                    out.cells.extend([p, s, t, q]);
-                    out.digits.extend([x, y]);
-                    out.units.push(unit);
+                    out.add_cells([p, s, t, q]);
+                    out.add_digits([x, y]);
+                    out.houses.push(house);
                     out.eliminate(eliminated, y);
                     return out.finish();
                 }
@@ -111,9 +113,9 @@ fn first(mask: u16) -> u8 {
 
 /// Explains a wing from its cells and digits (each cell's digits listed in ascending order).
 pub(super) fn describe(deduction: &Deduction) -> String {
-    let names: Vec<String> = deduction.cells.iter().map(|&cell| cell_name(cell)).collect();
+    let names: Vec<String> = deduction.cells.iter().map(ToString::to_string).collect();
     let eliminated = eliminated_cells(deduction);
-    let either = |digits: &[u8]| {
+    let either = |digits: &[Digit]| {
         let mut digits = digits.to_vec();
         digits.sort_unstable();
         digit_list(digits, "or")
@@ -123,7 +125,7 @@ pub(super) fn describe(deduction: &Deduction) -> String {
             "{p} and {q} are both {}, and {x} in {} fits only in {s} (seeing {p}) and {t} (seeing {q}), so {p} and \
              {q} can't both be {x}, one of them is {y}, and {eliminated} can't be {y}.",
             either(&[x, y]),
-            unit_name(deduction.units[0])
+            deduction.houses[0]
         ),
         (Technique::XYZWing, [pivot, a, b], &[x, y, z]) => format!(
             "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of the three is {z} and {eliminated}, seeing \
@@ -146,7 +148,7 @@ pub(super) fn describe(deduction: &Deduction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::logic::techniques::testing::{cand, digits, run, sparse};
 
     #[test]
     fn xy_wing_removes_z_from_cells_seeing_both_pincers() {
@@ -154,7 +156,7 @@ mod tests {
         let grid = sparse(&[(1, 1, &[4, 7]), (1, 5, &[4, 9]), (3, 2, &[7, 9]), (3, 5, &[9, 1]), (3, 8, &[9, 2])]);
         let step = run(Technique::XYWing, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(3, 5, 9)]);
-        assert_eq!(step.digits, [4, 7, 9]);
+        assert_eq!(step.digits, digits([4, 7, 9]));
         assert_eq!(
             describe(&step),
             "r1c1 is 4 or 7, and r1c5 (4 or 9) and r3c2 (7 or 9) see it, so one of r1c5 and r3c2 is 9 and r3c5, \
