@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::generate::{self, Generated, Symmetry};
+use crate::http::Kind;
 use crate::logic::{self, Explanation, Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
@@ -40,26 +41,25 @@ pub enum LineError {
 }
 
 impl LineError {
-    /// Writes `error\t<reason>`, a reason without tabs or newlines.
+    /// Writes `error\t<kind>: <detail>`, in the words of the HTTP problem for the same outcome
+    /// (its `type` and `detail`), without tabs or newlines; conflicts follow as 0-based
+    /// `r<row>c<col>=<digit>`.
     fn write(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
-            LineError::Invalid(error) => writeln!(out, "error\tinvalid board: {error}"),
-            LineError::Unanswerable(Unanswerable::Conflicting(conflicts)) => {
-                out.write_all(b"error\tconflicting givens (0-based row and column):")?;
-                for &Conflict { cell, digit, .. } in conflicts {
-                    // Rows and columns are 0-8 and digits 1-9: one character each, so the bytes
-                    // are put together here rather than through `fmt`, which costs more than
-                    // finding the conflicts.
-                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
-                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
+            LineError::Invalid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
+            LineError::Unanswerable(unanswerable) => {
+                write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
+                if let Unanswerable::Conflicting(conflicts) = unanswerable {
+                    out.write_all(b":")?;
+                    for &Conflict { cell, digit, .. } in conflicts {
+                        // Rows and columns are 0-8 and digits 1-9: one character each, so the
+                        // bytes are put together here rather than through `fmt`, which costs
+                        // more than finding the conflicts.
+                        let (row, col, digit) = (cell.row(), cell.col(), digit.get());
+                        out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
+                    }
                 }
                 out.write_all(b"\n")
-            }
-            LineError::Unanswerable(Unanswerable::Unsolvable) => {
-                out.write_all(b"error\tunsolvable: the givens do not conflict, but no solution exists\n")
-            }
-            LineError::Unanswerable(Unanswerable::Multiple) => {
-                out.write_all(b"error\tmultiple solutions: logic needs a puzzle with exactly one\n")
             }
         }
     }
@@ -387,7 +387,7 @@ mod tests {
         assert!(lines[1].ends_with("\tmultiple"), "{}", lines[1]);
         assert_eq!(
             lines[2],
-            "error\tinvalid board: `board` has 3 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"
+            "error\tinvalid-board: `board` has 3 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"
         );
     }
 
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(lines[..3], [SOLUTION, SOLUTION, SOLUTION]);
         assert_eq!(
             lines[3..],
-            ["error\tinvalid board: `board` has 1 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"]
+            ["error\tinvalid-board: `board` has 1 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"]
         );
         assert_eq!(puzzle_field("é5\t1".as_bytes()), "é5");
         assert_eq!(puzzle_field(b"\t\t"), "");
@@ -420,7 +420,7 @@ mod tests {
         input.extend_from_slice(format!("{}\n{PUZZLE}\n", &PUZZLE[3..]).as_bytes());
         let mut out = Vec::new();
         super::run(&Solve, &input[..], &mut out, 1, &Progress::hidden()).unwrap();
-        let expected = "error\tinvalid board: board character at byte offset 2 (cell 2: row 0, col 2): found \
+        let expected = "error\tinvalid-board: board character at byte offset 2 (cell 2: row 0, col 2): found \
                         '\u{fffd}'; expected a digit 1-9, or '.' or '0' for blank";
         assert_eq!(String::from_utf8(out).unwrap(), format!("{SOLUTION}\n{expected}\n{SOLUTION}\n"));
     }
@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(
             lines[count],
             format!(
-                "error\tinvalid board: `board` has {} cells; expected 81 (digits 1-9, and '.' or '0' for blank)",
+                "error\tinvalid-board: `board` has {} cells; expected 81 (digits 1-9, and '.' or '0' for blank)",
                 2 * BLOCK_BYTES
             )
         );
@@ -454,11 +454,11 @@ mod tests {
         let output = run(&format!("{conflicting}\n{unsolvable}\n"), 1);
         let lines: Vec<&str> = output.lines().collect();
         assert!(
-            lines[0].starts_with("error\tconflicting givens (0-based row and column): r0c0=5 r0c1=5"),
+            lines[0].starts_with("error\tconflicting-givens: the givens repeat a digit in a row, column or box (2 conflicting cells): r0c0=5 r0c1=5"),
             "{}",
             lines[0]
         );
-        assert_eq!(lines[1], "error\tunsolvable: the givens do not conflict, but no solution exists");
+        assert_eq!(lines[1], "error\tunsolvable: the givens do not conflict, but the puzzle has no solution");
     }
 
     #[test]
@@ -484,7 +484,10 @@ mod tests {
         let output = run_job(&Rate, &format!("{PUZZLE}\n{two}\n"), 2);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
-        assert_eq!(lines[1], "error\tmultiple solutions: logic needs a puzzle with exactly one");
+        assert_eq!(
+            lines[1],
+            "error\tmultiple-solutions: the puzzle has more than one solution, so no step of logic leads to one of them"
+        );
     }
 
     #[test]
@@ -497,7 +500,7 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(lines[0].starts_with("full-house\t") && lines[1].starts_with("full-house\t"));
         assert_eq!(lines[2], format!("{SOLUTION}\t1.0\teasy\tlogic"));
-        assert!(paragraphs[1].starts_with("error\tinvalid board"));
+        assert!(paragraphs[1].starts_with("error\tinvalid-board"));
     }
 
     #[test]

@@ -54,9 +54,9 @@ fn solve_reads_stdin_and_answers_every_line_in_order() {
     assert_eq!(lines[0], SOLUTION);
     let (solution, flag) = lines[1].split_once('\t').unwrap();
     assert_eq!((solution.len(), flag), (81, "multiple"));
-    assert!(lines[2].starts_with("error\tconflicting givens"), "{}", lines[2]);
-    assert!(lines[3].starts_with("error\tunsolvable"), "{}", lines[3]);
-    assert!(lines[4].starts_with("error\tinvalid board"), "{}", lines[4]);
+    assert!(lines[2].starts_with("error\tconflicting-givens: the givens repeat a digit"), "{}", lines[2]);
+    assert!(lines[3].starts_with("error\tunsolvable: the givens do not conflict"), "{}", lines[3]);
+    assert!(lines[4].starts_with("error\tinvalid-board: "), "{}", lines[4]);
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn solve_reads_files_in_turn_and_threads_keep_the_order() {
     let lines = stdout_lines(&one);
     assert_eq!(lines.len(), 10_000 + 104);
     assert!(lines[..10_000].iter().all(|line| line.len() == 81 && !line.contains('\t')));
-    assert!(lines[10_000..].iter().all(|line| line.starts_with("error\tunsolvable")));
+    assert!(lines[10_000..].iter().all(|line| line.starts_with("error\tunsolvable: the givens do not conflict")));
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn rate_and_explain_read_like_solve() {
     let lines = stdout_lines(&output);
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
-    assert!(lines[1].starts_with("error\tmultiple solutions") && lines[2].starts_with("error\tinvalid board"));
+    assert!(lines[1].starts_with("error\tmultiple-solutions: ") && lines[2].starts_with("error\tinvalid-board: "));
     assert!(output.stderr.is_empty(), "no progress bar when stderr is not a terminal");
 
     let output = run(&["explain", &data("forum_hardest_1106.txt")], "");

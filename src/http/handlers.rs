@@ -13,7 +13,7 @@ use super::{ApiError, AppState};
 use crate::board::{Board, Format, FormattedBoard, JsonBoard};
 use crate::member;
 use crate::rules::{self, Validation};
-use crate::solver::{self, Deadline, Interrupted};
+use crate::solver::{self, Deadline, Interrupted, Unanswerable};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -105,7 +105,7 @@ pub async fn count(
         .pool
         .run_inline_first("count", move |deadline| solver::count_or_conflicts(&puzzle, limit, deadline))
         .await?;
-    let count = count.map_err(ApiError::ConflictingGivens)?;
+    let count = count.map_err(Unanswerable::Conflicting)?;
     Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
 }
 

@@ -180,12 +180,8 @@ pub enum ApiError {
     InvalidRequest(String),
     #[error(transparent)]
     InvalidBoard(#[from] BoardError),
-    #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
-    ConflictingGivens(Vec<Conflict>),
-    #[error("the givens do not conflict, but the puzzle has no solution")]
-    Unsolvable,
-    #[error("the puzzle has more than one solution, so no step of logic leads to one of them")]
-    MultipleSolutions,
+    #[error(transparent)]
+    Unanswerable(#[from] Unanswerable),
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
@@ -212,9 +208,7 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => Kind::PayloadTooLarge,
             ApiError::InvalidRequest(_) => Kind::InvalidRequest,
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
-            ApiError::ConflictingGivens(_) => Kind::ConflictingGivens,
-            ApiError::Unsolvable => Kind::Unsolvable,
-            ApiError::MultipleSolutions => Kind::MultipleSolutions,
+            ApiError::Unanswerable(unanswerable) => Kind::from(unanswerable),
             ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } => Kind::SolveTimeout,
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
@@ -226,13 +220,14 @@ impl ApiError {
     }
 }
 
-/// Why a puzzle has no answer of the kind asked for.
-impl From<Unanswerable> for ApiError {
-    fn from(unanswerable: Unanswerable) -> ApiError {
+/// The problem kind of a puzzle without an answer: for HTTP problems and the CLI's `error`
+/// lines alike.
+impl From<&Unanswerable> for Kind {
+    fn from(unanswerable: &Unanswerable) -> Kind {
         match unanswerable {
-            Unanswerable::Conflicting(conflicts) => ApiError::ConflictingGivens(conflicts),
-            Unanswerable::Unsolvable => ApiError::Unsolvable,
-            Unanswerable::Multiple => ApiError::MultipleSolutions,
+            Unanswerable::Conflicting(_) => Kind::ConflictingGivens,
+            Unanswerable::Unsolvable => Kind::Unsolvable,
+            Unanswerable::Multiple => Kind::MultipleSolutions,
         }
     }
 }
@@ -285,7 +280,7 @@ impl From<ApiError> for Problem {
         let detail = error.to_string();
         let (pointer, conflicts) = match error {
             ApiError::InvalidBoard(board_error) => (Some(board_error.json_pointer()), None),
-            ApiError::ConflictingGivens(conflicts) => (None, Some(conflicts)),
+            ApiError::Unanswerable(Unanswerable::Conflicting(conflicts)) => (None, Some(conflicts)),
             _ => (None, None),
         };
         Problem { kind, detail, pointer, conflicts }

@@ -152,13 +152,17 @@ pub enum Verdict {
 
 /// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
 /// line both say.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its message is the one sentence both say.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unanswerable {
     /// Givens repeat a digit.
+    #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
     Conflicting(Vec<Conflict>),
     /// No solution, though the givens agree.
+    #[error("the givens do not conflict, but the puzzle has no solution")]
     Unsolvable,
     /// More than one solution, where exactly one is needed (a rating, a hint, an explanation).
+    #[error("the puzzle has more than one solution, so no step of logic leads to one of them")]
     Multiple,
 }
 
