@@ -63,9 +63,9 @@ pub fn metrics_app(config: &ServeConfig) -> Router {
         .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
 }
 
-/// Reads a `{"board": ...}` body as `/v1/solve` does, without the HTTP around it: the entry point
-/// of the `board_json` fuzz target.
-#[doc(hidden)]
+/// Reads a `{"board": ...}` request body as `/v1/solve` does, with the same errors, without the
+/// HTTP around it: for boards that arrive by other means, and the entry point of the
+/// `board_json` fuzz target.
 pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
     Ok(extract::parse_object::<handlers::BoardRequest>(body)?.board.into_result()?)
 }

@@ -220,9 +220,9 @@ pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interr
     count_with(puzzle, limit, interrupt, fast_path_available())
 }
 
-/// [`count_solutions`] on the portable search even where the CPU has the fast path's features, so
-/// tests can check both paths in one process (a global switch would race between test threads).
-#[doc(hidden)]
+/// [`count_solutions`] on the portable search even where the CPU has the fast path's features.
+/// The answers are the same; this is what tests and fuzzing check the fast path against, in one
+/// process (a global switch would race between threads).
 pub fn count_solutions_portable(
     puzzle: &Board,
     limit: usize,
