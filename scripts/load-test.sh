@@ -3,7 +3,8 @@
 #
 #   bash scripts/load-test.sh            # prints a Markdown table; about a minute
 #
-# Scenarios, each against a fresh server with the default configuration:
+# Scenarios, each against a fresh server with the default configuration (logs included, as users
+# run it; the last two rows again with RUST_LOG=warn, without the access log):
 #   floor      GET /healthz: the HTTP floor (no solver work)
 #   easy       POST /v1/solve, kaggle-style easy puzzles in turn
 #   hard       POST /v1/solve, forum_hardest_1106 puzzles in turn
@@ -60,8 +61,10 @@ PY
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 base=http://127.0.0.1:$port
 
+# The server runs as users run it, with its default log filter (an access log line per request),
+# unless a scenario names another filter: $1, e.g. `warn`.
 start_server() {
-    RUST_LOG=warn "$binary" --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+    env -u RUST_LOG ${1:+RUST_LOG=$1} "$binary" --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 100); do
         curl -sf "$base/healthz" >/dev/null && return
@@ -94,12 +97,12 @@ print(next((f"{le * 1e6:.0f}" for le, count in sorted(buckets) if count >= 0.99 
 }
 
 rows=()
-floor_rps=""
+declare -A floor_rps
 run() {
-    local name=$1 connections=$2 bodies=${3:-}
+    local name=$1 connections=$2 bodies=${3:-} log_filter=${4:-}
     local path=/v1/solve
     [[ -z $bodies ]] && path=/healthz
-    start_server
+    start_server "$log_filter"
     local out
     out=$(BODIES=${bodies:+$work/$bodies} wrk -t "$THREADS" -c "$connections" -d "$DURATION" \
         -s "$root/scripts/load/requests.lua" "$base$path" | grep '^RESULT')
@@ -122,9 +125,13 @@ run() {
         exit 1
     fi
     eval "local $(echo "${out#RESULT }")"
-    [[ $name == floor ]] && floor_rps=$rps
     local ratio="-"
-    [[ $name != floor ]] && ratio=$(python3 -c "print(f'{$rps / $floor_rps:.2f}')")
+    if [[ -z $bodies ]]; then
+        floor_rps[${log_filter:-info}]=$rps
+    else
+        ratio=$(python3 -c "print(f'{$rps / ${floor_rps[${log_filter:-info}]}:.2f}')")
+    fi
+    [[ -n $log_filter ]] && name="$name, RUST_LOG=$log_filter"
     rows+=("| $name | $connections | $rps | $p50_us | $p99_us | $max_us | $accepted | $ok | $shed | $shed_without_retry_after | $((other + socket_errors)) | $rss | $ratio |")
     if (( other + socket_errors + shed_without_retry_after > 0 )); then
         echo "$name: unexpected answers: $out" >&2
@@ -137,6 +144,9 @@ run easy "$CONNECTIONS" easy
 run hard "$CONNECTIONS" hard
 run mix "$CONNECTIONS" mix
 run overload "$OVERLOAD_CONNECTIONS" hard
+# What the access log costs: the floor and the easy solves without it.
+run floor "$CONNECTIONS" "" warn
+run easy "$CONNECTIONS" easy warn
 
 echo "wrk $THREADS threads, $DURATION per scenario, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

@@ -157,17 +157,53 @@ pub fn method_label(method: &Method) -> &'static str {
 
 /// A pool job started: the wait for its slot, and one more in flight.
 pub fn job_started(work: &'static str, waited: Duration) {
-    ::metrics::histogram!(SLOT_WAIT, "work" => work).record(waited.as_secs_f64());
-    ::metrics::gauge!(SOLVES_IN_FLIGHT).increment(1.0);
+    with_work_handles(work, |handles| {
+        handles.slot_wait.record(waited.as_secs_f64());
+        handles.in_flight.increment(1.0);
+    });
 }
 
 /// A pool job ended after `ran`; `timed_out` when its deadline stopped it.
 pub fn job_finished(work: &'static str, ran: Duration, timed_out: bool) {
-    ::metrics::gauge!(SOLVES_IN_FLIGHT).decrement(1.0);
-    ::metrics::histogram!(SOLVE_DURATION, "work" => work).record(ran.as_secs_f64());
-    if timed_out {
-        ::metrics::counter!(DEADLINE_EXCEEDED, "work" => work).increment(1);
+    with_work_handles(work, |handles| {
+        handles.in_flight.decrement(1.0);
+        handles.duration.record(ran.as_secs_f64());
+        if timed_out {
+            handles.deadline_exceeded.increment(1);
+        }
+    });
+}
+
+/// The registered series of one `work` label, as [`record_request`] keeps its own: a solve
+/// records four series, and each lookup through the facade would hash the name and labels.
+struct WorkHandles {
+    work: &'static str,
+    slot_wait: ::metrics::Histogram,
+    in_flight: ::metrics::Gauge,
+    duration: ::metrics::Histogram,
+    deadline_exceeded: ::metrics::Counter,
+}
+
+fn with_work_handles(work: &'static str, record: impl FnOnce(&WorkHandles)) {
+    thread_local! {
+        static HANDLES: RefCell<Vec<WorkHandles>> = const { RefCell::new(Vec::new()) };
     }
+    HANDLES.with_borrow_mut(|known| {
+        let at = match known.iter().position(|handles| handles.work == work) {
+            Some(at) => at,
+            None => {
+                known.push(WorkHandles {
+                    work,
+                    slot_wait: ::metrics::histogram!(SLOT_WAIT, "work" => work),
+                    in_flight: ::metrics::gauge!(SOLVES_IN_FLIGHT),
+                    duration: ::metrics::histogram!(SOLVE_DURATION, "work" => work),
+                    deadline_exceeded: ::metrics::counter!(DEADLINE_EXCEEDED, "work" => work),
+                });
+                known.len() - 1
+            }
+        };
+        record(&known[at]);
+    });
 }
 
 /// A request refused with 503 `overloaded`.
