@@ -9,6 +9,7 @@ mod batch;
 mod cors;
 mod extract;
 mod front;
+mod guard;
 mod handlers;
 mod logic;
 mod playground;
@@ -17,16 +18,11 @@ mod routes;
 mod state;
 
 use axum::Router;
-use axum::http::StatusCode;
-use axum::middleware;
-use axum::response::IntoResponse;
 use axum::routing::{MethodFilter, get};
 use tower::ServiceBuilder;
-use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::timeout::TimeoutLayer;
 
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
 pub use routes::{ROUTES, Route};
@@ -37,7 +33,7 @@ use crate::config::ServeConfig;
 use cors::PreflightsLayer;
 use front::FrontLayer;
 pub(crate) use front::fresh_request_id;
-use problem::BodyLimit;
+use guard::GuardLayer;
 
 /// The whole service: the routes of [`ROUTES`] plus the middleware stack, configured by `config`.
 pub fn app(config: &ServeConfig, state: AppState) -> Router {
@@ -60,7 +56,7 @@ pub fn metrics_app(config: &ServeConfig) -> Router {
     Router::new()
         .route("/metrics", get(handlers::metrics))
         .fallback(handlers::not_found)
-        .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
+        .layer(GuardLayer { timeout: config.request_timeout(), body_limit: config.body_limit_bytes })
 }
 
 /// Reads a `{"board": ...}` request body as `/v1/solve` does, with the same errors, without the
@@ -71,8 +67,8 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: the
-/// request's id, span, metrics and access log ([`front`]), CORS, compression, problem
-/// rendering, panic catching and timeout.
+/// request's id, span, metrics and access log ([`front`]), CORS, compression, and the timeout,
+/// panic catching and problem rendering ([`guard`]).
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins));
     routes.layer(
@@ -85,14 +81,7 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
                 CompressionLayer::new()
                     .compress_when(DefaultPredicate::new().and(NotForContentType::const_new(batch::NDJSON))),
             )
-            .layer(middleware::from_fn_with_state(BodyLimit(config.body_limit_bytes), problem::render_problems))
-            .layer(CatchPanicLayer::custom(|_| {
-                // The panic message stays in the server's log (the panic hook prints it); the
-                // client learns only that something failed.
-                tracing::error!("a request handler panicked");
-                ApiError::Internal.into_response()
-            }))
-            .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout())),
+            .layer(GuardLayer { timeout: config.request_timeout(), body_limit: config.body_limit_bytes }),
     )
 }
 
@@ -101,7 +90,7 @@ mod tests {
     use super::*;
     use axum::body::{Body, to_bytes};
     use axum::extract::Request;
-    use axum::http::header;
+    use axum::http::{StatusCode, header};
     use tower::ServiceExt;
 
     #[tokio::test]

@@ -2,17 +2,15 @@
 //! `application/problem+json` response.
 //!
 //! Handlers return [`ApiError`]. Its `IntoResponse` only sets the status and stores a
-//! [`Problem`] in the response extensions; [`render_problems`], a middleware around the whole
-//! router, writes the body. Doing it there lets every problem carry the request's path and id,
+//! [`Problem`] in the response extensions; [`render`], called by the innermost middleware
+//! ([`super::guard`]) around every route, writes the body. Doing it there lets every problem carry the request's path and id,
 //! and also catches errors that never passed through a handler (405 from the router, 413 from
 //! the body limit, 408 from the timeout layer, 500 from a caught panic), so no error leaves the
 //! service in any other shape.
 
 use std::time::Duration;
 
-use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -365,11 +363,6 @@ impl Serialize for ItemProblem {
     }
 }
 
-/// The configured body limit, so a 413 from the body limit layer, which never reaches a handler,
-/// can say what the limit is.
-#[derive(Clone, Copy, Debug)]
-pub struct BodyLimit(pub usize);
-
 /// The problem document for a request the HTTP parser refused before it reached the service,
 /// by the status the parser chose: a request line or header that is not HTTP/1.1 (400), a
 /// target longer than 65,534 bytes (414), or more than 100 headers or a head over about 400 KB
@@ -394,24 +387,22 @@ pub fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
     serde_json::to_vec(&problem.document(ParserContext { request_id })).expect("a problem document always serializes")
 }
 
-/// Middleware: renders every error response as `application/problem+json`.
-pub async fn render_problems(
-    axum::extract::State(BodyLimit(body_limit)): axum::extract::State<BodyLimit>,
-    request: Request,
-    next: Next,
+/// Renders an error response as `application/problem+json` with the request's path and id: a
+/// [`Problem`] a handler left in the extensions, or a plain error status from elsewhere (the
+/// router's 405, the body limit's 413, the timeout's 408). Other responses pass unchanged.
+pub(super) fn render(
+    mut response: Response,
+    path: &str,
+    request_id: Option<&HeaderValue>,
+    body_limit: usize,
 ) -> Response {
-    let uri = request.uri().clone();
-    let request_id = request.headers().get(REQUEST_ID).cloned();
-    let mut response = next.run(request).await;
     let problem = match response.extensions_mut().remove::<Problem>() {
         Some(problem) => problem,
         None if is_plain_error(&response) => Problem::from_status(response.status(), body_limit),
         None => return response,
     };
-    let document = problem.document(RequestContext {
-        instance: uri.path(),
-        request_id: request_id.as_ref().and_then(|id| id.to_str().ok()),
-    });
+    let document =
+        problem.document(RequestContext { instance: path, request_id: request_id.and_then(|id| id.to_str().ok()) });
     let body = serde_json::to_vec(&document).expect("a problem document always serializes");
     let (mut parts, _) = response.into_parts();
     parts.status = problem.kind.status();
