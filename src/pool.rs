@@ -138,14 +138,22 @@ impl SolverPool {
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
+        let (permits, deadline) = self.admit_and_wait(work).await?;
+        execute(work, permits, deadline, self.shared.limits.solve_timeout, job).await
+    }
+
+    /// What a request's job goes through before it runs: a place among the admitted callers
+    /// (refused at once when there is none), then a slot within the queue timeout; its deadline
+    /// counts from admission. The admission moves into the job too: a caller counts as admitted
+    /// until its work ends.
+    async fn admit_and_wait(&self, work: &'static str) -> Result<(Permits, Deadline), PoolError> {
         let limits = self.shared.limits;
         let admitted = Instant::now();
         let admission = self.admit()?;
         let deadline = Deadline(admitted + limits.solve_timeout);
         let running = self.slot(limits.queue_timeout).await?;
         metrics::job_started(work, admitted.elapsed());
-        // The admission moves into the job too: a caller counts as admitted until its work ends.
-        execute(work, (admission, running), deadline, limits.solve_timeout, job).await
+        Ok(((admission, running), deadline))
     }
 
     /// Like [`SolverPool::run`], for a job that can be run twice: it is tried first on the
@@ -164,12 +172,8 @@ impl SolverPool {
         F: Fn(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
-        let limits = self.shared.limits;
-        let admitted = Instant::now();
-        let admission = self.admit()?;
-        let deadline = Deadline(admitted + limits.solve_timeout);
-        let running = self.slot(limits.queue_timeout).await?;
-        metrics::job_started(work, admitted.elapsed());
+        let (permits, deadline) = self.admit_and_wait(work).await?;
+        let solve_timeout = self.shared.limits.solve_timeout;
         let started = Instant::now();
         let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
         let mut in_flight = InFlight { work, started, timed_out: false };
@@ -177,11 +181,11 @@ impl SolverPool {
             Ok(value) => Ok(value),
             Err(Interrupted) if inline.0 < deadline.0 => {
                 in_flight.hand_over();
-                execute(work, (admission, running), deadline, limits.solve_timeout, job).await
+                execute(work, permits, deadline, solve_timeout, job).await
             }
             Err(Interrupted) => {
                 in_flight.timed_out = true;
-                Err(PoolError::TimedOut(limits.solve_timeout))
+                Err(PoolError::TimedOut(solve_timeout))
             }
         }
     }
@@ -212,6 +216,9 @@ impl SolverPool {
         execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
 }
+
+/// The place among the admitted callers and the slot a running job holds.
+type Permits = (OwnedSemaphorePermit, OwnedSemaphorePermit);
 
 /// How long a job of [`SolverPool::run_inline_first`] may run on the caller's async worker:
 /// enough for the search of a typical puzzle (2-5 us), short beside a request's own cost.
