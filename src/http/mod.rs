@@ -6,6 +6,7 @@
 //! the answer; every error goes through [`problem`].
 
 mod batch;
+mod compress;
 mod cors;
 mod extract;
 mod front;
@@ -20,8 +21,6 @@ mod state;
 use axum::Router;
 use axum::routing::{MethodFilter, get};
 use tower::ServiceBuilder;
-use tower_http::compression::predicate::{NotForContentType, Predicate};
-use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::limit::RequestBodyLimitLayer;
 
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
@@ -30,6 +29,7 @@ pub use state::{AppState, Readiness};
 
 use crate::board::{Board, Format};
 use crate::config::ServeConfig;
+use compress::WhenAskedLayer;
 use cors::PreflightsLayer;
 use front::FrontLayer;
 pub(crate) use front::fresh_request_id;
@@ -75,12 +75,7 @@ fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
         ServiceBuilder::new()
             .layer(FrontLayer)
             .option_layer(cors)
-            // A compressor holds output back until it has enough to pack, which would stall an
-            // NDJSON stream whose client reads results as they come.
-            .layer(
-                CompressionLayer::new()
-                    .compress_when(DefaultPredicate::new().and(NotForContentType::const_new(batch::NDJSON))),
-            )
+            .layer(WhenAskedLayer)
             .layer(GuardLayer { timeout: config.request_timeout(), body_limit: config.body_limit_bytes }),
     )
 }
