@@ -2,8 +2,8 @@
 //! `application/problem+json` response.
 //!
 //! Handlers return [`ApiError`]. Its `IntoResponse` only sets the status and stores a
-//! [`Problem`] in the response extensions; [`render`], called by the innermost middleware
-//! ([`super::guard`]) around every route, writes the body. Doing it there lets every problem carry the request's path and id,
+//! [`Problem`] in the response extensions; `render`, called by the innermost middleware
+//! (`guard.rs`) around every route, writes the body. Doing it there lets every problem carry the request's path and id,
 //! and also catches errors that never passed through a handler (405 from the router, 413 from
 //! the body limit, 408 from the timeout layer, 500 from a caught panic), so no error leaves the
 //! service in any other shape.
