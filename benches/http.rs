@@ -7,7 +7,9 @@
 //! the same puzzles, so the difference is what parsing, the blocking pool, formatting, the
 //! middleware and the socket cost.
 
+// The integration tests' helpers, of which this benchmark uses a part.
 #[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::time::{Duration, Instant};

@@ -5,7 +5,9 @@
 //! `logic::rate_within` a level, which gives up at the first harder step. Per set it also prints
 //! the levels and how often each technique was needed, to judge the ratings.
 
+// The integration tests' helpers, of which this benchmark uses a part.
 #[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::hint::black_box;

@@ -7,7 +7,9 @@
 //! backtracking (the test oracle) runs on the easy set only, as the baseline the solver replaced:
 //! on the other sets it takes up to a second per puzzle.
 
+// The integration tests' helpers, of which this benchmark uses a part.
 #[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::hint::black_box;

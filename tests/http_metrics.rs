@@ -1,7 +1,11 @@
 //! `GET /metrics`: what a Prometheus scrape sees after real traffic, and the separate metrics
 //! port. The recorder is process-wide, so assertions look for series, not exact totals. And the
 //! log lines an overloaded server writes.
+//!
+//! Its own test binary: its global tracing subscriber must precede every call site (see [`logs`]).
 
+// Only the HTTP helpers are used here; the integration tests use the rest.
+#[allow(dead_code)]
 mod common;
 
 use axum::body::Body;

@@ -1,8 +1,9 @@
 //! The service's routes, as one table.
 //!
-//! [`app`](super::app) builds its router from [`ROUTES`], and `tests/openapi_contract.rs` compares
-//! the same table with `openapi.yaml`: a route cannot be served without being documented, nor
-//! documented without being served, and nothing has to read this file's text to know.
+//! [`app`](super::app) builds its router from [`ROUTES`], and
+//! `tests/integration/openapi_contract.rs` compares the same table with `openapi.yaml`: a route
+//! cannot be served without being documented, nor documented without being served, and nothing
+//! has to read this file's text to know.
 
 use axum::http::Method;
 use axum::routing::{MethodFilter, MethodRouter, on};

@@ -1,8 +1,6 @@
-//! Helpers shared by the integration tests (and, through `#[path]`, by the solve benchmark).
-//!
-//! Each test crate compiles its own copy of this module and uses only part of it, so unused
-//! items are expected here rather than dead.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests (`tests/integration/`, which uses all of them), and
+//! through `#[path]` by `tests/http_metrics.rs` and the benchmarks, which use only part of them
+//! and allow dead code where they include this module.
 
 pub mod http;
 pub mod oracle;

@@ -1,13 +1,12 @@
 //! Hostile input: every malformed request we could think of gets the right problem, and the
 //! server keeps answering afterwards.
 
-mod common;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use common::http::*;
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
+
+use crate::common::http::*;
 
 /// A numbers board whose first cell is `cell`, written as raw JSON.
 fn numbers_with_first_cell(cell: &str) -> Vec<u8> {

@@ -1,14 +1,14 @@
 //! `POST /v1/rate`, `/v1/hint`, `/v1/explain` and `/v1/generate` through the real router.
 
-mod common;
-
 use axum::http::StatusCode;
-use common::http::*;
 use serde_json::{Value, json};
 use sudokud::board::{Board, Format};
 use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
 use sudokud::logic::Level;
+
+use crate::common;
+use crate::common::http::*;
 
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";

@@ -4,9 +4,6 @@
 //! `docs/operations.md`); no page names a flag, variable or metric that does not exist; and every
 //! relative link of every page leads to a file, and a heading, that exists.
 
-#[path = "common/docs.rs"]
-mod docs;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -15,9 +12,9 @@ use sudokud::cli::Cli;
 use sudokud::http::{Kind, PROBLEM_BASE};
 use sudokud::metrics;
 
-use docs::PAGES;
+use crate::docs::{self, PAGES};
 
-const OPENAPI: &str = include_str!("../openapi.yaml");
+const OPENAPI: &str = include_str!("../../openapi.yaml");
 
 /// Where the configuration table, the errors table and the metrics table live.
 const CONFIGURATION_PAGE: &str = "README.md";

@@ -2,8 +2,6 @@
 //! a wrong digit and never removes a solution digit; ratings land in sane levels. A property
 //! test does the same from random midpoints: a hard puzzle with some solution digits filled in.
 
-mod common;
-
 use std::time::Instant;
 
 use proptest::prelude::*;
@@ -13,6 +11,8 @@ use sudokud::board::Board;
 use sudokud::generate::{self, Symmetry};
 use sudokud::logic::{self, Level, Technique};
 use sudokud::solver::{self, Never, Outcome};
+
+use crate::common;
 
 fn solution(puzzle: &Board) -> Board {
     match solver::solve(puzzle) {

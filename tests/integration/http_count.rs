@@ -1,13 +1,12 @@
 //! `POST /v1/count` through the real router: counts, limits and every error path.
 
-mod common;
-
 use std::num::NonZeroUsize;
 
 use axum::http::StatusCode;
-use common::http::*;
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
+
+use crate::common::http::*;
 
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";

@@ -2,15 +2,14 @@
 //! against what the set is known to contain (see `tests/data/README.md`), and, where plain
 //! backtracking is fast enough, against the independent oracle in `tests/common/oracle.rs`.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use common::{load, oracle};
 use sudokud::board::Board;
 use sudokud::rules;
 use sudokud::solver::{self, Outcome};
+
+use crate::common::{self, load, oracle};
 
 /// Every data set and the answer each of its puzzles must get.
 const DATA_SETS: [(&str, Expect); 9] = [

@@ -2,16 +2,15 @@
 //! load shedding. Assertions are about behaviour (who gets served, what status), never timing
 //! figures, since the machine is shared.
 
-mod common;
-
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use common::http::{PUZZLE, SOLUTION, post_solve, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::common::http::{PUZZLE, SOLUTION, post_solve, start};
 
 /// The first puzzle of `tests/data/forum_hardest_1106.txt`, about 0.1-1 ms to solve.
 const HARD: &str = "12.3....435....1....4........54..2..6...7.........8.9...31..5.......9.7.....6...8";

@@ -1,15 +1,14 @@
 //! A real server on an ephemeral port: real sockets, slow and hostile clients, and shutdown.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::http::{PUZZLE, SOLUTION, post_solve, raw_exchange, start};
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::common::http::{PUZZLE, SOLUTION, post_solve, raw_exchange, start};
 
 fn solve_body() -> String {
     json!({ "board": PUZZLE }).to_string()

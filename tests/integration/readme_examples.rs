@@ -14,9 +14,6 @@
 //! Commands that need a shell (`$(...)`) are left out; any other `$ ` command fails the test,
 //! so an example cannot go unchecked by accident.
 
-#[path = "common/docs.rs"]
-mod docs;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -27,7 +24,7 @@ use sudokud::config::ServeConfig;
 use sudokud::http::{AppState, Readiness, app};
 use tower::ServiceExt;
 
-use docs::PAGES;
+use crate::docs::{self, PAGES};
 
 /// What an example runs.
 #[derive(Debug)]
@@ -304,7 +301,7 @@ fn every_page_of_docs_is_read() {
     let listed: Vec<&str> = PAGES.iter().map(|page| page.path).filter(|path| path.starts_with("docs/")).collect();
     let mut listed: Vec<String> = listed.into_iter().map(str::to_owned).collect();
     listed.sort();
-    assert_eq!(docs::markdown_in_docs(), listed, "tests/common/docs.rs must list every Markdown page of docs/");
+    assert_eq!(docs::markdown_in_docs(), listed, "tests/integration/docs.rs must list every Markdown page of docs/");
 }
 
 #[test]

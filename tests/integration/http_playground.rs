@@ -2,13 +2,12 @@
 //! the end-to-end suite in `tests/browser/` (`scripts/browser-test.sh`); this checks what can be
 //! checked without one: the headers, and that the page needs nothing but this server.
 
-mod common;
-
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, Request, StatusCode, header};
-use common::http::*;
 use serde_json::json;
 use tower::ServiceExt;
+
+use crate::common::http::*;
 
 /// GETs `path` and returns the status, headers and body text.
 async fn get(path: &str) -> (StatusCode, HeaderMap, String) {

@@ -1,15 +1,14 @@
 //! The HTTP contract, driven through the real router with `tower::ServiceExt::oneshot`: every
 //! endpoint, every board representation and every error kind.
 
-mod common;
-
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderValue, Request, StatusCode, header};
-use common::http::*;
 use serde_json::{Value, json};
 use sudokud::config::ServeConfig;
 use sudokud::http::{AppState, Readiness, app};
 use tower::ServiceExt;
+
+use crate::common::http::*;
 
 #[tokio::test]
 async fn solves_in_each_representation_and_answers_in_the_same_one() {

@@ -6,9 +6,6 @@
 //! a random subset of a grid's cells and sometimes overwrite one given, so they cover unique,
 //! multiple, unsolvable and invalid boards.
 
-mod common;
-
-use common::oracle;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -16,6 +13,8 @@ use sudokud::board::{Board, BoardError, CELLS, Format, FormattedBoard, JsonBoard
 use sudokud::position::Cell;
 use sudokud::rules;
 use sudokud::solver::{self, Never, Outcome};
+
+use crate::common::oracle;
 
 const KNOWN_SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 

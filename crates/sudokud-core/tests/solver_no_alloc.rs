@@ -1,13 +1,17 @@
 //! The solver allocates nothing: a counting global allocator proves it over whole data sets.
 //!
 //! Counting is per thread, so allocations by the test harness's other threads do not count.
-
-mod common;
+//!
+//! Its own test binary: the counting `#[global_allocator]` would otherwise serve every other test.
+// The counting allocator: `GlobalAlloc` is an unsafe trait.
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::path::PathBuf;
 
-use sudokud::solver::{self, Never};
+use sudokud_core::board::Board;
+use sudokud_core::solver::{self, Never};
 
 struct CountingAllocator;
 
@@ -40,6 +44,17 @@ fn allocations_during(work: impl FnOnce()) -> usize {
     ALLOCATIONS.with(Cell::get) - before
 }
 
+/// Every puzzle of the workspace's `tests/data/<name>`, skipping empty lines.
+fn load(name: &str) -> Vec<Board> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| line.parse().unwrap_or_else(|error| panic!("{}:{}: {error}", path.display(), index + 1)))
+        .collect()
+}
+
 #[test]
 fn the_allocator_counts() {
     assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 10]))) >= 1);
@@ -48,7 +63,7 @@ fn the_allocator_counts() {
 #[test]
 fn solving_and_counting_allocate_nothing() {
     let sets = ["kaggle_style_easy_10k.txt", "forum_hardest_1106.txt", "multiple_solutions.txt", "unsolvable.txt"];
-    let puzzles: Vec<_> = sets.iter().flat_map(|set| common::load(set)).collect();
+    let puzzles: Vec<_> = sets.iter().flat_map(|set| load(set)).collect();
     let allocations = allocations_during(|| {
         for puzzle in &puzzles {
             std::hint::black_box(solver::solve(puzzle));

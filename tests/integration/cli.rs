@@ -6,6 +6,8 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_sudokud");
 use sudokud::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
+use crate::docs;
+
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -134,10 +136,7 @@ fn the_readme_batch_example_prints_what_the_binary_prints() {
     let input = format!("{PUZZLE}\n{}\n55{}\n", ".".repeat(81), &PUZZLE[2..]);
     let output = run(&["solve"], &input);
     let printed = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        include_str!("../README.md").contains(&printed),
-        "README's `sudokud solve` example should show:\n{printed}"
-    );
+    assert!(docs::page("README.md").contains(&printed), "README's `sudokud solve` example should show:\n{printed}");
 }
 
 #[test]
@@ -186,7 +185,7 @@ fn generate_makes_count_puzzles_from_consecutive_seeds() {
 
 #[test]
 fn the_readme_rate_explain_and_generate_examples_print_what_the_binary_prints() {
-    let readme = include_str!("../README.md");
+    let readme = docs::page("README.md");
     let nearly = format!("{}..", &SOLUTION[..79]);
     for (args, input) in [
         (vec!["rate"], format!("{PUZZLE}\n")),

@@ -37,7 +37,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 use yaml_rust2::{Yaml, YamlLoader};
 
-const SPEC_TEXT: &str = include_str!("../openapi.yaml");
+const SPEC_TEXT: &str = include_str!("../../openapi.yaml");
 
 use sudokud::board::EXAMPLE_PUZZLE as PUZZLE;
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.

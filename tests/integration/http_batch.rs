@@ -1,14 +1,11 @@
 //! `POST /v1/solve/batch`: JSON arrays through the router, NDJSON streams through a real server.
 
-mod common;
-
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::body::Bytes;
 use axum::http::{Request, StatusCode, header};
-use common::http::*;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use sudokud::board::Board;
@@ -16,6 +13,9 @@ use sudokud::config::ServeConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tower::ServiceExt;
+
+use crate::common;
+use crate::common::http::*;
 
 fn batch(body: Value) -> Request<Body> {
     post_json("/v1/solve/batch", body.to_string())

@@ -2,11 +2,10 @@
 //! portable one. On such a CPU the data-set tests only reach the fast search, so this runs every
 //! data set through the portable one too and checks both give the same answers.
 
-mod common;
-
-use common::{data_dir, load};
 use sudokud::board::Board;
 use sudokud::solver::{self, Never};
+
+use crate::common::{data_dir, load};
 
 /// Both searches count up to `limit` solutions of `puzzle` alike, first solution included.
 fn same_count(puzzle: &Board, limit: usize) -> bool {

@@ -1,10 +1,7 @@
-//! The documentation pages, compiled into the documentation tests (`tests/readme_examples.rs`,
-//! `tests/docs_match_code.rs`, each through `#[path]`, so only they rebuild when a page
-//! changes): the README, the changelog and every page of `docs/`. A test fails when a Markdown
-//! file of `docs/` is missing from [`PAGES`], so a new page cannot escape the checks.
-//!
-//! Each test crate uses only part of this module.
-#![allow(dead_code)]
+//! The documentation pages, compiled into the documentation tests (`readme_examples.rs`,
+//! `docs_match_code.rs`) and the CLI's README checks (`cli.rs`): the README, the changelog and
+//! every page of `docs/`. A test fails when a Markdown file of `docs/` is missing from
+//! [`PAGES`], so a new page cannot escape the checks.
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,27 @@
+//! The integration tests, one test binary: the `sudokud` crate and its dependencies are linked
+//! once for all of them rather than once per file.
+//!
+//! Two tests have binaries of their own, for process-wide state they set up:
+//! `tests/http_metrics.rs` (the global tracing subscriber) and
+//! `crates/sudokud-core/tests/solver_no_alloc.rs` (a counting global allocator).
+
+#[path = "../common/mod.rs"]
+mod common;
+mod docs;
+
+mod cli;
+mod docs_match_code;
+mod http_api;
+mod http_batch;
+mod http_count;
+mod http_guards;
+mod http_hostile;
+mod http_logic;
+mod http_playground;
+mod http_server;
+mod logic_paths;
+mod openapi_contract;
+mod readme_examples;
+mod solver_datasets;
+mod solver_portable_path;
+mod solver_properties;
