@@ -22,6 +22,7 @@ mod http_server;
 mod logic_paths;
 mod openapi_contract;
 mod readme_examples;
+mod sizes;
 mod solver_datasets;
 mod solver_portable_path;
 mod solver_properties;

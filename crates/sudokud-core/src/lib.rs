@@ -1,11 +1,12 @@
-//! sudokud-core: 9x9 Sudoku as a library, with no I/O, no async and no allocation in the
-//! solver's hot loop. It is the core of the sudokud service, which only translates between this
+//! sudokud-core: Sudoku as a library, 9x9 and every size from 4x4 to 25x25, with no I/O, no
+//! async and no allocation in the solvers' hot loops. It is the core of the sudokud service, which only translates between this
 //! crate and HTTP or the command line.
 //!
 //! - [`board`]: the grid and its text and JSON representations.
 //! - [`position`]: typed cells, houses (rows, columns, boxes), digits and candidates.
 //! - [`rules`]: which givens conflict, and whether a board is complete.
 //! - [`solver`]: search with propagation; uniqueness, counts up to a limit, a cooperative deadline.
+//! - [`sizes`]: grids of every size from 4x4 to 25x25, with a solver for all of them.
 //! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
 //! - [`generate`]: unique puzzles of a chosen level, the same for the same seed.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
@@ -29,4 +30,5 @@ pub mod member;
 pub mod position;
 pub mod random;
 pub mod rules;
+pub mod sizes;
 pub mod solver;

@@ -1,0 +1,237 @@
+//! A board of any shape, and its one-line text form.
+
+use std::fmt;
+
+use super::shape::{SIZES, Shape};
+use crate::board::Board;
+
+/// A board of any [`Shape`]: N x N cells in row-major order, 0 for a blank and 1 to N for a value.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: Shape,
+    cells: Vec<u8>,
+}
+
+/// Why a text grid could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    /// A cell count that is no size's square.
+    #[error("the board has {found} cells, which fits no grid: a board has {}", cell_counts())]
+    CellCount {
+        /// How many cells it has.
+        found: usize,
+    },
+    /// A given box shape whose size is not the board's.
+    #[error("box {shape} makes a {size}x{size} grid, but the board is {found}x{found}", size = shape.size())]
+    ShapeMismatch {
+        /// The box given.
+        shape: Shape,
+        /// The board's side.
+        found: usize,
+    },
+    /// A character that is no symbol of the grid's size.
+    #[error("board character at byte offset {offset} (row {row}, col {col}): found {found:?}; expected {expected}")]
+    BadCharacter {
+        /// Its byte offset in the text.
+        offset: usize,
+        /// The cell's row, 0-based.
+        row: usize,
+        /// The cell's column, 0-based.
+        col: usize,
+        /// The character.
+        found: char,
+        /// What a cell of this size may be.
+        expected: String,
+    },
+    /// A value outside 0 to N.
+    #[error("row {row}, col {col}: found {found}; expected 0 to {size}")]
+    BadValue {
+        /// The cell's row, 0-based.
+        row: usize,
+        /// The cell's column, 0-based.
+        col: usize,
+        /// The value.
+        found: u8,
+        /// The grid's size N.
+        size: usize,
+    },
+}
+
+/// `16 (4x4), 36 (6x6), ..., or 625 (25x25) cells`.
+fn cell_counts() -> String {
+    let counts: Vec<String> = SIZES.iter().map(|size| format!("{} ({size}x{size})", size * size)).collect();
+    let (last, rest) = counts.split_last().expect("there are sizes");
+    format!("{}, or {last} cells", rest.join(", "))
+}
+
+impl Grid {
+    /// The grid of `shape` with `cells` in row-major order, if there are N x N of them, each 0 to N.
+    pub fn new(shape: Shape, cells: Vec<u8>) -> Result<Grid, GridError> {
+        let size = shape.size();
+        if cells.len() != shape.cells() {
+            let found = SIZES.iter().find(|&&side| side * side == cells.len());
+            return Err(match found {
+                Some(&found) => GridError::ShapeMismatch { shape, found },
+                None => GridError::CellCount { found: cells.len() },
+            });
+        }
+        if let Some(at) = cells.iter().position(|&value| usize::from(value) > size) {
+            return Err(GridError::BadValue { row: at / size, col: at % size, found: cells[at], size });
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// An empty grid of `shape`.
+    pub fn empty(shape: Shape) -> Grid {
+        Grid { shape, cells: vec![0; shape.cells()] }
+    }
+
+    /// Reads cells in row-major order, ASCII whitespace between them ignored: `1`-`9` then `A`-`P`
+    /// (either case) for values, `.` or `0` for blanks. The size follows from the number of
+    /// cells; the box is `shape` when given (it must fit the size), else the size's default
+    /// ([`Shape::default_for`]).
+    pub fn parse(text: &str, shape: Option<Shape>) -> Result<Grid, GridError> {
+        let symbols = || text.bytes().enumerate().filter(|(_, byte)| !byte.is_ascii_whitespace());
+        let count = symbols().count();
+        let side =
+            SIZES.iter().copied().find(|side| side * side == count).ok_or(GridError::CellCount { found: count })?;
+        let shape = match shape {
+            Some(shape) if shape.size() != side => return Err(GridError::ShapeMismatch { shape, found: side }),
+            Some(shape) => shape,
+            None => Shape::default_for(side).expect("every size has a default shape"),
+        };
+        let mut cells = Vec::with_capacity(count);
+        for (index, (offset, byte)) in symbols().enumerate() {
+            let Some(value) = shape.value_of(byte) else {
+                let found = text[offset..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+                let (row, col) = (index / side, index % side);
+                return Err(GridError::BadCharacter { offset, row, col, found, expected: shape.cell_symbols() });
+            };
+            cells.push(value);
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The number of cells of a row, column or box: N.
+    pub fn size(&self) -> usize {
+        self.shape.size()
+    }
+
+    /// The cells in row-major order, 0 for blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at `row`, `col` (0-based), 0 for blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.size() + col]
+    }
+
+    /// The number of filled cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&value| value != 0).count()
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&value| value != 0)
+    }
+
+    /// The classic board, if this grid is 9x9 with 3x3 boxes.
+    pub fn to_board(&self) -> Option<Board> {
+        let cells = self.cells.as_slice().try_into().ok()?;
+        (self.shape == Shape::CLASSIC).then(|| Board::from_cells(cells).expect("values were checked to be 0 to 9"))
+    }
+}
+
+impl From<&Board> for Grid {
+    fn from(board: &Board) -> Grid {
+        Grid { shape: Shape::CLASSIC, cells: board.cells().to_vec() }
+    }
+}
+
+/// One line of N x N symbols, `.` for blank: what [`Grid::parse`] reads.
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.cells.iter().try_for_each(|&value| fmt::Write::write_char(f, self.shape.symbol(value)))
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({}, {self})", self.shape)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::EXAMPLE_PUZZLE;
+
+    const SIX: &str = "1.3...4.6..3.3.2...5.6.1..2.5.....1.";
+
+    #[test]
+    fn the_size_comes_from_the_cell_count_and_the_box_from_the_size_unless_given() {
+        let grid = Grid::parse(SIX, None).unwrap();
+        assert_eq!((grid.size(), grid.shape().to_string()), (6, "2x3".to_owned()));
+        assert_eq!(grid.get(0, 2), 3);
+        assert_eq!(grid.givens(), 13);
+        let tall = Grid::parse(SIX, Some(Shape::new(3, 2).unwrap())).unwrap();
+        assert_eq!(tall.shape().to_string(), "3x2");
+        assert_eq!(tall.to_string(), SIX);
+    }
+
+    #[test]
+    fn text_round_trips_at_every_size_with_letters_in_upper_case() {
+        for shape in Shape::all() {
+            let cells: Vec<u8> = (0..shape.cells()).map(|index| (index % (shape.size() + 1)) as u8).collect();
+            let grid = Grid::new(shape, cells).unwrap();
+            let text = grid.to_string();
+            assert_eq!(Grid::parse(&text, Some(shape)), Ok(grid.clone()));
+            assert_eq!(Grid::parse(&text.to_ascii_lowercase(), Some(shape)), Ok(grid));
+        }
+    }
+
+    #[test]
+    fn whitespace_between_cells_is_ignored_and_zero_is_blank() {
+        let lines = "1 0 . 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n";
+        assert_eq!(Grid::parse(lines, None).unwrap().to_string(), "1..4341221434321");
+    }
+
+    #[test]
+    fn classic_grids_and_boards_convert_both_ways() {
+        let board: Board = EXAMPLE_PUZZLE.parse().unwrap();
+        let grid = Grid::from(&board);
+        assert_eq!(grid.to_string(), EXAMPLE_PUZZLE);
+        assert_eq!(grid.to_board(), Some(board));
+        assert_eq!(Grid::parse(SIX, None).unwrap().to_board(), None);
+    }
+
+    #[test]
+    fn every_mistake_says_what_and_where() {
+        let error = Grid::parse(&".".repeat(80), None).unwrap_err();
+        assert_eq!(error, GridError::CellCount { found: 80 });
+        let message = error.to_string();
+        assert!(
+            message.contains("80 cells") && message.contains("16 (4x4)") && message.contains("625 (25x25)"),
+            "{message}"
+        );
+        assert_eq!(
+            Grid::parse(SIX, Shape::new(3, 3)),
+            Err(GridError::ShapeMismatch { shape: Shape::CLASSIC, found: 6 })
+        );
+        let seven = format!("7{}", &SIX[1..]);
+        let error = Grid::parse(&seven, None).unwrap_err();
+        assert!(matches!(error, GridError::BadCharacter { offset: 0, row: 0, col: 0, found: '7', .. }), "{error:?}");
+        assert!(error.to_string().contains("a digit 1-6"), "{error}");
+        assert_eq!(
+            Grid::new(Shape::new(2, 2).unwrap(), vec![5; 16]),
+            Err(GridError::BadValue { row: 0, col: 0, found: 5, size: 4 })
+        );
+    }
+}

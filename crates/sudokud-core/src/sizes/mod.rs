@@ -1,0 +1,14 @@
+//! Grids of every size people play, 4x4 to 25x25: their shapes, boards and solver.
+//!
+//! A grid of size N has boxes `r` rows high and `c` columns wide with N = r x c and 2 <= r, c <= 5
+//! ([`Shape`]); its cells hold 1 to N, written `1`-`9` then `A`-`P` ([`Grid`]). The classic 9x9
+//! grid is one of them, and [`Grid`] converts to and from [`Board`](crate::board::Board), whose
+//! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
+
+mod grid;
+mod layout;
+mod shape;
+pub mod solver;
+
+pub use grid::{Grid, GridError};
+pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, UnknownShape};

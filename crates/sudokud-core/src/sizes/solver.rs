@@ -1,0 +1,628 @@
+//! The search for grids of any shape: candidates as bit sets, singles and hidden singles, a
+//! guess on the cell with the fewest candidates, restarts and the cooperative deadline.
+//!
+//! The 9x9 solver ([`crate::solver`]) packs a band of the grid into machine words, which only a
+//! 9x9 grid allows; this one keeps a 32-bit candidate set per cell (N is at most 25), so the same
+//! code serves every shape. Each placement removes its digit from the cell's peers (a naked
+//! single appears when one candidate is left); then each house is swept once with two bit sets,
+//! the digits seen at least once and at least twice, which finds every hidden single and every
+//! digit with no place left. A guess saves the candidates (N x N words) and, when its subtree
+//! fails, comes back to the saved state with the guessed digit removed: binary branching, so the
+//! search needs one saved state per guess on the current path and nothing per alternative.
+
+use std::cell::RefCell;
+
+use super::grid::Grid;
+use super::layout::Layout;
+use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
+use crate::random::SplitMix64;
+use crate::solver::{Interrupt, Interrupted, POLL_INTERVAL};
+
+/// Solutions counted up to a limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Number of solutions found, never more than the limit asked for.
+    pub solutions: usize,
+    /// The first solution found, if any.
+    pub first: Option<Grid>,
+}
+
+/// Counts the solutions of `puzzle`, stopping as soon as `limit` are found, unless `interrupt`
+/// stops it first. Repeated givens simply make a puzzle without solutions.
+///
+/// An attempt that goes [`RESTART_GUESSES`] guesses without a solution starts over on a copy
+/// of the puzzle with its digits relabeled (whose solutions map back one to one), which sends the
+/// search down other branches first, with twice the allowance each time: a wrong early turn into
+/// a large empty subtree costs at most as much as the attempt that finally succeeds.
+pub fn count_solutions(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
+    if interrupt.should_stop() {
+        return Err(Interrupted);
+    }
+    let mut first = None;
+    if limit == 0 {
+        return Ok(Count { solutions: 0, first });
+    }
+    let size = puzzle.size();
+    for attempt in 0u32.. {
+        let labels = relabeling(size, attempt);
+        let relabeled: Vec<u8> = puzzle.cells().iter().map(|&value| labels[usize::from(value)]).collect();
+        let allowance = u32::try_from(u64::from(RESTART_GUESSES) << attempt.min(32)).unwrap_or(u32::MAX);
+        let mut search = Search::new(puzzle.shape(), limit, allowance, &mut *interrupt);
+        let ended = search.run(&relabeled);
+        if first.is_none()
+            && let Some(found) = search.first.take()
+        {
+            let mut unlabel = [0u8; 32];
+            for (value, &label) in labels.iter().enumerate() {
+                unlabel[usize::from(label)] = value as u8;
+            }
+            let cells = found.iter().map(|&label| unlabel[usize::from(label)]).collect();
+            first = Some(Grid::new(puzzle.shape(), cells).expect("a solution of the same shape"));
+        }
+        match ended {
+            Ok(()) => return Ok(Count { solutions: search.solutions, first }),
+            Err(Stop::Interrupted) => return Err(Interrupted),
+            Err(Stop::Restart) => continue,
+        }
+    }
+    unreachable!("the allowance grows until an attempt finishes")
+}
+
+/// Guesses an attempt may make without a solution before the search starts over: a multiple of
+/// every poll interval, since it is checked when the interrupt is polled.
+const RESTART_GUESSES: u32 = 16 * POLL_INTERVAL;
+
+/// The digits' labels for an attempt: unchanged for the first, a permutation of 1 to N seeded by
+/// the attempt after. Index 0, the blank, stays 0.
+fn relabeling(size: usize, attempt: u32) -> [u8; 32] {
+    let mut labels = [0u8; 32];
+    for (value, label) in labels.iter_mut().enumerate().take(size + 1) {
+        *label = value as u8;
+    }
+    if attempt > 0 {
+        let mut random = SplitMix64(u64::from(attempt));
+        for last in (2..=size).rev() {
+            let other = 1 + (random.next_u64() % last as u64) as usize;
+            labels.swap(last, other);
+        }
+    }
+    labels
+}
+
+/// Marks a cell whose value is decided, so the same word holds the value's bit and the fact.
+const SOLVED: u32 = 1 << 31;
+
+/// Why an attempt stopped early.
+enum Stop {
+    Interrupted,
+    Restart,
+}
+
+thread_local! {
+    /// The saved candidate sets of the guesses on the current path, kept between searches so a
+    /// search allocates nothing once the thread's first deep search has grown it.
+    static SAVED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One attempt's state.
+struct Search<'i, I> {
+    shape: Shape,
+    layout: &'static Layout,
+    cells: usize,
+    full: u32,
+    candidates: [u32; MAX_CELLS],
+    unsolved: usize,
+    /// Cells placed whose digit is not yet removed from their peers.
+    pending: [u16; MAX_CELLS],
+    pending_len: usize,
+    limit: usize,
+    solutions: usize,
+    first: Option<Vec<u8>>,
+    guesses: u32,
+    allowance: u32,
+    interrupt: &'i mut I,
+}
+
+impl<'i, I: Interrupt> Search<'i, I> {
+    fn new(shape: Shape, limit: usize, allowance: u32, interrupt: &'i mut I) -> Self {
+        let size = shape.size();
+        Search {
+            shape,
+            layout: Layout::of(shape),
+            cells: shape.cells(),
+            full: (1 << size) - 1,
+            candidates: [0; MAX_CELLS],
+            unsolved: 0,
+            pending: [0; MAX_CELLS],
+            pending_len: 0,
+            limit,
+            solutions: 0,
+            first: None,
+            guesses: 0,
+            allowance,
+            interrupt,
+        }
+    }
+
+    /// Searches `puzzle` (values in row-major order) until the limit, the end, or a stop.
+    fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
+        let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
+        self.candidates[..self.cells].fill(self.full);
+        self.unsolved = self.cells;
+        for (cell, &value) in puzzle.iter().enumerate() {
+            if value != 0 {
+                self.place(cell, 1 << (value - 1));
+            }
+        }
+        self.search(&mut saved.0)
+    }
+
+    /// Decides `cell` as the digit of `bit` and queues the removal from its peers.
+    #[inline]
+    fn place(&mut self, cell: usize, bit: u32) {
+        self.candidates[cell] = bit | SOLVED;
+        self.unsolved -= 1;
+        self.pending[self.pending_len] = cell as u16;
+        self.pending_len += 1;
+    }
+
+    /// Places every single until none is left; `false` on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            while self.pending_len > 0 {
+                self.pending_len -= 1;
+                let cell = usize::from(self.pending[self.pending_len]);
+                let bit = self.candidates[cell] & !SOLVED;
+                for &peer in self.layout.peers(cell) {
+                    let peer = usize::from(peer);
+                    let candidates = self.candidates[peer];
+                    if candidates & bit == 0 {
+                        continue;
+                    }
+                    if candidates & SOLVED != 0 {
+                        return false;
+                    }
+                    let left = candidates & !bit;
+                    if left == 0 {
+                        return false;
+                    }
+                    if left & (left - 1) == 0 {
+                        self.place(peer, left);
+                    } else {
+                        self.candidates[peer] = left;
+                    }
+                }
+            }
+            let mut placed = false;
+            for house in self.layout.houses() {
+                let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
+                for &cell in house {
+                    let candidates = self.candidates[usize::from(cell)];
+                    if candidates & SOLVED != 0 {
+                        solved |= candidates;
+                    } else {
+                        twice |= once & candidates;
+                        once |= candidates;
+                    }
+                }
+                solved &= !SOLVED;
+                if (once | solved) != self.full {
+                    return false;
+                }
+                // A digit placed but not yet removed from its peers may still look hidden here.
+                let mut hidden = once & !twice & !solved;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    let Some(&cell) = house.iter().find(|&&cell| {
+                        let candidates = self.candidates[usize::from(cell)];
+                        candidates & bit != 0 && candidates & SOLVED == 0
+                    }) else {
+                        // Its only cell took another hidden digit of this house.
+                        return false;
+                    };
+                    self.place(usize::from(cell), bit);
+                    placed = true;
+                }
+            }
+            if placed {
+                continue;
+            }
+            match self.intersections() {
+                Some(true) => continue,
+                Some(false) => return true,
+                None => return false,
+            }
+        }
+    }
+
+    /// Locked candidates, both ways, for every line and box that cross: a digit whose places in
+    /// a box all lie on one line is removed from the rest of the line, and one whose places on a
+    /// line all lie in one box from the rest of the box. Whether anything was removed, or
+    /// `None` on a contradiction. The 9x9 solver's band rule does this and more; here, sparse
+    /// 16x16 and 25x25 grids need it to keep their searches small.
+    fn intersections(&mut self) -> Option<bool> {
+        let mut removed = false;
+        for across in [true, false] {
+            // Rows against boxes, then columns against boxes: a "line" is a row or a column and
+            // its "segments" are its cells in one box. `long` segments per line, each `short` cells.
+            let (short, long) = if across {
+                (self.shape.box_cols(), self.shape.box_rows())
+            } else {
+                (self.shape.box_rows(), self.shape.box_cols())
+            };
+            let size = self.shape.size();
+            let cell = |line: usize, segment: usize, step: usize| {
+                let along = segment * short + step;
+                if across { line * size + along } else { along * size + line }
+            };
+            let mut masks = [0u32; MAX_SIZE * 5];
+            for line in 0..size {
+                for segment in 0..long {
+                    masks[line * long + segment] = (0..short)
+                        .map(|step| self.candidates[cell(line, segment, step)])
+                        .filter(|&candidates| candidates & SOLVED == 0)
+                        .fold(0, |union, candidates| union | candidates);
+                }
+            }
+            // The lines that cross one box side by side: as many as a line has segments.
+            for line in 0..size {
+                let first_line = line - line % long;
+                for segment in 0..long {
+                    let mask = masks[line * long + segment];
+                    if mask == 0 {
+                        continue;
+                    }
+                    let in_line = (0..long)
+                        .filter(|&other| other != segment)
+                        .fold(0, |union, other| union | masks[line * long + other]);
+                    let in_box = (first_line..first_line + long)
+                        .filter(|&other| other != line)
+                        .fold(0, |union, other| union | masks[other * long + segment]);
+                    let pointing = mask & !in_box & in_line;
+                    let claiming = mask & !in_line & in_box;
+                    if pointing != 0 {
+                        for other in (0..long).filter(|&other| other != segment) {
+                            for step in 0..short {
+                                removed |= self.remove(cell(line, other, step), pointing)?;
+                            }
+                        }
+                    }
+                    if claiming != 0 {
+                        for other in (first_line..first_line + long).filter(|&other| other != line) {
+                            for step in 0..short {
+                                removed |= self.remove(cell(other, segment, step), claiming)?;
+                            }
+                        }
+                    }
+                }
+            }
+            if removed {
+                // The masks are stale; the propagation loop comes back here.
+                return Some(true);
+            }
+        }
+        Some(removed)
+    }
+
+    /// Removes the digits of `digits` from an undecided `cell`: whether any was there, or `None`
+    /// when none is left.
+    #[inline]
+    fn remove(&mut self, cell: usize, digits: u32) -> Option<bool> {
+        let candidates = self.candidates[cell];
+        if candidates & SOLVED != 0 || candidates & digits == 0 {
+            return Some(false);
+        }
+        let left = candidates & !digits;
+        if left == 0 {
+            return None;
+        }
+        if left & (left - 1) == 0 {
+            self.place(cell, left);
+        } else {
+            self.candidates[cell] = left;
+        }
+        Some(true)
+    }
+
+    /// The guess to make: a cell and one of its digits. A cell with two candidates if there is
+    /// one; else a digit with two places left in some house (in large sparse grids these are
+    /// far more common than two-candidate cells, and either way the guess halves the
+    /// possibilities); else the cell with the fewest candidates.
+    fn choose(&self) -> (usize, u32) {
+        let (mut best, mut fewest) = (usize::MAX, u32::MAX);
+        for (cell, &candidates) in self.candidates[..self.cells].iter().enumerate() {
+            if candidates & SOLVED == 0 {
+                let count = candidates.count_ones();
+                if count < fewest {
+                    (best, fewest) = (cell, count);
+                    if count == 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        if fewest > 2 {
+            for house in self.layout.houses() {
+                let (mut once, mut twice, mut more) = (0u32, 0u32, 0u32);
+                for &cell in house {
+                    let candidates = self.candidates[usize::from(cell)];
+                    if candidates & SOLVED == 0 {
+                        more |= twice & candidates;
+                        twice |= once & candidates;
+                        once |= candidates;
+                    }
+                }
+                let pairs = twice & !more;
+                if pairs != 0 {
+                    let bit = pairs & pairs.wrapping_neg();
+                    let cell = house
+                        .iter()
+                        .map(|&cell| usize::from(cell))
+                        .find(|&cell| self.candidates[cell] & (bit | SOLVED) == bit)
+                        .expect("the digit has two places in the house");
+                    return (cell, bit);
+                }
+            }
+        }
+        let candidates = self.candidates[best];
+        (best, candidates & candidates.wrapping_neg())
+    }
+
+    /// Depth-first search with binary branching: guess the lowest candidate of the chosen cell;
+    /// when that subtree is done, restore the state saved before the guess and remove the digit.
+    fn search(&mut self, saved: &mut Vec<u32>) -> Result<(), Stop> {
+        // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
+        let frame = self.cells + 3;
+        let mut depth = 0;
+        let poll_mask = self.interrupt.poll_interval() - 1;
+        loop {
+            let mut consistent = self.propagate();
+            if consistent && self.unsolved == 0 {
+                self.solutions += 1;
+                if self.first.is_none() {
+                    let solution =
+                        self.candidates[..self.cells].iter().map(|&bit| (bit & !SOLVED).trailing_zeros() as u8 + 1);
+                    self.first = Some(solution.collect());
+                }
+                if self.solutions >= self.limit {
+                    return Ok(());
+                }
+                consistent = false;
+            }
+            if consistent {
+                let (cell, bit) = self.choose();
+                if saved.len() < (depth + 1) * frame {
+                    saved.resize((depth + 1) * frame, 0);
+                }
+                let entry = &mut saved[depth * frame..(depth + 1) * frame];
+                entry[0] = cell as u32;
+                entry[1] = bit;
+                entry[2] = self.unsolved as u32;
+                entry[3..].copy_from_slice(&self.candidates[..self.cells]);
+                depth += 1;
+                self.guesses += 1;
+                if self.guesses & poll_mask == 0 {
+                    if self.interrupt.should_stop() {
+                        return Err(Stop::Interrupted);
+                    }
+                    if self.solutions == 0 && self.guesses >= self.allowance {
+                        return Err(Stop::Restart);
+                    }
+                }
+                self.place(cell, bit);
+                continue;
+            }
+            // Back to the latest guess, whose cell has another candidate left.
+            if depth == 0 {
+                return Ok(());
+            }
+            depth -= 1;
+            let entry = &saved[depth * frame..(depth + 1) * frame];
+            let (cell, bit) = (entry[0] as usize, entry[1]);
+            self.unsolved = entry[2] as usize;
+            self.candidates[..self.cells].copy_from_slice(&entry[3..]);
+            self.pending_len = 0;
+            let left = self.candidates[cell] & !bit;
+            if left & (left - 1) == 0 {
+                self.place(cell, left);
+            } else {
+                self.candidates[cell] = left;
+            }
+        }
+    }
+}
+
+/// Gives the saved states back to the thread when the search ends, however it ends.
+struct SavedGuard(Vec<u32>);
+
+impl Drop for SavedGuard {
+    fn drop(&mut self) {
+        let saved = std::mem::take(&mut self.0);
+        SAVED.with_borrow_mut(|slot| {
+            if slot.capacity() < saved.capacity() {
+                *slot = saved;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{Never, PollBudget};
+
+    /// The oracle: plain backtracking over the first blank cell, checking rows, columns and
+    /// boxes by scanning them. It shares nothing with the search above.
+    fn naive_count(shape: Shape, cells: &mut [u8], limit: usize, first: &mut Option<Vec<u8>>) -> usize {
+        let n = shape.size();
+        let Some(at) = cells.iter().position(|&value| value == 0) else {
+            first.get_or_insert_with(|| cells.to_vec());
+            return 1;
+        };
+        let (row, col) = (at / n, at % n);
+        let mut found = 0;
+        for value in 1..=n as u8 {
+            let clash = (0..n).any(|other| {
+                cells[row * n + other] == value
+                    || cells[other * n + col] == value
+                    || cells.iter().enumerate().any(|(index, &seen)| {
+                        seen == value && shape.box_of(index / n, index % n) == shape.box_of(row, col)
+                    })
+            });
+            if !clash {
+                cells[at] = value;
+                found += naive_count(shape, cells, limit - found, first);
+                cells[at] = 0;
+                if found >= limit {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    fn is_solution(puzzle: &Grid, solution: &Grid) -> bool {
+        let (shape, n) = (puzzle.shape(), puzzle.size());
+        let kept = puzzle.cells().iter().zip(solution.cells()).all(|(&given, &value)| given == 0 || given == value);
+        let houses_full = (0..n).all(|house| {
+            let mut rows = 0u32;
+            let mut cols = 0u32;
+            let mut boxes = 0u32;
+            for index in 0..n * n {
+                let (row, col) = (index / n, index % n);
+                let bit = 1u32 << solution.cells()[index];
+                if row == house {
+                    rows |= bit;
+                }
+                if col == house {
+                    cols |= bit;
+                }
+                if shape.box_of(row, col) == house {
+                    boxes |= bit;
+                }
+            }
+            let all = ((1u32 << n) - 1) << 1;
+            rows == all && cols == all && boxes == all
+        });
+        kept && houses_full
+    }
+
+    /// A solved grid of `shape`, by the search from an empty grid, then relabeled and with its
+    /// rows shuffled within bands by `seed`, so tests see many different solutions.
+    fn solved(shape: Shape, seed: u64) -> Grid {
+        let empty = Grid::empty(shape);
+        let base = count_solutions(&empty, 1, &mut Never).unwrap().first.unwrap();
+        assert!(is_solution(&empty, &base), "{base:?}");
+        let mut random = SplitMix64(seed);
+        let n = shape.size();
+        let mut labels: Vec<u8> = (0..=n as u8).collect();
+        for last in (2..=n).rev() {
+            labels.swap(last, 1 + (random.next_u64() % last as u64) as usize);
+        }
+        let mut rows: Vec<usize> = (0..n).collect();
+        for band in rows.chunks_mut(shape.box_rows()) {
+            for last in (1..band.len()).rev() {
+                band.swap(last, (random.next_u64() % (last as u64 + 1)) as usize);
+            }
+        }
+        let cells = rows
+            .iter()
+            .flat_map(|&row| base.cells()[row * n..(row + 1) * n].iter().map(|&value| labels[usize::from(value)]))
+            .collect();
+        let grid = Grid::new(shape, cells).unwrap();
+        assert!(is_solution(&empty, &grid));
+        grid
+    }
+
+    /// `solution` with the cells `seed` picks blanked, about `blank_percent` of them.
+    fn puzzle(solution: &Grid, blank_percent: u64, seed: u64) -> Grid {
+        let mut random = SplitMix64(seed);
+        let cells = solution
+            .cells()
+            .iter()
+            .map(|&value| if random.next_u64() % 100 < blank_percent { 0 } else { value })
+            .collect();
+        Grid::new(solution.shape(), cells).unwrap()
+    }
+
+    #[test]
+    fn counts_agree_with_the_oracle_at_every_size_the_oracle_can_count() {
+        for shape in Shape::all().filter(|shape| shape.size() <= 12) {
+            for seed in 0..12 {
+                let solution = solved(shape, seed);
+                // The smaller the grid, the more blanks the oracle can afford.
+                let blanks = if shape.size() <= 6 { 75 } else { 45 };
+                let puzzle = puzzle(&solution, blanks, seed);
+                let mut cells = puzzle.cells().to_vec();
+                let mut oracle_first = None;
+                let expected = naive_count(shape, &mut cells, 3, &mut oracle_first);
+                let count = count_solutions(&puzzle, 3, &mut Never).unwrap();
+                assert_eq!(count.solutions, expected, "{shape} {puzzle}");
+                let first = count.first.unwrap();
+                assert!(is_solution(&puzzle, &first), "{shape} {puzzle} -> {first}");
+                if expected == 1 {
+                    assert_eq!(first.cells(), oracle_first.unwrap().as_slice());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_shape_solves_from_an_empty_grid_and_from_sparse_givens() {
+        for shape in Shape::all() {
+            let solution = solved(shape, 7);
+            for blanks in [60, 80, 95] {
+                let puzzle = puzzle(&solution, blanks, 11);
+                let count = count_solutions(&puzzle, 2, &mut Never).unwrap();
+                assert!(count.solutions >= 1, "{shape} {puzzle}");
+                assert!(is_solution(&puzzle, &count.first.unwrap()), "{shape} {puzzle}");
+            }
+        }
+    }
+
+    #[test]
+    fn repeated_givens_and_dead_ends_have_no_solution() {
+        let shape = Shape::new(2, 3).unwrap();
+        let mut repeated = Grid::empty(shape).cells().to_vec();
+        repeated[0] = 1;
+        repeated[5] = 1;
+        let repeated = Grid::new(shape, repeated).unwrap();
+        assert_eq!(count_solutions(&repeated, 2, &mut Never).unwrap(), Count { solutions: 0, first: None });
+        // No conflict among the givens, but the top left cell sees 1 and 4 in its box, 2 and 3
+        // in its column.
+        let blocked = Grid::parse(".1.. .4.. 2... 3...", None).unwrap();
+        let mut oracle_cells = blocked.cells().to_vec();
+        assert_eq!(naive_count(blocked.shape(), &mut oracle_cells, 2, &mut None), 0);
+        assert_eq!(count_solutions(&blocked, 2, &mut Never).unwrap().solutions, 0);
+    }
+
+    #[test]
+    fn the_limit_caps_the_count_and_zero_searches_nothing() {
+        let empty = Grid::empty(Shape::new(2, 2).unwrap());
+        // 288 grids of 4x4 exist.
+        assert_eq!(count_solutions(&empty, 1000, &mut Never).unwrap().solutions, 288);
+        assert_eq!(count_solutions(&empty, 5, &mut Never).unwrap().solutions, 5);
+        assert_eq!(count_solutions(&empty, 0, &mut Never).unwrap(), Count { solutions: 0, first: None });
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_search() {
+        let empty = Grid::empty(Shape::new(5, 5).unwrap());
+        assert_eq!(count_solutions(&empty, 2, &mut PollBudget(0)), Err(Interrupted));
+        assert_eq!(count_solutions(&empty, usize::MAX, &mut PollBudget(3)), Err(Interrupted));
+    }
+
+    #[test]
+    fn relabelings_are_permutations_that_keep_the_blank() {
+        for size in [4, 9, 25] {
+            for attempt in 0..5 {
+                let labels = relabeling(size, attempt);
+                let mut seen: Vec<u8> = labels[..=size].to_vec();
+                seen.sort_unstable();
+                assert_eq!(seen, (0..=size as u8).collect::<Vec<_>>());
+                assert_eq!(labels[0], 0);
+            }
+        }
+    }
+}
