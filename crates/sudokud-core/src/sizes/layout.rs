@@ -14,6 +14,8 @@ pub(crate) struct Layout {
     /// For each cell, the cells that share a house with it (itself excluded).
     peers: Vec<u16>,
     peer_count: usize,
+    /// For each cell, its three houses as bits of a house set (bit `h` for the `h`-th house).
+    cell_houses: Vec<u128>,
 }
 
 impl Layout {
@@ -60,12 +62,33 @@ impl Layout {
                 debug_assert_eq!(peers.len() - before, peer_count);
             }
         }
-        Layout { size, houses, peers, peer_count }
+        let cell_houses = (0..size * size)
+            .map(|cell| {
+                let (row, col) = (cell / size, cell % size);
+                1u128 << row | 1u128 << (size + col) | 1u128 << (2 * size + shape.box_of(row, col))
+            })
+            .collect();
+        Layout { size, houses, peers, peer_count, cell_houses }
     }
 
     /// The houses, each a slice of N cells: rows, columns, then boxes.
     pub(crate) fn houses(&self) -> std::slice::ChunksExact<'_, u16> {
         self.houses.chunks_exact(self.size)
+    }
+
+    /// The house `index` (rows, then columns, then boxes).
+    pub(crate) fn house(&self, index: usize) -> &[u16] {
+        &self.houses[index * self.size..(index + 1) * self.size]
+    }
+
+    /// The houses of `cell`, as a house set.
+    pub(crate) fn houses_of(&self, cell: usize) -> u128 {
+        self.cell_houses[cell]
+    }
+
+    /// Every house, as a house set.
+    pub(crate) fn all_houses(&self) -> u128 {
+        (1u128 << (3 * self.size)) - 1
     }
 
     /// The cells that share a house with `cell`.
@@ -97,6 +120,9 @@ mod tests {
                 let mut peers = layout.peers(cell).to_vec();
                 peers.sort_unstable();
                 assert_eq!(peers, seen, "{shape}, cell {cell}");
+                let houses: Vec<usize> = (0..3 * n).filter(|&index| layout.houses_of(cell) >> index & 1 == 1).collect();
+                assert_eq!(houses.len(), 3);
+                assert!(houses.iter().all(|&index| layout.house(index).contains(&(cell as u16))));
             }
         }
     }

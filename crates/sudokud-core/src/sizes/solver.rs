@@ -115,6 +115,8 @@ struct Search<'i, I> {
     /// Cells placed whose digit is not yet removed from their peers.
     pending: [u16; MAX_CELLS],
     pending_len: usize,
+    /// Houses where a candidate went since their last sweep for hidden singles.
+    dirty: u128,
     limit: usize,
     solutions: usize,
     first: Option<Vec<u8>>,
@@ -135,6 +137,7 @@ impl<'i, I: Interrupt> Search<'i, I> {
             unsolved: 0,
             pending: [0; MAX_CELLS],
             pending_len: 0,
+            dirty: 0,
             limit,
             solutions: 0,
             first: None,
@@ -148,6 +151,7 @@ impl<'i, I: Interrupt> Search<'i, I> {
     fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
         let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
         self.candidates[..self.cells].fill(self.full);
+        self.dirty = self.layout.all_houses();
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -161,6 +165,7 @@ impl<'i, I: Interrupt> Search<'i, I> {
     #[inline]
     fn place(&mut self, cell: usize, bit: u32) {
         self.candidates[cell] = bit | SOLVED;
+        self.dirty |= self.layout.houses_of(cell);
         self.unsolved -= 1;
         self.pending[self.pending_len] = cell as u16;
         self.pending_len += 1;
@@ -190,11 +195,18 @@ impl<'i, I: Interrupt> Search<'i, I> {
                         self.place(peer, left);
                     } else {
                         self.candidates[peer] = left;
+                        self.dirty |= self.layout.houses_of(peer);
                     }
                 }
             }
             let mut placed = false;
-            for house in self.layout.houses() {
+            // Only houses that lost a candidate can have a new hidden single; a placement here
+            // makes its houses dirty again for the next round.
+            let mut sweep = std::mem::take(&mut self.dirty);
+            while sweep != 0 {
+                let index = sweep.trailing_zeros() as usize;
+                sweep &= sweep - 1;
+                let house = self.layout.house(index);
                 let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
                 for &cell in house {
                     let candidates = self.candidates[usize::from(cell)];
@@ -242,54 +254,58 @@ impl<'i, I: Interrupt> Search<'i, I> {
     /// `None` on a contradiction. The 9x9 solver's band rule does this and more; here, sparse
     /// 16x16 and 25x25 grids need it to keep their searches small.
     fn intersections(&mut self) -> Option<bool> {
-        let mut removed = false;
-        for across in [true, false] {
-            // Rows against boxes, then columns against boxes: a "line" is a row or a column and
-            // its "segments" are its cells in one box. `long` segments per line, each `short` cells.
-            let (short, long) = if across {
-                (self.shape.box_cols(), self.shape.box_rows())
-            } else {
-                (self.shape.box_rows(), self.shape.box_cols())
-            };
-            let size = self.shape.size();
-            let cell = |line: usize, segment: usize, step: usize| {
-                let along = segment * short + step;
-                if across { line * size + along } else { along * size + line }
-            };
-            let mut masks = [0u32; MAX_SIZE * 5];
-            for line in 0..size {
-                for segment in 0..long {
-                    masks[line * long + segment] = (0..short)
-                        .map(|step| self.candidates[cell(line, segment, step)])
-                        .filter(|&candidates| candidates & SOLVED == 0)
-                        .fold(0, |union, candidates| union | candidates);
+        let shape = self.shape;
+        let size = shape.size();
+        let (box_rows, box_cols) = (shape.box_rows(), shape.box_cols());
+        // The candidates of each line's cells in each box, rows and columns in one pass: a row
+        // crosses `box_rows` boxes, a column `box_cols`.
+        let mut rows = [0u32; MAX_SIZE * 5];
+        let mut cols = [0u32; MAX_SIZE * 5];
+        for row in 0..size {
+            let band = row / box_rows;
+            for segment in 0..box_rows {
+                for step in 0..box_cols {
+                    let col = segment * box_cols + step;
+                    let candidates = self.candidates[row * size + col];
+                    if candidates & SOLVED == 0 {
+                        rows[row * box_rows + segment] |= candidates;
+                        cols[col * box_cols + band] |= candidates;
+                    }
                 }
             }
-            // The lines that cross one box side by side: as many as a line has segments.
+        }
+        let mut removed = false;
+        for across in [true, false] {
+            // A "line" is a row or a column, its "segments" its cells in each box it crosses:
+            // `per` segments of `short` cells; `per` lines cross each box side by side.
+            let (masks, per, short) = if across { (&rows, box_rows, box_cols) } else { (&cols, box_cols, box_rows) };
             for line in 0..size {
-                let first_line = line - line % long;
-                for segment in 0..long {
-                    let mask = masks[line * long + segment];
-                    if mask == 0 {
-                        continue;
-                    }
-                    let in_line = (0..long)
+                let first_line = line - line % per;
+                for segment in 0..per {
+                    let mask = masks[line * per + segment];
+                    let in_line = (0..per)
                         .filter(|&other| other != segment)
-                        .fold(0, |union, other| union | masks[line * long + other]);
-                    let in_box = (first_line..first_line + long)
+                        .fold(0, |union, other| union | masks[line * per + other]);
+                    let in_box = (first_line..first_line + per)
                         .filter(|&other| other != line)
-                        .fold(0, |union, other| union | masks[other * long + segment]);
+                        .fold(0, |union, other| union | masks[other * per + segment]);
+                    let cell = |line: usize, segment: usize, step: usize| {
+                        let along = segment * short + step;
+                        if across { line * size + along } else { along * size + line }
+                    };
+                    // Pointing: only here in the box, so not elsewhere on the line.
                     let pointing = mask & !in_box & in_line;
-                    let claiming = mask & !in_line & in_box;
                     if pointing != 0 {
-                        for other in (0..long).filter(|&other| other != segment) {
+                        for other in (0..per).filter(|&other| other != segment) {
                             for step in 0..short {
                                 removed |= self.remove(cell(line, other, step), pointing)?;
                             }
                         }
                     }
+                    // Claiming: only here on the line, so not elsewhere in the box.
+                    let claiming = mask & !in_line & in_box;
                     if claiming != 0 {
-                        for other in (first_line..first_line + long).filter(|&other| other != line) {
+                        for other in (first_line..first_line + per).filter(|&other| other != line) {
                             for step in 0..short {
                                 removed |= self.remove(cell(other, segment, step), claiming)?;
                             }
@@ -302,7 +318,7 @@ impl<'i, I: Interrupt> Search<'i, I> {
                 return Some(true);
             }
         }
-        Some(removed)
+        Some(false)
     }
 
     /// Removes the digits of `digits` from an undecided `cell`: whether any was there, or `None`
@@ -321,6 +337,7 @@ impl<'i, I: Interrupt> Search<'i, I> {
             self.place(cell, left);
         } else {
             self.candidates[cell] = left;
+            self.dirty |= self.layout.houses_of(cell);
         }
         Some(true)
     }
@@ -423,6 +440,8 @@ impl<'i, I: Interrupt> Search<'i, I> {
             self.unsolved = entry[2] as usize;
             self.candidates[..self.cells].copy_from_slice(&entry[3..]);
             self.pending_len = 0;
+            // The saved state was swept to the end; only the cell's houses change.
+            self.dirty = self.layout.houses_of(cell);
             let left = self.candidates[cell] & !bit;
             if left & (left - 1) == 0 {
                 self.place(cell, left);
