@@ -28,7 +28,7 @@ impl Units {
         self.0 & other.0 == other.0
     }
 
-    fn insert(&mut self, other: Units) {
+    pub(crate) fn insert(&mut self, other: Units) {
         self.0 |= other.0;
     }
 }

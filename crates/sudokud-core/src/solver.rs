@@ -138,26 +138,29 @@ pub fn solve_until(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Out
 
 /// What a puzzle is: the one decision behind every answer to "solve this" or "explain this",
 /// over HTTP or on the command line.
+///
+/// The same for grids of every size ([`crate::sizes::solver::classify`]), with their own board
+/// and conflict types.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Verdict<B = Board, C = Conflict> {
     /// Givens repeat a digit in a row, column or box, so there is no solution.
-    Conflicting(Vec<Conflict>),
+    Conflicting(Vec<C>),
     /// The givens agree, but no solution exists.
     Unsolvable,
     /// Exactly one solution.
-    Unique(Board),
+    Unique(B),
     /// More than one; this is the first found.
-    Multiple(Board),
+    Multiple(B),
 }
 
 /// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
 /// line both say.
 /// Its message is the one sentence both say.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unanswerable {
+pub enum Unanswerable<C = Conflict> {
     /// Givens repeat a digit.
     #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
-    Conflicting(Vec<Conflict>),
+    Conflicting(Vec<C>),
     /// No solution, though the givens agree.
     #[error("the givens do not conflict, but the puzzle has no solution")]
     Unsolvable,
@@ -166,9 +169,9 @@ pub enum Unanswerable {
     Multiple,
 }
 
-impl Verdict {
+impl<B, C> Verdict<B, C> {
     /// The solution and whether it is unique: what solving answers.
-    pub fn solved(self) -> Result<(Board, bool), Unanswerable> {
+    pub fn solved(self) -> Result<(B, bool), Unanswerable<C>> {
         match self {
             Verdict::Unique(solution) => Ok((solution, true)),
             Verdict::Multiple(solution) => Ok((solution, false)),
@@ -179,7 +182,7 @@ impl Verdict {
 
     /// The one solution: what a rating, a hint or an explanation needs, since a "next step" of a
     /// puzzle with several solutions is a guess, not a deduction.
-    pub fn unique(self) -> Result<Board, Unanswerable> {
+    pub fn unique(self) -> Result<B, Unanswerable<C>> {
         match self.solved()? {
             (solution, true) => Ok(solution),
             (_, false) => Err(Unanswerable::Multiple),
@@ -1190,11 +1193,11 @@ mod tests {
         let puzzle = LEETCODE_37;
         let solution = board(LEETCODE_37_SOLUTION);
         assert_eq!(classify(&board(puzzle), &mut Never), Ok(Verdict::Unique(solution)));
-        assert_eq!(Verdict::Unique(solution).unique(), Ok(solution));
+        assert_eq!(Verdict::<_, Conflict>::Unique(solution).unique(), Ok(solution));
 
         let Ok(Verdict::Multiple(first)) = classify(&board(&".".repeat(81)), &mut Never) else { panic!("many") };
-        assert_eq!(Verdict::Multiple(first).solved(), Ok((first, false)));
-        assert_eq!(Verdict::Multiple(first).unique(), Err(Unanswerable::Multiple));
+        assert_eq!(Verdict::<_, Conflict>::Multiple(first).solved(), Ok((first, false)));
+        assert_eq!(Verdict::<_, Conflict>::Multiple(first).unique(), Err(Unanswerable::Multiple));
 
         let conflicting = format!("55{}", &puzzle[2..]);
         let Ok(Verdict::Conflicting(conflicts)) = classify(&board(&conflicting), &mut Never) else { panic!() };
@@ -1202,7 +1205,7 @@ mod tests {
 
         let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
         assert_eq!(classify(&board(&unsolvable), &mut Never), Ok(Verdict::Unsolvable));
-        assert_eq!(Verdict::Unsolvable.solved(), Err(Unanswerable::Unsolvable));
+        assert_eq!(Verdict::<Board, Conflict>::Unsolvable.solved(), Err(Unanswerable::Unsolvable));
         assert_eq!(classify(&board(puzzle), &mut PollBudget(0)), Err(Interrupted));
     }
 }

@@ -7,6 +7,7 @@
 
 mod grid;
 mod layout;
+pub mod rules;
 mod shape;
 pub mod solver;
 

@@ -14,9 +14,10 @@ use std::cell::RefCell;
 
 use super::grid::Grid;
 use super::layout::Layout;
+use super::rules::{Conflict, conflicts};
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use crate::random::SplitMix64;
-use crate::solver::{Interrupt, Interrupted, POLL_INTERVAL};
+use crate::solver::{Interrupt, Interrupted, POLL_INTERVAL, Verdict};
 
 /// Solutions counted up to a limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +67,21 @@ pub fn count_solutions(puzzle: &Grid, limit: usize, interrupt: &mut impl Interru
         }
     }
     unreachable!("the allowance grows until an attempt finishes")
+}
+
+/// What `puzzle` is (conflicting, unsolvable, unique or multiple), as
+/// [`crate::solver::classify`] says of a 9x9 board: it searches for at most two solutions, and
+/// looks for conflicting givens only when it finds none.
+pub fn classify(puzzle: &Grid, interrupt: &mut impl Interrupt) -> Result<Verdict<Grid, Conflict>, Interrupted> {
+    let count = count_solutions(puzzle, 2, interrupt)?;
+    Ok(match count {
+        Count { solutions: 1, first: Some(solution) } => Verdict::Unique(solution),
+        Count { first: Some(solution), .. } => Verdict::Multiple(solution),
+        Count { first: None, .. } => {
+            let conflicts = conflicts(puzzle);
+            if conflicts.is_empty() { Verdict::Unsolvable } else { Verdict::Conflicting(conflicts) }
+        }
+    })
 }
 
 /// Guesses an attempt may make without a solution before the search starts over: a multiple of
@@ -630,6 +646,24 @@ mod tests {
         let empty = Grid::empty(Shape::new(5, 5).unwrap());
         assert_eq!(count_solutions(&empty, 2, &mut PollBudget(0)), Err(Interrupted));
         assert_eq!(count_solutions(&empty, usize::MAX, &mut PollBudget(3)), Err(Interrupted));
+    }
+
+    #[test]
+    fn the_verdict_is_the_9x9_one_for_every_kind_of_puzzle() {
+        let shape = Shape::new(2, 3).unwrap();
+        let solution = solved(shape, 3);
+        let unique = (0..40)
+            .map(|seed| puzzle(&solution, 40, seed))
+            .find(|puzzle| count_solutions(puzzle, 2, &mut Never).unwrap().solutions == 1);
+        let unique = unique.expect("a puzzle with one solution");
+        assert_eq!(classify(&unique, &mut Never), Ok(Verdict::Unique(solution.clone())));
+        let Ok(Verdict::Multiple(first)) = classify(&Grid::empty(shape), &mut Never) else { panic!("many solutions") };
+        assert!(is_solution(&Grid::empty(shape), &first));
+        let blocked = Grid::parse(".1.. .4.. 2... 3...", None).unwrap();
+        assert_eq!(classify(&blocked, &mut Never), Ok(Verdict::Unsolvable));
+        let repeated = Grid::parse("11.. .... .... ....", None).unwrap();
+        let Ok(Verdict::Conflicting(found)) = classify(&repeated, &mut Never) else { panic!("conflicting") };
+        assert_eq!(found.len(), 2);
     }
 
     #[test]

@@ -1,0 +1,121 @@
+//! The rules on grids of any shape (LeetCode 36 semantics, as [`crate::rules`] for 9x9): no
+//! value may repeat among the filled cells of a row, a column or a box.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use super::grid::Grid;
+use super::layout::Layout;
+use crate::position::HouseKind;
+use crate::rules::Units;
+
+/// A given that shares its value with another given in one or more units.
+///
+/// Serialized as the 9x9 [`Conflict`](crate::rules::Conflict) is,
+/// `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, 0-based, with the value as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The given's row, 0-based.
+    pub row: usize,
+    /// The given's column, 0-based.
+    pub col: usize,
+    /// The repeated value, 1 to N.
+    pub value: u8,
+    /// The units in which the value repeats.
+    pub units: Units,
+}
+
+impl Serialize for Conflict {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("Conflict", 4)?;
+        object.serialize_field("row", &self.row)?;
+        object.serialize_field("col", &self.col)?;
+        object.serialize_field("digit", &self.value)?;
+        object.serialize_field("units", &self.units)?;
+        object.end()
+    }
+}
+
+/// Every filled cell whose value also appears elsewhere in its row, column or box, in row-major
+/// order. Empty (and not allocated) exactly when the grid is valid.
+pub fn conflicts(grid: &Grid) -> Vec<Conflict> {
+    let layout = Layout::of(grid.shape());
+    let size = grid.size();
+    let cells = grid.cells();
+    // Per house, the values filled at least twice; almost always none, and then nothing more
+    // is done.
+    let mut repeated = [0u32; 3 * super::MAX_SIZE];
+    for (index, house) in layout.houses().enumerate() {
+        let (mut once, mut twice) = (0u32, 0u32);
+        for &cell in house {
+            let bit = 1u32 << cells[usize::from(cell)] >> 1;
+            twice |= once & bit;
+            once |= bit;
+        }
+        repeated[index] = twice;
+    }
+    if repeated.iter().all(|&values| values == 0) {
+        return Vec::new();
+    }
+    let kinds = [HouseKind::Row, HouseKind::Column, HouseKind::Box];
+    let mut conflicts = Vec::new();
+    for (cell, &value) in cells.iter().enumerate().filter(|&(_, &value)| value != 0) {
+        let mut units = Units::default();
+        let houses = layout.houses_of(cell);
+        for (kind_index, kind) in kinds.into_iter().enumerate() {
+            let kind_houses = houses >> (kind_index * size) & ((1u128 << size) - 1);
+            let house = kind_index * size + kind_houses.trailing_zeros() as usize;
+            if repeated[house] >> (value - 1) & 1 == 1 {
+                units.insert(kind.into());
+            }
+        }
+        if units != Units::default() {
+            conflicts.push(Conflict { row: cell / size, col: cell % size, value, units });
+        }
+    }
+    conflicts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, EXAMPLE_PUZZLE};
+    use crate::sizes::Shape;
+
+    #[test]
+    fn a_valid_grid_has_no_conflicts_at_any_size() {
+        for shape in Shape::all() {
+            assert!(conflicts(&Grid::empty(shape)).is_empty());
+        }
+        assert!(conflicts(&Grid::parse("1... .2.. ..3. ...4", None).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn each_repeat_names_its_cells_and_units() {
+        // 6x6 with 2x3 boxes: a 1 at r0c0 and r0c2 (row and box), a 2 at r1c5 and r5c5 (column).
+        let grid = Grid::parse("1.1... .....2 ...... ...... ...... .....2", None).unwrap();
+        let found: Vec<(usize, usize, u8, String)> = conflicts(&grid)
+            .iter()
+            .map(|conflict| {
+                (conflict.row, conflict.col, conflict.value, serde_json::to_string(&conflict.units).unwrap())
+            })
+            .collect();
+        let row_box = r#"["row","box"]"#.to_owned();
+        let column = r#"["column"]"#.to_owned();
+        assert_eq!(
+            found,
+            [(0, 0, 1, row_box.clone()), (0, 2, 1, row_box), (1, 5, 2, column.clone()), (5, 5, 2, column)]
+        );
+    }
+
+    #[test]
+    fn on_a_classic_grid_the_conflicts_are_those_of_the_9x9_rules() {
+        let mut line = EXAMPLE_PUZZLE.as_bytes().to_vec();
+        line[0] = b'8';
+        let text = String::from_utf8(line).unwrap();
+        let board: Board = text.parse().unwrap();
+        let classic = serde_json::to_value(crate::rules::conflicts(&board)).unwrap();
+        let sized = serde_json::to_value(conflicts(&Grid::from(&board))).unwrap();
+        assert_eq!(sized, classic);
+        assert_eq!(sized.as_array().unwrap().len(), 3);
+    }
+}
