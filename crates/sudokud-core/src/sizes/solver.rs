@@ -200,18 +200,9 @@ impl<'i, I: Interrupt> Search<'i, I> {
                     if candidates & bit == 0 {
                         continue;
                     }
-                    if candidates & SOLVED != 0 {
+                    // A peer decided as the same digit, or left with no candidate.
+                    if candidates & SOLVED != 0 || self.remove(peer, bit).is_none() {
                         return false;
-                    }
-                    let left = candidates & !bit;
-                    if left == 0 {
-                        return false;
-                    }
-                    if left & (left - 1) == 0 {
-                        self.place(peer, left);
-                    } else {
-                        self.candidates[peer] = left;
-                        self.dirty |= self.layout.houses_of(peer);
                     }
                 }
             }
