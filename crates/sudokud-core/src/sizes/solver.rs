@@ -31,7 +31,7 @@ pub struct Count {
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found, unless `interrupt`
 /// stops it first. Repeated givens simply make a puzzle without solutions.
 ///
-/// An attempt that goes [`RESTART_GUESSES`] guesses without a solution starts over on a copy
+/// An attempt that goes `RESTART_GUESSES` (16,384) guesses without a solution starts over on a copy
 /// of the puzzle with its digits relabeled (whose solutions map back one to one), which sends the
 /// search down other branches first, with twice the allowance each time: a wrong early turn into
 /// a large empty subtree costs at most as much as the attempt that finally succeeds.
