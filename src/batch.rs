@@ -16,6 +16,7 @@ use crate::http::Kind;
 use crate::logic::{self, Explanation, Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
+use crate::sizes::{self, Grid, GridError, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
@@ -38,6 +39,10 @@ pub trait LineJob: Sync {
 pub enum LineError {
     Invalid(BoardError),
     Unanswerable(Unanswerable),
+    /// A line of another size than 9x9 that is no grid.
+    InvalidGrid(GridError),
+    /// A grid of another size without an answer; its shape writes the conflicts' values.
+    UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
 }
 
 impl LineError {
@@ -61,20 +66,64 @@ impl LineError {
                 }
                 out.write_all(b"\n")
             }
+            LineError::InvalidGrid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
+            LineError::UnanswerableGrid(shape, unanswerable) => {
+                write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
+                if let Unanswerable::Conflicting(conflicts) = unanswerable {
+                    out.write_all(b":")?;
+                    for conflict in conflicts {
+                        write!(out, " r{}c{}={}", conflict.row, conflict.col, shape.symbol(conflict.value))?;
+                    }
+                }
+                out.write_all(b"\n")
+            }
         }
     }
 }
 
-/// `sudokud solve`: the solution, and whether it is unique.
-pub struct Solve;
+/// `sudokud solve`: the solution, and whether it is unique, for grids of every size.
+///
+/// A line of 81 cells is a classic board unless `shape` says otherwise, and takes the 9x9
+/// solver's fast path; a line of another size's cell count is a grid of that size, with the
+/// size's default box unless `shape` gives one ([`Shape::default_for`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Solve {
+    /// The box shape every line has (`--box`), when not the size's default.
+    pub shape: Option<Shape>,
+}
+
+/// A solution of either solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    Classic(Board),
+    Sized(Grid),
+}
 
 impl LineJob for Solve {
-    type Answer = Result<(Board, bool), LineError>;
+    type Answer = Result<(Solution, bool), LineError>;
     const CHUNK: usize = 64;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
-        verdict(&puzzle).solved().map_err(LineError::Unanswerable)
+        let classic = self.shape.is_none_or(|shape| shape == Shape::CLASSIC);
+        if classic {
+            match Board::parse_line(line) {
+                Ok(puzzle) => {
+                    let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
+                    return Ok((Solution::Classic(solution), unique));
+                }
+                // Not 81 cells: without a box given, a grid of another size perhaps (whose
+                // letters the 9x9 reader refuses before it has counted the cells).
+                Err(error) if self.shape.is_some() || Grid::cell_count(line) == CELLS => {
+                    return Err(LineError::Invalid(error));
+                }
+                Err(_) => {}
+            }
+        }
+        let puzzle = Grid::parse(line, self.shape).map_err(LineError::InvalidGrid)?;
+        let verdict = sizes::solver::classify(&puzzle, &mut Never).expect("Never interrupts");
+        let (solution, unique) =
+            verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
+        Ok((Solution::Sized(solution), unique))
     }
 
     /// The solution, plus `\tmultiple` when it is not unique.
@@ -83,9 +132,14 @@ impl LineJob for Solve {
             Ok(solved) => solved,
             Err(error) => return error.write(out),
         };
-        let mut line = [0u8; CELLS];
-        solution.write_line(&mut line);
-        out.write_all(&line)?;
+        match solution {
+            Solution::Classic(board) => {
+                let mut line = [0u8; CELLS];
+                board.write_line(&mut line);
+                out.write_all(&line)?;
+            }
+            Solution::Sized(grid) => write!(out, "{grid}")?,
+        }
         out.write_all(if *unique { b"\n" } else { b"\tmultiple\n" })
     }
 }
@@ -374,7 +428,16 @@ mod tests {
     }
 
     fn run(input: &str, threads: usize) -> String {
-        run_job(&Solve, input, threads)
+        run_job(&Solve::default(), input, threads)
+    }
+
+    /// The error line for a line of `cells` cells, which fit no grid size.
+    fn no_grid(cells: &str) -> String {
+        format!(
+            "error\tinvalid-board: the board has {cells}, which fits no grid: a board has 16 (4x4), 36 (6x6), \
+             64 (8x8), 81 (9x9), 100 (10x10), 144 (12x12), 225 (15x15), 256 (16x16), 400 (20x20), or 625 \
+             (25x25) cells"
+        )
     }
 
     #[test]
@@ -385,10 +448,7 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0], SOLUTION);
         assert!(lines[1].ends_with("\tmultiple"), "{}", lines[1]);
-        assert_eq!(
-            lines[2],
-            "error\tinvalid-board: `board` has 3 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"
-        );
+        assert_eq!(lines[2], no_grid("3 cells"));
     }
 
     #[test]
@@ -399,10 +459,7 @@ mod tests {
         let output = run(&input, 1);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines[..3], [SOLUTION, SOLUTION, SOLUTION]);
-        assert_eq!(
-            lines[3..],
-            ["error\tinvalid-board: `board` has 1 cells; expected 81 (digits 1-9, and '.' or '0' for blank)"]
-        );
+        assert_eq!(lines[3..], [no_grid("1 cell")]);
         assert_eq!(puzzle_field("é5\t1".as_bytes()), "é5");
         assert_eq!(puzzle_field(b"\t\t"), "");
     }
@@ -419,7 +476,7 @@ mod tests {
         input.extend_from_slice(b"53\xff");
         input.extend_from_slice(format!("{}\n{PUZZLE}\n", &PUZZLE[3..]).as_bytes());
         let mut out = Vec::new();
-        super::run(&Solve, &input[..], &mut out, 1, &Progress::hidden()).unwrap();
+        super::run(&Solve::default(), &input[..], &mut out, 1, &Progress::hidden()).unwrap();
         let expected = "error\tinvalid-board: board character at byte offset 2 (cell 2: row 0, col 2): found \
                         '\u{fffd}'; expected a digit 1-9, or '.' or '0' for blank";
         assert_eq!(String::from_utf8(out).unwrap(), format!("{SOLUTION}\n{expected}\n{SOLUTION}\n"));
@@ -438,12 +495,49 @@ mod tests {
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), count + 1);
         assert!(lines[..count].iter().all(|&line| line == SOLUTION));
+        assert_eq!(lines[count], no_grid(&format!("{} cells", 2 * BLOCK_BYTES)));
+    }
+
+    #[test]
+    fn every_size_is_solved_in_its_own_symbols() {
+        let four = "1... .... ..3. ...4".replace(' ', "");
+        let sixteen_empty = ".".repeat(256);
+        let input = format!("{four}\n{sixteen_empty}\n");
+        let out = run(&input, 2);
+        let lines: Vec<&str> = out.lines().collect();
+        let (four_solution, multiple) = lines[0].split_once('\t').unwrap();
+        assert_eq!(multiple, "multiple");
+        let grid = Grid::parse(four_solution, None).unwrap();
+        assert!(grid.is_complete() && sizes::rules::conflicts(&grid).is_empty());
+        assert!(four_solution.starts_with('1'));
+        let (sixteen, _) = lines[1].split_once('\t').unwrap();
+        assert_eq!(sixteen.len(), 256);
+        assert!(sixteen.contains('G') && !sixteen.contains('H'), "letters up to G: {sixteen}");
+    }
+
+    #[test]
+    fn a_box_shape_applies_to_every_line_and_must_fit_it() {
+        // 6x6 with boxes 3 rows high: the first three rows of column 0 and 1 share a box.
+        let line = "12.... ...... ...... ...... ...... ......".replace(' ', "");
+        let tall = Solve { shape: Some(Shape::new(3, 2).unwrap()) };
+        let out = run_job(&tall, &format!("{line}\n{}\n", ".".repeat(81)), 1);
+        let lines: Vec<&str> = out.lines().collect();
+        let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();
+        assert!(sizes::rules::conflicts(&solved).is_empty());
+        assert_eq!(lines[1], "error\tinvalid-board: box 3x2 makes a 6x6 grid, but the board is 9x9");
+    }
+
+    #[test]
+    fn lines_that_fit_no_size_name_the_sizes_and_conflicts_use_the_symbols() {
+        assert_eq!(run(&format!("{}\n", ".".repeat(80)), 1), no_grid("80 cells") + "\n");
+        let mut repeated = vec![b'.'; 256];
+        repeated[0] = b'G';
+        repeated[15] = b'g';
+        let out = run(&format!("{}\n", String::from_utf8(repeated).unwrap()), 1);
         assert_eq!(
-            lines[count],
-            format!(
-                "error\tinvalid-board: `board` has {} cells; expected 81 (digits 1-9, and '.' or '0' for blank)",
-                2 * BLOCK_BYTES
-            )
+            out,
+            "error\tconflicting-givens: the givens repeat a digit in a row, column or box (2 conflicting cells): \
+             r0c0=G r0c15=G\n"
         );
     }
 

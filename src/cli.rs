@@ -18,6 +18,7 @@ use crate::http::Readiness;
 use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
+use crate::sizes::Shape;
 use crate::{healthcheck, server, telemetry};
 
 /// Solve, rate, explain and generate 9x9 Sudoku over HTTP, or in batch from files.
@@ -37,17 +38,21 @@ pub struct Cli {
 pub enum Command {
     /// Serve the HTTP API (the default).
     Serve(ServeConfig),
-    /// Solve puzzles in batch: one 81-cell puzzle per line in, one answer line out.
+    /// Solve puzzles in batch: one puzzle per line in, one answer line out.
     ///
-    /// Reads each FILE in turn, or stdin when none is given. The puzzle is the first
+    /// A puzzle is a line of N x N cells for a grid of size N from 4x4 to 25x25 (16, 36, 64,
+    /// 81, 100, 144, 225, 256, 400 or 625 cells): `1`-`9` then `A`-`P` (either case), and `.` or
+    /// `0` for a blank. The box is the size's square one, or else the widest box no taller than
+    /// it is wide (6x6: 2x3); --box gives another (3x2). Reads each FILE in turn, or stdin
+    /// when none is given. The puzzle is the first
     /// tab-separated field of a line, so the lines `generate` writes (and `solve`'s own) can be
     /// piped in: `sudokud generate --difficulty hard --count 5 | sudokud solve`. Empty lines and
     /// lines starting with '#' are skipped. Each puzzle gets one line, in input order: the
-    /// 81-digit solution; followed by a tab and `multiple` when the puzzle has more than one
+    /// solution, one line of the puzzle's size; followed by a tab and `multiple` when the puzzle has more than one
     /// solution; or `error<TAB><reason>` when it is invalid, its givens conflict, or it has no
     /// solution. Shows a progress bar on stderr when it is a terminal. Exits 0 when every input
     /// was read, 1 when a file cannot be read.
-    Solve(BatchArgs),
+    Solve(SolveArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
     /// Reads puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
@@ -82,6 +87,16 @@ pub struct BatchArgs {
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// The box of every puzzle, rows x columns (2 to 5 each), when not its size's default:
+    /// `3x2` for 6x6 grids of boxes 3 rows high.
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<Shape>,
 }
 
 #[derive(Debug, Args)]
@@ -141,7 +156,7 @@ fn ignore_empty_env(arg: Arg) -> Arg {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config),
-        Command::Solve(args) => batch("solve", &batch::Solve, args),
+        Command::Solve(args) => batch("solve", &batch::Solve { shape: args.shape }, args.batch),
         Command::Rate(args) => batch("rate", &batch::Rate, args),
         Command::Explain(args) => batch("explain", &batch::Explain, args),
         Command::Generate(args) => generate(args),
@@ -246,7 +261,12 @@ mod tests {
         assert_eq!(cli.serve.addr, "127.0.0.1:9000".parse().unwrap());
         let cli = Cli::try_parse_from(["sudokud", "solve", "--threads", "2", "a.txt"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.threads.map(NonZeroUsize::get), Some(2));
-        assert_eq!(args.files, [PathBuf::from("a.txt")]);
+        assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
+        assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
+        assert_eq!(args.shape, None);
+        let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
+        let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
+        assert_eq!(args.shape, Shape::new(3, 2));
+        assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }
 }

@@ -220,8 +220,8 @@ impl ApiError {
 
 /// The problem kind of a puzzle without an answer: for HTTP problems and the CLI's `error`
 /// lines alike.
-impl From<&Unanswerable> for Kind {
-    fn from(unanswerable: &Unanswerable) -> Kind {
+impl<C> From<&Unanswerable<C>> for Kind {
+    fn from(unanswerable: &Unanswerable<C>) -> Kind {
         match unanswerable {
             Unanswerable::Conflicting(_) => Kind::ConflictingGivens,
             Unanswerable::Unsolvable => Kind::Unsolvable,

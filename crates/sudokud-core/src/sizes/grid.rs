@@ -16,7 +16,7 @@ pub struct Grid {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
     /// A cell count that is no size's square.
-    #[error("the board has {found} cells, which fits no grid: a board has {}", cell_counts())]
+    #[error("the board has {found} {}, which fits no grid: a board has {}", if *found == 1 { "cell" } else { "cells" }, cell_counts())]
     CellCount {
         /// How many cells it has.
         found: usize,
@@ -91,8 +91,7 @@ impl Grid {
     /// cells; the box is `shape` when given (it must fit the size), else the size's default
     /// ([`Shape::default_for`]).
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Grid, GridError> {
-        let symbols = || text.bytes().enumerate().filter(|(_, byte)| !byte.is_ascii_whitespace());
-        let count = symbols().count();
+        let count = Grid::cell_count(text);
         let side =
             SIZES.iter().copied().find(|side| side * side == count).ok_or(GridError::CellCount { found: count })?;
         let shape = match shape {
@@ -101,15 +100,20 @@ impl Grid {
             None => Shape::default_for(side).expect("every size has a default shape"),
         };
         let mut cells = Vec::with_capacity(count);
-        for (index, (offset, byte)) in symbols().enumerate() {
-            let Some(value) = shape.value_of(byte) else {
-                let found = text[offset..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        for (index, (offset, found)) in text.char_indices().filter(|(_, ch)| !ch.is_ascii_whitespace()).enumerate() {
+            let Some(value) = u8::try_from(found).ok().and_then(|byte| shape.value_of(byte)) else {
                 let (row, col) = (index / side, index % side);
                 return Err(GridError::BadCharacter { offset, row, col, found, expected: shape.cell_symbols() });
             };
             cells.push(value);
         }
         Ok(Grid { shape, cells })
+    }
+
+    /// The number of cells `text` holds for [`Grid::parse`]: its characters other than ASCII
+    /// whitespace (a non-ASCII one is a cell too, a bad one).
+    pub fn cell_count(text: &str) -> usize {
+        text.chars().filter(|ch| !ch.is_ascii_whitespace()).count()
     }
 
     /// The grid's shape.
