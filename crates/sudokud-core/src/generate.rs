@@ -43,15 +43,15 @@ impl Symmetry {
     pub const ALL: [Symmetry; 5] =
         [Symmetry::None, Symmetry::Rotational, Symmetry::Horizontal, Symmetry::Vertical, Symmetry::Diagonal];
 
-    /// The cell that must be blanked together with `cell`.
-    fn partner(self, cell: usize) -> usize {
-        let (row, col) = (cell / 9, cell % 9);
+    /// The cell that must be blanked together with `cell` (row-major) in a grid of side `size`.
+    pub(crate) fn partner(self, size: usize, cell: usize) -> usize {
+        let (row, col, last) = (cell / size, cell % size, size - 1);
         match self {
             Symmetry::None => cell,
-            Symmetry::Rotational => CELLS - 1 - cell,
-            Symmetry::Horizontal => (8 - row) * 9 + col,
-            Symmetry::Vertical => row * 9 + 8 - col,
-            Symmetry::Diagonal => col * 9 + row,
+            Symmetry::Rotational => size * size - 1 - cell,
+            Symmetry::Horizontal => (last - row) * size + col,
+            Symmetry::Vertical => row * size + last - col,
+            Symmetry::Diagonal => col * size + row,
         }
     }
 }
@@ -117,11 +117,11 @@ fn blank_cells(
     interrupt: &mut impl Interrupt,
 ) -> Result<(Board, Rating), Interrupted> {
     let mut cells = *solution.cells();
-    let mut order: Vec<usize> = (0..CELLS).filter(|&cell| symmetry.partner(cell) >= cell).collect();
+    let mut order: Vec<usize> = (0..CELLS).filter(|&cell| symmetry.partner(9, cell) >= cell).collect();
     rng.shuffle(&mut order);
     let mut rating = None;
     for cell in order {
-        let partner = symmetry.partner(cell);
+        let partner = symmetry.partner(9, cell);
         let kept = (cells[cell], cells[partner]);
         cells[cell] = 0;
         cells[partner] = 0;
@@ -242,14 +242,14 @@ mod tests {
     fn partners_are_mirror_images() {
         for symmetry in Symmetry::ALL {
             for cell in 0..CELLS {
-                assert_eq!(symmetry.partner(symmetry.partner(cell)), cell, "{symmetry} is an involution");
+                assert_eq!(symmetry.partner(9, symmetry.partner(9, cell)), cell, "{symmetry} is an involution");
             }
         }
-        assert_eq!(Symmetry::Rotational.partner(0), 80);
-        assert_eq!(Symmetry::Horizontal.partner(1), 73);
-        assert_eq!(Symmetry::Vertical.partner(9), 17);
-        assert_eq!(Symmetry::Diagonal.partner(1), 9);
-        assert_eq!(Symmetry::None.partner(5), 5);
+        assert_eq!(Symmetry::Rotational.partner(9, 0), 80);
+        assert_eq!(Symmetry::Horizontal.partner(9, 1), 73);
+        assert_eq!(Symmetry::Vertical.partner(9, 9), 17);
+        assert_eq!(Symmetry::Diagonal.partner(9, 1), 9);
+        assert_eq!(Symmetry::None.partner(9, 5), 5);
     }
 
     #[test]
@@ -270,7 +270,7 @@ mod tests {
             let generated = generate(Level::Medium, symmetry, 7, &mut Never).unwrap();
             let cells = generated.puzzle.cells();
             for cell in 0..CELLS {
-                assert_eq!(cells[cell] == 0, cells[symmetry.partner(cell)] == 0, "{symmetry}: cell {cell}");
+                assert_eq!(cells[cell] == 0, cells[symmetry.partner(9, cell)] == 0, "{symmetry}: cell {cell}");
             }
         }
     }

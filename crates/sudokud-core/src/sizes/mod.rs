@@ -5,6 +5,7 @@
 //! grid is one of them, and [`Grid`] converts to and from [`Board`](crate::board::Board), whose
 //! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
 
+pub mod generate;
 mod grid;
 mod layout;
 pub mod rules;
