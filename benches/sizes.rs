@@ -1,0 +1,105 @@
+//! Solve time per grid size: `cargo bench --bench sizes [-- [--passes N] [FILTER]]`.
+//!
+//! For each size, 50 puzzles of our generator (seeds 0-49, the size's default box): minimal
+//! puzzles up to 16x16, and for 20x20 and 25x25 puzzles blanked down to 45 % and 51 % of the cells
+//! (generating minimal ones takes seconds to minutes there, see docs/benchmarks.md); then the
+//! public 25x25 set of `tests/data/sizes`. Each puzzle is solved as `sudokud solve` does (first
+//! solution plus the uniqueness check); its time is the median of its passes, and the table
+//! gives the median, 99th percentile and maximum over the puzzles, since at these sizes a few
+//! puzzles take far longer than the rest.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use sudokud::generate::Symmetry;
+use sudokud::sizes::{Grid, SIZES, Shape, generate, solver};
+use sudokud::solver::Never;
+
+const PUZZLES_PER_SIZE: u64 = 50;
+const DEFAULT_PASSES: usize = 3;
+
+/// The floor of givens the generator blanks down to, as a share of the cells: 0 for minimal.
+fn floor(shape: Shape) -> usize {
+    match shape.size() {
+        20 => shape.cells() * 45 / 100,
+        25 => shape.cells() * 51 / 100,
+        _ => 0,
+    }
+}
+
+/// The median time of `passes` solves of each puzzle, in microseconds.
+fn times(puzzles: &[Grid], passes: usize) -> Vec<f64> {
+    puzzles
+        .iter()
+        .map(|puzzle| {
+            let mut runs: Vec<f64> = (0..passes)
+                .map(|_| {
+                    let start = Instant::now();
+                    black_box(solver::count_solutions(black_box(puzzle), 2, &mut Never).expect("Never interrupts"));
+                    start.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            runs.sort_by(f64::total_cmp);
+            runs[runs.len() / 2]
+        })
+        .collect()
+}
+
+fn row(label: &str, puzzles: &[Grid], passes: usize) {
+    let mut times = times(puzzles, passes);
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let givens = puzzles.iter().map(Grid::givens).sum::<usize>() as f64 / n as f64;
+    let (median, p99, max) = (times[n / 2], times[(n * 99 / 100).min(n - 1)], times[n - 1]);
+    println!("| {label:<40} | {n:>7} | {givens:>6.0} | {median:>10.1} | {p99:>10.1} | {max:>10.1} |");
+}
+
+fn main() {
+    let mut passes = DEFAULT_PASSES;
+    let mut filter = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--passes" => {
+                passes =
+                    args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
+            }
+            _ if arg.starts_with("--") => {}
+            _ => filter = Some(arg),
+        }
+    }
+    let selected = |name: &str| filter.as_deref().is_none_or(|filter| name.contains(filter));
+
+    println!("median of {passes} passes per puzzle, first solution plus uniqueness check, µs");
+    println!(
+        "| {:<40} | {:>7} | {:>6} | {:>10} | {:>10} | {:>10} |",
+        "puzzles", "puzzles", "givens", "median", "p99", "max"
+    );
+    println!("|{:-<42}|{:->9}|{:->8}|{:->12}|{:->12}|{:->12}|", "", ":", ":", ":", ":", ":");
+    for size in SIZES {
+        let shape = Shape::default_for(size).expect("every size has a shape");
+        let label = format!("{size}x{size} ({shape} boxes), generated");
+        if !selected(&label) {
+            continue;
+        }
+        let puzzles: Vec<Grid> = (0..PUZZLES_PER_SIZE)
+            .map(|seed| {
+                generate::generate(shape, Symmetry::None, floor(shape), seed, &mut Never)
+                    .expect("Never interrupts")
+                    .puzzle
+            })
+            .collect();
+        row(&label, &puzzles, passes);
+    }
+    let name = "25x25_sudoku_smt_solvers.tsv";
+    if selected(name) {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sizes").join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+        let puzzles: Vec<Grid> = text
+            .lines()
+            .map(|line| Grid::parse(line.split('\t').next().unwrap_or_default(), None).expect("a 25x25 puzzle"))
+            .collect();
+        row(name, &puzzles, passes);
+    }
+}
