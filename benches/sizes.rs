@@ -8,6 +8,9 @@
 //! gives the median, 99th percentile and maximum over the puzzles, since at these sizes a few
 //! puzzles take far longer than the rest.
 
+#[path = "support/args.rs"]
+mod args;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -56,20 +59,8 @@ fn row(label: &str, puzzles: &[Grid], passes: usize) {
 }
 
 fn main() {
-    let mut passes = DEFAULT_PASSES;
-    let mut filter = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--passes" => {
-                passes =
-                    args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
-            }
-            _ if arg.starts_with("--") => {}
-            _ => filter = Some(arg),
-        }
-    }
-    let selected = |name: &str| filter.as_deref().is_none_or(|filter| name.contains(filter));
+    let args = args::Args::from_env(DEFAULT_PASSES);
+    let (passes, selected) = (args.passes, |name: &str| args.selected(name));
 
     println!("median of {passes} passes per puzzle, first solution plus uniqueness check, µs");
     println!(

@@ -12,6 +12,9 @@
 #[allow(dead_code)]
 mod common;
 
+#[path = "support/args.rs"]
+mod args;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -63,21 +66,8 @@ fn row(label: &str, puzzles: usize, median: Duration) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; anything else that is not an option filters set names.
-    let mut passes = DEFAULT_PASSES;
-    let mut filter = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--passes" => {
-                passes =
-                    args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0).expect("--passes needs a number > 0");
-            }
-            _ if arg.starts_with("--") => {}
-            _ => filter = Some(arg),
-        }
-    }
-    let selected = |name: &str| filter.as_deref().is_none_or(|filter| name.contains(filter));
+    let args = args::Args::from_env(DEFAULT_PASSES);
+    let (passes, selected) = (args.passes, |name: &str| args.selected(name));
 
     println!("median of {passes} passes, first solution plus uniqueness check");
     println!("| {:<52} | {:>7} | {:>12} | {:>12} |", "data set", "puzzles", "µs/puzzle", "puzzles/s");

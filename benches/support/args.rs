@@ -1,0 +1,37 @@
+//! The arguments of the benchmarks that time data sets: `[--passes N] [FILTER]`.
+
+/// How many passes to time and which sets to run.
+pub struct Args {
+    /// Passes per measurement.
+    pub passes: usize,
+    /// Runs only the sets whose name contains it.
+    filter: Option<String>,
+}
+
+impl Args {
+    /// Reads the process's arguments. `cargo bench` passes `--bench`; other options are
+    /// ignored, and anything else filters set names.
+    pub fn from_env(default_passes: usize) -> Args {
+        let mut parsed = Args { passes: default_passes, filter: None };
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--passes" => {
+                    parsed.passes = args
+                        .next()
+                        .and_then(|n| n.parse().ok())
+                        .filter(|&n| n > 0)
+                        .expect("--passes needs a number > 0");
+                }
+                _ if arg.starts_with("--") => {}
+                _ => parsed.filter = Some(arg),
+            }
+        }
+        parsed
+    }
+
+    /// Whether the set called `name` is to run.
+    pub fn selected(&self, name: &str) -> bool {
+        self.filter.as_deref().is_none_or(|filter| name.contains(filter))
+    }
+}
