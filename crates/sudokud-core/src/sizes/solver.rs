@@ -39,30 +39,43 @@ pub fn count_solutions(puzzle: &Grid, limit: usize, interrupt: &mut impl Interru
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
-    let mut first = None;
     if limit == 0 {
-        return Ok(Count { solutions: 0, first });
+        return Ok(Count { solutions: 0, first: None });
     }
-    let size = puzzle.size();
+    // The state is sized for the grid's class, so a small grid does not clear (or copy on a
+    // guess) the arrays of a 25x25 one.
+    match puzzle.shape().cells() {
+        ..=36 => count_in::<36>(puzzle, limit, interrupt),
+        37..=144 => count_in::<144>(puzzle, limit, interrupt),
+        _ => count_in::<MAX_CELLS>(puzzle, limit, interrupt),
+    }
+}
+
+/// [`count_solutions`] with state for up to `CAP` cells.
+fn count_in<const CAP: usize>(
+    puzzle: &Grid,
+    limit: usize,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
     for attempt in 0u32.. {
-        let labels = relabeling(size, attempt);
-        let relabeled: Vec<u8> = puzzle.cells().iter().map(|&value| labels[usize::from(value)]).collect();
+        let labels = relabeling(puzzle.size(), attempt);
         let allowance = u32::try_from(u64::from(RESTART_GUESSES) << attempt.min(32)).unwrap_or(u32::MAX);
-        let mut search = Search::new(puzzle.shape(), limit, allowance, &mut *interrupt);
-        let ended = search.run(&relabeled);
-        if first.is_none()
-            && let Some(found) = search.first.take()
-        {
-            let mut unlabel = [0u8; 32];
-            for (value, &label) in labels.iter().enumerate() {
-                unlabel[usize::from(label)] = value as u8;
+        let mut search = Search::<_, CAP>::new(puzzle.shape(), limit, allowance, &mut *interrupt);
+        match search.run(puzzle.cells(), &labels) {
+            Ok(()) => {
+                let first = (search.solutions > 0).then(|| {
+                    let mut unlabel = [0u8; 32];
+                    for (value, &label) in labels.iter().enumerate() {
+                        unlabel[usize::from(label)] = value as u8;
+                    }
+                    let cells =
+                        search.first[..puzzle.cells().len()].iter().map(|&label| unlabel[usize::from(label)]).collect();
+                    Grid::new(puzzle.shape(), cells).expect("a solution of the same shape")
+                });
+                return Ok(Count { solutions: search.solutions, first });
             }
-            let cells = found.iter().map(|&label| unlabel[usize::from(label)]).collect();
-            first = Some(Grid::new(puzzle.shape(), cells).expect("a solution of the same shape"));
-        }
-        match ended {
-            Ok(()) => return Ok(Count { solutions: search.solutions, first }),
             Err(Stop::Interrupted) => return Err(Interrupted),
+            // Restarts happen only before a first solution (see `search`), so nothing found is lost.
             Err(Stop::Restart) => continue,
         }
     }
@@ -121,27 +134,28 @@ thread_local! {
 }
 
 /// One attempt's state.
-struct Search<'i, I> {
+struct Search<'i, I, const CAP: usize> {
     shape: Shape,
     layout: &'static Layout,
     cells: usize,
     full: u32,
-    candidates: [u32; MAX_CELLS],
+    candidates: [u32; CAP],
     unsolved: usize,
     /// Cells placed whose digit is not yet removed from their peers.
-    pending: [u16; MAX_CELLS],
+    pending: [u16; CAP],
     pending_len: usize,
     /// Houses where a candidate went since their last sweep for hidden singles.
     dirty: u128,
     limit: usize,
     solutions: usize,
-    first: Option<Vec<u8>>,
+    /// The first solution, valid once `solutions` is above 0.
+    first: [u8; CAP],
     guesses: u32,
     allowance: u32,
     interrupt: &'i mut I,
 }
 
-impl<'i, I: Interrupt> Search<'i, I> {
+impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
     fn new(shape: Shape, limit: usize, allowance: u32, interrupt: &'i mut I) -> Self {
         let size = shape.size();
         Search {
@@ -149,29 +163,30 @@ impl<'i, I: Interrupt> Search<'i, I> {
             layout: Layout::of(shape),
             cells: shape.cells(),
             full: (1 << size) - 1,
-            candidates: [0; MAX_CELLS],
+            candidates: [0; CAP],
             unsolved: 0,
-            pending: [0; MAX_CELLS],
+            pending: [0; CAP],
             pending_len: 0,
             dirty: 0,
             limit,
             solutions: 0,
-            first: None,
+            first: [0; CAP],
             guesses: 0,
             allowance,
             interrupt,
         }
     }
 
-    /// Searches `puzzle` (values in row-major order) until the limit, the end, or a stop.
-    fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
+    /// Searches `puzzle` (values in row-major order, each read through `labels`) until the
+    /// limit, the end, or a stop.
+    fn run(&mut self, puzzle: &[u8], labels: &[u8; 32]) -> Result<(), Stop> {
         let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
         self.candidates[..self.cells].fill(self.full);
         self.dirty = self.layout.all_houses();
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
-                self.place(cell, 1 << (value - 1));
+                self.place(cell, 1 << (labels[usize::from(value)] - 1));
             }
         }
         self.search(&mut saved.0)
@@ -403,12 +418,12 @@ impl<'i, I: Interrupt> Search<'i, I> {
         loop {
             let mut consistent = self.propagate();
             if consistent && self.unsolved == 0 {
-                self.solutions += 1;
-                if self.first.is_none() {
-                    let solution =
-                        self.candidates[..self.cells].iter().map(|&bit| (bit & !SOLVED).trailing_zeros() as u8 + 1);
-                    self.first = Some(solution.collect());
+                if self.solutions == 0 {
+                    for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
+                        *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
+                    }
                 }
+                self.solutions += 1;
                 if self.solutions >= self.limit {
                     return Ok(());
                 }
