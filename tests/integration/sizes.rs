@@ -1,5 +1,6 @@
-//! The solver for every grid size on public puzzles of other sizes (`tests/data/sizes`), each
-//! answer checked against the solution an independent SAT solver found.
+//! The solver for every grid size: on public puzzles of other sizes (`tests/data/sizes`), each
+//! answer checked against the solution an independent SAT solver found, and property tests at
+//! every shape up to 12x12.
 
 use sudokud::sizes::{Grid, solver};
 use sudokud::solver::Never;
@@ -30,5 +31,94 @@ fn every_25x25_puzzle_has_the_one_solution_the_sat_solver_found() {
         let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
         assert_eq!(count.solutions, 1, "{puzzle}");
         assert_eq!(count.first.as_ref(), Some(&solution), "{puzzle}");
+    }
+}
+
+mod properties {
+    //! Property tests at every shape: puzzles are made by our generator from a random seed and
+    //! then blanked further or given a wrong value at random, so they cover unique, multiple,
+    //! unsolvable and conflicting grids; answers are checked by the rules alone.
+
+    use proptest::prelude::*;
+    use sudokud::generate::Symmetry;
+    use sudokud::sizes::{Grid, Shape, generate, rules, solver};
+    use sudokud::solver::{Never, Verdict};
+
+    /// One of the shapes up to 12x12, where every search here stays short.
+    fn shape() -> impl Strategy<Value = Shape> {
+        let shapes: Vec<Shape> = Shape::all().filter(|shape| shape.size() <= 12).collect();
+        proptest::sample::select(shapes)
+    }
+
+    /// A generated puzzle and its solution, then `blank` more cells blanked and, when `wrong` is
+    /// set, one cell overwritten with another value.
+    fn puzzle() -> impl Strategy<Value = (Grid, Grid)> {
+        (
+            shape(),
+            any::<u64>(),
+            proptest::collection::vec(any::<prop::sample::Index>(), 0..6),
+            any::<Option<(prop::sample::Index, u8)>>(),
+        )
+            .prop_map(|(shape, seed, blank, wrong)| {
+                let generated = generate::generate(shape, Symmetry::None, 0, seed, &mut Never).unwrap();
+                let mut cells = generated.puzzle.cells().to_vec();
+                let count = cells.len();
+                for index in blank {
+                    cells[index.index(count)] = 0;
+                }
+                if let Some((index, value)) = wrong {
+                    cells[index.index(count)] = 1 + value % shape.size() as u8;
+                }
+                (Grid::new(shape, cells).unwrap(), generated.solution)
+            })
+    }
+
+    /// Whether `solution` is complete, keeps `puzzle`'s givens and breaks no rule.
+    fn solves(puzzle: &Grid, solution: &Grid) -> bool {
+        solution.is_complete()
+            && rules::conflicts(solution).is_empty()
+            && puzzle.cells().iter().zip(solution.cells()).all(|(&given, &value)| given == 0 || given == value)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn every_verdict_agrees_with_the_rules((puzzle, original) in puzzle()) {
+            match solver::classify(&puzzle, &mut Never).unwrap() {
+                Verdict::Unique(solution) => {
+                    prop_assert!(solves(&puzzle, &solution));
+                    // A puzzle the generated solution still solves has no other.
+                    if solves(&puzzle, &original) {
+                        prop_assert_eq!(solution, original);
+                    }
+                }
+                Verdict::Multiple(solution) => prop_assert!(solves(&puzzle, &solution)),
+                Verdict::Conflicting(conflicts) => {
+                    prop_assert!(!conflicts.is_empty());
+                    prop_assert_eq!(conflicts, rules::conflicts(&puzzle));
+                }
+                Verdict::Unsolvable => {
+                    prop_assert!(rules::conflicts(&puzzle).is_empty());
+                    prop_assert!(!solves(&puzzle, &original));
+                }
+            }
+        }
+
+        #[test]
+        fn text_round_trips_in_either_case((puzzle, _) in puzzle()) {
+            let text = puzzle.to_string();
+            prop_assert_eq!(Grid::parse(&text, Some(puzzle.shape())), Ok(puzzle.clone()));
+            prop_assert_eq!(Grid::parse(&text.to_ascii_lowercase(), Some(puzzle.shape())), Ok(puzzle));
+        }
+
+        #[test]
+        fn a_count_is_capped_by_its_limit_and_only_grows_with_it((puzzle, _) in puzzle(), limit in 1usize..4) {
+            let smaller = solver::count_solutions(&puzzle, limit, &mut Never).unwrap();
+            let larger = solver::count_solutions(&puzzle, limit + 1, &mut Never).unwrap();
+            prop_assert!(smaller.solutions <= limit);
+            prop_assert!(smaller.solutions <= larger.solutions);
+            prop_assert_eq!(smaller.first, larger.first, "the first solution does not depend on the limit");
+        }
     }
 }
