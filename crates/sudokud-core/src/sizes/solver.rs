@@ -1,5 +1,6 @@
-//! The search for grids of any shape: candidates as bit sets, singles and hidden singles, a
-//! guess on the cell with the fewest candidates, restarts and the cooperative deadline.
+//! The search for grids of any shape: candidates as bit sets, naked and hidden singles and
+//! locked candidates, a guess on a two-candidate cell or a digit with two places in a house (else
+//! the cell with the fewest candidates), restarts and the cooperative deadline.
 //!
 //! The 9x9 solver ([`crate::solver`]) packs a band of the grid into machine words, which only a
 //! 9x9 grid allows; this one keeps a 32-bit candidate set per cell (N is at most 25), so the same
@@ -31,8 +32,8 @@ pub struct Count {
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found, unless `interrupt`
 /// stops it first. Repeated givens simply make a puzzle without solutions.
 ///
-/// An attempt that goes `RESTART_GUESSES` (16,384) guesses without a solution starts over on a copy
-/// of the puzzle with its digits relabeled (whose solutions map back one to one), which sends the
+/// An attempt that goes `RESTART_GUESSES` (16,384) guesses without a solution starts over on a
+/// copy of the puzzle with its digits relabeled (whose solutions map back one to one), which sends the
 /// search down other branches first, with twice the allowance each time: a wrong early turn into
 /// a large empty subtree costs at most as much as the attempt that finally succeeds.
 pub fn count_solutions(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
