@@ -41,6 +41,8 @@ pub enum LineError {
     Unanswerable(Unanswerable),
     /// A line of another size than 9x9 that is no grid.
     InvalidGrid(GridError),
+    /// A grid of another size than 9x9, for a command that takes 9x9 only.
+    NotClassic(usize),
     /// A grid of another size without an answer; its shape writes the conflicts' values.
     UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
 }
@@ -67,6 +69,11 @@ impl LineError {
                 out.write_all(b"\n")
             }
             LineError::InvalidGrid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
+            LineError::NotClassic(size) => writeln!(
+                out,
+                "error\t{}: a {size}x{size} grid; ratings and explanations take 9x9 grids only (sudokud solve takes every size)",
+                Kind::InvalidBoard.slug()
+            ),
             LineError::UnanswerableGrid(shape, unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
                 if let Unanswerable::Conflicting(conflicts) = unanswerable {
@@ -146,7 +153,11 @@ impl LineJob for Solve {
 
 /// The puzzle and its one solution, or why the line has none.
 fn proper_puzzle(line: &str) -> Result<(Board, Board), LineError> {
-    let puzzle = Board::parse_line(line).map_err(LineError::Invalid)?;
+    let puzzle = Board::parse_line(line).map_err(|error| match Shape::for_cells(Grid::cell_count(line)) {
+        // A grid `sudokud solve` reads, which the logic engine does not (yet).
+        Some(shape) if shape != Shape::CLASSIC => LineError::NotClassic(shape.size()),
+        _ => LineError::Invalid(error),
+    })?;
     let solution = verdict(&puzzle).unique().map_err(LineError::Unanswerable)?;
     Ok((puzzle, solution))
 }
@@ -582,6 +593,16 @@ mod tests {
             lines[1],
             "error\tmultiple-solutions: the puzzle has more than one solution, so no step of logic leads to one of them"
         );
+    }
+
+    #[test]
+    fn rate_and_explain_say_they_take_9x9_grids_only() {
+        let expected = "error\tinvalid-board: a 4x4 grid; ratings and explanations take 9x9 grids only \
+                        (sudokud solve takes every size)";
+        assert_eq!(run_job(&Rate, "1... .... ..3. ...4\n", 1).trim_end(), expected);
+        assert!(run_job(&Explain, "1... .... ..3. ...4\n", 1).starts_with(expected));
+        // A line that fits no size keeps the 9x9 reader's own error.
+        assert!(run_job(&Rate, "12345\n", 1).contains("expected 81"));
     }
 
     #[test]

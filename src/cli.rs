@@ -55,7 +55,7 @@ pub enum Command {
     Solve(SolveArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
-    /// Reads puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
+    /// Reads 9x9 puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
     /// lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
     /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
     /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
@@ -63,7 +63,7 @@ pub enum Command {
     Rate(BatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
-    /// Reads puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
+    /// Reads 9x9 puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
     /// lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
     /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
     /// `error<TAB><reason>` and an empty line.
