@@ -343,9 +343,10 @@ mod tests {
         assert_eq!(pool.shared.running.available_permits(), 1);
     }
 
-    #[tokio::test]
-    async fn an_inline_try_is_refused_like_any_job_when_the_pool_is_full() {
-        let pool = pool(1, 0);
+    /// Starts a job that holds a slot until `release` is used, and returns once it holds it.
+    async fn occupy_a_slot(
+        pool: &SolverPool,
+    ) -> (std::sync::mpsc::Sender<()>, tokio::task::JoinHandle<Result<bool, PoolError>>) {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = tokio::spawn({
             let pool = pool.clone();
@@ -354,6 +355,13 @@ mod tests {
         while pool.shared.running.available_permits() > 0 {
             tokio::task::yield_now().await;
         }
+        (release, busy)
+    }
+
+    #[tokio::test]
+    async fn an_inline_try_is_refused_like_any_job_when_the_pool_is_full() {
+        let pool = pool(1, 0);
+        let (release, busy) = occupy_a_slot(&pool).await;
         assert!(matches!(pool.run_inline_first("test", |_| Ok(1)).await, Err(PoolError::Overloaded(_))));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
@@ -377,15 +385,7 @@ mod tests {
     #[tokio::test]
     async fn refuses_beyond_slots_and_queue() {
         let pool = pool(1, 1);
-        let (release, wait) = std::sync::mpsc::channel::<()>();
-        let busy = tokio::spawn({
-            let pool = pool.clone();
-            async move { pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
-        });
-        // Let the first job take the only slot.
-        while pool.shared.running.available_permits() > 0 {
-            tokio::task::yield_now().await;
-        }
+        let (release, busy) = occupy_a_slot(&pool).await;
         // The second waits in the queue past the queue timeout; a third is refused at once.
         let (queued, refused) = tokio::join!(pool.run("test", |_| Ok(true)), async {
             tokio::task::yield_now().await;

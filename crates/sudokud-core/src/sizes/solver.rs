@@ -409,8 +409,8 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
         (best, candidates & candidates.wrapping_neg())
     }
 
-    /// Depth-first search with binary branching: guess the lowest candidate of the chosen cell;
-    /// when that subtree is done, restore the state saved before the guess and remove the digit.
+    /// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
+    /// that subtree is done, restore the state saved before the guess and remove the digit.
     fn search(&mut self, saved: &mut Vec<u32>) -> Result<(), Stop> {
         // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
         let frame = self.cells + 3;
@@ -463,14 +463,10 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             self.unsolved = entry[2] as usize;
             self.candidates[..self.cells].copy_from_slice(&entry[3..]);
             self.pending_len = 0;
-            // The saved state was swept to the end; only the cell's houses change.
-            self.dirty = self.layout.houses_of(cell);
-            let left = self.candidates[cell] & !bit;
-            if left & (left - 1) == 0 {
-                self.place(cell, left);
-            } else {
-                self.candidates[cell] = left;
-            }
+            // The saved state was swept to the end: only the guessed cell changes, and it had
+            // another candidate when it was guessed.
+            self.dirty = 0;
+            self.remove(cell, bit).expect("a guessed cell keeps another candidate");
         }
     }
 }
