@@ -16,7 +16,7 @@ use crate::http::Kind;
 use crate::logic::{self, Explanation, Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, Grid, GridError, Shape};
+use crate::sizes::{self, AnyGrid, Grid, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
@@ -39,8 +39,6 @@ pub trait LineJob: Sync {
 pub enum LineError {
     Invalid(BoardError),
     Unanswerable(Unanswerable),
-    /// A line of another size than 9x9 that is no grid.
-    InvalidGrid(GridError),
     /// A grid of another size than 9x9, for a command that takes 9x9 only.
     NotClassic(usize),
     /// A grid of another size without an answer; its shape writes the conflicts' values.
@@ -68,7 +66,6 @@ impl LineError {
                 }
                 out.write_all(b"\n")
             }
-            LineError::InvalidGrid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
             LineError::NotClassic(size) => writeln!(
                 out,
                 "error\t{}: a {size}x{size} grid; ratings and explanations take 9x9 grids only (sudokud solve takes every size)",
@@ -99,15 +96,8 @@ pub struct Solve {
     pub shape: Option<Shape>,
 }
 
-/// A solution of either solver.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Solution {
-    Classic(Board),
-    Sized(Grid),
-}
-
 impl LineJob for Solve {
-    type Answer = Result<(Solution, bool), LineError>;
+    type Answer = Result<(AnyGrid, bool), LineError>;
     const CHUNK: usize = 64;
 
     fn answer(&self, line: &str) -> Self::Answer {
@@ -116,7 +106,7 @@ impl LineJob for Solve {
             match Board::parse_line(line) {
                 Ok(puzzle) => {
                     let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
-                    return Ok((Solution::Classic(solution), unique));
+                    return Ok((AnyGrid::Classic(solution), unique));
                 }
                 // Not 81 cells: without a box given, a grid of another size perhaps (whose
                 // letters the 9x9 reader refuses before it has counted the cells).
@@ -126,11 +116,11 @@ impl LineJob for Solve {
                 Err(_) => {}
             }
         }
-        let puzzle = Grid::parse(line, self.shape).map_err(LineError::InvalidGrid)?;
+        let puzzle = Grid::parse(line, self.shape).map_err(LineError::Invalid)?;
         let verdict = sizes::solver::classify(&puzzle, &mut Never).expect("Never interrupts");
         let (solution, unique) =
             verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
-        Ok((Solution::Sized(solution), unique))
+        Ok((AnyGrid::Sized(solution), unique))
     }
 
     /// The solution, plus `\tmultiple` when it is not unique.
@@ -140,12 +130,12 @@ impl LineJob for Solve {
             Err(error) => return error.write(out),
         };
         match solution {
-            Solution::Classic(board) => {
+            AnyGrid::Classic(board) => {
                 let mut line = [0u8; CELLS];
                 board.write_line(&mut line);
                 out.write_all(&line)?;
             }
-            Solution::Sized(grid) => write!(out, "{grid}")?,
+            AnyGrid::Sized(grid) => write!(out, "{grid}")?,
         }
         out.write_all(if *unique { b"\n" } else { b"\tmultiple\n" })
     }
@@ -602,7 +592,7 @@ mod tests {
         assert_eq!(run_job(&Rate, "1... .... ..3. ...4\n", 1).trim_end(), expected);
         assert!(run_job(&Explain, "1... .... ..3. ...4\n", 1).starts_with(expected));
         // A line that fits no size keeps the 9x9 reader's own error.
-        assert!(run_job(&Rate, "12345\n", 1).contains("expected 81"));
+        assert!(run_job(&Rate, "12345\n", 1).contains("fits no grid"));
     }
 
     #[test]

@@ -4,8 +4,9 @@
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use sudokud::board::{Board, Format, FormattedBoard};
+use sudokud::board::{Format, FormattedGrid};
 use sudokud::http::{ApiError, parse_board_request};
+use sudokud::sizes::AnyGrid;
 
 fuzz_target!(|body: &[u8]| {
     let parsed = parse_board_request(body);
@@ -13,13 +14,16 @@ fuzz_target!(|body: &[u8]| {
     // limit but without a UTF-8 check either, so both are asked.
     let is_json = std::str::from_utf8(body).is_ok() && serde_json::from_slice::<IgnoredAny>(body).is_ok();
     match &parsed {
-        Ok((board, format)) => {
+        Ok((grid, format)) => {
             assert!(is_json, "accepted a body that is not JSON");
-            accepted(board, *format, body);
+            accepted(grid, *format, body);
         }
         Err(ApiError::InvalidBoard(error)) => {
             let pointer = error.json_pointer();
-            assert!(pointer.is_empty() || pointer.starts_with("/board"), "pointer {pointer:?} for {error}");
+            assert!(
+                pointer.is_empty() || pointer.starts_with("/board") || pointer == "/box",
+                "pointer {pointer:?} for {error}"
+            );
             assert!(is_json, "invalid-board for a body that is not JSON: {error}");
         }
         Err(ApiError::InvalidRequest(message)) => assert!(is_json, "invalid-request for non-JSON: {message}"),
@@ -28,24 +32,28 @@ fuzz_target!(|body: &[u8]| {
     }
 });
 
-/// An accepted board is a JSON object whose `board` writes back, in its own format, to itself.
-fn accepted(board: &Board, format: Format, body: &[u8]) {
-    assert!(board.cells().iter().all(|&cell| cell <= 9));
-    let written = serde_json::to_string(&FormattedBoard { board: *board, format }).unwrap();
-    let again = parse_board_request(format!("{{\"board\":{written}}}").as_bytes());
-    assert_eq!(again.ok(), Some((*board, format)), "{written} does not read back");
+/// An accepted board is a JSON object whose `board` writes back, in its own format and with its
+/// box, to itself.
+fn accepted(grid: &AnyGrid, format: Format, body: &[u8]) {
+    let shape = grid.shape();
+    let size = shape.size();
+    assert!(grid.cells().iter().all(|&cell| usize::from(cell) <= size));
+    let written = serde_json::to_string(&FormattedGrid { grid: grid.clone(), format }).unwrap();
+    let again = parse_board_request(format!("{{\"board\":{written},\"box\":\"{shape}\"}}").as_bytes());
+    assert_eq!(again.ok(), Some((grid.clone(), format)), "{written} does not read back");
     // serde_json's tree stops at 128 levels, which an ignored member may pass.
     let Ok(tree) = serde_json::from_slice::<Value>(body) else { return };
     let member = &tree["board"];
     match format {
         Format::Text => {
             let text = member.as_str().expect("a text board is a string");
-            assert_eq!(Board::parse_line(text).ok(), Some(*board), "the JSON and line readers disagree");
+            let line = AnyGrid::parse(text, Some(shape));
+            assert_eq!(line.ok().as_ref(), Some(grid), "the JSON and line readers disagree");
         }
         Format::Strings | Format::Numbers => {
             let rows = member.as_array().expect("a grid board is an array");
-            assert_eq!(rows.len(), 9);
-            assert!(rows.iter().all(|row| row.as_array().is_some_and(|cells| cells.len() == 9)));
+            assert_eq!(rows.len(), size);
+            assert!(rows.iter().all(|row| row.as_array().is_some_and(|cells| cells.len() == size)));
         }
     }
 }

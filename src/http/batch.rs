@@ -35,8 +35,9 @@ use super::extract::{has_json_content_type, media_type, parse_object, parse_obje
 use super::handlers::{BoardRequest, SolveResponse, solve_puzzle};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
-use crate::board::{Board, BoardError, Format, JsonBoard};
+use crate::board::{Format, JsonBoard};
 use crate::pool::SolverPool;
+use crate::sizes::AnyGrid;
 use crate::solver::Deadline;
 
 /// Boards per unit of pool work.
@@ -49,7 +50,7 @@ pub const NDJSON: &str = "application/x-ndjson";
 const BATCH_MEDIA_TYPES: &str = "JSON (`application/json`) or NDJSON (`application/x-ndjson`)";
 
 /// One board of a batch, read or not, and where it sits.
-type Item = (Position, Result<(Board, Format), ApiError>);
+type Item = (Position, Result<(AnyGrid, Format), ApiError>);
 
 /// One board's result: the solution, or what went wrong.
 #[derive(Serialize)]
@@ -107,9 +108,14 @@ fn read_json_batch(body: &[u8], max_boards: usize) -> Result<Vec<Item>, ApiError
         .into_iter()
         .enumerate()
         .map(|(index, board)| {
-            let item =
-                parse_value::<JsonBoard>(board.get()).and_then(|board| board.into_result().map_err(ApiError::from));
-            (Position::Index(index), item)
+            let json = board.get();
+            // An entry with its own `box` is a request object; its errors point into it.
+            if json.starts_with('{') {
+                (Position::Entry(index), parse_value::<BoardRequest>(json).and_then(BoardRequest::grid))
+            } else {
+                let grid = parse_value::<JsonBoard>(json).and_then(|board| Ok(board.with_box(None)?));
+                (Position::Index(index), grid)
+            }
         })
         .collect())
 }
@@ -359,7 +365,6 @@ impl LineReader {
 }
 
 /// One NDJSON line: a `/v1/solve` request body.
-fn read_line(line: &[u8]) -> Result<(Board, Format), ApiError> {
-    let request: BoardRequest = parse_object(line)?;
-    request.board.into_result().map_err(|error: BoardError| error.into())
+fn read_line(line: &[u8]) -> Result<(AnyGrid, Format), ApiError> {
+    parse_object::<BoardRequest>(line)?.grid()
 }

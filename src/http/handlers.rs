@@ -10,10 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::JsonBody;
 use super::{ApiError, AppState};
-use crate::board::{Board, Format, FormattedBoard, JsonBoard};
+use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member;
-use crate::rules::{self, Validation};
-use crate::solver::{self, Deadline, Interrupted, Unanswerable};
+use crate::rules::Validation;
+use crate::sizes::rules::Conflict;
+use crate::sizes::{AnyGrid, Shape};
+use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -24,11 +26,21 @@ const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 pub struct BoardRequest {
     #[serde(default)]
     pub board: JsonBoard,
+    /// The box shape, `"2x3"`, where the board's size has several; absent, the size's default.
+    #[serde(default, rename = "box")]
+    pub shape: Option<Shape>,
+}
+
+impl BoardRequest {
+    /// The grid of any size and its representation.
+    pub fn grid(self) -> Result<(AnyGrid, Format), ApiError> {
+        Ok(self.board.with_box(self.shape)?)
+    }
 }
 
 #[derive(Serialize)]
 pub struct SolveResponse {
-    solution: FormattedBoard,
+    solution: FormattedGrid,
     unique: bool,
 }
 
@@ -37,34 +49,34 @@ pub async fn solve(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<SolveResponse>, ApiError> {
-    let (puzzle, format) = request.board.into_result()?;
+    let (puzzle, format) = request.grid()?;
     // The job must end in `Interrupted` when its deadline stops it, so that an inline try the
     // budget stopped is handed to the pool rather than answered as a timeout.
-    let verdict = state.pool.run_inline_first("solve", move |deadline| solver::classify(&puzzle, deadline)).await?;
+    let verdict = state.pool.run_inline_first("solve", move |deadline| puzzle.classify(deadline)).await?;
     Ok(Json(solved(verdict, format)?))
 }
 
 /// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
 pub fn solve_puzzle(
-    puzzle: &Board,
+    puzzle: &AnyGrid,
     format: Format,
     deadline: &mut Deadline,
     solve_timeout: Duration,
 ) -> Result<SolveResponse, ApiError> {
-    let verdict = solver::classify(puzzle, deadline).map_err(|Interrupted| ApiError::SolveTimeout(solve_timeout))?;
+    let verdict = puzzle.classify(deadline).map_err(|Interrupted| ApiError::SolveTimeout(solve_timeout))?;
     solved(verdict, format)
 }
 
 /// The answer to a solve, from the puzzle's verdict.
-fn solved(verdict: solver::Verdict, format: Format) -> Result<SolveResponse, ApiError> {
+fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveResponse, ApiError> {
     let (solution, unique) = verdict.solved()?;
-    Ok(SolveResponse { solution: FormattedBoard { board: solution, format }, unique })
+    Ok(SolveResponse { solution: FormattedGrid { grid: solution, format }, unique })
 }
 
 /// `POST /v1/validate`: conflicts and completeness. Cheap enough to run inline.
-pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation>, ApiError> {
-    let (board, _) = request.board.into_result()?;
-    Ok(Json(rules::validate(&board)))
+pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation<Conflict>>, ApiError> {
+    let (grid, _) = request.grid()?;
+    Ok(Json(grid.validate()))
 }
 
 /// The body of `/v1/count`.
@@ -72,6 +84,8 @@ pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<
 pub struct CountRequest {
     #[serde(default)]
     board: JsonBoard,
+    #[serde(default, rename = "box")]
+    shape: Option<Shape>,
     /// Stop counting here; lowered to the configured maximum.
     #[serde(default, deserialize_with = "member::optional_integer")]
     limit: Option<u64>,
@@ -95,18 +109,15 @@ pub async fn count(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CountRequest>,
 ) -> Result<Json<CountResponse>, ApiError> {
-    let (puzzle, _) = request.board.into_result()?;
+    let (puzzle, _) = request.board.with_box(request.shape)?;
     let limit = match request.limit {
         Some(0) => return Err(ApiError::InvalidRequest("`limit`: found 0; expected at least 1".to_owned())),
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
-    let count = state
-        .pool
-        .run_inline_first("count", move |deadline| solver::count_or_conflicts(&puzzle, limit, deadline))
-        .await?;
-    let count = count.map_err(Unanswerable::Conflicting)?;
-    Ok(Json(CountResponse { solutions: count.solutions, limit, limit_reached: count.solutions == limit }))
+    let count = state.pool.run_inline_first("count", move |deadline| puzzle.count(limit, deadline)).await?;
+    let solutions = count.map_err(Unanswerable::Conflicting)?;
+    Ok(Json(CountResponse { solutions, limit, limit_reached: solutions == limit }))
 }
 
 #[derive(Serialize)]

@@ -24,7 +24,7 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _) = request.board.into_result()?;
+    let (puzzle, _) = request.board.classic("rating")?;
     with_unique_solution(&state, "rate", puzzle, logic::rate).await.map(Json)
 }
 
@@ -48,7 +48,7 @@ pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _) = request.board.into_result()?;
+    let (puzzle, _) = request.board.classic("a hint")?;
     let steps = with_unique_solution(&state, "hint", puzzle, logic::steps_to_next_placement).await?;
     let solved = steps.is_empty();
     let message = solved.then_some("the board is complete and correct: there is nothing left to do");
@@ -67,7 +67,7 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format) = request.board.into_result()?;
+    let (puzzle, format) = request.board.classic("an explanation")?;
     let explanation = with_unique_solution(&state, "explain", puzzle, logic::explain).await?;
     Ok(Json(ExplainResponse {
         steps: explanation.steps,

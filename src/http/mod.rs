@@ -27,8 +27,9 @@ pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
 pub use routes::{ROUTES, Route};
 pub use state::{AppState, Readiness};
 
-use crate::board::{Board, Format};
+use crate::board::Format;
 use crate::config::ServeConfig;
+use crate::sizes::AnyGrid;
 use compress::WhenAskedLayer;
 use cors::PreflightsLayer;
 use front::FrontLayer;
@@ -62,8 +63,8 @@ pub fn metrics_app(config: &ServeConfig) -> Router {
 /// Reads a `{"board": ...}` request body as `/v1/solve` does, with the same errors, without the
 /// HTTP around it: for boards that arrive by other means, and the entry point of the
 /// `board_json` fuzz target.
-pub fn parse_board_request(body: &[u8]) -> Result<(Board, Format), ApiError> {
-    Ok(extract::parse_object::<handlers::BoardRequest>(body)?.board.into_result()?)
+pub fn parse_board_request(body: &[u8]) -> Result<(AnyGrid, Format), ApiError> {
+    extract::parse_object::<handlers::BoardRequest>(body)?.grid()
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: the

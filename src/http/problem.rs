@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::board::BoardError;
 use crate::logic::Level;
 use crate::pool::{PoolError, Shed};
-use crate::rules::Conflict;
+use crate::sizes::rules::Conflict;
 use crate::solver::Unanswerable;
 
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
@@ -179,7 +179,7 @@ pub enum ApiError {
     #[error(transparent)]
     InvalidBoard(#[from] BoardError),
     #[error(transparent)]
-    Unanswerable(#[from] Unanswerable),
+    Unanswerable(#[from] Unanswerable<Conflict>),
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
@@ -227,6 +227,19 @@ impl<C> From<&Unanswerable<C>> for Kind {
             Unanswerable::Unsolvable => Kind::Unsolvable,
             Unanswerable::Multiple => Kind::MultipleSolutions,
         }
+    }
+}
+
+/// A 9x9 puzzle without an answer, its conflicts written as every size's are.
+impl From<Unanswerable> for ApiError {
+    fn from(unanswerable: Unanswerable) -> ApiError {
+        ApiError::Unanswerable(match unanswerable {
+            Unanswerable::Conflicting(conflicts) => {
+                Unanswerable::Conflicting(conflicts.into_iter().map(Conflict::from).collect())
+            }
+            Unanswerable::Unsolvable => Unanswerable::Unsolvable,
+            Unanswerable::Multiple => Unanswerable::Multiple,
+        })
     }
 }
 
@@ -330,8 +343,11 @@ struct RequestContext<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Position {
-    /// 0-based index in a JSON array.
+    /// 0-based index in a JSON array of boards.
     Index(usize),
+    /// 0-based index in a JSON array of an entry written as a request (`board` and `box`).
+    #[serde(rename = "index")]
+    Entry(usize),
     /// 1-based line of an NDJSON stream.
     Line(usize),
 }
@@ -348,10 +364,14 @@ pub struct ItemProblem {
 impl ItemProblem {
     pub fn new(error: ApiError, position: Position) -> ItemProblem {
         let mut problem = Problem::from(error);
-        // Board pointers are relative to a request's `board`; in a JSON batch the board is
-        // `boards/<index>`.
-        if let (Position::Index(index), Some(pointer)) = (position, &mut problem.pointer) {
-            *pointer = format!("/boards/{index}{}", pointer.strip_prefix("/board").unwrap_or(pointer));
+        // Pointers are relative to a request; in a JSON batch the request is `boards/<index>`,
+        // and a bare board there is that request's `board`.
+        match (position, &mut problem.pointer) {
+            (Position::Index(index), Some(pointer)) => {
+                *pointer = format!("/boards/{index}{}", pointer.strip_prefix("/board").unwrap_or(pointer));
+            }
+            (Position::Entry(index), Some(pointer)) => *pointer = format!("/boards/{index}{pointer}"),
+            _ => {}
         }
         ItemProblem { problem, position }
     }

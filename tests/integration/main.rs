@@ -19,6 +19,7 @@ mod http_hostile;
 mod http_logic;
 mod http_playground;
 mod http_server;
+mod http_sizes;
 mod logic_paths;
 mod openapi_contract;
 mod readme_examples;

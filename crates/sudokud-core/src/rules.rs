@@ -79,13 +79,13 @@ impl Serialize for Conflict {
 
 /// The result of checking a board against the rules.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Validation {
+pub struct Validation<C = Conflict> {
     /// No digit repeats in any row, column or box.
     pub valid: bool,
     /// No cell is blank.
     pub complete: bool,
     /// Every conflicting cell, in row-major order.
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<C>,
 }
 
 /// Checks `board` against the rules.

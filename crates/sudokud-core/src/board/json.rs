@@ -1,10 +1,14 @@
-//! The three JSON representations of a board, read and written without an intermediate tree.
+//! The three JSON representations of a board of any size, read and written without an
+//! intermediate tree.
 //!
-//! Reading goes straight from serde's events into a [`Board`]: no `serde_json::Value`, no
-//! per-cell `String`. Shape mistakes (wrong type, wrong length, bad cell) are not serde errors but
-//! a [`BoardError`] carried as the deserialized value, so the HTTP layer can tell a syntax error
+//! Reading goes straight from serde's events into cells: no `serde_json::Value`, no per-cell
+//! `String`. Shape mistakes (wrong type, wrong length, bad cell) are not serde errors but a
+//! [`BoardError`] carried as the deserialized value, so the HTTP layer can tell a syntax error
 //! (400) from an invalid board (422) and still say exactly which cell was wrong. After the first
 //! mistake the rest of the board is skipped with [`IgnoredAny`], so one request yields one error.
+//!
+//! The size of a grid of rows is its first row's length, so that row's cells are read against the
+//! largest size and checked against the real one when the row ends.
 
 use std::fmt;
 
@@ -12,21 +16,24 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::{Board, BoardError, CELLS, Location};
+use super::{Board, BoardError, CELLS, Location, SIZE};
 use crate::member::{Choice, choice_traits, whole_number};
-use crate::position::Cell;
+use crate::sizes::shape::{symbol, value_of};
+use crate::sizes::{AnyGrid, Grid, MAX_CELLS, MAX_SIZE, SIZES, Shape};
 
 /// How a board was written in a request, so the answer can be written the same way. By name
 /// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
 /// not send.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
-    /// LeetCode 37 style: 9 arrays of 9 one-character strings, `"1"`-`"9"` or `"."`.
+    /// LeetCode 37 style: N arrays of N one-character strings, `"1"`-`"9"`, then `"A"`-`"P"`
+    /// past 9, or `"."`.
     Strings,
-    /// One string of 81 cells, `1`-`9` and `.` or `0`; whitespace between cells is ignored.
+    /// One string of N x N cells, `1`-`9` then `A`-`P`, and `.` or `0`; whitespace between
+    /// cells is ignored.
     #[default]
     Text,
-    /// 9 arrays of 9 integers 0-9, `0` or `null` for blank.
+    /// N arrays of N integers 0 to N, `0` or `null` for blank.
     Numbers,
 }
 
@@ -43,12 +50,17 @@ impl Format {
         }
     }
 
-    /// What one cell of this representation may be, for messages.
-    pub(super) fn cell(self) -> &'static str {
-        match self {
-            Format::Strings => "\"1\" to \"9\", or \".\" for blank",
-            Format::Text => "a digit 1-9, or '.' or '0' for blank",
-            Format::Numbers => "an integer 0-9 (0 or null for blank)",
+    /// What one cell of a board of `size` in this representation may be, for messages.
+    pub(super) fn cell(self, size: usize) -> String {
+        let last = symbol(size as u8);
+        match (self, size) {
+            (Format::Strings, ..=9) => format!("\"1\" to \"{last}\", or \".\" for blank"),
+            (Format::Strings, 10) => "\"1\" to \"9\" or \"A\", or \".\" for blank".to_owned(),
+            (Format::Strings, _) => format!("\"1\" to \"9\" or \"A\" to \"{last}\", or \".\" for blank"),
+            (Format::Text, ..=9) => format!("a digit 1-{last}, or '.' or '0' for blank"),
+            (Format::Text, 10) => "a digit 1-9 or the letter A, or '.' or '0' for blank".to_owned(),
+            (Format::Text, _) => format!("a digit 1-9 or a letter A-{last}, or '.' or '0' for blank"),
+            (Format::Numbers, _) => format!("an integer 0-{size} (0 or null for blank)"),
         }
     }
 }
@@ -68,17 +80,49 @@ impl Choice for Format {
 
 choice_traits!(Format);
 
-/// A request's `board` member: the board and its representation, or why it is not a board.
+/// A request's `board` member: the cells and their representation, or why it is not a board.
+/// Its box shape comes from another member, so [`JsonBoard::with_box`] makes it a grid.
 ///
 /// Its `Default` is the "missing" error, so `#[serde(default)]` on a request field turns an
 /// absent `board` into [`BoardError::Missing`] rather than a serde error.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JsonBoard(Result<(Board, Format), BoardError>);
+pub struct JsonBoard(Result<(ReadCells, Format), BoardError>);
+
+/// The cells of a board as read: a 9x9 board straight into its fast form (9x9 has one box
+/// shape), any other size as N x N values 0 to N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ReadCells {
+    Classic(Board),
+    Sized { size: usize, cells: Vec<u8> },
+}
 
 impl JsonBoard {
-    /// The board and the representation it came in.
-    pub fn into_result(self) -> Result<(Board, Format), BoardError> {
-        self.0
+    /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
+    /// size's default ([`Shape::default_for`]), and the representation it came in.
+    pub fn with_box(self, shape: Option<Shape>) -> Result<(AnyGrid, Format), BoardError> {
+        let (cells, format) = self.0?;
+        let (size, grid) = match cells {
+            ReadCells::Classic(board) => (SIZE, AnyGrid::Classic(board)),
+            ReadCells::Sized { size, cells } => {
+                let default = Shape::default_for(size).expect("the reader only accepts sizes");
+                let shape = shape.unwrap_or(default);
+                let grid = Grid::new(shape, cells)?;
+                (size, AnyGrid::Sized(grid))
+            }
+        };
+        match shape {
+            Some(shape) if shape.size() != size => Err(BoardError::BoxMismatch { shape, size }),
+            _ => Ok((grid, format)),
+        }
+    }
+
+    /// The 9x9 board and the representation it came in, for what takes 9x9 boards only (`what`
+    /// names it in the error a board of another size gets).
+    pub fn classic(self, what: &'static str) -> Result<(Board, Format), BoardError> {
+        match self.0? {
+            (ReadCells::Classic(board), format) => Ok((board, format)),
+            (ReadCells::Sized { size, .. }, _) => Err(BoardError::NotClassic { size, what }),
+        }
     }
 }
 
@@ -103,22 +147,48 @@ pub struct FormattedBoard {
     pub format: Format,
 }
 
-const CELL_STRINGS: [&str; 10] = [".", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
-
 impl Serialize for FormattedBoard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.format == Format::Text {
-            let mut line = [0u8; CELLS];
-            self.board.write_line(&mut line);
-            // write_line only emits ASCII digits and '.'.
-            return serializer.serialize_str(std::str::from_utf8(&line).expect("board line is ASCII"));
-        }
-        let mut rows = serializer.serialize_seq(Some(9))?;
-        for cells in self.board.cells().chunks_exact(9) {
-            rows.serialize_element(&FormattedRow { cells, format: self.format })?;
-        }
-        rows.end()
+        serialize_cells(self.board.cells(), SIZE, self.format, serializer)
     }
+}
+
+/// A grid of any size written in a chosen representation.
+#[derive(Clone, Debug)]
+pub struct FormattedGrid {
+    /// The grid.
+    pub grid: AnyGrid,
+    /// How to write it.
+    pub format: Format,
+}
+
+impl Serialize for FormattedGrid {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_cells(self.grid.cells(), self.grid.shape().size(), self.format, serializer)
+    }
+}
+
+/// One string per symbol, so that a grid of strings is written without allocating.
+const SYMBOL_STRINGS: [&str; MAX_SIZE + 1] = [
+    ".", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+    "N", "O", "P",
+];
+
+/// Writes `cells` (`size` x `size`, row-major) in `format`.
+fn serialize_cells<S: Serializer>(cells: &[u8], size: usize, format: Format, serializer: S) -> Result<S::Ok, S::Error> {
+    if format == Format::Text {
+        let mut line = [0u8; MAX_CELLS];
+        for (byte, &value) in line.iter_mut().zip(cells) {
+            *byte = SYMBOL_STRINGS[usize::from(value)].as_bytes()[0];
+        }
+        // Every symbol is ASCII.
+        return serializer.serialize_str(std::str::from_utf8(&line[..cells.len()]).expect("symbols are ASCII"));
+    }
+    let mut rows = serializer.serialize_seq(Some(size))?;
+    for cells in cells.chunks_exact(size) {
+        rows.serialize_element(&FormattedRow { cells, format })?;
+    }
+    rows.end()
 }
 
 struct FormattedRow<'a> {
@@ -128,18 +198,18 @@ struct FormattedRow<'a> {
 
 impl Serialize for FormattedRow<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut row = serializer.serialize_seq(Some(9))?;
+        let mut row = serializer.serialize_seq(Some(self.cells.len()))?;
         for &value in self.cells {
             match self.format {
                 Format::Numbers => row.serialize_element(&value)?,
-                _ => row.serialize_element(CELL_STRINGS[usize::from(value)])?,
+                _ => row.serialize_element(SYMBOL_STRINGS[usize::from(value)])?,
             }
         }
         row.end()
     }
 }
 
-type Parsed = Result<(Board, Format), BoardError>;
+type Parsed = Result<(ReadCells, Format), BoardError>;
 
 /// Consumes the rest of a map so the JSON stream stays in step after a shape error.
 fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
@@ -152,17 +222,29 @@ fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
     Ok(())
 }
 
+/// The cells of a text board: 81 of them make the 9x9 board, other sizes a grid of values.
+fn read_text(text: &str) -> Parsed {
+    let cells = match Grid::cell_count(text) {
+        CELLS => ReadCells::Classic(Board::parse_line(text)?),
+        _ => {
+            let (size, cells) = Grid::read_cells(text)?;
+            ReadCells::Sized { size, cells }
+        }
+    };
+    Ok((cells, Format::Text))
+}
+
 struct BoardVisitor;
 
 impl<'de> Visitor<'de> for BoardVisitor {
     type Value = Parsed;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a board: a string of 81 cells or an array of 9 rows")
+        f.write_str("a board: a string of N x N cells or an array of N rows")
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Parsed, E> {
-        Ok(Board::parse_line(text).map(|board| (board, Format::Text)))
+        Ok(read_text(text))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Parsed, E> {
@@ -191,17 +273,19 @@ impl<'de> Visitor<'de> for BoardVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed, A::Error> {
-        let mut grid = GridBuilder { cells: [0; CELLS], format: None, first_null: None, error: None };
+        let mut grid = GridBuilder {
+            cells: [0; MAX_CELLS],
+            size: None,
+            format: None,
+            first_null: None,
+            lower_case: 0,
+            error: None,
+        };
         let mut rows = 0;
         while seq.next_element_seed(RowSeed { grid: &mut grid, row: rows })?.is_some() {
             rows += 1;
         }
-        Ok(match grid.error {
-            Some(error) => Err(error),
-            // Nine full rows with no format yet are all nulls: blanks of a numbers grid.
-            None if rows == 9 => Ok((Board { cells: grid.cells }, grid.format.unwrap_or(Format::Numbers))),
-            None => Err(BoardError::RowCount { found: rows }),
-        })
+        Ok(grid.finish(rows))
     }
 }
 
@@ -210,46 +294,134 @@ impl<'de> Visitor<'de> for BoardVisitor {
 /// The first string or number fixes the representation. A null fixes none, since it is a blank
 /// of a numbers grid: it stays a blank until a string shows the grid is of strings, and is then
 /// the error (the first null is kept for that).
+///
+/// The first row's cells are read against the largest size, with errors that name it, since the
+/// size is that row's length; [`GridBuilder::end_first_row`] puts the real size in.
 struct GridBuilder {
-    cells: [u8; CELLS],
+    cells: [u8; MAX_CELLS],
+    /// N, known once the first row has ended.
+    size: Option<usize>,
     format: Option<Format>,
     first_null: Option<Location>,
-    error: Option<BoardError>,
+    /// Which string cells of the first row were lower-case letters, to echo them as written.
+    lower_case: u32,
+    /// The first error, and the column it is in while the first row is read.
+    error: Option<(usize, BoardError)>,
 }
 
 impl GridBuilder {
-    fn put(&mut self, cell: Cell, value: CellValue) {
-        let at = Location::Cell(cell);
+    fn stride(&self) -> usize {
+        self.size.unwrap_or(MAX_SIZE)
+    }
+
+    fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    fn fail(&mut self, col: usize, error: BoardError) {
+        self.error.get_or_insert((col, error));
+    }
+
+    fn put(&mut self, row: usize, col: usize, value: CellValue) {
+        let at = Location::cell(row, col);
+        let size = self.stride();
         let (format, value) = match value {
-            CellValue::Text(value) => (Format::Strings, value.map_err(|found| BoardError::BadString { at, found })),
-            CellValue::Number(value) => (Format::Numbers, value.map_err(|found| BoardError::BadNumber { at, found })),
+            CellValue::Text(Ok((value, lower_case))) => {
+                if row == 0 && lower_case {
+                    self.lower_case |= 1 << col;
+                }
+                let found = || as_written(value, lower_case);
+                let value = (usize::from(value) <= size).then_some(value);
+                (Format::Strings, value.ok_or_else(|| BoardError::BadString { at, found: found(), size }))
+            }
+            CellValue::Text(Err(found)) => (Format::Strings, Err(BoardError::BadString { at, found, size })),
+            CellValue::Number(Ok(value)) if usize::from(value) <= size => (Format::Numbers, Ok(value)),
+            CellValue::Number(Ok(value)) => {
+                (Format::Numbers, Err(BoardError::BadNumber { at, found: value.to_string(), size }))
+            }
+            CellValue::Number(Err(found)) => (Format::Numbers, Err(BoardError::BadNumber { at, found, size })),
             CellValue::Null => {
                 if self.format == Some(Format::Strings) {
-                    self.error = Some(BoardError::NullAmongStrings { at });
+                    self.fail(col, BoardError::NullAmongStrings { at, size });
                 }
                 self.first_null.get_or_insert(at);
                 return;
             }
             CellValue::Other(found) => {
-                self.error = Some(BoardError::CellType { at, found });
+                self.fail(col, BoardError::CellType { at, found });
                 return;
             }
         };
         let expected = *self.format.get_or_insert(format);
         if expected != format {
             let found = if format == Format::Strings { "a string" } else { "a number" };
-            self.error = Some(BoardError::MixedRepresentation { at, found, expected });
+            self.fail(col, BoardError::MixedRepresentation { at, found, expected, size });
             return;
         }
         if let (Format::Strings, Some(null)) = (format, self.first_null) {
-            self.error = Some(BoardError::NullAmongStrings { at: null });
+            self.fail(col, BoardError::NullAmongStrings { at: null, size });
             return;
         }
         match value {
-            Ok(digit) => self.cells[cell.index()] = digit,
-            Err(error) => self.error = Some(error),
+            Ok(value) => self.cells[row * size + col] = value,
+            Err(error) => self.fail(col, error),
         }
     }
+
+    /// The first row had `length` cells: that is the size, if it is one. Its cells, read against
+    /// the largest size, are checked against this one, and its error (if any) now names it.
+    fn end_first_row(&mut self, length: usize) {
+        if !SIZES.contains(&length) {
+            // The row's length is the first thing to fix: cells are judged against it.
+            self.error = Some((0, BoardError::RowSize { found: length }));
+            return;
+        }
+        self.size = Some(length);
+        let first_too_big = (0..length).find(|&col| usize::from(self.cells[col]) > length);
+        if let Some(col) = first_too_big.filter(|&col| self.error.as_ref().is_none_or(|&(at, _)| col < at)) {
+            let value = self.cells[col];
+            let at = Location::cell(0, col);
+            let size = length;
+            self.error = Some((
+                col,
+                match self.format {
+                    Some(Format::Strings) => {
+                        BoardError::BadString { at, found: as_written(value, self.lower_case & (1 << col) != 0), size }
+                    }
+                    _ => BoardError::BadNumber { at, found: value.to_string(), size },
+                },
+            ));
+        }
+        if let Some((_, error)) = &mut self.error {
+            error.set_size(length);
+        }
+        // The row was laid out with the largest size's stride, which is its own.
+    }
+
+    /// The board, once `rows` rows have been read.
+    fn finish(self, rows: usize) -> Parsed {
+        if let Some((_, error)) = self.error {
+            return Err(error);
+        }
+        let Some(size) = self.size else { return Err(BoardError::NoRows) };
+        if rows != size {
+            return Err(BoardError::RowCount { found: rows, expected: size });
+        }
+        // Full rows with no format yet are all nulls: blanks of a numbers grid.
+        let format = self.format.unwrap_or(Format::Numbers);
+        let cells = &self.cells[..size * size];
+        let cells = match size {
+            SIZE => ReadCells::Classic(Board::from_cells(cells.try_into().expect("81 cells")).expect("values 0-9")),
+            _ => ReadCells::Sized { size, cells: cells.to_vec() },
+        };
+        Ok((cells, format))
+    }
+}
+
+/// The symbol of `value` as a string cell wrote it.
+fn as_written(value: u8, lower_case: bool) -> String {
+    let symbol = symbol(value);
+    if lower_case { symbol.to_ascii_lowercase() } else { symbol }.to_string()
 }
 
 struct RowSeed<'a> {
@@ -261,7 +433,7 @@ impl<'de> DeserializeSeed<'de> for RowSeed<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        if self.row >= 9 || self.grid.error.is_some() {
+        if self.row >= self.grid.stride() || self.grid.failed() {
             deserializer.deserialize_ignored_any(IgnoredAny)?;
             return Ok(());
         }
@@ -271,7 +443,7 @@ impl<'de> DeserializeSeed<'de> for RowSeed<'_> {
 
 impl RowSeed<'_> {
     fn wrong_type<E>(self, found: &'static str) -> Result<(), E> {
-        self.grid.error = Some(BoardError::RowType { row: self.row, found });
+        self.grid.fail(0, BoardError::RowType { row: self.row, found });
         Ok(())
     }
 }
@@ -280,21 +452,22 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a row of 9 cells")
+        f.write_str("a row of cells")
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let width = self.grid.stride();
         let mut col = 0;
-        while let Some(read) = seq.next_element_seed(CellSeed { skip: col >= 9 || self.grid.error.is_some() })? {
+        while let Some(read) = seq.next_element_seed(CellSeed { skip: col >= width || self.grid.failed() })? {
             if let Some(value) = read {
-                // Rows and columns past the ninth are skipped, so the cell is on the board.
-                let cell = Cell::new(self.row as u8, col as u8).expect("a cell within the first nine rows and columns");
-                self.grid.put(cell, value);
+                self.grid.put(self.row, col, value);
             }
             col += 1;
         }
-        if self.grid.error.is_none() && col != 9 {
-            self.grid.error = Some(BoardError::RowLength { row: self.row, found: col });
+        if self.row == 0 {
+            self.grid.end_first_row(col);
+        } else if !self.grid.failed() && col != width {
+            self.grid.fail(0, BoardError::RowLength { row: self.row, found: col, expected: width });
         }
         Ok(())
     }
@@ -329,11 +502,12 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
     }
 }
 
-/// One grid cell as found, before it is checked against the board's representation.
+/// One grid cell as found, before it is checked against the board's representation and size.
 enum CellValue {
-    /// A string cell: its digit (0 for "."), or the offending text.
-    Text(Result<u8, String>),
-    /// A number cell: its digit (0 for blank), or the offending number as written.
+    /// A string cell: the value of its symbol read against the largest size, and whether it was
+    /// a lower-case letter; or the offending text.
+    Text(Result<(u8, bool), String>),
+    /// A number cell: its value if it is an integer 0-255, else the number as written.
     Number(Result<u8, String>),
     /// `null`: a blank, in a grid of numbers only.
     Null,
@@ -367,22 +541,20 @@ impl<'de> Visitor<'de> for CellVisitor {
     type Value = CellValue;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a cell: a one-character string or an integer 0-9")
+        f.write_str("a cell: a one-character string or an integer")
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<CellValue, E> {
-        Ok(CellValue::Text(match text.as_bytes() {
-            [b'.'] => Ok(0),
-            [digit @ b'1'..=b'9'] => Ok(digit - b'0'),
-            _ => Err(text.chars().take(ECHO_CHARS).collect()),
-        }))
+        // A blank string cell is "." only; "0" is the blank of text boards and of numbers.
+        let value = match text.as_bytes() {
+            [byte] if *byte != b'0' => value_of(*byte, MAX_SIZE).map(|value| (value, byte.is_ascii_lowercase())),
+            _ => None,
+        };
+        Ok(CellValue::Text(value.ok_or_else(|| text.chars().take(ECHO_CHARS).collect())))
     }
 
     fn visit_u64<E: de::Error>(self, value: u64) -> Result<CellValue, E> {
-        Ok(CellValue::Number(match u8::try_from(value) {
-            Ok(digit @ 0..=9) => Ok(digit),
-            _ => Err(value.to_string()),
-        }))
+        Ok(CellValue::Number(u8::try_from(value).map_err(|_| value.to_string())))
     }
 
     fn visit_i64<E: de::Error>(self, value: i64) -> Result<CellValue, E> {
@@ -427,42 +599,54 @@ mod tests {
 
     use crate::board::EXAMPLE_PUZZLE as LINE;
 
-    fn cell(row: u8, col: u8) -> Cell {
-        Cell::new(row, col).unwrap()
+    type Read = Result<(AnyGrid, Format), BoardError>;
+
+    fn read(json: &str) -> Read {
+        read_with_box(json, None)
     }
 
-    fn read(json: &str) -> Parsed {
-        serde_json::from_str::<JsonBoard>(json).expect("valid JSON").into_result()
+    fn read_with_box(json: &str, shape: Option<Shape>) -> Read {
+        serde_json::from_str::<JsonBoard>(json).expect("valid JSON").with_box(shape)
+    }
+
+    fn classic(line: &str) -> AnyGrid {
+        AnyGrid::Classic(line.parse().unwrap())
+    }
+
+    /// `line` as a grid of one-character strings, `size` to a row.
+    fn strings_of(line: &str, size: usize) -> String {
+        let rows: Vec<Vec<String>> =
+            line.as_bytes().chunks(size).map(|row| row.iter().map(|&c| (c as char).to_string()).collect()).collect();
+        serde_json::to_string(&rows).unwrap()
+    }
+
+    /// `line` as a grid of numbers, `size` to a row.
+    fn numbers_of(line: &str, size: usize) -> String {
+        let shape = Shape::default_for(size).unwrap();
+        let rows: Vec<Vec<u8>> =
+            line.as_bytes().chunks(size).map(|row| row.iter().map(|&c| shape.value_of(c).unwrap()).collect()).collect();
+        serde_json::to_string(&rows).unwrap()
     }
 
     fn strings_json() -> String {
-        let rows: Vec<Vec<String>> =
-            LINE.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect()).collect();
-        serde_json::to_string(&rows).unwrap()
+        strings_of(LINE, 9)
     }
 
     fn numbers_json() -> String {
-        let rows: Vec<Vec<u8>> = LINE
-            .as_bytes()
-            .chunks(9)
-            .map(|row| row.iter().map(|&c| if c == b'.' { 0 } else { c - b'0' }).collect())
-            .collect();
-        serde_json::to_string(&rows).unwrap()
+        numbers_of(LINE, 9)
     }
 
     #[test]
     fn reads_all_three_representations() {
-        let expected: Board = LINE.parse().unwrap();
-        assert_eq!(read(&format!("{LINE:?}")), Ok((expected, Format::Text)));
-        assert_eq!(read(&strings_json()), Ok((expected, Format::Strings)));
-        assert_eq!(read(&numbers_json()), Ok((expected, Format::Numbers)));
+        assert_eq!(read(&format!("{LINE:?}")), Ok((classic(LINE), Format::Text)));
+        assert_eq!(read(&strings_json()), Ok((classic(LINE), Format::Strings)));
+        assert_eq!(read(&numbers_json()), Ok((classic(LINE), Format::Numbers)));
     }
 
     #[test]
     fn whole_numbers_are_digits_however_written() {
-        let expected: Board = LINE.parse().unwrap();
         let written = numbers_json().replacen("[5,3,0,0,7", "[5.0,3e0,-0,0.0,70e-1", 1);
-        assert_eq!(read(&written), Ok((expected, Format::Numbers)));
+        assert_eq!(read(&written), Ok((classic(LINE), Format::Numbers)));
     }
 
     #[test]
@@ -474,10 +658,60 @@ mod tests {
     #[test]
     fn writes_back_in_the_same_representation() {
         for json in [format!("{LINE:?}"), strings_json(), numbers_json()] {
-            let (board, format) = read(&json).unwrap();
-            let written = serde_json::to_string(&FormattedBoard { board, format }).unwrap();
+            let (grid, format) = read(&json).unwrap();
+            let written = serde_json::to_string(&FormattedGrid { grid: grid.clone(), format }).unwrap();
             assert_eq!(written, json);
+            let AnyGrid::Classic(board) = grid else { panic!("{grid:?}") };
+            assert_eq!(serde_json::to_string(&FormattedBoard { board, format }).unwrap(), json);
         }
+    }
+
+    #[test]
+    fn every_size_reads_and_writes_back_in_every_representation() {
+        for shape in Shape::all() {
+            let size = shape.size();
+            let cells: Vec<u8> = (0..shape.cells()).map(|index| ((index * 7) % (size + 1)) as u8).collect();
+            let grid = AnyGrid::from(Grid::new(shape, cells).unwrap());
+            let line = grid.to_string();
+            for (json, format) in [
+                (format!("{line:?}"), Format::Text),
+                (strings_of(&line, size), Format::Strings),
+                (numbers_of(&line, size), Format::Numbers),
+            ] {
+                assert_eq!(read_with_box(&json, Some(shape)), Ok((grid.clone(), format)), "{shape} {json}");
+                let written = serde_json::to_string(&FormattedGrid { grid: grid.clone(), format }).unwrap();
+                assert_eq!(written, json);
+            }
+            // Letters are read in either case.
+            let lower = strings_of(&line.to_ascii_lowercase(), size);
+            assert_eq!(read_with_box(&lower, Some(shape)), Ok((grid.clone(), Format::Strings)));
+        }
+    }
+
+    #[test]
+    fn the_box_defaults_to_the_size_and_must_fit_it() {
+        let six = "1.3...4.6..3.3.2...5.6.1..2.5.....1.";
+        let (grid, _) = read(&format!("{six:?}")).unwrap();
+        assert_eq!(grid.shape(), Shape::new(2, 3).unwrap());
+        let (grid, _) = read_with_box(&strings_of(six, 6), Shape::new(3, 2)).unwrap();
+        assert_eq!(grid.shape(), Shape::new(3, 2).unwrap());
+        assert_eq!(
+            read_with_box(&numbers_of(six, 6), Shape::new(2, 4)),
+            Err(BoardError::BoxMismatch { shape: Shape::new(2, 4).unwrap(), size: 6 })
+        );
+        assert_eq!(
+            read_with_box(&numbers_json(), Shape::new(2, 3)),
+            Err(BoardError::BoxMismatch { shape: Shape::new(2, 3).unwrap(), size: 9 })
+        );
+        assert_eq!(read_with_box(&numbers_json(), Some(Shape::CLASSIC)), Ok((classic(LINE), Format::Numbers)));
+    }
+
+    #[test]
+    fn only_the_classic_board_passes_where_only_it_is_taken() {
+        let board = serde_json::from_str::<JsonBoard>(&numbers_json()).unwrap().classic("rating");
+        assert_eq!(board, Ok((LINE.parse().unwrap(), Format::Numbers)));
+        let four = serde_json::from_str::<JsonBoard>("\"1234341221434321\"").unwrap().classic("rating");
+        assert_eq!(four, Err(BoardError::NotClassic { size: 4, what: "rating" }));
     }
 
     #[test]
@@ -485,32 +719,46 @@ mod tests {
         assert_eq!(read("7"), Err(BoardError::WrongType { found: "a number" }));
         assert_eq!(read("null"), Err(BoardError::WrongType { found: "null" }));
         assert_eq!(read(r#"{"a":[1,2]}"#), Err(BoardError::WrongType { found: "an object" }));
-        assert_eq!(read("[]"), Err(BoardError::RowCount { found: 0 }));
+        assert_eq!(read("[]"), Err(BoardError::NoRows));
+        assert_eq!(read("\"123\""), Err(BoardError::CellCount { found: 3 }));
         let ten_rows = numbers_json().replacen('[', "[[0,0,0,0,0,0,0,0,0],", 1);
-        assert_eq!(read(&ten_rows), Err(BoardError::RowCount { found: 10 }));
-        let short_row = numbers_json().replacen("[5,3,0,", "[5,3,", 1);
-        assert_eq!(read(&short_row), Err(BoardError::RowLength { row: 0, found: 8 }));
+        assert_eq!(read(&ten_rows), Err(BoardError::RowCount { found: 10, expected: 9 }));
+        let short_first_row = numbers_json().replacen("[5,3,0,0,", "[5,3,", 1);
+        assert_eq!(read(&short_first_row), Err(BoardError::RowSize { found: 7 }));
+        let short_row = numbers_json().replacen("[6,0,0,1,", "[6,0,1,", 1);
+        assert_eq!(read(&short_row), Err(BoardError::RowLength { row: 1, found: 8, expected: 9 }));
         let row_string = numbers_json().replacen("[5,3,0,0,7,0,0,0,0]", "\"530070000\"", 1);
         assert_eq!(read(&row_string), Err(BoardError::RowType { row: 0, found: "a string" }));
         let cell_bool = numbers_json().replacen("[5,3,0", "[5,true,0", 1);
-        assert_eq!(read(&cell_bool), Err(BoardError::CellType { at: Location::Cell(cell(0, 1)), found: "a boolean" }));
+        assert_eq!(read(&cell_bool), Err(BoardError::CellType { at: Location::cell(0, 1), found: "a boolean" }));
+        let wide: Vec<Vec<u8>> = vec![vec![0; 30]; 30];
+        assert_eq!(read(&serde_json::to_string(&wide).unwrap()), Err(BoardError::RowSize { found: 30 }));
     }
 
     #[test]
     fn cell_errors_name_the_cell_and_value() {
-        let at = Location::Cell(cell(0, 1));
+        let at = Location::cell(0, 1);
+        let size = 9;
         let big = numbers_json().replacen("[5,3,", "[5,10,", 1);
-        assert_eq!(read(&big), Err(BoardError::BadNumber { at, found: "10".into() }));
+        assert_eq!(read(&big), Err(BoardError::BadNumber { at, found: "10".into(), size }));
         let negative = numbers_json().replacen("[5,3,", "[5,-3,", 1);
-        assert_eq!(read(&negative), Err(BoardError::BadNumber { at, found: "-3".into() }));
+        assert_eq!(read(&negative), Err(BoardError::BadNumber { at, found: "-3".into(), size }));
         let fraction = numbers_json().replacen("[5,3,", "[5,2.5,", 1);
-        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "2.5".into() }));
+        assert_eq!(read(&fraction), Err(BoardError::BadNumber { at, found: "2.5".into(), size }));
         let past_nine = numbers_json().replacen("[5,3,", "[5,1e1,", 1);
-        assert_eq!(read(&past_nine), Err(BoardError::BadNumber { at, found: "10".into() }));
+        assert_eq!(read(&past_nine), Err(BoardError::BadNumber { at, found: "10".into(), size }));
+        let huge = numbers_json().replacen("[5,3,", "[5,300,", 1);
+        assert_eq!(read(&huge), Err(BoardError::BadNumber { at, found: "300".into(), size }));
         let two_chars = strings_json().replacen(r#"["5","3""#, r#"["5","34""#, 1);
-        assert_eq!(read(&two_chars), Err(BoardError::BadString { at, found: "34".into() }));
+        assert_eq!(read(&two_chars), Err(BoardError::BadString { at, found: "34".into(), size }));
+        let letter = strings_json().replacen(r#"["5","3""#, r#"["5","a""#, 1);
+        assert_eq!(read(&letter), Err(BoardError::BadString { at, found: "a".into(), size }));
+        let zero = strings_json().replacen(r#"["5","3""#, r#"["5","0""#, 1);
+        assert_eq!(read(&zero), Err(BoardError::BadString { at, found: "0".into(), size }));
+        let later = numbers_json().replacen("[6,0,0,1,", "[6,10,0,1,", 1);
+        assert_eq!(read(&later), Err(BoardError::BadNumber { at: Location::cell(1, 1), found: "10".into(), size }));
         let mixed = strings_json().replacen(r#"["5","3""#, r#"["5",3"#, 1);
-        let error = BoardError::MixedRepresentation { at, found: "a number", expected: Format::Strings };
+        let error = BoardError::MixedRepresentation { at, found: "a number", expected: Format::Strings, size };
         assert_eq!(read(&mixed), Err(error.clone()));
         assert_eq!(
             error.to_string(),
@@ -520,19 +768,38 @@ mod tests {
     }
 
     #[test]
+    fn the_first_row_is_judged_by_its_own_length() {
+        // A value past the size in the first row is the first error, ahead of a later one.
+        let mixed_after_big = numbers_json().replacen("[5,3,0,0,7", "[5,12,0,\"1\",7", 1);
+        let at = Location::cell(0, 1);
+        assert_eq!(read(&mixed_after_big), Err(BoardError::BadNumber { at, found: "12".into(), size: 9 }));
+        // A 4x4 grid's first row allows 1 to 4 only, said with its own size.
+        let four = r#"[["1","b","3","4"],["3","4","1","2"],["2","1","4","3"],["4","3","2","1"]]"#;
+        assert_eq!(read(four), Err(BoardError::BadString { at, found: "b".into(), size: 4 }));
+        let error = read(four).unwrap_err().to_string();
+        assert_eq!(error, "board[0][1]: found the string \"b\"; expected \"1\" to \"4\", or \".\" for blank");
+        let four = "[[1,2,3,4],[3,4,1,2],[2,1,4,3],[4,3,2,5]]";
+        assert_eq!(read(four), Err(BoardError::BadNumber { at: Location::cell(3, 3), found: "5".into(), size: 4 }));
+        let null_among_strings = r#"[[null,"2","3","4"],["3","4","1","2"],["2","1","4","3"],["4","3","2","1"]]"#;
+        let error = read(null_among_strings).unwrap_err();
+        assert_eq!(error, BoardError::NullAmongStrings { at: Location::cell(0, 0), size: 4 });
+    }
+
+    #[test]
     fn a_null_is_a_blank_of_numbers_only() {
-        let expected: Board = LINE.parse().unwrap();
         let all_null: Vec<Vec<Value>> = vec![vec![Value::Null; 9]; 9];
-        assert_eq!(read(&serde_json::to_string(&all_null).unwrap()), Ok((Board::EMPTY, Format::Numbers)));
+        assert_eq!(
+            read(&serde_json::to_string(&all_null).unwrap()),
+            Ok((AnyGrid::Classic(Board::EMPTY), Format::Numbers))
+        );
         let numbers_then_null = numbers_json().replacen("[5,3,0", "[5,3,null", 1);
-        assert_eq!(read(&numbers_then_null), Ok((expected, Format::Numbers)));
+        assert_eq!(read(&numbers_then_null), Ok((classic(LINE), Format::Numbers)));
         let null_then_numbers = numbers_json().replacen("[5,3,0,0,7,0,0,0,0],[6", "[5,3,0,0,7,0,0,0,null],[6", 1);
-        assert_eq!(read(&null_then_numbers), Ok((expected, Format::Numbers)));
+        assert_eq!(read(&null_then_numbers), Ok((classic(LINE), Format::Numbers)));
 
         // In a grid of strings a null is the mistake, after the strings or before them.
         let strings_then_null = strings_json().replacen(r#"["5","3",".","#, r#"["5","3",null,"#, 1);
-        let at = Location::Cell(cell(0, 2));
-        let error = BoardError::NullAmongStrings { at };
+        let error = BoardError::NullAmongStrings { at: Location::cell(0, 2), size: 9 };
         assert_eq!(read(&strings_then_null), Err(error.clone()));
         assert_eq!(
             error.to_string(),
@@ -541,8 +808,7 @@ mod tests {
         );
         assert_eq!(error.json_pointer(), "/board/0/2");
         let null_then_strings = strings_json().replacen(r#"[["5""#, "[[null", 1);
-        let at = Location::Cell(cell(0, 0));
-        assert_eq!(read(&null_then_strings), Err(BoardError::NullAmongStrings { at }));
+        assert_eq!(read(&null_then_strings), Err(BoardError::NullAmongStrings { at: Location::cell(0, 0), size: 9 }));
     }
 
     #[test]
@@ -555,9 +821,13 @@ mod tests {
         }
         let request: Request = serde_json::from_str(json).unwrap();
         assert_eq!(request.after, 1);
+        // The first row's three cells fit no size, which comes before the cell's type.
+        assert_eq!(request.board.with_box(None), Err(BoardError::RowSize { found: 3 }));
+        let json = r#"{"board":[[1,2,{"x":[1]},4],[true]],"after":1}"#;
+        let request: Request = serde_json::from_str(json).unwrap();
         assert_eq!(
-            request.board.into_result(),
-            Err(BoardError::CellType { at: Location::Cell(cell(0, 2)), found: "an object" })
+            request.board.with_box(None),
+            Err(BoardError::CellType { at: Location::cell(0, 2), found: "an object" })
         );
     }
 
@@ -569,6 +839,6 @@ mod tests {
             board: JsonBoard,
         }
         let request: Request = serde_json::from_str("{}").unwrap();
-        assert_eq!(request.board.into_result(), Err(BoardError::Missing));
+        assert_eq!(request.board.with_box(None), Err(BoardError::Missing));
     }
 }

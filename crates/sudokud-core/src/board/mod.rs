@@ -14,7 +14,7 @@ mod json;
 mod shuffle;
 
 pub use error::{BoardError, Location};
-pub use json::{Format, FormattedBoard, JsonBoard};
+pub use json::{Format, FormattedBoard, FormattedGrid, JsonBoard};
 pub use shuffle::Shuffle;
 
 /// The example puzzle of LeetCode 37 (and 36), in the text representation: well known, with
@@ -46,7 +46,8 @@ impl Board {
     /// Builds a board from 81 cells in row-major order, `0` for blank.
     pub fn from_cells(cells: [u8; CELLS]) -> Result<Board, BoardError> {
         if let Some(index) = cells.iter().position(|&value| value > 9) {
-            return Err(BoardError::BadNumber { at: Location::Cell(Cell::at(index)), found: cells[index].to_string() });
+            let at = Location::from(Cell::at(index));
+            return Err(BoardError::BadNumber { at, found: cells[index].to_string(), size: SIZE });
         }
         Ok(Board { cells })
     }
@@ -126,8 +127,9 @@ impl Board {
                 _ => {
                     let found = text[offset..].chars().next().expect("offset is on a char boundary");
                     return Err(BoardError::BadCharacter {
-                        at: Location::Offset { offset, cell: Cell::at(count) },
+                        at: Location::offset(offset, count, SIZE),
                         found,
+                        size: SIZE,
                     });
                 }
             };
@@ -219,7 +221,7 @@ mod tests {
         let text = format!("{}x{}", &PUZZLE[..10], &PUZZLE[11..]);
         assert_eq!(
             Board::parse_line(&text),
-            Err(BoardError::BadCharacter { at: Location::Offset { offset: 10, cell: Cell::at(10) }, found: 'x' })
+            Err(BoardError::BadCharacter { at: Location::offset(10, 10, SIZE), found: 'x', size: SIZE })
         );
     }
 
@@ -240,7 +242,7 @@ mod tests {
         cells[40] = 10;
         assert_eq!(
             Board::from_cells(cells),
-            Err(BoardError::BadNumber { at: Location::Cell(Cell::new(4, 4).unwrap()), found: "10".into() })
+            Err(BoardError::BadNumber { at: Location::cell(4, 4), found: "10".into(), size: SIZE })
         );
     }
 }

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::shape::{SIZES, Shape};
-use crate::board::Board;
+use super::shape::{SIZES, Shape, value_of};
+use crate::board::{Board, BoardError, Location};
 
 /// A board of any [`Shape`]: N x N cells in row-major order, 0 for a blank and 1 to N for a value.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -12,71 +12,20 @@ pub struct Grid {
     cells: Vec<u8>,
 }
 
-/// Why a text grid could not be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GridError {
-    /// A cell count that is no size's square.
-    #[error("the board has {found} {}, which fits no grid: a board has {}", if *found == 1 { "cell" } else { "cells" }, cell_counts())]
-    CellCount {
-        /// How many cells it has.
-        found: usize,
-    },
-    /// A given box shape whose size is not the board's.
-    #[error("box {shape} makes a {size}x{size} grid, but the board is {found}x{found}", size = shape.size())]
-    ShapeMismatch {
-        /// The box given.
-        shape: Shape,
-        /// The board's side.
-        found: usize,
-    },
-    /// A character that is no symbol of the grid's size.
-    #[error("board character at byte offset {offset} (row {row}, col {col}): found {found:?}; expected {expected}")]
-    BadCharacter {
-        /// Its byte offset in the text.
-        offset: usize,
-        /// The cell's row, 0-based.
-        row: usize,
-        /// The cell's column, 0-based.
-        col: usize,
-        /// The character.
-        found: char,
-        /// What a cell of this size may be.
-        expected: String,
-    },
-    /// A value outside 0 to N.
-    #[error("row {row}, col {col}: found {found}; expected 0 to {size}")]
-    BadValue {
-        /// The cell's row, 0-based.
-        row: usize,
-        /// The cell's column, 0-based.
-        col: usize,
-        /// The value.
-        found: u8,
-        /// The grid's size N.
-        size: usize,
-    },
-}
-
-/// `16 (4x4), 36 (6x6), ..., or 625 (25x25) cells`.
-fn cell_counts() -> String {
-    let counts: Vec<String> = SIZES.iter().map(|size| format!("{} ({size}x{size})", size * size)).collect();
-    let (last, rest) = counts.split_last().expect("there are sizes");
-    format!("{}, or {last} cells", rest.join(", "))
-}
-
 impl Grid {
     /// The grid of `shape` with `cells` in row-major order, if there are N x N of them, each 0 to N.
-    pub fn new(shape: Shape, cells: Vec<u8>) -> Result<Grid, GridError> {
+    pub fn new(shape: Shape, cells: Vec<u8>) -> Result<Grid, BoardError> {
         let size = shape.size();
         if cells.len() != shape.cells() {
             let found = SIZES.iter().find(|&&side| side * side == cells.len());
             return Err(match found {
-                Some(&found) => GridError::ShapeMismatch { shape, found },
-                None => GridError::CellCount { found: cells.len() },
+                Some(&found) => BoardError::BoxMismatch { shape, size: found },
+                None => BoardError::CellCount { found: cells.len() },
             });
         }
         if let Some(at) = cells.iter().position(|&value| usize::from(value) > size) {
-            return Err(GridError::BadValue { row: at / size, col: at % size, found: cells[at], size });
+            let at_cell = Location::cell(at / size, at % size);
+            return Err(BoardError::BadNumber { at: at_cell, found: cells[at].to_string(), size });
         }
         Ok(Grid { shape, cells })
     }
@@ -90,24 +39,29 @@ impl Grid {
     /// (either case) for values, `.` or `0` for blanks. The size follows from the number of
     /// cells; the box is `shape` when given (it must fit the size), else the size's default
     /// ([`Shape::default_for`]).
-    pub fn parse(text: &str, shape: Option<Shape>) -> Result<Grid, GridError> {
-        let count = Grid::cell_count(text);
-        let side =
-            SIZES.iter().copied().find(|side| side * side == count).ok_or(GridError::CellCount { found: count })?;
+    pub fn parse(text: &str, shape: Option<Shape>) -> Result<Grid, BoardError> {
+        let (size, cells) = Grid::read_cells(text)?;
         let shape = match shape {
-            Some(shape) if shape.size() != side => return Err(GridError::ShapeMismatch { shape, found: side }),
+            Some(shape) if shape.size() != size => return Err(BoardError::BoxMismatch { shape, size }),
             Some(shape) => shape,
-            None => Shape::default_for(side).expect("every size has a default shape"),
+            None => Shape::default_for(size).expect("every size has a default shape"),
         };
+        Ok(Grid { shape, cells })
+    }
+
+    /// The size and cells of a text grid, as [`Grid::parse`] reads them.
+    pub(crate) fn read_cells(text: &str) -> Result<(usize, Vec<u8>), BoardError> {
+        let count = Grid::cell_count(text);
+        let size =
+            SIZES.iter().copied().find(|side| side * side == count).ok_or(BoardError::CellCount { found: count })?;
         let mut cells = Vec::with_capacity(count);
         for (index, (offset, found)) in text.char_indices().filter(|(_, ch)| !ch.is_ascii_whitespace()).enumerate() {
-            let Some(value) = u8::try_from(found).ok().and_then(|byte| shape.value_of(byte)) else {
-                let (row, col) = (index / side, index % side);
-                return Err(GridError::BadCharacter { offset, row, col, found, expected: shape.cell_symbols() });
+            let Some(value) = u8::try_from(found).ok().and_then(|byte| value_of(byte, size)) else {
+                return Err(BoardError::BadCharacter { at: Location::offset(offset, index, size), found, size });
             };
             cells.push(value);
         }
-        Ok(Grid { shape, cells })
+        Ok((size, cells))
     }
 
     /// The number of cells `text` holds for [`Grid::parse`]: its characters other than ASCII
@@ -219,23 +173,15 @@ mod tests {
     #[test]
     fn every_mistake_says_what_and_where() {
         let error = Grid::parse(&".".repeat(80), None).unwrap_err();
-        assert_eq!(error, GridError::CellCount { found: 80 });
-        let message = error.to_string();
-        assert!(
-            message.contains("80 cells") && message.contains("16 (4x4)") && message.contains("625 (25x25)"),
-            "{message}"
-        );
-        assert_eq!(
-            Grid::parse(SIX, Shape::new(3, 3)),
-            Err(GridError::ShapeMismatch { shape: Shape::CLASSIC, found: 6 })
-        );
+        assert_eq!(error, BoardError::CellCount { found: 80 });
+        assert_eq!(Grid::parse(SIX, Shape::new(3, 3)), Err(BoardError::BoxMismatch { shape: Shape::CLASSIC, size: 6 }));
         let seven = format!("7{}", &SIX[1..]);
         let error = Grid::parse(&seven, None).unwrap_err();
-        assert!(matches!(error, GridError::BadCharacter { offset: 0, row: 0, col: 0, found: '7', .. }), "{error:?}");
+        assert_eq!(error, BoardError::BadCharacter { at: Location::offset(0, 0, 6), found: '7', size: 6 });
         assert!(error.to_string().contains("a digit 1-6"), "{error}");
         assert_eq!(
             Grid::new(Shape::new(2, 2).unwrap(), vec![5; 16]),
-            Err(GridError::BadValue { row: 0, col: 0, found: 5, size: 4 })
+            Err(BoardError::BadNumber { at: Location::cell(0, 0), found: "5".into(), size: 4 })
         );
     }
 }

@@ -4,13 +4,16 @@
 //! ([`Shape`]); its cells hold 1 to N, written `1`-`9` then `A`-`P` ([`Grid`]). The classic 9x9
 //! grid is one of them, and [`Grid`] converts to and from [`Board`](crate::board::Board), whose
 //! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
+//! [`AnyGrid`] is either, and sends each to its solver.
 
+mod any;
 pub mod generate;
 mod grid;
 mod layout;
 pub mod rules;
-mod shape;
+pub(crate) mod shape;
 pub mod solver;
 
-pub use grid::{Grid, GridError};
+pub use any::AnyGrid;
+pub use grid::Grid;
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, UnknownShape};

@@ -35,6 +35,14 @@ impl Serialize for Conflict {
     }
 }
 
+/// A conflict of the 9x9 board, with its typed cell and digit as plain numbers.
+impl From<crate::rules::Conflict> for Conflict {
+    fn from(conflict: crate::rules::Conflict) -> Conflict {
+        let crate::rules::Conflict { cell, digit, units } = conflict;
+        Conflict { row: cell.row().into(), col: cell.col().into(), value: digit.get(), units }
+    }
+}
+
 /// Every filled cell whose value also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the grid is valid.
 pub fn conflicts(grid: &Grid) -> Vec<Conflict> {

@@ -87,34 +87,34 @@ impl Shape {
 
     /// The symbol of `value` (1 to N): `1`-`9`, then `A`-`P` for 10-25; `.` for 0, a blank.
     pub fn symbol(self, value: u8) -> char {
-        match value {
-            0 => '.',
-            _ => char::from(SYMBOLS[usize::from(value) - 1]),
-        }
+        symbol(value)
     }
 
     /// The value of `symbol` in this shape's grids: `Some(0)` for a blank (`.` or `0`), `Some(1..=N)`
     /// for a digit or letter (either case), `None` for anything else, including a letter past N.
     pub fn value_of(self, symbol: u8) -> Option<u8> {
-        let value = match symbol {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => symbol - b'0',
-            b'A'..=b'P' => symbol - b'A' + 10,
-            b'a'..=b'p' => symbol - b'a' + 10,
-            _ => return None,
-        };
-        (usize::from(value) <= self.size()).then_some(value)
+        value_of(symbol, self.size())
     }
+}
 
-    /// What one cell may be, for messages: `a digit 1-6, or '.' or '0' for blank`.
-    pub fn cell_symbols(self) -> String {
-        let last = self.symbol(self.size() as u8);
-        match self.size() {
-            ..=9 => format!("a digit 1-{last}, or '.' or '0' for blank"),
-            10 => "a digit 1-9 or the letter A, or '.' or '0' for blank".to_owned(),
-            _ => format!("a digit 1-9 or a letter A-{last}, or '.' or '0' for blank"),
-        }
+/// The symbol of `value` in a grid of any size: see [`Shape::symbol`].
+pub(crate) fn symbol(value: u8) -> char {
+    match value {
+        0 => '.',
+        _ => char::from(SYMBOLS[usize::from(value) - 1]),
     }
+}
+
+/// The value of `symbol` in a grid of `size`: see [`Shape::value_of`].
+pub(crate) fn value_of(symbol: u8, size: usize) -> Option<u8> {
+    let value = match symbol {
+        b'.' | b'0' => 0,
+        b'1'..=b'9' => symbol - b'0',
+        b'A'..=b'P' => symbol - b'A' + 10,
+        b'a'..=b'p' => symbol - b'a' + 10,
+        _ => return None,
+    };
+    (usize::from(value) <= size).then_some(value)
 }
 
 /// `2x3`: the box's height, then its width.
@@ -140,6 +140,30 @@ impl FromStr for Shape {
         let (rows, cols) = text.trim().split_once(['x', 'X']).ok_or_else(unknown)?;
         let side = |side: &str| side.trim().parse::<usize>().map_err(|_| unknown());
         Shape::new(side(rows)?, side(cols)?).ok_or_else(unknown)
+    }
+}
+
+/// Read from its `RxC` text, as a request's `box` member gives it.
+impl<'de> serde::Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Shape, D::Error> {
+        struct ShapeVisitor;
+        impl serde::de::Visitor<'_> for ShapeVisitor {
+            type Value = Shape;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a box shape such as \"2x3\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Shape, E> {
+                text.parse().map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(ShapeVisitor)
+    }
+}
+
+/// Written as its `RxC` text.
+impl serde::Serialize for Shape {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 

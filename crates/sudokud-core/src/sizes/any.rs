@@ -1,0 +1,165 @@
+//! A grid of any size, the classic 9x9 one in its own fast form: what the service and the CLI
+//! take and answer, so that which solver and which rules a grid goes to is decided here, once.
+
+use std::fmt;
+
+use super::grid::Grid;
+use super::rules::{self as sized_rules, Conflict};
+use super::shape::Shape;
+use super::solver as sized_solver;
+use crate::board::{Board, BoardError, CELLS};
+use crate::rules::{self, Validation};
+use crate::solver::{self, Interrupt, Interrupted, Verdict};
+
+/// A board of any size: the 9x9 board with 3x3 boxes, which [`crate::solver`] is specialised
+/// for, or a grid of another shape, which [`super::solver`] serves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AnyGrid {
+    /// 9x9 with 3x3 boxes.
+    Classic(Board),
+    /// Every other shape.
+    Sized(Grid),
+}
+
+impl AnyGrid {
+    /// Reads a text board of any size, as [`Grid::parse`] does; 81 cells with no other box make
+    /// the classic board, read (and its mistakes worded) as [`Board::parse_line`] does.
+    pub fn parse(text: &str, shape: Option<Shape>) -> Result<AnyGrid, BoardError> {
+        if shape.is_none_or(|shape| shape == Shape::CLASSIC) && Grid::cell_count(text) == CELLS {
+            return Board::parse_line(text).map(AnyGrid::Classic);
+        }
+        Grid::parse(text, shape).map(AnyGrid::from)
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> Shape {
+        match self {
+            AnyGrid::Classic(_) => Shape::CLASSIC,
+            AnyGrid::Sized(grid) => grid.shape(),
+        }
+    }
+
+    /// The cells in row-major order, 0 for blank.
+    pub fn cells(&self) -> &[u8] {
+        match self {
+            AnyGrid::Classic(board) => board.cells(),
+            AnyGrid::Sized(grid) => grid.cells(),
+        }
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_complete(&self) -> bool {
+        self.cells().iter().all(|&value| value != 0)
+    }
+
+    /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
+    /// [`solver::classify`]).
+    pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
+        Ok(match self {
+            AnyGrid::Classic(board) => match solver::classify(board, interrupt)? {
+                Verdict::Conflicting(conflicts) => {
+                    Verdict::Conflicting(conflicts.into_iter().map(Conflict::from).collect())
+                }
+                Verdict::Unsolvable => Verdict::Unsolvable,
+                Verdict::Unique(solution) => Verdict::Unique(AnyGrid::Classic(solution)),
+                Verdict::Multiple(solution) => Verdict::Multiple(AnyGrid::Classic(solution)),
+            },
+            AnyGrid::Sized(grid) => match sized_solver::classify(grid, interrupt)? {
+                Verdict::Conflicting(conflicts) => Verdict::Conflicting(conflicts),
+                Verdict::Unsolvable => Verdict::Unsolvable,
+                Verdict::Unique(solution) => Verdict::Unique(AnyGrid::Sized(solution)),
+                Verdict::Multiple(solution) => Verdict::Multiple(AnyGrid::Sized(solution)),
+            },
+        })
+    }
+
+    /// The number of solutions up to `limit`, or the conflicting givens of a grid without any
+    /// (see [`solver::count_or_conflicts`]).
+    pub fn count(
+        &self,
+        limit: usize,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
+        Ok(match self {
+            AnyGrid::Classic(board) => solver::count_or_conflicts(board, limit, interrupt)?
+                .map(|count| count.solutions)
+                .map_err(|conflicts| conflicts.into_iter().map(Conflict::from).collect()),
+            AnyGrid::Sized(grid) => {
+                let count = sized_solver::count_solutions(grid, limit, interrupt)?;
+                let conflicts = if count.solutions == 0 { sized_rules::conflicts(grid) } else { Vec::new() };
+                if conflicts.is_empty() { Ok(count.solutions) } else { Err(conflicts) }
+            }
+        })
+    }
+
+    /// The grid checked against the rules.
+    pub fn validate(&self) -> Validation<Conflict> {
+        let conflicts: Vec<Conflict> = match self {
+            AnyGrid::Classic(board) => rules::conflicts(board).into_iter().map(Conflict::from).collect(),
+            AnyGrid::Sized(grid) => sized_rules::conflicts(grid),
+        };
+        Validation { valid: conflicts.is_empty(), complete: self.is_complete(), conflicts }
+    }
+}
+
+/// A grid of the classic shape becomes the classic board.
+impl From<Grid> for AnyGrid {
+    fn from(grid: Grid) -> AnyGrid {
+        match grid.to_board() {
+            Some(board) => AnyGrid::Classic(board),
+            None => AnyGrid::Sized(grid),
+        }
+    }
+}
+
+/// One line of N x N symbols, `.` for blank.
+impl fmt::Display for AnyGrid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyGrid::Classic(board) => board.fmt(f),
+            AnyGrid::Sized(grid) => grid.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::EXAMPLE_PUZZLE;
+    use crate::generate::Symmetry;
+    use crate::solver::Never;
+
+    const SIX: &str = "1.3...4.6..3.3.2...5.6.1..2.5.....1.";
+
+    #[test]
+    fn the_classic_shape_takes_the_classic_path_and_others_the_generic_one() {
+        assert!(matches!(AnyGrid::parse(EXAMPLE_PUZZLE, None), Ok(AnyGrid::Classic(_))));
+        assert!(matches!(AnyGrid::parse(EXAMPLE_PUZZLE, Some(Shape::CLASSIC)), Ok(AnyGrid::Classic(_))));
+        assert!(matches!(AnyGrid::parse(SIX, None), Ok(AnyGrid::Sized(_))));
+        let grid = Grid::parse(EXAMPLE_PUZZLE, None).unwrap();
+        assert!(matches!(AnyGrid::from(grid), AnyGrid::Classic(_)));
+        assert_eq!(
+            AnyGrid::parse(EXAMPLE_PUZZLE, Shape::new(2, 3)),
+            Err(BoardError::BoxMismatch { shape: Shape::new(2, 3).unwrap(), size: 9 })
+        );
+    }
+
+    #[test]
+    fn both_paths_answer_alike() {
+        let six =
+            super::super::generate::generate(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap();
+        for text in [EXAMPLE_PUZZLE.to_owned(), six.puzzle.to_string()] {
+            let grid = AnyGrid::parse(&text, None).unwrap();
+            let Ok(Verdict::Unique(solution)) = grid.classify(&mut Never) else { panic!("{text}") };
+            assert!(solution.validate().valid && solution.is_complete());
+            assert_eq!(grid.count(10, &mut Never), Ok(Ok(1)));
+            let mut conflicting = solution.cells().to_vec();
+            conflicting[1] = conflicting[0];
+            let conflicting = AnyGrid::from(Grid::new(grid.shape(), conflicting).unwrap());
+            let validation = conflicting.validate();
+            assert!(!validation.valid && !validation.conflicts.is_empty());
+            assert_eq!(conflicting.count(10, &mut Never), Ok(Err(validation.conflicts.clone())));
+            assert_eq!(conflicting.classify(&mut Never), Ok(Verdict::Conflicting(validation.conflicts)));
+        }
+    }
+}
