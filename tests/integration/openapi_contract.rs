@@ -352,6 +352,14 @@ fn case(what: &'static str, call: Call, status: u16, problem: Option<&'static st
     Case { what, call, setup: Setup::Default, status, problem }
 }
 
+/// A 6x6 puzzle of boxes 3 rows high and 2 columns wide, with one solution.
+const SIX_TALL: &str = "006000020054300002452003000300004000";
+
+/// `line` in rows of `size`, each cell written by `cell`.
+fn rows_of(line: &str, size: usize, cell: impl Fn(u8) -> Value) -> Value {
+    line.as_bytes().chunks(size).map(|row| row.iter().map(|&symbol| cell(symbol)).collect::<Vec<_>>()).collect()
+}
+
 fn rows_of_strings(line: &str) -> Value {
     line.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>()).collect()
 }
@@ -405,6 +413,30 @@ fn cases() -> Vec<Case> {
                 problem: Some("request-timeout"),
             },
         ]);
+    }
+    // Other sizes: a 6x6 puzzle of 3x2 boxes in numbers, a 16x16 one in strings, a 4x4 in text.
+    let six = json!({ "board": rows_of(SIX_TALL, 6, |symbol| json!(symbol - b'0')), "box": "3x2" });
+    let sixteen = rows_of(&".".repeat(256), 16, |symbol| json!(char::from(symbol).to_string()));
+    for path in ["/v1/solve", "/v1/validate", "/v1/count"] {
+        cases.extend([
+            case("a 6x6 board of numbers with tall boxes", Call::json(path, six.to_string()), 200, None),
+            case("an empty 16x16 board of strings", Call::board(path, sixteen.clone()), 200, None),
+            case(
+                "a box of another size",
+                Call::json(path, json!({ "board": ".".repeat(16), "box": "2x3" }).to_string()),
+                422,
+                Some("invalid-board"),
+            ),
+            case(
+                "text that is no box",
+                Call::json(path, json!({ "board": ".".repeat(16), "box": "4" }).to_string()),
+                422,
+                Some("invalid-request"),
+            ),
+        ]);
+    }
+    for path in ["/v1/rate", "/v1/hint", "/v1/explain"] {
+        cases.push(case("a 4x4 board", Call::board(path, json!(".14.........2..3")), 422, Some("invalid-board")));
     }
     cases.extend([
         case("the empty board (several solutions)", Call::board("/v1/solve", json!(".".repeat(81))), 200, None),
@@ -1000,10 +1032,15 @@ fn the_schemas_reject_what_they_should() {
         ("SolveResponse", json!({ "solution": rows_of_numbers(PUZZLE), "unique": true })),
         ("Validation", json!({ "valid": true, "complete": false, "conflicts": [conflict] })),
         ("Validation", json!({ "valid": false, "complete": false, "conflicts": [] })),
-        ("Conflict", json!({ "row": 9, "col": 0, "digit": 1, "units": ["row"] })),
+        ("Conflict", json!({ "row": 25, "col": 0, "digit": 1, "units": ["row"] })),
+        ("Conflict", json!({ "row": 0, "col": 0, "digit": 26, "units": ["row"] })),
         ("Conflict", json!({ "row": 0, "col": 0, "digit": 1, "units": ["row", "row"] })),
         ("Health", json!({ "status": "ok" })),
-        ("InvalidBoardProblem", invalid_board("/board/9")),
+        ("InvalidBoardProblem", invalid_board("/board/25")),
+        ("InvalidBoardProblem", invalid_board("/boxes")),
+        ("BoardRequest", json!({ "board": PUZZLE, "box": "6x1" })),
+        ("BoardRequest", json!({ "board": ".".repeat(50) })),
+        ("SolveResponse", json!({ "solution": "1234341221434320", "unique": true })),
         ("InvalidBoardProblem", problem("invalid-board", "Invalid board", 422)),
         ("MalformedJsonProblem", problem("internal", "Malformed JSON", 400)),
         ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 422)),
@@ -1021,6 +1058,12 @@ fn the_schemas_reject_what_they_should() {
         ("SolveResponse", json!({ "solution": rows_of_strings(SOLUTION), "unique": false })),
         ("InvalidBoardProblem", invalid_board("")),
         ("InvalidBoardProblem", invalid_board("/board/8/0")),
+        ("InvalidBoardProblem", invalid_board("/board/24/15")),
+        ("InvalidBoardProblem", invalid_board("/box")),
+        ("BoardRequest", json!({ "board": ".".repeat(625), "box": "5x5" })),
+        ("SolveResponse", json!({ "solution": "1234341221434321", "unique": true })),
+        ("BatchItemProblem", in_batch("/boards/3/board/8/0")),
+        ("BatchItemProblem", in_batch("/boards/3/box")),
         ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 400)),
         ("BoardRequest", json!({ "board": format!(" {PUZZLE}\n"), "other": 1 })),
         ("BatchItemProblem", in_batch("/boards/3/8/0")),
