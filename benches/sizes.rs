@@ -1,4 +1,6 @@
-//! Solve time per grid size: `cargo bench --bench sizes [-- [--passes N] [FILTER]]`.
+//! Solve time per grid size, then generation time per size and level:
+//! `cargo bench --bench sizes [-- [--passes N] [FILTER]]` (`generate` as the filter for the
+//! generation table alone).
 //!
 //! For each size, 50 puzzles of our generator (seeds 0-49, the size's default box): minimal
 //! puzzles up to 16x16, and for 20x20 and 25x25 puzzles blanked down to 45 % and 51 % of the cells
@@ -13,11 +15,18 @@ mod args;
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sudokud::generate::Symmetry;
+use sudokud::logic::Level;
 use sudokud::sizes::{Grid, SIZES, Shape, generate, solver};
-use sudokud::solver::Never;
+use sudokud::solver::{Deadline, Never};
+
+/// Seeds per size and level in the generation table.
+const GENERATE_SEEDS: u64 = 5;
+
+/// How long one generation may take before it counts as not found.
+const GENERATE_BUDGET: Duration = Duration::from_secs(5);
 
 const PUZZLES_PER_SIZE: u64 = 50;
 const DEFAULT_PASSES: usize = 3;
@@ -76,9 +85,7 @@ fn main() {
         }
         let puzzles: Vec<Grid> = (0..PUZZLES_PER_SIZE)
             .map(|seed| {
-                generate::generate(shape, Symmetry::None, floor(shape), seed, &mut Never)
-                    .expect("Never interrupts")
-                    .puzzle
+                generate::unique(shape, Symmetry::None, floor(shape), seed, &mut Never).expect("Never interrupts").0
             })
             .collect();
         row(&label, &puzzles, passes);
@@ -92,5 +99,48 @@ fn main() {
             .map(|line| Grid::parse(line.split('\t').next().unwrap_or_default(), None).expect("a 25x25 puzzle"))
             .collect();
         row(name, &puzzles, passes);
+    }
+    if selected("generate") {
+        generation_table();
+    }
+}
+
+/// Per size (its default box) and level: how many of the seeds gave a puzzle within the budget,
+/// and the median and longest time of those that did, ms.
+fn generation_table() {
+    println!();
+    println!("generation per size and level, seeds 0-{}, at most {GENERATE_BUDGET:?} each, ms", GENERATE_SEEDS - 1);
+    println!("| {:<7} | {:<8} | {:>5} | {:>9} | {:>9} | {:>6} |", "size", "level", "found", "median", "max", "givens");
+    println!("|{:-<9}|{:-<10}|{:->7}|{:->11}|{:->11}|{:->8}|", "", "", ":", ":", ":", ":");
+    for size in SIZES {
+        let shape = Shape::default_for(size).expect("every size has a shape");
+        for level in Level::ALL {
+            let mut times = Vec::new();
+            let mut givens = Vec::new();
+            for seed in 0..GENERATE_SEEDS {
+                let start = Instant::now();
+                let mut deadline = Deadline(start + GENERATE_BUDGET);
+                if let Ok(generated) = generate::generate(shape, level, Symmetry::None, seed, &mut deadline) {
+                    times.push(start.elapsed().as_secs_f64() * 1e3);
+                    givens.push(generated.puzzle.givens());
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            givens.sort_unstable();
+            let (median, max) = match times.as_slice() {
+                [] => ("-".to_owned(), "-".to_owned()),
+                found => (format!("{:.1}", found[found.len() / 2]), format!("{:.1}", found[found.len() - 1])),
+            };
+            let givens = givens.get(givens.len() / 2).map_or("-".to_owned(), usize::to_string);
+            println!(
+                "| {:<7} | {:<8} | {:>5} | {:>9} | {:>9} | {:>6} |",
+                format!("{size}x{size}"),
+                level.to_string(),
+                format!("{}/{GENERATE_SEEDS}", times.len()),
+                median,
+                max,
+                givens
+            );
+        }
     }
 }

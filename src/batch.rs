@@ -11,12 +11,12 @@ use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
-use crate::generate::{self, Generated, Symmetry};
+use crate::generate::Symmetry;
 use crate::http::Kind;
 use crate::logic::{self, Explanation, Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, Grid, Shape};
+use crate::sizes::{self, AnyGrid, GeneratedGrid, Grid, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
@@ -342,18 +342,26 @@ fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// `sudokud generate`: `count` puzzles of `level` from seeds `first_seed`, `first_seed + 1`, ...,
+/// What `sudokud generate` makes: puzzles of a shape, level and symmetry.
+#[derive(Clone, Copy, Debug)]
+pub struct Generate {
+    pub shape: Shape,
+    pub level: Level,
+    pub symmetry: Symmetry,
+}
+
+/// `sudokud generate`: `count` puzzles of `job` from seeds `first_seed`, `first_seed + 1`, ...,
 /// one line each: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`.
 pub fn generate(
-    level: Level,
-    symmetry: Symmetry,
+    job: &Generate,
     first_seed: u64,
     count: u64,
     threads: usize,
     out: &mut impl Write,
     progress: &Progress,
 ) -> io::Result<()> {
-    let mut puzzles: Vec<Option<Generated>> = Vec::new();
+    let &Generate { shape, level, symmetry } = job;
+    let mut puzzles: Vec<Option<GeneratedGrid>> = Vec::new();
     for block_start in (0..count).step_by(BLOCK_LINES) {
         let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
         let seed = |index: usize| first_seed.wrapping_add(block_start + index as u64);
@@ -361,7 +369,7 @@ pub fn generate(
         puzzles.resize_with(block_len, || None);
         // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
         fill_in_parallel(&mut puzzles, 1, threads, progress, |index| {
-            generate::generate(level, symmetry, seed(index), &mut Never).expect("Never interrupts")
+            AnyGrid::generate(shape, level, symmetry, seed(index), &mut Never).expect("Never interrupts")
         });
         for (index, generated) in puzzles.iter().enumerate() {
             let generated = generated.as_ref().expect("every seed of the block was generated");
@@ -610,9 +618,10 @@ mod tests {
 
     #[test]
     fn generate_writes_one_reproducible_line_per_seed() {
+        let job = Generate { shape: Shape::CLASSIC, level: Level::Medium, symmetry: Symmetry::None };
         let make = |threads| {
             let mut out = Vec::new();
-            generate(Level::Medium, Symmetry::None, 5, 6, threads, &mut out, &Progress::hidden()).unwrap();
+            generate(&job, 5, 6, threads, &mut out, &Progress::hidden()).unwrap();
             String::from_utf8(out).unwrap()
         };
         let output = make(2);
@@ -624,8 +633,24 @@ mod tests {
             assert_eq!(fields.len(), 5);
             assert_eq!((fields[3], fields[4]), ("medium", (5 + index).to_string().as_str()));
             let puzzle: Board = fields[0].parse().unwrap();
-            let solution = generate::generate(Level::Medium, Symmetry::None, 5 + index as u64, &mut Never).unwrap();
-            assert_eq!(puzzle, solution.puzzle);
+            let solution = crate::generate::generate(Level::Medium, Symmetry::None, 5 + index as u64, &mut Never);
+            assert_eq!(puzzle, solution.unwrap().puzzle);
+        }
+    }
+
+    #[test]
+    fn generate_makes_grids_of_other_sizes_in_their_symbols() {
+        let job = Generate { shape: Shape::new(4, 4).unwrap(), level: Level::Hard, symmetry: Symmetry::Rotational };
+        let mut out = Vec::new();
+        generate(&job, 1, 2, 1, &mut out, &Progress::hidden()).unwrap();
+        for line in String::from_utf8(out).unwrap().lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields[3], "hard");
+            let puzzle = Grid::parse(fields[0], None).unwrap();
+            let solution = Grid::parse(fields[1], None).unwrap();
+            assert_eq!(puzzle.shape(), job.shape);
+            let count = sizes::solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+            assert_eq!((count.solutions, count.first), (1, Some(solution)));
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::http::Readiness;
 use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
-use crate::sizes::Shape;
+use crate::sizes::{AnyGrid, Shape};
 use crate::{healthcheck, server, telemetry};
 
 /// Solve, rate, explain and generate 9x9 Sudoku over HTTP, or in batch from files.
@@ -72,6 +72,8 @@ pub enum Command {
     ///
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
     /// and `explain` read as the puzzle (`sudokud generate --difficulty hard | sudokud explain`).
+    /// Grids are 9x9 unless --size or --box says otherwise (`--size 16`, `--box 3x2`); each size
+    /// offers the levels its puzzles reach (4x4: easy only; see docs/api.md).
     /// Puzzle i (from 0) is made from seed SEED + i, so any line can be made again alone with
     /// `--seed` and `--count 1`. Shows a progress bar on stderr when it is a terminal.
     Generate(GenerateArgs),
@@ -113,6 +115,13 @@ pub struct GenerateArgs {
     /// The pattern the givens make.
     #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
     pub symmetry: Symmetry,
+    /// The grid's size: 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25 [default: 9, or the size of --box].
+    #[arg(long, value_name = "N")]
+    pub size: Option<u64>,
+    /// The box, rows x columns, when not the size's default: `3x2` for 6x6 grids of boxes 3
+    /// rows high.
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<Shape>,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
@@ -217,13 +226,28 @@ fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
 }
 
 fn generate(args: GenerateArgs) -> ExitCode {
+    let shape = match Shape::from_size_and_box(args.size, args.shape) {
+        Ok(shape) => shape,
+        Err(error) => return usage_error(&error),
+    };
+    if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
+        return usage_error(&error);
+    }
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
     let seed = args.seed.unwrap_or_else(generate::fresh_seed);
     let progress = Progress::on_stderr(|| Some(args.count));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let result = batch::generate(args.difficulty, args.symmetry, seed, args.count, threads, &mut out, &progress);
+    let job = batch::Generate { shape, level: args.difficulty, symmetry: args.symmetry };
+    let result = batch::generate(&job, seed, args.count, threads, &mut out, &progress);
     progress.finish();
     exit_code("generate", result.map_err(|error| Failed { input: "stdout".to_owned(), error }))
+}
+
+/// A request the arguments' parser could not see was wrong: said on stderr, exit code 2 as for
+/// the parser's own errors.
+fn usage_error(error: &dyn std::error::Error) -> ExitCode {
+    eprintln!("sudokud generate: {error}");
+    ExitCode::from(2)
 }
 
 /// Why a batch command stopped: reading or writing failed while working on `input`.

@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 use super::extract::JsonBody;
 use super::handlers::BoardRequest;
 use super::{ApiError, AppState};
-use crate::board::{Board, Format, FormattedBoard};
+use crate::board::{Board, Format, FormattedBoard, FormattedGrid};
 use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating, Step};
 use crate::member;
 use crate::pool::PoolError;
+use crate::sizes::{AnyGrid, Shape, ShapeError};
 use crate::solver::{self, Deadline, Interrupted};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
@@ -104,15 +105,24 @@ pub struct GenerateRequest {
     /// How to write the boards of the answer.
     #[serde(default)]
     format: Format,
+    /// The grid's size N; absent, 9 (or the size of `box`).
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    size: Option<u64>,
+    /// The box shape; absent, the size's default.
+    #[serde(default, rename = "box")]
+    shape: Option<Shape>,
 }
 
 #[derive(Serialize)]
 pub struct GenerateResponse {
-    puzzle: FormattedBoard,
-    solution: FormattedBoard,
+    puzzle: FormattedGrid,
+    solution: FormattedGrid,
     rating: Rating,
     seed: u64,
     symmetry: Symmetry,
+    /// The box of a grid of another size than 9x9, to send back with the puzzle.
+    #[serde(rename = "box", skip_serializing_if = "Option::is_none")]
+    shape: Option<Shape>,
 }
 
 /// `POST /v1/generate`: a new puzzle of the asked level.
@@ -120,21 +130,27 @@ pub async fn generate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
-    let GenerateRequest { difficulty, seed, symmetry, format } = request;
+    let GenerateRequest { difficulty, seed, symmetry, format, size, shape } = request;
+    let shape = Shape::from_size_and_box(size, shape).map_err(|error| {
+        let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
+        ApiError::InvalidRequest(format!("`{member}`: {error}"))
+    })?;
+    AnyGrid::offers(shape, difficulty).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
     let seed = seed.unwrap_or_else(generate::fresh_seed);
     let generated = state
         .pool
-        .run("generate", move |deadline| generate::generate(difficulty, symmetry, seed, deadline))
+        .run("generate", move |deadline| AnyGrid::generate(shape, difficulty, symmetry, seed, deadline))
         .await
         .map_err(|error| match error {
             PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
             error => error.into(),
         })?;
     Ok(Json(GenerateResponse {
-        puzzle: FormattedBoard { board: generated.puzzle, format },
-        solution: FormattedBoard { board: generated.solution, format },
+        puzzle: FormattedGrid { grid: generated.puzzle, format },
+        solution: FormattedGrid { grid: generated.solution, format },
         rating: generated.rating,
         seed,
         symmetry,
+        shape: (shape != Shape::CLASSIC).then_some(shape),
     }))
 }

@@ -69,7 +69,7 @@ fn numbers(line: &str, size: usize) -> Value {
 
 /// A unique puzzle of `shape` from our generator; the tests check answers to it by the rules.
 fn puzzle_of(shape: Shape, seed: u64) -> String {
-    generate::generate(shape, Symmetry::None, 0, seed, &mut Never).unwrap().puzzle.to_string()
+    generate::unique(shape, Symmetry::None, 0, seed, &mut Never).unwrap().0.to_string()
 }
 
 async fn post(path: &str, body: Value) -> Reply {
@@ -257,4 +257,47 @@ async fn a_batch_mixes_sizes_and_boxes() {
     assert!(solves(&cells_of(&json!(six)), &cells_of(&items[0]["solution"]), 3, 2), "{}", items[0]);
     assert!(items[1]["solution"][0][0].is_string());
     assert!(solves(&cells_of(&numbers(&twelve, 12)), &cells_of(&items[1]["solution"]), 3, 4));
+}
+
+#[tokio::test]
+async fn generated_puzzles_of_other_sizes_have_one_solution_and_their_level() {
+    for (request, box_rows, box_cols) in [
+        (json!({ "difficulty": "medium", "size": 6, "box": "3x2", "seed": 4 }), 3, 2),
+        (json!({ "difficulty": "hard", "size": 12, "seed": 2, "symmetry": "rotational", "format": "numbers" }), 3, 4),
+        (json!({ "difficulty": "easy", "box": "4x4", "seed": 1, "format": "strings" }), 4, 4),
+    ] {
+        let reply = post("/v1/generate", request.clone()).await;
+        assert_eq!(reply.status, StatusCode::OK, "{request}: {}", reply.body);
+        let generated = &reply.body;
+        assert_eq!(generated["rating"]["level"], request["difficulty"]);
+        assert_eq!(generated["box"], format!("{box_rows}x{box_cols}"));
+        let (puzzle, solution) = (cells_of(&generated["puzzle"]), cells_of(&generated["solution"]));
+        assert!(solves(&puzzle, &solution, box_rows, box_cols), "{request}");
+        // The service itself finds the one solution, given the box the answer names.
+        let solved = post("/v1/solve", json!({ "board": generated["puzzle"], "box": generated["box"] })).await;
+        assert_eq!(solved.body, json!({ "solution": generated["solution"], "unique": true }), "{request}");
+        let again = post("/v1/generate", request.clone()).await;
+        assert_eq!(again.body, reply.body, "the same seed makes the same puzzle");
+    }
+    let classic = post("/v1/generate", json!({ "difficulty": "easy", "seed": 1 })).await;
+    assert!(classic.body.get("box").is_none(), "9x9 answers are as before");
+}
+
+#[tokio::test]
+async fn generate_refuses_sizes_boxes_and_levels_that_do_not_fit() {
+    for (request, member) in [
+        (json!({ "difficulty": "easy", "size": 7 }), "`size`: size 7 is no grid size"),
+        (
+            json!({ "difficulty": "easy", "size": 8, "box": "2x3" }),
+            "`box`: box 2x3 makes a 6x6 grid, but the size is 8",
+        ),
+        (
+            json!({ "difficulty": "medium", "size": 4 }),
+            "`difficulty`: medium puzzles are not offered at 4x4; its levels are easy",
+        ),
+    ] {
+        let reply = post("/v1/generate", request.clone()).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(problem["detail"].as_str().unwrap().starts_with(member), "{request}: {}", problem["detail"]);
+    }
 }

@@ -558,6 +558,30 @@ fn cases() -> Vec<Case> {
         case("conflicting givens", Call::board("/v1/explain", json!(conflicting)), 422, Some("conflicting-givens")),
         case("a hard puzzle", Call::json("/v1/generate", r#"{"difficulty":"hard","seed":7}"#), 200, None),
         case(
+            "a medium 16x16 puzzle of strings",
+            Call::json("/v1/generate", r#"{"difficulty":"medium","size":16,"seed":1,"format":"strings"}"#),
+            200,
+            None,
+        ),
+        case(
+            "a 6x6 puzzle of tall boxes",
+            Call::json("/v1/generate", r#"{"difficulty":"easy","box":"3x2","format":"numbers"}"#),
+            200,
+            None,
+        ),
+        case(
+            "a level a size does not offer",
+            Call::json("/v1/generate", r#"{"difficulty":"hard","size":4}"#),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "a size no grid has",
+            Call::json("/v1/generate", r#"{"difficulty":"easy","size":7}"#),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
             "rotational numbers",
             Call::json("/v1/generate", r#"{"difficulty":"easy","symmetry":"rotational","format":"numbers"}"#),
             200,

@@ -60,8 +60,8 @@ mod properties {
             any::<Option<(prop::sample::Index, u8)>>(),
         )
             .prop_map(|(shape, seed, blank, wrong)| {
-                let generated = generate::generate(shape, Symmetry::None, 0, seed, &mut Never).unwrap();
-                let mut cells = generated.puzzle.cells().to_vec();
+                let (puzzle, solution) = generate::unique(shape, Symmetry::None, 0, seed, &mut Never).unwrap();
+                let mut cells = puzzle.cells().to_vec();
                 let count = cells.len();
                 for index in blank {
                     cells[index.index(count)] = 0;
@@ -69,7 +69,7 @@ mod properties {
                 if let Some((index, value)) = wrong {
                     cells[index.index(count)] = 1 + value % shape.size() as u8;
                 }
-                (Grid::new(shape, cells).unwrap(), generated.solution)
+                (Grid::new(shape, cells).unwrap(), solution)
             })
     }
 

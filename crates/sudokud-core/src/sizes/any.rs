@@ -3,11 +3,14 @@
 
 use std::fmt;
 
+use super::generate as sized_generate;
 use super::grid::Grid;
 use super::rules::{self as sized_rules, Conflict};
 use super::shape::Shape;
 use super::solver as sized_solver;
 use crate::board::{Board, BoardError, CELLS};
+use crate::generate::{self, Symmetry};
+use crate::logic::{Level, Rating};
 use crate::rules::{self, Validation};
 use crate::solver::{self, Interrupt, Interrupted, Verdict};
 
@@ -102,6 +105,63 @@ impl AnyGrid {
     }
 }
 
+/// A generated puzzle of any shape, its solution and its rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedGrid {
+    /// The puzzle, with one solution.
+    pub puzzle: AnyGrid,
+    /// Its solution.
+    pub solution: AnyGrid,
+    /// Its rating, of the level asked for.
+    pub rating: Rating,
+}
+
+/// A level [`AnyGrid::generate`] does not offer for a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{level} puzzles are not offered at {n}x{n}; its levels are {}",
+    AnyGrid::levels(*shape).iter().map(Level::to_string).collect::<Vec<_>>().join(", "),
+    n = shape.size()
+)]
+pub struct NotOffered {
+    /// The level asked for.
+    pub level: Level,
+    /// The shape asked for.
+    pub shape: Shape,
+}
+
+impl AnyGrid {
+    /// The levels [`AnyGrid::generate`] offers for `shape`: every level for 9x9, and for other
+    /// shapes [`sized_generate::levels`].
+    pub fn levels(shape: Shape) -> &'static [Level] {
+        if shape == Shape::CLASSIC { &Level::ALL } else { sized_generate::levels(shape) }
+    }
+
+    /// Whether `level` is offered for `shape`, or the error that says which levels are.
+    pub fn offers(shape: Shape, level: Level) -> Result<(), NotOffered> {
+        if AnyGrid::levels(shape).contains(&level) { Ok(()) } else { Err(NotOffered { level, shape }) }
+    }
+
+    /// A puzzle of `shape` and `level` from `seed`: the 9x9 generator ([`generate::generate`])
+    /// for 9x9, whose ratings use every technique, and [`sized_generate::generate`] for others.
+    pub fn generate(
+        shape: Shape,
+        level: Level,
+        symmetry: Symmetry,
+        seed: u64,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<GeneratedGrid, Interrupted> {
+        if shape == Shape::CLASSIC {
+            let generated = generate::generate(level, symmetry, seed, interrupt)?;
+            let (puzzle, solution) = (AnyGrid::Classic(generated.puzzle), AnyGrid::Classic(generated.solution));
+            return Ok(GeneratedGrid { puzzle, solution, rating: generated.rating });
+        }
+        let generated = sized_generate::generate(shape, level, symmetry, seed, interrupt)?;
+        let (puzzle, solution) = (AnyGrid::Sized(generated.puzzle), AnyGrid::Sized(generated.solution));
+        Ok(GeneratedGrid { puzzle, solution, rating: generated.rating })
+    }
+}
+
 /// A grid of the classic shape becomes the classic board.
 impl From<Grid> for AnyGrid {
     fn from(grid: Grid) -> AnyGrid {
@@ -145,10 +205,25 @@ mod tests {
     }
 
     #[test]
+    fn generation_takes_the_classic_generator_for_9x9_and_offers_its_levels() {
+        let classic = AnyGrid::generate(Shape::CLASSIC, Level::Hard, Symmetry::None, 4, &mut Never).unwrap();
+        let expected = generate::generate(Level::Hard, Symmetry::None, 4, &mut Never).unwrap();
+        assert_eq!(classic.puzzle, AnyGrid::Classic(expected.puzzle));
+        assert_eq!(AnyGrid::levels(Shape::CLASSIC), Level::ALL);
+        let six = Shape::new(3, 2).unwrap();
+        let generated = AnyGrid::generate(six, Level::Medium, Symmetry::None, 4, &mut Never).unwrap();
+        assert_eq!((generated.puzzle.shape(), generated.rating.level), (six, Level::Medium));
+        let four = Shape::new(2, 2).unwrap();
+        let refused = AnyGrid::offers(four, Level::Medium).unwrap_err();
+        assert_eq!(refused.to_string(), "medium puzzles are not offered at 4x4; its levels are easy");
+        assert_eq!(AnyGrid::offers(six, Level::Extreme), Ok(()));
+    }
+
+    #[test]
     fn both_paths_answer_alike() {
         let six =
-            super::super::generate::generate(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap();
-        for text in [EXAMPLE_PUZZLE.to_owned(), six.puzzle.to_string()] {
+            super::super::generate::unique(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap().0;
+        for text in [EXAMPLE_PUZZLE.to_owned(), six.to_string()] {
             let grid = AnyGrid::parse(&text, None).unwrap();
             let Ok(Verdict::Unique(solution)) = grid.classify(&mut Never) else { panic!("{text}") };
             assert!(solution.validate().valid && solution.is_complete());

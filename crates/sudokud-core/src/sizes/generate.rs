@@ -1,38 +1,99 @@
-//! Unique puzzles of every shape, the same for the same seed.
+//! Unique puzzles of every shape and level, the same for the same seed.
 //!
 //! A solved grid comes from the solver on a first row drawn at random, shuffled by moves that
 //! keep a grid solved (rows within a band of boxes, bands, columns within a stack, stacks,
-//! relabeled values); then cells are blanked in a random order, with their symmetric partner,
-//! as long as the puzzle keeps one solution and has more givens than asked for.
+//! relabeled values); then cells are blanked in a random order, with their symmetric partner, as
+//! long as the puzzle stays within reach of the level: solved by the techniques up to it
+//! ([`logic::solves_within`], which also proves it has one solution), or for extreme by the solver
+//! finding one solution. The puzzle is kept when its rating is of the level; otherwise another
+//! solved grid is tried, as [`crate::generate`] does for 9x9.
 
 use super::grid::Grid;
+use super::logic;
 use super::shape::Shape;
 use super::solver::count_solutions;
 use crate::generate::Symmetry;
+use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::solver::{Interrupt, Interrupted, Never};
 
-/// A generated puzzle and its solution.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A generated puzzle, its solution and its rating.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
     /// The puzzle: one solution, its givens in the asked symmetry.
     pub puzzle: Grid,
     /// Its solution.
     pub solution: Grid,
+    /// Its rating, of the level asked for.
+    pub rating: Rating,
+    /// Solved grids tried, this one included.
+    pub attempts: u32,
 }
 
-/// A puzzle of `shape` from `seed`, blanked down to `min_givens` givens or until no further cell
-/// can go without a second solution (`min_givens` 0: a minimal puzzle for its blanking order).
-/// Each blanking is checked by a search for two solutions, which `interrupt` may stop.
+/// The levels offered at each size: those its puzzles reach, found within a second at the median
+/// (`cargo bench --bench sizes -- generate`; docs/benchmarks.md has the table). A 4x4 grid never
+/// needs more than singles; 6x6 and 8x8 ones needed no triple or quad (6x6) or no quad or
+/// jellyfish (8x8) in any try; 20x20 and 25x25 puzzles that need guessing take minutes to
+/// blank to a minimum. 9x9 has every level, from [`crate::generate`].
+pub fn levels(shape: Shape) -> &'static [Level] {
+    match shape.size() {
+        4 => &[Level::Easy],
+        6 => &[Level::Easy, Level::Medium, Level::Extreme],
+        8 => &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme],
+        20 | 25 => &[Level::Easy, Level::Medium, Level::Hard, Level::Expert],
+        _ => &Level::ALL,
+    }
+}
+
+/// A puzzle of `shape` and `level` from `seed`, each blanking checked as the module says, which
+/// `interrupt` may stop. A level not in [`levels`] may never be found: the search goes on until
+/// `interrupt` stops it.
 pub fn generate(
+    shape: Shape,
+    level: Level,
+    symmetry: Symmetry,
+    seed: u64,
+    interrupt: &mut impl Interrupt,
+) -> Result<Generated, Interrupted> {
+    let mut random = SplitMix64(seed);
+    for attempts in 1.. {
+        let solution = solved_grid(shape, &mut random);
+        let puzzle = blank_cells(&solution, level, symmetry, 0, &mut random, interrupt)?;
+        let rating = logic::rate(&puzzle, &solution, interrupt)?;
+        if rating.level == level {
+            return Ok(Generated { puzzle, solution, rating, attempts });
+        }
+    }
+    unreachable!("the attempts never run out")
+}
+
+/// A puzzle of `shape` from `seed` whatever its level, and its solution: blanked while it keeps
+/// one solution, down to `min_givens` givens (0: a minimal puzzle for its blanking order). What
+/// benchmarks and tests of the solver use.
+pub fn unique(
     shape: Shape,
     symmetry: Symmetry,
     min_givens: usize,
     seed: u64,
     interrupt: &mut impl Interrupt,
-) -> Result<Generated, Interrupted> {
+) -> Result<(Grid, Grid), Interrupted> {
     let mut random = SplitMix64(seed);
     let solution = solved_grid(shape, &mut random);
+    let puzzle = blank_cells(&solution, Level::Extreme, symmetry, min_givens, &mut random, interrupt)?;
+    Ok((puzzle, solution))
+}
+
+/// Blanks cells of `solution` in a random order (with their partners under `symmetry`) while
+/// the puzzle stays within `level`'s reach and keeps more than `min_givens` givens.
+fn blank_cells(
+    solution: &Grid,
+    level: Level,
+    symmetry: Symmetry,
+    min_givens: usize,
+    random: &mut SplitMix64,
+    interrupt: &mut impl Interrupt,
+) -> Result<Grid, Interrupted> {
+    let shape = solution.shape();
     let size = shape.size();
     let mut cells = solution.cells().to_vec();
     let mut givens = cells.len();
@@ -47,14 +108,17 @@ pub fn generate(
         let kept = (cells[cell], cells[partner]);
         (cells[cell], cells[partner]) = (0, 0);
         let puzzle = Grid::new(shape, cells.clone()).expect("blanking keeps a grid a grid");
-        if count_solutions(&puzzle, 2, interrupt)?.solutions == 1 {
+        let stays = match level {
+            Level::Extreme => count_solutions(&puzzle, 2, interrupt)?.solutions == 1,
+            _ => logic::solves_within(&puzzle, level, interrupt)?,
+        };
+        if stays {
             givens -= blanked;
         } else {
             (cells[cell], cells[partner]) = kept;
         }
     }
-    let puzzle = Grid::new(shape, cells).expect("blanking keeps a grid a grid");
-    Ok(Generated { puzzle, solution })
+    Ok(Grid::new(shape, cells).expect("blanking keeps a grid a grid"))
 }
 
 /// A solved grid of `shape` drawn with `random`.
@@ -101,46 +165,79 @@ mod tests {
     use crate::solver::PollBudget;
 
     #[test]
-    fn every_shape_gets_a_unique_puzzle_of_its_solution() {
+    fn every_shape_gets_a_unique_easy_puzzle_of_its_solution() {
         for shape in Shape::all().filter(|shape| shape.size() <= 16) {
-            let generated = generate(shape, Symmetry::None, 0, 7, &mut Never).unwrap();
+            let generated = generate(shape, Level::Easy, Symmetry::None, 7, &mut Never).unwrap();
             let (puzzle, solution) = (&generated.puzzle, &generated.solution);
             assert!(solution.is_complete() && conflicts(solution).is_empty(), "{shape}: {solution:?}");
             let count = count_solutions(puzzle, 2, &mut Never).unwrap();
             assert_eq!((count.solutions, count.first.as_ref()), (1, Some(solution)), "{shape}: {puzzle:?}");
             assert!(puzzle.cells().iter().zip(solution.cells()).all(|(&given, &value)| given == 0 || given == value));
-            assert!(puzzle.givens() < shape.cells() / 2, "{shape}: {} givens", puzzle.givens());
+            assert_eq!(generated.rating.level, Level::Easy);
+            assert_eq!(logic::rate(puzzle, solution, &mut Never).unwrap(), generated.rating);
+        }
+    }
+
+    #[test]
+    fn harder_levels_need_their_techniques() {
+        let shape = Shape::new(3, 4).unwrap();
+        for level in [Level::Medium, Level::Hard] {
+            let generated = generate(shape, level, Symmetry::None, 2, &mut Never).unwrap();
+            assert_eq!(generated.rating.level, level);
+            assert_eq!(
+                logic::rate_within(&generated.puzzle, &generated.solution, Level::Easy, &mut Never).unwrap(),
+                None
+            );
+            assert_eq!(count_solutions(&generated.puzzle, 2, &mut Never).unwrap().solutions, 1);
         }
     }
 
     #[test]
     fn the_same_seed_gives_the_same_puzzle_and_others_differ() {
         let shape = Shape::new(2, 3).unwrap();
-        let first = generate(shape, Symmetry::None, 0, 1, &mut Never).unwrap();
-        assert_eq!(generate(shape, Symmetry::None, 0, 1, &mut Never).unwrap(), first);
-        let others: Vec<Grid> =
-            (2..6).map(|seed| generate(shape, Symmetry::None, 0, seed, &mut Never).unwrap().solution).collect();
+        let first = generate(shape, Level::Easy, Symmetry::None, 1, &mut Never).unwrap();
+        assert_eq!(generate(shape, Level::Easy, Symmetry::None, 1, &mut Never).unwrap(), first);
+        let others: Vec<Grid> = (2..6)
+            .map(|seed| generate(shape, Level::Easy, Symmetry::None, seed, &mut Never).unwrap().solution)
+            .collect();
         assert!(others.iter().all(|other| *other != first.solution));
     }
 
     #[test]
-    fn givens_follow_the_symmetry_and_stop_at_the_floor() {
+    fn givens_follow_the_symmetry() {
         let shape = Shape::new(3, 4).unwrap();
         for symmetry in Symmetry::ALL {
-            let puzzle = generate(shape, symmetry, 0, 3, &mut Never).unwrap().puzzle;
+            let puzzle = generate(shape, Level::Easy, symmetry, 3, &mut Never).unwrap().puzzle;
             for cell in 0..shape.cells() {
                 let partner = symmetry.partner(12, cell);
                 assert_eq!(puzzle.cells()[cell] == 0, puzzle.cells()[partner] == 0, "{symmetry}: cell {cell}");
             }
         }
+    }
+
+    #[test]
+    fn a_minimal_puzzle_has_one_solution_and_no_givens_to_spare() {
+        let (puzzle, solution) = unique(Shape::new(2, 4).unwrap(), Symmetry::None, 0, 5, &mut Never).unwrap();
+        assert_eq!(count_solutions(&puzzle, 2, &mut Never).unwrap().first, Some(solution));
+        for cell in (0..puzzle.cells().len()).filter(|&cell| puzzle.cells()[cell] != 0) {
+            let mut fewer = puzzle.cells().to_vec();
+            fewer[cell] = 0;
+            let fewer = Grid::new(puzzle.shape(), fewer).unwrap();
+            assert_eq!(count_solutions(&fewer, 2, &mut Never).unwrap().solutions, 2, "cell {cell}");
+        }
+    }
+
+    #[test]
+    fn a_floor_of_givens_stops_the_blanking() {
         let big = Shape::new(5, 5).unwrap();
-        let easy = generate(big, Symmetry::Rotational, 450, 5, &mut Never).unwrap();
-        assert!((450..452).contains(&easy.puzzle.givens()), "{}", easy.puzzle.givens());
-        assert_eq!(count_solutions(&easy.puzzle, 2, &mut Never).unwrap().solutions, 1);
+        let (puzzle, _) = unique(big, Symmetry::Rotational, 450, 5, &mut Never).unwrap();
+        assert!((450..452).contains(&puzzle.givens()), "{}", puzzle.givens());
+        assert_eq!(count_solutions(&puzzle, 2, &mut Never).unwrap().solutions, 1);
     }
 
     #[test]
     fn an_interrupt_stops_generation() {
-        assert_eq!(generate(Shape::new(4, 4).unwrap(), Symmetry::None, 0, 1, &mut PollBudget(1)), Err(Interrupted));
+        let shape = Shape::new(4, 4).unwrap();
+        assert_eq!(generate(shape, Level::Easy, Symmetry::None, 1, &mut PollBudget(1)), Err(Interrupted));
     }
 }

@@ -10,10 +10,11 @@ mod any;
 pub mod generate;
 mod grid;
 mod layout;
+pub mod logic;
 pub mod rules;
 pub(crate) mod shape;
 pub mod solver;
 
-pub use any::AnyGrid;
+pub use any::{AnyGrid, GeneratedGrid, NotOffered};
 pub use grid::Grid;
-pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, UnknownShape};
+pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};

@@ -124,6 +124,41 @@ impl fmt::Display for Shape {
     }
 }
 
+/// A size and a box that make no shape together.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// A size no grid has.
+    #[error("size {found} is no grid size; the sizes are {}", SIZES.map(|size| size.to_string()).join(", "))]
+    UnknownSize {
+        /// The size given.
+        found: u64,
+    },
+    /// A box of another size than the size given.
+    #[error("box {shape} makes a {n}x{n} grid, but the size is {size}", n = shape.size())]
+    Mismatch {
+        /// The box given.
+        shape: Shape,
+        /// The size given.
+        size: usize,
+    },
+}
+
+impl Shape {
+    /// The shape a request for a new grid asks for with an optional `size` and `box`: the box
+    /// when given (it must be of the size, if that is given too), else the size's default, else
+    /// 9x9.
+    pub fn from_size_and_box(size: Option<u64>, shape: Option<Shape>) -> Result<Shape, ShapeError> {
+        let Some(found) = size else { return Ok(shape.unwrap_or(Shape::CLASSIC)) };
+        let size = usize::try_from(found).ok().filter(|size| SIZES.contains(size));
+        let size = size.ok_or(ShapeError::UnknownSize { found })?;
+        match shape {
+            Some(shape) if shape.size() != size => Err(ShapeError::Mismatch { shape, size }),
+            Some(shape) => Ok(shape),
+            None => Ok(Shape::default_for(size).expect("every size has a default shape")),
+        }
+    }
+}
+
 /// A box that is not two numbers 2 to 5 written `RxC`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("box {found:?} is not a box shape: expected rows x columns, each 2 to 5, such as \"2x3\" or \"3x3\"")]
@@ -222,6 +257,21 @@ mod tests {
         assert_eq!(Shape::new(2, 2).unwrap().value_of(b'5'), None);
         assert_eq!(big.value_of(b'Q'), None);
         assert_eq!(big.value_of(b' '), None);
+    }
+
+    #[test]
+    fn a_size_and_a_box_make_a_shape_when_they_agree() {
+        let tall = Shape::new(3, 2).unwrap();
+        assert_eq!(Shape::from_size_and_box(None, None), Ok(Shape::CLASSIC));
+        assert_eq!(
+            Shape::from_size_and_box(Some(6), None),
+            Shape::new(2, 3).ok_or(ShapeError::UnknownSize { found: 0 })
+        );
+        assert_eq!(Shape::from_size_and_box(None, Some(tall)), Ok(tall));
+        assert_eq!(Shape::from_size_and_box(Some(6), Some(tall)), Ok(tall));
+        assert_eq!(Shape::from_size_and_box(Some(8), Some(tall)), Err(ShapeError::Mismatch { shape: tall, size: 8 }));
+        let error = Shape::from_size_and_box(Some(7), None).unwrap_err();
+        assert_eq!(error.to_string(), "size 7 is no grid size; the sizes are 4, 6, 8, 9, 10, 12, 15, 16, 20, 25");
     }
 
     #[test]

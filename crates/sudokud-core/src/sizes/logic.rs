@@ -1,0 +1,609 @@
+//! Human-style rating of grids of every size: the techniques of the 9x9 logic engine
+//! ([`crate::logic`]) that rest on houses alone (full house, hidden and naked singles, pointing and
+//! claiming, naked and hidden pairs, triples and quads, X-Wing, swordfish and jellyfish), taken
+//! easiest first one step at a time as there, with the same ratings and levels.
+//!
+//! Wings, colouring, uniqueness and chains are not applied here yet, so a grid that needs one of
+//! them takes a brute-force step and rates extreme, where the 9x9 engine might rate it hard or
+//! expert. On a 9x9 grid the two engines agree whenever the 9x9 path uses none of those.
+//!
+//! Every technique here only ever removes candidates that cannot be the answer, and each stays
+//! applicable as more candidates go, so whether a grid is solved within a level does not depend on
+//! the order steps are found in: generation can ask it of every blanking.
+
+use super::grid::Grid;
+use super::layout::Layout;
+use crate::logic::{Level, Rating, Technique, TechniqueCount};
+use crate::solver::{Interrupt, Interrupted};
+
+/// The techniques applied here, easiest first (the order of [`Technique::ALL`]).
+pub const TECHNIQUES: [Technique; 16] = [
+    Technique::FullHouse,
+    Technique::HiddenSingleBox,
+    Technique::HiddenSingleLine,
+    Technique::NakedSingle,
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::NakedPair,
+    Technique::XWing,
+    Technique::HiddenPair,
+    Technique::NakedTriple,
+    Technique::Swordfish,
+    Technique::HiddenTriple,
+    Technique::NakedQuad,
+    Technique::Jellyfish,
+    Technique::HiddenQuad,
+    Technique::BruteForce,
+];
+
+/// How hard `puzzle` is for a person, by the hardest technique its easiest-first path takes.
+/// `solution` must be its one solution (brute-force steps copy from it).
+pub fn rate(puzzle: &Grid, solution: &Grid, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
+    run(puzzle, solution, Level::Extreme, interrupt).map(|(rating, _)| rating)
+}
+
+/// [`rate`] for puzzles up to `level`: `None` as soon as the path needs a technique rated above
+/// it, which is then never tried.
+pub fn rate_within(
+    puzzle: &Grid,
+    solution: &Grid,
+    level: Level,
+    interrupt: &mut impl Interrupt,
+) -> Result<Option<Rating>, Interrupted> {
+    run(puzzle, solution, level, interrupt).map(|(rating, within)| within.then_some(rating))
+}
+
+/// Whether the techniques up to `level` solve `puzzle`, which then has exactly one solution: what
+/// generation asks of every blanking. Singles are placed all at once per scan rather than one per
+/// step, which gives the same answer (see the module), fast enough for 25x25 grids.
+pub fn solves_within(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt) -> Result<bool, Interrupted> {
+    let mut pencil = Pencil::new(puzzle);
+    let mut step = Step::default();
+    let harder: Vec<Technique> = TECHNIQUES
+        .into_iter()
+        .skip_while(|&technique| technique <= Technique::NakedSingle)
+        .take_while(|&technique| technique != Technique::BruteForce && technique.rating() <= level.range().1)
+        .collect();
+    while pencil.blanks > 0 {
+        if interrupt.should_stop() {
+            return Err(Interrupted);
+        }
+        step.clear();
+        pencil.singles(&mut step);
+        if step.placements.is_empty() && !harder.iter().any(|&technique| pencil.find(technique, &mut step)) {
+            return Ok(false);
+        }
+        if !pencil.apply(&step) {
+            // Two singles for one cell: a contradiction no proper puzzle leads to.
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The path up to `ceiling`: its rating, and whether it stayed within the ceiling.
+fn run(
+    puzzle: &Grid,
+    solution: &Grid,
+    ceiling: Level,
+    interrupt: &mut impl Interrupt,
+) -> Result<(Rating, bool), Interrupted> {
+    let mut pencil = Pencil::new(puzzle);
+    let mut step = Step::default();
+    let mut counts = [0u32; Technique::ALL.len()];
+    let mut within = true;
+    let allowed = TECHNIQUES.iter().copied().take_while(|technique| technique.rating() <= ceiling.range().1);
+    let allowed: Vec<Technique> = allowed.collect();
+    while pencil.blanks > 0 {
+        if interrupt.should_stop() {
+            return Err(Interrupted);
+        }
+        step.clear();
+        let found = |technique: Technique, step: &mut Step| match technique {
+            Technique::BruteForce => pencil.brute_force(solution, step),
+            _ => pencil.find(technique, step),
+        };
+        let Some(&technique) = allowed.iter().find(|&&technique| found(technique, &mut step)) else {
+            within = false;
+            break;
+        };
+        if !pencil.apply(&step) {
+            // Only a grid no proper puzzle leads to (a solution that contradicts it) gets here.
+            within = false;
+            break;
+        }
+        counts[technique as usize] += 1;
+    }
+    let solved_by_logic = pencil.blanks == 0 && counts[Technique::BruteForce as usize] == 0;
+    let techniques: Vec<TechniqueCount> = Technique::ALL
+        .into_iter()
+        .zip(counts)
+        .filter(|&(_, count)| count > 0)
+        .map(|(technique, count)| TechniqueCount { technique, count })
+        .collect();
+    let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
+    let level = Level::of(rating, solved_by_logic);
+    Ok((Rating { rating, level, solved_by_logic, techniques }, within))
+}
+
+/// What one step does: values placed and candidates removed, as (cell, value).
+#[derive(Default)]
+struct Step {
+    placements: Vec<(usize, u8)>,
+    eliminations: Vec<(usize, u8)>,
+}
+
+impl Step {
+    fn clear(&mut self) {
+        self.placements.clear();
+        self.eliminations.clear();
+    }
+}
+
+/// The bit of value `value` (1 to N) in a candidate set.
+const fn bit(value: u8) -> u32 {
+    1 << (value - 1)
+}
+
+/// The indices of the bits of `set`, smallest first: positions in a house, lines of a grid.
+fn bits(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let index = set.trailing_zeros() as usize;
+            set &= set - 1;
+            index
+        })
+    })
+}
+
+/// The values of a candidate set, smallest first.
+fn values(set: u32) -> impl Iterator<Item = u8> {
+    bits(set).map(|index| index as u8 + 1)
+}
+
+/// Which kind of house a house index is: rows, then columns, then boxes, N of each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Row,
+    Column,
+    Box,
+}
+
+/// A grid with its candidates: what a person pencils in.
+struct Pencil {
+    size: usize,
+    layout: &'static Layout,
+    values: Vec<u8>,
+    /// Per cell, the values still possible (empty for a filled cell).
+    candidates: Vec<u32>,
+    blanks: usize,
+}
+
+impl Pencil {
+    fn new(puzzle: &Grid) -> Pencil {
+        let size = puzzle.size();
+        let layout = Layout::of(puzzle.shape());
+        let all = (1u32 << size) - 1;
+        let mut pencil = Pencil {
+            size,
+            layout,
+            values: vec![0; size * size],
+            candidates: vec![all; size * size],
+            blanks: size * size,
+        };
+        for (cell, &value) in puzzle.cells().iter().enumerate() {
+            if value != 0 {
+                pencil.place(cell, value);
+            }
+        }
+        pencil
+    }
+
+    fn kind(&self, house: usize) -> Kind {
+        match house / self.size {
+            0 => Kind::Row,
+            1 => Kind::Column,
+            _ => Kind::Box,
+        }
+    }
+
+    /// Places `value` in `cell` and removes it from the cell's peers; false if the cell was filled.
+    fn place(&mut self, cell: usize, value: u8) -> bool {
+        if self.values[cell] != 0 {
+            return false;
+        }
+        self.values[cell] = value;
+        self.candidates[cell] = 0;
+        self.blanks -= 1;
+        for &peer in self.layout.peers(cell) {
+            self.candidates[usize::from(peer)] &= !bit(value);
+        }
+        true
+    }
+
+    fn apply(&mut self, step: &Step) -> bool {
+        let mut changed = false;
+        for &(cell, value) in &step.placements {
+            changed |= self.place(cell, value);
+        }
+        for &(cell, value) in &step.eliminations {
+            changed |= self.candidates[cell] & bit(value) != 0;
+            self.candidates[cell] &= !bit(value);
+        }
+        changed
+    }
+
+    /// Finds the first step of `technique` (any but brute force) into `step`; false when there
+    /// is none.
+    fn find(&self, technique: Technique, step: &mut Step) -> bool {
+        let n = self.size;
+        match technique {
+            Technique::FullHouse => self.full_house(step),
+            Technique::HiddenSingleBox => self.hidden_single(2 * n..3 * n, step),
+            Technique::HiddenSingleLine => self.hidden_single(0..2 * n, step),
+            Technique::NakedSingle => self.naked_single(step),
+            Technique::Pointing => self.locked(Kind::Box, step),
+            Technique::Claiming => self.locked(Kind::Row, step) || self.locked(Kind::Column, step),
+            Technique::NakedPair => self.naked_subset(2, step),
+            Technique::NakedTriple => self.naked_subset(3, step),
+            Technique::NakedQuad => self.naked_subset(4, step),
+            Technique::HiddenPair => self.hidden_subset(2, step),
+            Technique::HiddenTriple => self.hidden_subset(3, step),
+            Technique::HiddenQuad => self.hidden_subset(4, step),
+            Technique::XWing => self.fish(2, step),
+            Technique::Swordfish => self.fish(3, step),
+            Technique::Jellyfish => self.fish(4, step),
+            _ => false,
+        }
+    }
+
+    /// The cells of `house` as indices.
+    fn cells(&self, house: usize) -> impl Iterator<Item = usize> + '_ {
+        self.layout.house(house).iter().map(|&cell| usize::from(cell))
+    }
+
+    /// The values placed in `house`.
+    fn placed(&self, house: usize) -> u32 {
+        self.cells(house).filter(|&cell| self.values[cell] != 0).fold(0, |set, cell| set | bit(self.values[cell]))
+    }
+
+    /// Per value of `house` (bit `v - 1` of the index), the positions in the house that may hold it.
+    fn positions(&self, house: usize) -> [u32; super::MAX_SIZE] {
+        let mut positions = [0u32; super::MAX_SIZE];
+        for (position, cell) in self.cells(house).enumerate() {
+            for value in values(self.candidates[cell]) {
+                positions[usize::from(value - 1)] |= 1 << position;
+            }
+        }
+        positions
+    }
+
+    /// Every naked and hidden single of the grid at once (a full house is both).
+    fn singles(&self, step: &mut Step) {
+        for (cell, &set) in self.candidates.iter().enumerate() {
+            if set.count_ones() == 1 {
+                step.placements.push((cell, set.trailing_zeros() as u8 + 1));
+            }
+        }
+        for house in 0..3 * self.size {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for cell in self.cells(house) {
+                twice |= once & self.candidates[cell];
+                once |= self.candidates[cell];
+            }
+            for value in values(once & !twice) {
+                let cell = self.cells(house).find(|&cell| self.candidates[cell] & bit(value) != 0);
+                step.placements.push((cell.expect("a value seen once has a cell"), value));
+            }
+        }
+    }
+
+    fn full_house(&self, step: &mut Step) -> bool {
+        let all = (1u32 << self.size) - 1;
+        for house in 0..3 * self.size {
+            let mut blanks = self.cells(house).filter(|&cell| self.values[cell] == 0);
+            if let (Some(cell), None) = (blanks.next(), blanks.next()) {
+                let missing = all & !self.placed(house);
+                if missing.count_ones() == 1 {
+                    step.placements.push((cell, missing.trailing_zeros() as u8 + 1));
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn hidden_single(&self, houses: std::ops::Range<usize>, step: &mut Step) -> bool {
+        for house in houses {
+            // Values seen once and values seen twice or more, one pass over the house.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for cell in self.cells(house) {
+                twice |= once & self.candidates[cell];
+                once |= self.candidates[cell];
+            }
+            let single = once & !twice;
+            if single != 0 {
+                let value = single.trailing_zeros() as u8 + 1;
+                let cell = self.cells(house).find(|&cell| self.candidates[cell] & bit(value) != 0);
+                step.placements.push((cell.expect("a value seen once has a cell"), value));
+                return true;
+            }
+        }
+        false
+    }
+
+    fn naked_single(&self, step: &mut Step) -> bool {
+        let cell = self.candidates.iter().position(|set| set.count_ones() == 1);
+        cell.inspect(|&cell| step.placements.push((cell, self.candidates[cell].trailing_zeros() as u8 + 1))).is_some()
+    }
+
+    /// Pointing (`base` the boxes: a value's places in a box all in one line) or claiming (`base`
+    /// rows or columns: a value's places in a line all in one box): the value leaves the other
+    /// house's cells outside the base house.
+    fn locked(&self, base: Kind, step: &mut Step) -> bool {
+        let n = self.size;
+        let houses = match base {
+            Kind::Row => 0..n,
+            Kind::Column => n..2 * n,
+            Kind::Box => 2 * n..3 * n,
+        };
+        for house in houses {
+            for value in values(!self.placed(house) & ((1 << n) - 1)) {
+                let mut places = self.cells(house).filter(|&cell| self.candidates[cell] & bit(value) != 0);
+                let Some(first) = places.next() else { continue };
+                let shared =
+                    places.fold(self.layout.houses_of(first), |shared, cell| shared & self.layout.houses_of(cell));
+                // The other house all the places share (a base house also shares itself).
+                let others = shared & !(1u128 << house);
+                for other in (0..3 * n).filter(|&other| others >> other & 1 == 1) {
+                    if (base == Kind::Box) == (self.kind(other) == Kind::Box) {
+                        continue;
+                    }
+                    for cell in self.cells(other) {
+                        if self.layout.houses_of(cell) >> house & 1 == 0 && self.candidates[cell] & bit(value) != 0 {
+                            step.eliminations.push((cell, value));
+                        }
+                    }
+                }
+                if !step.eliminations.is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `size` cells of a house holding `size` values between them: the values leave the
+    /// house's other cells.
+    fn naked_subset(&self, size: usize, step: &mut Step) -> bool {
+        for house in 0..3 * self.size {
+            let cells: Vec<usize> = self
+                .cells(house)
+                .filter(|&cell| (2..=size as u32).contains(&self.candidates[cell].count_ones()))
+                .collect();
+            let sets: Vec<u32> = cells.iter().map(|&cell| self.candidates[cell]).collect();
+            let found = subsets(
+                &sets,
+                size,
+                |union| union.count_ones() as usize == size,
+                |members, union| {
+                    for cell in self.cells(house) {
+                        let inside = members.iter().any(|&member| cells[member] == cell);
+                        if !inside {
+                            values(self.candidates[cell] & union)
+                                .for_each(|value| step.eliminations.push((cell, value)));
+                        }
+                    }
+                    !step.eliminations.is_empty()
+                },
+            );
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `size` values of a house confined to `size` of its cells: those cells lose every other
+    /// value.
+    fn hidden_subset(&self, size: usize, step: &mut Step) -> bool {
+        for house in 0..3 * self.size {
+            let positions = self.positions(house);
+            let candidates: Vec<u8> = (1..=self.size as u8)
+                .filter(|&value| (2..=size as u32).contains(&positions[usize::from(value - 1)].count_ones()))
+                .collect();
+            let sets: Vec<u32> = candidates.iter().map(|&value| positions[usize::from(value - 1)]).collect();
+            let cells: Vec<usize> = self.cells(house).collect();
+            let found = subsets(
+                &sets,
+                size,
+                |union| union.count_ones() as usize == size,
+                |members, union| {
+                    let kept = members.iter().fold(0u32, |kept, &member| kept | bit(candidates[member]));
+                    for position in bits(union) {
+                        let cell = cells[position];
+                        values(self.candidates[cell] & !kept).for_each(|value| step.eliminations.push((cell, value)));
+                    }
+                    !step.eliminations.is_empty()
+                },
+            );
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A value's places in `size` rows confined to `size` columns (or the other way round): the
+    /// value leaves those columns' other rows.
+    fn fish(&self, size: usize, step: &mut Step) -> bool {
+        let n = self.size;
+        for value in 1..=n as u8 {
+            for (base, cover) in [(0, n), (n, 0)] {
+                // Per base line, the cross lines where the value may go (bit = index in the line).
+                let lines: Vec<(usize, u32)> = (0..n)
+                    .map(|line| (line, self.positions(base + line)[usize::from(value - 1)]))
+                    .filter(|&(_, places)| (2..=size as u32).contains(&places.count_ones()))
+                    .collect();
+                let sets: Vec<u32> = lines.iter().map(|&(_, places)| places).collect();
+                let found = subsets(
+                    &sets,
+                    size,
+                    |union| union.count_ones() as usize == size,
+                    |members, union| {
+                        for cross in bits(union) {
+                            let cross_house = cover + cross;
+                            for (line, cell) in self.cells(cross_house).enumerate() {
+                                let in_base = members.iter().any(|&member| lines[member].0 == line);
+                                if !in_base && self.candidates[cell] & bit(value) != 0 {
+                                    step.eliminations.push((cell, value));
+                                }
+                            }
+                        }
+                        !step.eliminations.is_empty()
+                    },
+                );
+                if found {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Places the solution's value in the blank cell with the fewest candidates.
+    fn brute_force(&self, solution: &Grid, step: &mut Step) -> bool {
+        let blanks = (0..self.values.len()).filter(|&cell| self.values[cell] == 0);
+        let cell = blanks.min_by_key(|&cell| self.candidates[cell].count_ones());
+        cell.inspect(|&cell| step.placements.push((cell, solution.cells()[cell]))).is_some()
+    }
+}
+
+/// Tries every choice of `size` of `sets` (in index order) whose union `fits`, handing each to
+/// `found` with the chosen indices and the union until it returns true; true if one did.
+fn subsets(
+    sets: &[u32],
+    size: usize,
+    fits: impl Fn(u32) -> bool,
+    mut found: impl FnMut(&[usize], u32) -> bool,
+) -> bool {
+    fn extend(
+        sets: &[u32],
+        size: usize,
+        start: usize,
+        chosen: &mut Vec<usize>,
+        union: u32,
+        fits: &dyn Fn(u32) -> bool,
+        found: &mut dyn FnMut(&[usize], u32) -> bool,
+    ) -> bool {
+        if chosen.len() == size {
+            return fits(union) && found(chosen, union);
+        }
+        for index in start..sets.len() {
+            let wider = union | sets[index];
+            // A union already wider than the subset can only grow.
+            if wider.count_ones() as usize > size {
+                continue;
+            }
+            chosen.push(index);
+            let done = extend(sets, size, index + 1, chosen, wider, fits, found);
+            chosen.pop();
+            if done {
+                return true;
+            }
+        }
+        false
+    }
+    sets.len() >= size && extend(sets, size, 0, &mut Vec::with_capacity(size), 0, &fits, &mut found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::Symmetry;
+    use crate::sizes::Shape;
+    use crate::solver::Never;
+
+    #[test]
+    fn on_9x9_it_rates_as_the_9x9_engine_where_that_uses_only_these_techniques() {
+        let mut compared = 0;
+        for (level, seed) in [Level::Easy, Level::Medium, Level::Hard]
+            .into_iter()
+            .flat_map(|level| (0..4).map(move |seed| (level, seed)))
+        {
+            let generated = crate::generate::generate(level, Symmetry::None, seed, &mut Never).unwrap();
+            let expected = generated.rating;
+            let (grid, solution) = (Grid::from(&generated.puzzle), Grid::from(&generated.solution));
+            let rating = rate(&grid, &solution, &mut Never).unwrap();
+            if expected.techniques.iter().all(|used| TECHNIQUES.contains(&used.technique)) {
+                assert_eq!((rating.rating, rating.level), (expected.rating, expected.level), "{}", generated.puzzle);
+                compared += 1;
+            } else {
+                // A technique missing here is replaced by harder ones or a guess.
+                assert!(rating.rating > expected.rating, "{}: {rating:?} vs {expected:?}", generated.puzzle);
+            }
+        }
+        assert!(compared >= 8, "only {compared} puzzles used these techniques alone");
+    }
+
+    #[test]
+    fn a_full_grid_rates_zero_and_a_grid_of_one_blank_is_a_full_house() {
+        let solution = Grid::parse("1234341221434321", None).unwrap();
+        let rating = rate(&solution, &solution, &mut Never).unwrap();
+        assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (0.0, Level::Easy, true));
+        let one_blank = Grid::parse(".234341221434321", None).unwrap();
+        let rating = rate(&one_blank, &solution, &mut Never).unwrap();
+        assert_eq!(rating.techniques, [TechniqueCount { technique: Technique::FullHouse, count: 1 }]);
+    }
+
+    #[test]
+    fn every_step_keeps_the_solution_possible() {
+        // Every elimination and placement on the way agrees with the solution.
+        for shape in Shape::all().filter(|shape| shape.size() <= 12) {
+            let (puzzle, solution) = &super::super::generate::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
+            let mut pencil = Pencil::new(puzzle);
+            let mut step = Step::default();
+            while pencil.blanks > 0 {
+                step.clear();
+                let technique = TECHNIQUES.into_iter().find(|&technique| pencil.find(technique, &mut step));
+                let technique =
+                    technique.or_else(|| pencil.brute_force(solution, &mut step).then_some(Technique::BruteForce));
+                assert!(technique.is_some(), "{shape}: brute force always finds a step");
+                for &(cell, value) in &step.placements {
+                    assert_eq!(solution.cells()[cell], value, "{shape} {technique:?}");
+                }
+                for &(cell, value) in &step.eliminations {
+                    assert_ne!(solution.cells()[cell], value, "{shape} {technique:?}");
+                }
+                assert!(pencil.apply(&step));
+            }
+            assert_eq!(pencil.values, solution.cells());
+        }
+    }
+
+    #[test]
+    fn rating_within_a_level_stops_at_its_first_harder_step() {
+        let generated = crate::generate::generate(Level::Medium, Symmetry::None, 1, &mut Never).unwrap();
+        let (grid, solution) = (Grid::from(&generated.puzzle), Grid::from(&generated.solution));
+        let rating = rate(&grid, &solution, &mut Never).unwrap();
+        assert!(rating.level > Level::Easy, "{rating:?}");
+        assert_eq!(rate_within(&grid, &solution, Level::Easy, &mut Never).unwrap(), None);
+        assert_eq!(rate_within(&grid, &solution, rating.level, &mut Never).unwrap(), Some(rating));
+    }
+
+    #[test]
+    fn subsets_are_found_only_where_the_union_fits() {
+        let sets = [0b0011, 0b0110, 0b0011, 0b1000];
+        let mut seen = Vec::new();
+        subsets(
+            &sets,
+            2,
+            |union| union.count_ones() == 2,
+            |members, _| {
+                seen.push(members.to_vec());
+                false
+            },
+        );
+        assert_eq!(seen, [vec![0, 2]]);
+    }
+}
