@@ -26,6 +26,12 @@ const UNSOLVABLE = `12345678.........9${'.'.repeat(63)}`;
 // Issue 11: its next step is an elimination (pointing), which the grid cannot show; Hint used to
 // repeat it forever. Now the hint tells it and places the digit it leads to.
 const ELIMINATION_FIRST = '..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4';
+// Other sizes, each with its one solution: 4x4, and 6x6 with boxes 3 rows high and 2 wide.
+const FOUR = '.14.........2..3';
+const FOUR_SOLUTION = '3142423113242413';
+const SIX_TALL = '..6....2..543....2452..3...3....4...';
+const SIX_TALL_SOLUTION = '546231623154315462452613261345134526';
+const SYMBOLS = '123456789ABCDEFGHIJKLMNOP';
 
 const RED = 'rgb(192, 28, 40)'; // --solved in playground.css
 const INK = 'rgb(27, 27, 27)'; // --ink: the givens' near-black
@@ -97,17 +103,22 @@ async function act(name, key) {
   return page.locator('#message').textContent();
 }
 
-/** `solution` is a complete Sudoku grid that keeps every given of `puzzle`. */
-function assertSolves(solution, puzzle) {
-  assert.match(solution, /^[1-9]{81}$/);
+/** `solution` is a complete Sudoku grid with boxes `box` (RxC) that keeps every given of `puzzle`. */
+function assertSolves(solution, puzzle, box = '3x3') {
+  const [rows, cols] = box.split('x').map(Number);
+  const size = rows * cols;
+  const across = size / cols; // boxes in a band
+  assert.equal(solution.length, size * size);
+  assert.ok([...solution].every((symbol) => SYMBOLS.slice(0, size).includes(symbol)), solution);
   [...puzzle].forEach((given, index) => given === '.' || assert.equal(solution[index], given, `given at ${index}`));
   const units = [];
-  for (let i = 0; i < 9; i++) {
-    units.push([...Array(9)].map((_, j) => i * 9 + j)); // row i
-    units.push([...Array(9)].map((_, j) => j * 9 + i)); // column i
-    units.push([...Array(9)].map((_, j) => (Math.floor(i / 3) * 3 + Math.floor(j / 3)) * 9 + (i % 3) * 3 + (j % 3)));
+  for (let i = 0; i < size; i++) {
+    units.push([...Array(size)].map((_, j) => i * size + j)); // row i
+    units.push([...Array(size)].map((_, j) => j * size + i)); // column i
+    units.push([...Array(size)].map((_, j) => // box i
+      (Math.floor(i / across) * rows + Math.floor(j / cols)) * size + (i % across) * cols + (j % cols)));
   }
-  for (const unit of units) assert.equal(new Set(unit.map((index) => solution[index])).size, 9, `unit ${unit}`);
+  for (const unit of units) assert.equal(new Set(unit.map((index) => solution[index])).size, size, `unit ${unit}`);
 }
 
 /** Blank cells of `puzzle` are red in the page, givens are ink. */
@@ -130,8 +141,9 @@ test('the page has 81 labelled cells and a strict Content-Security-Policy', asyn
 
 test('keyboard only: Tab, typing a puzzle straight through, arrows, clearing, and Solve', async () => {
   await page.goto(`${BASE}/`);
-  // Tab order: the three server buttons, the difficulty, Generate, Example, Clear, then the grid.
-  for (const name of ['Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
+  // Tab order: the size, the three server buttons, the difficulty, Generate, Example, Clear, then
+  // the grid.
+  for (const name of ['Size', 'Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
     await page.keyboard.press('Tab');
     const active = await page.evaluate(() => document.activeElement.labels?.[0]?.textContent ?? document.activeElement.textContent);
     assert.equal(active.trim(), name);
@@ -184,7 +196,7 @@ test('a puzzle pasted anywhere fills the grid, and solving fills every blank in 
   await page.keyboard.press('Control+V');
   assert.equal(await board(), SEVENTEEN);
   assert.equal(fragment(), SEVENTEEN);
-  assert.match(await page.locator('#message').textContent(), /^Pasted a puzzle with 17 givens\.$/);
+  assert.match(await page.locator('#message').textContent(), /^Pasted a 9x9 puzzle with 17 givens\.$/);
 
   const message = await act('Solve');
   assert.match(message, /^Solved: 64 cells filled in, in red\./);
@@ -228,7 +240,8 @@ test('Example, Hint, Generate and Clear', async () => {
   assert.equal(await board(), PUZZLE);
   assert.equal(await act('Hint'), 'In box 2, 8 fits only in r1c6, so r1c6 = 8.');
   assert.equal(await cell(1, 6).inputValue(), '8');
-  assert.deepEqual(await cell(1, 6).evaluate((input) => [...input.classList].sort()), ['cell', 'hinted', 'step']);
+  const marks = await cell(1, 6).evaluate((input) => [...input.classList].filter((name) => !/^(box|last)-/.test(name)));
+  assert.deepEqual(marks.sort(), ['cell', 'hinted', 'step'], 'marks besides the box lines');
   assert.equal(fragment()[5], '8', 'a hint is progress: it goes into the address');
 
   await page.goto(`${BASE}/#${ELIMINATION_FIRST}`);
@@ -279,6 +292,139 @@ test('usable at phone width: 360 px, no sideways scrolling, cells big enough to 
   await phone.keyboard.insertText('x');
   assert.equal(await blank.inputValue(), '4');
   assert.equal(new URL(phone.url()).hash, `#534${PUZZLE.slice(3)}`);
+  await phone.context().close();
+});
+
+/** Picks a grid size in the page `on` by what its option says, as a person reads it. */
+const pickSize = (label, on = page) => on.getByLabel('Size').selectOption({ label });
+/** A side's border width of every cell, such as 'borderRightWidth'. */
+const borders = (side) => page.$$eval('.cell', (cells, name) => cells.map((input) => getComputedStyle(input)[name]), side);
+/** The JSON body of the page's next request to `path`. */
+const nextBody = (path) => page.waitForRequest((request) => request.url() === `${BASE}${path}`).then((request) => request.postDataJSON());
+
+test('a 4x4 grid: picked, typed and solved; Hint and Generate wait for 9x9', async () => {
+  await page.goto(`${BASE}/`);
+  await pickSize('4x4');
+  assert.equal(await board(), '.'.repeat(16));
+  assert.equal(await page.locator('#message').textContent(), 'An empty 4x4 grid, its boxes 2 rows by 2 columns. Hint and Generate take 9x9 boards only.');
+  for (const name of ['Hint', 'Generate']) {
+    const button = page.getByRole('button', { name, exact: true });
+    assert.ok(await button.isDisabled(), `${name} is disabled`);
+    assert.equal(await button.getAttribute('title'), 'Hint and Generate take 9x9 boards only.');
+  }
+
+  // 5 is no symbol of a 4x4 grid: ignored.
+  await cell(1, 1).focus();
+  await page.keyboard.press('5');
+  assert.equal(await board(), '.'.repeat(16));
+  await page.keyboard.type(FOUR.replace(/\./g, '0'));
+  assert.equal(await board(), FOUR);
+  assert.equal(fragment(), FOUR, 'the address holds the board');
+  assert.equal(await focused(), 'Row 4, column 4', 'typing stops at the last cell');
+
+  const sent = nextBody('/v1/solve');
+  assert.equal(await act('Solve'), 'Solved: 12 cells filled in, in red. The solution is unique.');
+  assert.deepEqual(await sent, { board: FOUR }, 'the default box goes without saying');
+  assert.equal(await board(), FOUR_SOLUTION);
+  await assertSolvedColours(FOUR);
+
+  await pickSize('9x9');
+  assert.equal(await board(), '.'.repeat(81));
+  assert.equal(fragment(), '');
+  for (const name of ['Hint', 'Generate']) {
+    const button = page.getByRole('button', { name, exact: true });
+    assert.ok(await button.isEnabled(), `${name} is enabled`);
+    assert.equal(await button.getAttribute('title'), null);
+  }
+});
+
+test('6x6 with tall boxes: drawn, pasted, solved with its box, shared by its address', async () => {
+  // At 9x9, a pasted 4x4 board switches the grid to 4x4.
+  await page.goto(`${BASE}/`);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), FOUR);
+  await page.locator('h1').click();
+  await page.keyboard.press('Control+V');
+  assert.equal(await page.getByLabel('Size').inputValue(), '2x2');
+  assert.equal(await board(), FOUR);
+  assert.equal(await page.locator('#message').textContent(), 'Pasted a 4x4 puzzle with 4 givens.');
+
+  // Boxes 3 rows high and 2 wide: thick lines after columns 2 and 4 and after row 3.
+  await pickSize('6x6, 3x2 boxes');
+  assert.deepEqual((await borders('borderRightWidth')).slice(0, 6), ['1px', '2px', '1px', '2px', '1px', '0px']);
+  assert.deepEqual((await borders('borderBottomWidth')).filter((_, index) => index % 6 === 0), ['1px', '1px', '2px', '1px', '1px', '0px']);
+
+  // A board of the grid's size keeps the grid's box.
+  await page.evaluate((text) => navigator.clipboard.writeText(text), SIX_TALL.match(/.{6}/g).join('\n'));
+  await cell(2, 2).focus();
+  await page.keyboard.press('Control+V');
+  assert.equal(await page.getByLabel('Size').inputValue(), '3x2');
+  assert.equal(await board(), SIX_TALL);
+  assert.equal(fragment(), `3x2:${SIX_TALL}`, 'the address names the box that is not the default');
+
+  const sent = nextBody('/v1/solve');
+  assert.equal(await act('Solve'), 'Solved: 24 cells filled in, in red. The solution is unique.');
+  assert.deepEqual(await sent, { board: SIX_TALL, box: '3x2' });
+  assert.equal(await board(), SIX_TALL_SOLUTION);
+  await assertSolvedColours(SIX_TALL);
+
+  await page.goto(`${BASE}/`);
+  await page.goto(`${BASE}/#3x2:${SIX_TALL}`); // a shared link
+  assert.equal(await page.getByLabel('Size').inputValue(), '3x2');
+  assert.equal(await board(), SIX_TALL);
+});
+
+test('16x16 on a 1280x800 laptop: the whole grid on screen, letters typed, validated and solved', async (t) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  t.after(() => page.setViewportSize({ width: 720, height: 960 }));
+  await page.goto(`${BASE}/`);
+  await pickSize('16x16');
+  const boxes = await page.$$eval('.cell', (cells) => cells.map((input) => input.getBoundingClientRect().toJSON()));
+  assert.equal(boxes.length, 256);
+  for (const { left, top, right, bottom, width, height } of boxes) {
+    assert.ok(left >= 0 && top >= 0 && right <= 1280 && bottom <= 800, `a cell on screen: ${left},${top} to ${right},${bottom}`);
+    assert.ok(width >= 20 && height >= 20, `a cell is ${width}x${height}`);
+  }
+
+  // Letters up to G (16) in either case, shown upper case; H is past the size.
+  await cell(1, 1).focus();
+  await page.keyboard.type('gh');
+  await cell(2, 2).focus();
+  await page.keyboard.type('G');
+  assert.equal((await board()).slice(0, 18), 'G................G');
+  assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (G), r2c2 (G).');
+  assert.equal(await page.locator('.cell.conflict').count(), 2);
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  assert.equal(fragment(), '.'.repeat(256), 'the address keeps an empty grid of another size');
+  assert.equal(await act('Solve'), 'Solved: 256 cells filled in, in red. The puzzle has other solutions too.');
+  assertSolves(await board(), '.'.repeat(256), '4x4');
+});
+
+test('25x25 renders and solves', async () => {
+  await page.goto(`${BASE}/`);
+  await pickSize('25x25');
+  assert.equal(await page.locator('.cell').count(), 625);
+  assert.equal(await cell(25, 25).getAttribute('aria-label'), 'Row 25, column 25');
+  assert.match(await act('Solve'), /^Solved: 625 cells filled in, in red\./);
+  assertSolves(await board(), '.'.repeat(625), '5x5');
+});
+
+test('other sizes on a 375 px phone: 6x6 fits the width, 25x25 scrolls inside its frame', async () => {
+  const phone = await open({ width: 375, height: 667 });
+  await phone.goto(`${BASE}/#3x2:${SIX_TALL}`);
+  assert.equal(await phone.getByLabel('Size').inputValue(), '3x2', 'a link opens the grid of its board');
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal scroll');
+  const grid = await phone.locator('#board').boundingBox();
+  assert.ok(grid.x >= 0 && grid.x + grid.width <= 375, `the board fits: ${JSON.stringify(grid)}`);
+  const first = await phone.getByLabel('Row 1, column 1', { exact: true }).boundingBox();
+  assert.ok(first.width >= 44 && first.height >= 44, `a cell is ${first.width}x${first.height}`);
+
+  await pickSize('25x25', phone);
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 375), 'the page does not scroll sideways');
+  const last = phone.getByLabel('Row 25, column 25', { exact: true });
+  await last.focus();
+  const { x, width } = await last.boundingBox();
+  assert.ok(x >= 0 && x + width <= 375, 'the frame scrolls the focused cell into view');
   await phone.context().close();
 });
 

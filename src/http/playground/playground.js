@@ -1,35 +1,107 @@
-// The playground page (src/http/playground/index.html): a 9x9 grid in front of this server's
-// JSON API. Plain JavaScript without dependencies; the page's Content-Security-Policy lets it
-// load only this file and playground.css, and talk only to the server it came from.
+// The playground page (src/http/playground/index.html): a grid of any size from 4x4 to 25x25 in
+// front of this server's JSON API. Plain JavaScript without dependencies; the page's
+// Content-Security-Policy lets it load only this file and playground.css, and talk only to the
+// server it came from.
 'use strict';
 
 const EXAMPLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
-const EMPTY = '.'.repeat(81);
+/** The symbols of a cell in order, 1 to 25: a grid of size N uses the first N. */
+const SYMBOLS = '123456789ABCDEFGHIJKLMNOP';
+/** The sizes the API takes, N in N x N. */
+const SIZES = [4, 6, 8, 9, 10, 12, 15, 16, 20, 25];
+const BOARD_FORMAT =
+  `N x N characters, N one of ${SIZES.join(', ')} (81 for 9x9): 1-9, then A-P up to N, and . or 0 for a blank`;
+const NINE_BY_NINE_ONLY = 'Hint and Generate take 9x9 boards only.';
 
 const boardElement = document.getElementById('board');
+const sizeElement = document.getElementById('size');
 const messageElement = document.getElementById('message');
+/** The controls of the endpoints that take 9x9 boards only (the logic engine and the generator are 9x9). */
+const nineByNineControls = ['hint', 'difficulty', 'generate'].map((id) => document.getElementById(id));
+/** The box of the size the page starts with: an empty grid of it keeps the address bare. */
+const STARTING_BOX = [...sizeElement.options].find((option) => option.defaultSelected).value;
 
-/** The 81 cell inputs in row-major order, so the DOM order (and Tab) walks the rows. */
-const cells = [];
-for (let index = 0; index < 81; index++) {
-  const cell = document.createElement('input');
-  cell.className = 'cell';
-  cell.type = 'text';
-  cell.inputMode = 'numeric';
-  cell.autocomplete = 'off';
-  cell.spellcheck = false;
-  cell.setAttribute('aria-label', `Row ${Math.floor(index / 9) + 1}, column ${(index % 9) + 1}`);
-  cells.push(cell);
+/** A box `RxC`, R rows high and C columns wide, with the size of its grid. */
+function shapeOf(box) {
+  const [rows, cols] = box.split('x').map(Number);
+  return { box, rows, cols, size: rows * cols };
 }
-boardElement.append(...cells);
 
-/** `text` as 81 cells of `1`-`9` and `.`, or null. Whitespace is ignored, `0` is a blank. */
+/** The box the API gives a size when a request names none: square, or the widest no taller than wide. */
+function defaultBox(size) {
+  let rows = Math.floor(Math.sqrt(size));
+  while (size % rows !== 0) rows--;
+  return `${rows}x${size / rows}`;
+}
+
+/** `box` is one the size picker offers, for a grid of `size`. */
+function offersBox(box, size) {
+  return shapeOf(box).size === size && [...sizeElement.options].some((option) => option.value === box);
+}
+
+/** The grid's shape, and its cell inputs in row-major order, so the DOM order (and Tab) walks the rows. */
+let shape;
+let cells = [];
+
+/** Replaces the grid with an empty one of `box`'s shape, and enables what works for its size. */
+function drawGrid(box) {
+  shape = shapeOf(box);
+  const { rows, cols, size } = shape;
+  sizeElement.value = box;
+  // Through the CSSOM, which the CSP allows; it forbids style attributes.
+  document.documentElement.style.setProperty('--size', size);
+  cells = [];
+  for (let index = 0; index < size * size; index++) {
+    const [row, col] = [Math.floor(index / size), index % size];
+    const cell = document.createElement('input');
+    cell.className = 'cell';
+    cell.classList.toggle('box-right', col % cols === cols - 1 && col < size - 1);
+    cell.classList.toggle('box-bottom', row % rows === rows - 1 && row < size - 1);
+    cell.classList.toggle('last-col', col === size - 1);
+    cell.classList.toggle('last-row', row === size - 1);
+    cell.type = 'text';
+    cell.inputMode = size > 9 ? 'text' : 'numeric'; // past 9x9, letters too
+    cell.autocomplete = 'off';
+    cell.spellcheck = false;
+    cell.setAttribute('aria-label', `Row ${row + 1}, column ${col + 1}`);
+    cells.push(cell);
+  }
+  boardElement.replaceChildren(...cells);
+  for (const control of nineByNineControls) {
+    control.disabled = size !== 9;
+    if (control.disabled) control.title = NINE_BY_NINE_ONLY;
+    else control.removeAttribute('title');
+  }
+}
+
+/** `symbol` (upper case) is a value of a cell of the current grid. */
+function isSymbol(symbol) {
+  return symbol.length === 1 && SYMBOLS.slice(0, shape.size).includes(symbol);
+}
+
+/** The last character of `text` that is a symbol of the current grid, in upper case, or undefined. */
+function lastSymbol(text) {
+  return [...text.toUpperCase()].filter(isSymbol).at(-1);
+}
+
+/** The size of a board of N x N cells. */
+function sizeOf(board) {
+  return Math.sqrt(board.length);
+}
+
+/**
+ * `text` as a board of N x N cells of the first N symbols and `.`, for a size N the API takes, or
+ * null. Whitespace is ignored, `0` is a blank, and letters are upper-cased.
+ */
 function parseBoard(text) {
-  const board = text.replace(/\s+/g, '').replace(/0/g, '.');
-  return /^[1-9.]{81}$/.test(board) ? board : null;
+  const board = text.replace(/\s+/g, '').replace(/0/g, '.').toUpperCase();
+  const size = sizeOf(board);
+  if (!SIZES.includes(size)) return null;
+  const symbols = SYMBOLS.slice(0, size);
+  return [...board].every((symbol) => symbol === '.' || symbols.includes(symbol)) ? board : null;
 }
 
-/** How many cells of an 81-character board are blank. */
+/** How many cells of a board are blank. */
 function blanks(board) {
   return board.split('.').length - 1;
 }
@@ -42,6 +114,11 @@ function shownBoard() {
 /** The puzzle: the board without the digits the solver filled in. */
 function puzzle() {
   return cells.map((cell) => (cell.value && !cell.classList.contains('solved') ? cell.value : '.')).join('');
+}
+
+/** A request body for `board` on the current grid: its box goes along when not the size's default. */
+function boardRequest(board) {
+  return shape.box === defaultBox(shape.size) ? { board } : { board, box: shape.box };
 }
 
 /** Writes one cell; `kind` says who filled it: the solver (red), a hint, or the person. */
@@ -60,9 +137,13 @@ function clearMarks() {
   }
 }
 
-/** The cell of a 0-based row and column from an API answer. */
-function cellAt({ row, col }) {
-  return cells[row * 9 + col];
+/** The index in `cells` of a 0-based row and column from an API answer. */
+function indexAt({ row, col }) {
+  return row * shape.size + col;
+}
+
+function cellAt(position) {
+  return cells[indexAt(position)];
 }
 
 function markConflicts(conflicts) {
@@ -79,12 +160,18 @@ function say(text, tone = '') {
 }
 
 /**
- * Keeps the puzzle in the URL fragment so that the address is a link to it. Solver fills stay
- * out, so a shared link gives the puzzle, not its answer. replaceState: no history entry per digit.
+ * Keeps the puzzle in the URL fragment so that the address is a link to it: the board, after its
+ * box and a colon (`#3x2:..6...`) when that is not the size's default. Solver fills stay out, so a
+ * shared link gives the puzzle, not its answer. replaceState: no history entry per digit.
  */
 function saveToFragment() {
   const current = puzzle();
-  history.replaceState(null, '', current === EMPTY ? location.pathname : `#${current}`);
+  if (shape.box === STARTING_BOX && blanks(current) === current.length) {
+    history.replaceState(null, '', location.pathname);
+  } else {
+    const box = shape.box === defaultBox(shape.size) ? '' : `${shape.box}:`;
+    history.replaceState(null, '', `#${box}${current}`);
+  }
 }
 
 /** A person changed a cell: earlier marks no longer describe the board. */
@@ -94,7 +181,12 @@ function edit(index, digit) {
   saveToFragment();
 }
 
-function loadBoard(board) {
+/**
+ * Shows `board`, on a grid of `box` (by default the current one if the board is of its size,
+ * otherwise the default box of the board's size), redrawn if its shape changes.
+ */
+function loadBoard(board, box = sizeOf(board) === shape.size ? shape.box : defaultBox(sizeOf(board))) {
+  if (box !== shape.box) drawGrid(box);
   clearMarks();
   [...board].forEach((digit, index) => setCell(index, digit === '.' ? '' : digit));
   saveToFragment();
@@ -103,20 +195,27 @@ function loadBoard(board) {
 function loadFromFragment() {
   const fragment = location.hash.slice(1);
   if (fragment === '') return;
-  const board = parseBoard(fragment);
-  if (board) loadBoard(board);
-  else say('The address holds no board: expected 81 characters, 1-9 and . or 0 for a blank.', 'error');
+  const [, box, text] = fragment.match(/^(?:(\d+x\d+):)?(.*)$/);
+  const board = parseBoard(text);
+  if (board && (box === undefined || offersBox(box, sizeOf(board)))) {
+    loadBoard(board, box ?? defaultBox(sizeOf(board)));
+  } else {
+    say(`The address holds no board: expected ${BOARD_FORMAT}, after its box (3x2:) if not the default.`, 'error');
+  }
 }
 
 function focusCell(row, col) {
-  cells[Math.min(Math.max(row, 0), 8) * 9 + Math.min(Math.max(col, 0), 8)].focus();
+  const last = shape.size - 1;
+  cellAt({ row: Math.min(Math.max(row, 0), last), col: Math.min(Math.max(col, 0), last) }).focus();
 }
 
 /**
  * POSTs `body` to `path`. Returns the JSON answer, or null after showing what went wrong: for a
- * problem response its title and `detail`, and the conflicts it lists.
+ * problem response its title and `detail`, and the conflicts it lists. Null too, silently, when
+ * the grid was redrawn meanwhile: the answer is about a board no longer shown.
  */
 async function call(path, body) {
+  const asked = cells;
   let response;
   try {
     response = await fetch(path, {
@@ -129,6 +228,7 @@ async function call(path, body) {
     return null;
   }
   const answer = await response.json().catch(() => null);
+  if (cells !== asked) return null;
   if (response.ok && answer) return answer;
   clearMarks();
   if (answer?.conflicts) markConflicts(answer.conflicts);
@@ -142,7 +242,7 @@ function cellName({ row, col }) {
 
 async function solve() {
   const given = puzzle();
-  const answer = await call('/v1/solve', { board: given });
+  const answer = await call('/v1/solve', boardRequest(given));
   if (!answer) return;
   clearMarks();
   let filled = 0;
@@ -158,12 +258,13 @@ async function solve() {
 }
 
 async function validate() {
-  const answer = await call('/v1/validate', { board: shownBoard() });
+  const answer = await call('/v1/validate', boardRequest(shownBoard()));
   if (!answer) return;
   clearMarks();
   markConflicts(answer.conflicts);
   if (!answer.valid) {
-    const list = answer.conflicts.map((conflict) => `${cellName(conflict)} (${conflict.digit})`).join(', ');
+    // A conflict's digit is a number, 10-25 included: show it as the grid does.
+    const list = answer.conflicts.map(({ digit, ...at }) => `${cellName(at)} (${SYMBOLS[digit - 1]})`).join(', ');
     say(`${answer.conflicts.length} conflicting cells: ${list}.`, 'error');
   } else if (answer.complete) {
     say('Valid and complete.', 'ok');
@@ -187,7 +288,7 @@ async function hint() {
   }
   const placement = answer.steps[answer.steps.length - 1];
   for (const cell of placement.cells) cellAt(cell).classList.add('step');
-  for (const { row, col, digit } of placement.placements) setCell(row * 9 + col, String(digit), 'hinted');
+  for (const position of placement.placements) setCell(indexAt(position), String(position.digit), 'hinted');
   saveToFragment();
   say(answer.steps.map((step) => step.explanation).join(' '), 'ok');
 }
@@ -203,16 +304,17 @@ async function generate() {
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-// Keyboard: digits type and move on (so a puzzle can be typed straight through), 0 and . clear
-// and move on, Backspace and Delete clear, arrows move; Tab keeps its usual meaning.
+// Keyboard: digits and letters of the grid type and move on (so a puzzle can be typed straight
+// through), 0 and . clear and move on, Backspace and Delete clear, arrows move; Tab keeps its
+// usual meaning.
 boardElement.addEventListener('keydown', (event) => {
   const index = cells.indexOf(event.target);
   if (index < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
-  const [row, col] = [Math.floor(index / 9), index % 9];
-  const next = () => (index < 80 ? cells[index + 1].focus() : undefined);
+  const [row, col] = [Math.floor(index / shape.size), index % shape.size];
+  const next = () => (index < cells.length - 1 ? cells[index + 1].focus() : undefined);
   const { key } = event;
-  if (/^[1-9]$/.test(key)) {
-    edit(index, key);
+  if (isSymbol(key.toUpperCase())) {
+    edit(index, key.toUpperCase());
     next();
   } else if (key === '0' || key === '.') {
     edit(index, '');
@@ -224,19 +326,19 @@ boardElement.addEventListener('keydown', (event) => {
   } else if (key.length !== 1) {
     return; // Tab, Home, Escape...: the browser's default
   }
-  event.preventDefault(); // including any other printable key: a cell holds one digit
+  event.preventDefault(); // including any other printable key: a cell holds one symbol
 });
 
 // What keydown did not handle, such as a phone's on-screen keyboard (whose key events often
-// carry no key): keep the digit just typed, or nothing.
+// carry no key): keep the symbol just typed, or nothing.
 boardElement.addEventListener('input', (event) => {
   const index = cells.indexOf(event.target);
   if (index < 0) return;
-  const typed = /^[1-9]$/.test(event.data ?? '') ? event.data : event.target.value.replace(/[^1-9]/g, '').slice(-1);
-  edit(index, typed);
+  edit(index, lastSymbol(event.data ?? '') ?? lastSymbol(event.target.value) ?? '');
 });
 
-// A pasted board fills the grid, wherever the focus is.
+// A pasted board fills the grid, wherever the focus is; one of another size switches the grid to
+// that size (with its default box).
 document.addEventListener('paste', (event) => {
   const text = event.clipboardData?.getData('text') ?? '';
   const board = parseBoard(text);
@@ -244,14 +346,22 @@ document.addEventListener('paste', (event) => {
   if (board) {
     event.preventDefault();
     loadBoard(board);
-    say(`Pasted a puzzle with ${81 - blanks(board)} givens.`, 'ok');
+    say(`Pasted a ${shape.size}x${shape.size} puzzle with ${board.length - blanks(board)} givens.`, 'ok');
   } else if (index >= 0) {
     event.preventDefault();
-    if (/^\s*[1-9]\s*$/.test(text)) edit(index, text.trim());
-    else say('To paste a board, copy 81 characters: 1-9, and . or 0 for a blank.', 'error');
+    const symbol = text.trim().toUpperCase();
+    if (isSymbol(symbol)) edit(index, symbol);
+    else say(`To paste a board, copy ${BOARD_FORMAT}.`, 'error');
   }
 });
 
+sizeElement.addEventListener('change', () => {
+  drawGrid(sizeElement.value);
+  saveToFragment();
+  const { rows, cols, size } = shape;
+  const note = size === 9 ? '' : ` ${NINE_BY_NINE_ONLY}`;
+  say(`An empty ${size}x${size} grid, its boxes ${rows} rows by ${cols} columns.${note}`, 'ok');
+});
 document.getElementById('solve').addEventListener('click', solve);
 document.getElementById('validate').addEventListener('click', validate);
 document.getElementById('hint').addEventListener('click', hint);
@@ -261,9 +371,10 @@ document.getElementById('example').addEventListener('click', () => {
   say('Loaded the example puzzle.', 'ok');
 });
 document.getElementById('clear').addEventListener('click', () => {
-  loadBoard(EMPTY);
+  loadBoard('.'.repeat(cells.length));
   say('');
 });
 window.addEventListener('hashchange', loadFromFragment);
 
+drawGrid(STARTING_BOX);
 loadFromFragment();
