@@ -302,16 +302,16 @@ const borders = (side) => page.$$eval('.cell', (cells, name) => cells.map((input
 /** The JSON body of the page's next request to `path`. */
 const nextBody = (path) => page.waitForRequest((request) => request.url() === `${BASE}${path}`).then((request) => request.postDataJSON());
 
-test('a 4x4 grid: picked, typed and solved; Hint and Generate wait for 9x9', async () => {
+test('a 4x4 grid: picked, typed and solved; Hint waits for 9x9', async () => {
   await page.goto(`${BASE}/`);
   await pickSize('4x4');
   assert.equal(await board(), '.'.repeat(16));
-  assert.equal(await page.locator('#message').textContent(), 'An empty 4x4 grid, its boxes 2 rows by 2 columns. Hint and Generate take 9x9 boards only.');
-  for (const name of ['Hint', 'Generate']) {
-    const button = page.getByRole('button', { name, exact: true });
-    assert.ok(await button.isDisabled(), `${name} is disabled`);
-    assert.equal(await button.getAttribute('title'), 'Hint and Generate take 9x9 boards only.');
-  }
+  assert.equal(await page.locator('#message').textContent(), 'An empty 4x4 grid, its boxes 2 rows by 2 columns. Hint takes 9x9 boards only.');
+  const hintButton = page.getByRole('button', { name: 'Hint', exact: true });
+  assert.ok(await hintButton.isDisabled(), 'Hint is disabled');
+  assert.equal(await hintButton.getAttribute('title'), 'Hint takes 9x9 boards only.');
+  assert.ok(await page.getByRole('button', { name: 'Generate', exact: true }).isEnabled(), 'Generate is enabled');
+  assert.ok(await page.getByLabel('Difficulty').isEnabled(), 'Difficulty is enabled');
 
   // 5 is no symbol of a 4x4 grid: ignored.
   await cell(1, 1).focus();
@@ -331,11 +331,52 @@ test('a 4x4 grid: picked, typed and solved; Hint and Generate wait for 9x9', asy
   await pickSize('9x9');
   assert.equal(await board(), '.'.repeat(81));
   assert.equal(fragment(), '');
-  for (const name of ['Hint', 'Generate']) {
-    const button = page.getByRole('button', { name, exact: true });
-    assert.ok(await button.isEnabled(), `${name} is enabled`);
-    assert.equal(await button.getAttribute('title'), null);
-  }
+  assert.ok(await hintButton.isEnabled(), 'Hint is enabled');
+  assert.equal(await hintButton.getAttribute('title'), null);
+});
+
+test('Generate at other sizes: an easy 4x4, a level 4x4 does not offer, 6x6 with its box, 16x16 with letters', async () => {
+  await page.goto(`${BASE}/`);
+  await pickSize('4x4');
+  await page.getByLabel('Difficulty').selectOption('easy');
+  let sent = nextBody('/v1/generate');
+  assert.match(await act('Generate'), /^A new easy puzzle \(rating \d\.\d, seed \d+\)\.$/);
+  assert.deepEqual(await sent, { difficulty: 'easy', size: 4 }, 'the default box goes without saying');
+  const four = await board();
+  assert.match(four, /^[1-4.]{16}$/);
+  assert.ok(/[1-4]/.test(four) && four.includes('.'), `a puzzle: givens and blanks (${four})`);
+  assert.equal(await page.getByLabel('Size').inputValue(), '2x2');
+  assert.equal(fragment(), four);
+  assert.equal(await act('Solve'), `Solved: ${four.split('.').length - 1} cells filled in, in red. The solution is unique.`);
+
+  // The levels a size offers are the server's to say: its problem's detail tells them.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Difficulty').selectOption('medium');
+  assert.equal(
+    await act('Generate'),
+    'Invalid request: `difficulty`: medium puzzles are not offered at 4x4; its levels are easy',
+  );
+  assert.ok(await page.locator('#message.error').isVisible());
+  assert.equal(await board(), '.'.repeat(16), 'the grid stays as it was');
+
+  await pickSize('6x6, 3x2 boxes');
+  await page.getByLabel('Difficulty').selectOption('easy');
+  sent = nextBody('/v1/generate');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  assert.deepEqual(await sent, { difficulty: 'easy', size: 6, box: '3x2' });
+  assert.equal(await page.getByLabel('Size').inputValue(), '3x2', 'the grid keeps its box');
+  const six = await board();
+  assert.match(six, /^[1-6.]{36}$/);
+  assert.equal(fragment(), `3x2:${six}`);
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+  assertSolves(await board(), six, '3x2');
+
+  await pickSize('16x16');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  const sixteen = await board();
+  assert.match(sixteen, /^[1-9A-G.]{256}$/);
+  assert.match(sixteen, /[A-G]/, 'letters for 10 to 16');
+  assert.ok(sixteen.includes('.'), 'blanks to fill');
 });
 
 test('6x6 with tall boxes: drawn, pasted, solved with its box, shared by its address', async () => {

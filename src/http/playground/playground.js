@@ -11,13 +11,13 @@ const SYMBOLS = '123456789ABCDEFGHIJKLMNOP';
 const SIZES = [4, 6, 8, 9, 10, 12, 15, 16, 20, 25];
 const BOARD_FORMAT =
   `N x N characters, N one of ${SIZES.join(', ')} (81 for 9x9): 1-9, then A-P up to N, and . or 0 for a blank`;
-const NINE_BY_NINE_ONLY = 'Hint and Generate take 9x9 boards only.';
+const HINT_NINE_BY_NINE_ONLY = 'Hint takes 9x9 boards only.';
 
 const boardElement = document.getElementById('board');
 const sizeElement = document.getElementById('size');
 const messageElement = document.getElementById('message');
-/** The controls of the endpoints that take 9x9 boards only (the logic engine and the generator are 9x9). */
-const nineByNineControls = ['hint', 'difficulty', 'generate'].map((id) => document.getElementById(id));
+/** Hint stands on the 9x9 logic engine: /v1/hint refuses other sizes. */
+const hintButton = document.getElementById('hint');
 /** The box of the size the page starts with: an empty grid of it keeps the address bare. */
 const STARTING_BOX = [...sizeElement.options].find((option) => option.defaultSelected).value;
 
@@ -67,11 +67,9 @@ function drawGrid(box) {
     cells.push(cell);
   }
   boardElement.replaceChildren(...cells);
-  for (const control of nineByNineControls) {
-    control.disabled = size !== 9;
-    if (control.disabled) control.title = NINE_BY_NINE_ONLY;
-    else control.removeAttribute('title');
-  }
+  hintButton.disabled = size !== 9;
+  if (hintButton.disabled) hintButton.title = HINT_NINE_BY_NINE_ONLY;
+  else hintButton.removeAttribute('title');
 }
 
 /** `symbol` (upper case) is a value of a cell of the current grid. */
@@ -116,9 +114,9 @@ function puzzle() {
   return cells.map((cell) => (cell.value && !cell.classList.contains('solved') ? cell.value : '.')).join('');
 }
 
-/** A request body for `board` on the current grid: its box goes along when not the size's default. */
-function boardRequest(board) {
-  return shape.box === defaultBox(shape.size) ? { board } : { board, box: shape.box };
+/** A request body about the current grid: `members`, and its box when not the size's default. */
+function gridRequest(members) {
+  return shape.box === defaultBox(shape.size) ? members : { ...members, box: shape.box };
 }
 
 /** Writes one cell; `kind` says who filled it: the solver (red), a hint, or the person. */
@@ -242,7 +240,7 @@ function cellName({ row, col }) {
 
 async function solve() {
   const given = puzzle();
-  const answer = await call('/v1/solve', boardRequest(given));
+  const answer = await call('/v1/solve', gridRequest({ board: given }));
   if (!answer) return;
   clearMarks();
   let filled = 0;
@@ -258,7 +256,7 @@ async function solve() {
 }
 
 async function validate() {
-  const answer = await call('/v1/validate', boardRequest(shownBoard()));
+  const answer = await call('/v1/validate', gridRequest({ board: shownBoard() }));
   if (!answer) return;
   clearMarks();
   markConflicts(answer.conflicts);
@@ -293,9 +291,13 @@ async function hint() {
   say(answer.steps.map((step) => step.explanation).join(' '), 'ok');
 }
 
+/**
+ * A new puzzle of the picked difficulty for the current grid. Which levels a size offers is the
+ * server's to say: a level it does not offer is a problem whose detail lists those it does.
+ */
 async function generate() {
   const difficulty = document.getElementById('difficulty').value;
-  const answer = await call('/v1/generate', { difficulty });
+  const answer = await call('/v1/generate', gridRequest({ difficulty, size: shape.size }));
   if (!answer) return;
   loadBoard(answer.puzzle);
   const { level, rating } = answer.rating;
@@ -359,7 +361,7 @@ sizeElement.addEventListener('change', () => {
   drawGrid(sizeElement.value);
   saveToFragment();
   const { rows, cols, size } = shape;
-  const note = size === 9 ? '' : ` ${NINE_BY_NINE_ONLY}`;
+  const note = size === 9 ? '' : ` ${HINT_NINE_BY_NINE_ONLY}`;
   say(`An empty ${size}x${size} grid, its boxes ${rows} rows by ${cols} columns.${note}`, 'ok');
 });
 document.getElementById('solve').addEventListener('click', solve);
