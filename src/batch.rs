@@ -68,7 +68,7 @@ impl LineError {
             }
             LineError::NotClassic(size) => writeln!(
                 out,
-                "error\t{}: a {size}x{size} grid; ratings and explanations take 9x9 grids only (sudokud solve takes every size)",
+                "error\t{}: a {size}x{size} grid; explanations take 9x9 grids only (sudokud solve and rate take every size)",
                 Kind::InvalidBoard.slug()
             ),
             LineError::UnanswerableGrid(shape, unanswerable) => {
@@ -157,16 +157,21 @@ fn verdict(puzzle: &Board) -> Verdict {
     solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
-/// `sudokud rate`: how hard the puzzle is for a person.
-pub struct Rate;
+/// `sudokud rate`: how hard the puzzle is for a person, for grids of every size (boxes of
+/// `shape` when given, as for [`Solve`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rate {
+    pub shape: Option<Shape>,
+}
 
 impl LineJob for Rate {
     type Answer = Result<Rating, LineError>;
     const CHUNK: usize = 8;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let (puzzle, solution) = proper_puzzle(line)?;
-        Ok(logic::rate(&puzzle, &solution, &mut Never).expect("Never interrupts"))
+        let puzzle = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        let rating = puzzle.rate(&mut Never).expect("Never interrupts");
+        rating.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
     }
 
     /// `<rating>\t<level>\t<logic|search>\t<technique>=<count>,...`.
@@ -584,7 +589,7 @@ mod tests {
     #[test]
     fn rate_writes_rating_level_and_techniques() {
         let two = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
-        let output = run_job(&Rate, &format!("{PUZZLE}\n{two}\n"), 2);
+        let output = run_job(&Rate::default(), &format!("{PUZZLE}\n{two}\n"), 2);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
         assert_eq!(
@@ -594,13 +599,21 @@ mod tests {
     }
 
     #[test]
-    fn rate_and_explain_say_they_take_9x9_grids_only() {
-        let expected = "error\tinvalid-board: a 4x4 grid; ratings and explanations take 9x9 grids only \
-                        (sudokud solve takes every size)";
-        assert_eq!(run_job(&Rate, "1... .... ..3. ...4\n", 1).trim_end(), expected);
+    fn explain_says_it_takes_9x9_grids_only_and_rate_takes_every_size() {
+        let expected = "error\tinvalid-board: a 4x4 grid; explanations take 9x9 grids only \
+                        (sudokud solve and rate take every size)";
         assert!(run_job(&Explain, "1... .... ..3. ...4\n", 1).starts_with(expected));
-        // A line that fits no size keeps the 9x9 reader's own error.
-        assert!(run_job(&Rate, "12345\n", 1).contains("fits no grid"));
+        assert!(run_job(&Rate::default(), "12345\n", 1).contains("fits no grid"));
+        // A 4x4 puzzle of one solution, and the empty 4x4 grid of many.
+        let rated = run_job(&Rate::default(), ".14.........2..3\n................\n", 1);
+        let lines: Vec<&str> = rated.lines().collect();
+        assert!(lines[0].starts_with("1.") && lines[0].contains("\teasy\tlogic\t"), "{}", lines[0]);
+        assert!(lines[1].starts_with("error\tmultiple-solutions"), "{}", lines[1]);
+        // The box applies as for solve: 1s at r0c0 and r1c2 share a 2x3 box but not a 3x2 one.
+        let six = format!("1.......1{}", ".".repeat(27));
+        assert!(run_job(&Rate::default(), &six, 1).starts_with("error\tconflicting-givens"));
+        let tall = Rate { shape: Shape::new(3, 2) };
+        assert!(run_job(&tall, &six, 1).starts_with("error\tmultiple-solutions"));
     }
 
     #[test]

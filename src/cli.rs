@@ -52,15 +52,15 @@ pub enum Command {
     /// solution; or `error<TAB><reason>` when it is invalid, its givens conflict, or it has no
     /// solution. Shows a progress bar on stderr when it is a terminal. Exits 0 when every input
     /// was read, 1 when a file cannot be read.
-    Solve(SolveArgs),
+    Solve(GridBatchArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
-    /// Reads 9x9 puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
-    /// lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
+    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
+    /// field of a line, so `generate`'s lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
     /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
     /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
     /// or `error<TAB><reason>` (also for a puzzle with more than one solution).
-    Rate(BatchArgs),
+    Rate(GridBatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
     /// Reads 9x9 puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
@@ -91,8 +91,9 @@ pub struct BatchArgs {
     pub threads: Option<NonZeroUsize>,
 }
 
+/// The arguments of the batch commands that read every size: [`BatchArgs`] and the box.
 #[derive(Debug, Args)]
-pub struct SolveArgs {
+pub struct GridBatchArgs {
     #[command(flatten)]
     pub batch: BatchArgs,
     /// The box of every puzzle, rows x columns (2 to 5 each), when not its size's default:
@@ -166,7 +167,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config),
         Command::Solve(args) => batch("solve", &batch::Solve { shape: args.shape }, args.batch),
-        Command::Rate(args) => batch("rate", &batch::Rate, args),
+        Command::Rate(args) => batch("rate", &batch::Rate { shape: args.shape }, args.batch),
         Command::Explain(args) => batch("explain", &batch::Explain, args),
         Command::Generate(args) => generate(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {

@@ -25,8 +25,9 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _) = request.board.classic("rating")?;
-    with_unique_solution(&state, "rate", puzzle, logic::rate).await.map(Json)
+    let (puzzle, _) = request.grid()?;
+    let rating = state.pool.run("rate", move |deadline| puzzle.rate(deadline)).await?;
+    Ok(Json(rating?))
 }
 
 #[derive(Serialize)]

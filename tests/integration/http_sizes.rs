@@ -222,12 +222,28 @@ async fn boards_and_boxes_that_fit_no_grid_say_why() {
 }
 
 #[tokio::test]
-async fn rating_hints_and_explanations_say_they_take_9x9_only() {
-    for (path, what) in [("/v1/rate", "rating"), ("/v1/hint", "a hint"), ("/v1/explain", "an explanation")] {
+async fn hints_and_explanations_say_they_take_9x9_only() {
+    for (path, what) in [("/v1/hint", "a hint"), ("/v1/explain", "an explanation")] {
         let reply = post(path, json!({ "board": ".".repeat(16) })).await;
         let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-board");
         assert_eq!(problem["detail"], format!("the board is 4x4, but {what} takes 9x9 boards only"));
     }
+}
+
+#[tokio::test]
+async fn ratings_take_every_size_and_agree_with_generation() {
+    for (size, level, seed) in [(6, "medium", 4), (12, "hard", 2), (16, "easy", 1)] {
+        let request = json!({ "difficulty": level, "size": size, "seed": seed });
+        let generated = post("/v1/generate", request).await.body;
+        let rated = post("/v1/rate", json!({ "board": generated["puzzle"], "box": generated["box"] })).await;
+        assert_eq!(rated.status, StatusCode::OK, "{}", rated.body);
+        assert_eq!(rated.body, generated["rating"], "{size}x{size} {level}");
+    }
+    let reply = post("/v1/rate", json!({ "board": ".14.........2..3" })).await;
+    assert_eq!(reply.body["level"], "easy");
+    assert_eq!(reply.body["solved_by_logic"], true);
+    let reply = post("/v1/rate", json!({ "board": ".".repeat(16) })).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "multiple-solutions");
 }
 
 #[tokio::test]

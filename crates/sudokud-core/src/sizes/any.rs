@@ -5,14 +5,15 @@ use std::fmt;
 
 use super::generate as sized_generate;
 use super::grid::Grid;
+use super::logic as sized_logic;
 use super::rules::{self as sized_rules, Conflict};
 use super::shape::Shape;
 use super::solver as sized_solver;
 use crate::board::{Board, BoardError, CELLS};
 use crate::generate::{self, Symmetry};
-use crate::logic::{Level, Rating};
+use crate::logic::{self, Level, Rating};
 use crate::rules::{self, Validation};
-use crate::solver::{self, Interrupt, Interrupted, Verdict};
+use crate::solver::{self, Interrupt, Interrupted, Unanswerable, Verdict};
 
 /// A board of any size: the 9x9 board with 3x3 boxes, which [`crate::solver`] is specialised
 /// for, or a grid of another shape, which [`super::solver`] serves.
@@ -93,6 +94,22 @@ impl AnyGrid {
                 if conflicts.is_empty() { Ok(count.solutions) } else { Err(conflicts) }
             }
         })
+    }
+
+    /// How hard the puzzle is for a person, if it is a proper puzzle (see [`crate::logic::rate`]
+    /// for 9x9 and [`sized_logic::rate`] for other shapes, whose ratings use the house-based
+    /// techniques alone); otherwise why it has no rating: its conflicts, no solution or several.
+    pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
+        let solution = match self.classify(interrupt)?.unique() {
+            Ok(solution) => solution,
+            Err(unanswerable) => return Ok(Err(unanswerable)),
+        };
+        let rating = match (self, &solution) {
+            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => logic::rate(puzzle, solution, interrupt)?,
+            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => sized_logic::rate(puzzle, solution, interrupt)?,
+            _ => unreachable!("a solution has its puzzle's shape"),
+        };
+        Ok(Ok(rating))
     }
 
     /// The grid checked against the rules.
@@ -217,6 +234,19 @@ mod tests {
         let refused = AnyGrid::offers(four, Level::Medium).unwrap_err();
         assert_eq!(refused.to_string(), "medium puzzles are not offered at 4x4; its levels are easy");
         assert_eq!(AnyGrid::offers(six, Level::Extreme), Ok(()));
+    }
+
+    #[test]
+    fn a_rating_is_for_proper_puzzles_of_any_shape() {
+        let classic = AnyGrid::parse(EXAMPLE_PUZZLE, None).unwrap();
+        let expected =
+            logic::rate(&EXAMPLE_PUZZLE.parse().unwrap(), &crate::board::EXAMPLE_SOLUTION.parse().unwrap(), &mut Never);
+        assert_eq!(classic.rate(&mut Never).unwrap(), Ok(expected.unwrap()));
+        let six = Shape::new(3, 2).unwrap();
+        let generated = AnyGrid::generate(six, Level::Medium, Symmetry::None, 4, &mut Never).unwrap();
+        assert_eq!(generated.puzzle.rate(&mut Never).unwrap(), Ok(generated.rating));
+        let empty = AnyGrid::from(Grid::empty(six));
+        assert_eq!(empty.rate(&mut Never).unwrap(), Err(Unanswerable::Multiple));
     }
 
     #[test]

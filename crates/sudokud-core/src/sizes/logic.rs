@@ -438,11 +438,12 @@ impl Pencil {
     /// value leaves those columns' other rows.
     fn fish(&self, size: usize, step: &mut Step) -> bool {
         let n = self.size;
-        for value in 1..=n as u8 {
-            for (base, cover) in [(0, n), (n, 0)] {
-                // Per base line, the cross lines where the value may go (bit = index in the line).
+        for (base, cover) in [(0, n), (n, 0)] {
+            // Per base line, per value, the cross lines where the value may go, found once.
+            let places: Vec<[u32; super::MAX_SIZE]> = (0..n).map(|line| self.positions(base + line)).collect();
+            for value in 1..=n as u8 {
                 let lines: Vec<(usize, u32)> = (0..n)
-                    .map(|line| (line, self.positions(base + line)[usize::from(value - 1)]))
+                    .map(|line| (line, places[line][usize::from(value - 1)]))
                     .filter(|&(_, places)| (2..=size as u32).contains(&places.count_ones()))
                     .collect();
                 let sets: Vec<u32> = lines.iter().map(|&(_, places)| places).collect();
@@ -452,8 +453,7 @@ impl Pencil {
                     |union| union.count_ones() as usize == size,
                     |members, union| {
                         for cross in bits(union) {
-                            let cross_house = cover + cross;
-                            for (line, cell) in self.cells(cross_house).enumerate() {
+                            for (line, cell) in self.cells(cover + cross).enumerate() {
                                 let in_base = members.iter().any(|&member| lines[member].0 == line);
                                 if !in_base && self.candidates[cell] & bit(value) != 0 {
                                     step.eliminations.push((cell, value));
