@@ -73,7 +73,7 @@ pub enum Command {
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
     /// and `explain` read as the puzzle (`sudokud generate --difficulty hard | sudokud explain`).
     /// Grids are 9x9 unless --size or --box says otherwise (`--size 16`, `--box 3x2`); each size
-    /// offers the levels its puzzles reach (4x4: easy only; see docs/api.md).
+    /// offers the levels generated within a second (4x4: easy only; see docs/api.md).
     /// Puzzle i (from 0) is made from seed SEED + i, so any line can be made again alone with
     /// `--seed` and `--count 1`. Shows a progress bar on stderr when it is a terminal.
     Generate(GenerateArgs),
