@@ -13,10 +13,10 @@ use std::sync::Mutex;
 use crate::board::{Board, BoardError, CELLS};
 use crate::generate::Symmetry;
 use crate::http::Kind;
-use crate::logic::{self, Explanation, Level, Rating};
+use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, GeneratedGrid, Grid, Shape};
+use crate::sizes::{self, AnyGrid, Explained, GeneratedGrid, Grid, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
@@ -39,8 +39,6 @@ pub trait LineJob: Sync {
 pub enum LineError {
     Invalid(BoardError),
     Unanswerable(Unanswerable),
-    /// A grid of another size than 9x9, for a command that takes 9x9 only.
-    NotClassic(usize),
     /// A grid of another size without an answer; its shape writes the conflicts' values.
     UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
 }
@@ -66,11 +64,6 @@ impl LineError {
                 }
                 out.write_all(b"\n")
             }
-            LineError::NotClassic(size) => writeln!(
-                out,
-                "error\t{}: a {size}x{size} grid; explanations take 9x9 grids only (sudokud solve and rate take every size)",
-                Kind::InvalidBoard.slug()
-            ),
             LineError::UnanswerableGrid(shape, unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
                 if let Unanswerable::Conflicting(conflicts) = unanswerable {
@@ -141,17 +134,6 @@ impl LineJob for Solve {
     }
 }
 
-/// The puzzle and its one solution, or why the line has none.
-fn proper_puzzle(line: &str) -> Result<(Board, Board), LineError> {
-    let puzzle = Board::parse_line(line).map_err(|error| match Shape::for_cells(Grid::cell_count(line)) {
-        // A grid `sudokud solve` reads, which the logic engine does not (yet).
-        Some(shape) if shape != Shape::CLASSIC => LineError::NotClassic(shape.size()),
-        _ => LineError::Invalid(error),
-    })?;
-    let solution = verdict(&puzzle).unique().map_err(LineError::Unanswerable)?;
-    Ok((puzzle, solution))
-}
-
 /// What `puzzle` is, searched to the end: a batch has no deadline.
 fn verdict(puzzle: &Board) -> Verdict {
     solver::classify(puzzle, &mut Never).expect("Never interrupts")
@@ -196,16 +178,21 @@ fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
     write!(out, "{:.1}\t{}\t{how}", rating.rating, rating.level)
 }
 
-/// `sudokud explain`: every step to the solution.
-pub struct Explain;
+/// `sudokud explain`: every step to the solution, for grids of every size (boxes of `shape`
+/// when given, as for [`Solve`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Explain {
+    pub shape: Option<Shape>,
+}
 
 impl LineJob for Explain {
-    type Answer = Result<Explanation, LineError>;
+    type Answer = Result<Explained, LineError>;
     const CHUNK: usize = 8;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let (puzzle, solution) = proper_puzzle(line)?;
-        Ok(logic::explain(&puzzle, &solution, &mut Never).expect("Never interrupts"))
+        let puzzle = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        let explained = puzzle.explain(&mut Never).expect("Never interrupts");
+        explained.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
     }
 
     /// A paragraph: `<technique>\t<explanation>` per step, then
@@ -599,11 +586,12 @@ mod tests {
     }
 
     #[test]
-    fn explain_says_it_takes_9x9_grids_only_and_rate_takes_every_size() {
-        let expected = "error\tinvalid-board: a 4x4 grid; explanations take 9x9 grids only \
-                        (sudokud solve and rate take every size)";
-        assert!(run_job(&Explain, "1... .... ..3. ...4\n", 1).starts_with(expected));
+    fn rate_and_explain_take_every_size() {
         assert!(run_job(&Rate::default(), "12345\n", 1).contains("fits no grid"));
+        let explained = run_job(&Explain::default(), ".14.........2..3\n", 1);
+        let lines: Vec<&str> = explained.lines().collect();
+        assert!(lines[0].starts_with("full-house\t") || lines[0].starts_with("hidden-single"), "{}", lines[0]);
+        assert_eq!(lines[lines.len() - 2], "3142423113242413\t1.2\teasy\tlogic", "{explained}");
         // A 4x4 puzzle of one solution, and the empty 4x4 grid of many.
         let rated = run_job(&Rate::default(), ".14.........2..3\n................\n", 1);
         let lines: Vec<&str> = rated.lines().collect();
@@ -619,7 +607,7 @@ mod tests {
     #[test]
     fn explain_writes_a_paragraph_per_puzzle() {
         let nearly = format!("{}..", &SOLUTION[..79]);
-        let output = run_job(&Explain, &format!("{nearly}\n12\n"), 1);
+        let output = run_job(&Explain::default(), &format!("{nearly}\n12\n"), 1);
         let paragraphs: Vec<&str> = output.split("\n\n").collect();
         assert_eq!(paragraphs.len(), 3, "{output:?}");
         let lines: Vec<&str> = paragraphs[0].lines().collect();

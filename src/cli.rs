@@ -21,7 +21,8 @@ use crate::progress::{self, Progress};
 use crate::sizes::{AnyGrid, Shape};
 use crate::{healthcheck, server, telemetry};
 
-/// Solve, rate, explain and generate 9x9 Sudoku over HTTP, or in batch from files.
+/// Solve, rate, explain and generate Sudoku of every size from 4x4 to 25x25 over HTTP, or in batch
+/// from files.
 ///
 /// With no subcommand, sudokud serves the HTTP API (as `sudokud serve`).
 #[derive(Debug, Parser)]
@@ -63,11 +64,11 @@ pub enum Command {
     Rate(GridBatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
-    /// Reads 9x9 puzzles like `solve` (the first tab-separated field of a line, so `generate`'s
-    /// lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
+    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
+    /// field of a line, so `generate`'s lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
     /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
     /// `error<TAB><reason>` and an empty line.
-    Explain(BatchArgs),
+    Explain(GridBatchArgs),
     /// Generate puzzles of a difficulty, one per line.
     ///
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
@@ -168,7 +169,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Serve(config) => serve(config),
         Command::Solve(args) => batch("solve", &batch::Solve { shape: args.shape }, args.batch),
         Command::Rate(args) => batch("rate", &batch::Rate { shape: args.shape }, args.batch),
-        Command::Explain(args) => batch("explain", &batch::Explain, args),
+        Command::Explain(args) => batch("explain", &batch::Explain { shape: args.shape }, args.batch),
         Command::Generate(args) => generate(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
             Ok(()) => ExitCode::SUCCESS,

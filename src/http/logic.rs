@@ -1,9 +1,8 @@
-//! The human-style endpoints: rate, hint, explain and generate, over [`crate::logic`] and
-//! [`crate::generate`].
+//! The human-style endpoints: rate, hint, explain and generate, for grids of every size, over
+//! [`AnyGrid`]'s logic and generation.
 //!
-//! Rating, hints and explanations only mean something for a proper puzzle, so each first checks
-//! what `/v1/solve` checks and also that the solution is unique: uniqueness techniques rely on
-//! it, and a "next step" of a puzzle with several solutions is a guess, not a deduction.
+//! Rating, hints and explanations only mean something for a proper puzzle, so the core checks
+//! what `/v1/solve` checks and also that the solution is unique, and answers why not otherwise.
 
 use axum::Json;
 use axum::extract::State;
@@ -12,13 +11,13 @@ use serde::{Deserialize, Serialize};
 use super::extract::JsonBody;
 use super::handlers::BoardRequest;
 use super::{ApiError, AppState};
-use crate::board::{Board, Format, FormattedBoard, FormattedGrid};
+use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
-use crate::logic::{self, Level, Rating, Step};
+use crate::logic::{Level, Rating};
 use crate::member;
 use crate::pool::PoolError;
+use crate::sizes::logic::GridStep;
 use crate::sizes::{AnyGrid, Shape, ShapeError};
-use crate::solver::{self, Deadline, Interrupted};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
 pub async fn rate(
@@ -34,24 +33,24 @@ pub async fn rate(
 pub struct HintResponse {
     /// The board is complete: there is nothing left to do.
     solved: bool,
-    /// The steps up to and including the next placement (see
-    /// [`logic::steps_to_next_placement`]); empty when `solved`.
-    steps: Vec<Step>,
+    /// The steps up to and including the next placement (see [`AnyGrid::hint`]); empty when
+    /// `solved`.
+    steps: Vec<GridStep>,
     /// The placement, the last of `steps`, for clients of the one-step answer; `null` when
     /// `solved`.
-    step: Option<Step>,
+    step: Option<GridStep>,
     /// Said only when `solved`, for people reading the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'static str>,
 }
 
-/// `POST /v1/hint`: the next digit a person would place, and the eliminations that lead to it.
+/// `POST /v1/hint`: the next value a person would place, and the eliminations that lead to it.
 pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _) = request.board.classic("a hint")?;
-    let steps = with_unique_solution(&state, "hint", puzzle, logic::steps_to_next_placement).await?;
+    let (puzzle, _) = request.grid()?;
+    let steps = state.pool.run("hint", move |deadline| puzzle.hint(deadline)).await??;
     let solved = steps.is_empty();
     let message = solved.then_some("the board is complete and correct: there is nothing left to do");
     Ok(Json(HintResponse { solved, step: steps.last().cloned(), steps, message }))
@@ -59,9 +58,9 @@ pub async fn hint(
 
 #[derive(Serialize)]
 pub struct ExplainResponse {
-    steps: Vec<Step>,
+    steps: Vec<GridStep>,
     rating: Rating,
-    solution: FormattedBoard,
+    solution: FormattedGrid,
 }
 
 /// `POST /v1/explain`: every step from the puzzle to its solution.
@@ -69,29 +68,13 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format) = request.board.classic("an explanation")?;
-    let explanation = with_unique_solution(&state, "explain", puzzle, logic::explain).await?;
+    let (puzzle, format) = request.grid()?;
+    let explained = state.pool.run("explain", move |deadline| puzzle.explain(deadline)).await??;
     Ok(Json(ExplainResponse {
-        steps: explanation.steps,
-        rating: explanation.rating,
-        solution: FormattedBoard { board: explanation.solution, format },
+        steps: explained.steps,
+        rating: explained.rating,
+        solution: FormattedGrid { grid: explained.solution, format },
     }))
-}
-
-/// Runs `job` on the solver pool (as `work` in the metrics) for a puzzle with exactly one
-/// solution, which it is given; any other puzzle is refused with the problem that says why.
-async fn with_unique_solution<T, F>(state: &AppState, work: &'static str, puzzle: Board, job: F) -> Result<T, ApiError>
-where
-    F: FnOnce(&Board, &Board, &mut Deadline) -> Result<T, Interrupted> + Send + 'static,
-    T: Send + 'static,
-{
-    state
-        .pool
-        .run(work, move |deadline| match solver::classify(&puzzle, deadline)?.unique() {
-            Ok(solution) => job(&puzzle, &solution, deadline).map(Ok),
-            Err(unanswerable) => Ok(Err(ApiError::from(unanswerable))),
-        })
-        .await?
 }
 
 /// The body of `/v1/generate`. Unknown members are ignored.

@@ -302,14 +302,12 @@ const borders = (side) => page.$$eval('.cell', (cells, name) => cells.map((input
 /** The JSON body of the page's next request to `path`. */
 const nextBody = (path) => page.waitForRequest((request) => request.url() === `${BASE}${path}`).then((request) => request.postDataJSON());
 
-test('a 4x4 grid: picked, typed and solved; Hint waits for 9x9', async () => {
+test('a 4x4 grid: picked, typed, hinted and solved', async () => {
   await page.goto(`${BASE}/`);
   await pickSize('4x4');
   assert.equal(await board(), '.'.repeat(16));
-  assert.equal(await page.locator('#message').textContent(), 'An empty 4x4 grid, its boxes 2 rows by 2 columns. Hint takes 9x9 boards only.');
-  const hintButton = page.getByRole('button', { name: 'Hint', exact: true });
-  assert.ok(await hintButton.isDisabled(), 'Hint is disabled');
-  assert.equal(await hintButton.getAttribute('title'), 'Hint takes 9x9 boards only.');
+  assert.equal(await page.locator('#message').textContent(), 'An empty 4x4 grid, its boxes 2 rows by 2 columns.');
+  assert.ok(await page.getByRole('button', { name: 'Hint', exact: true }).isEnabled(), 'Hint is enabled');
   assert.ok(await page.getByRole('button', { name: 'Generate', exact: true }).isEnabled(), 'Generate is enabled');
   assert.ok(await page.getByLabel('Difficulty').isEnabled(), 'Difficulty is enabled');
 
@@ -322,6 +320,15 @@ test('a 4x4 grid: picked, typed and solved; Hint waits for 9x9', async () => {
   assert.equal(fragment(), FOUR, 'the address holds the board');
   assert.equal(await focused(), 'Row 4, column 4', 'typing stops at the last cell');
 
+  // A hint places one value of the solution, with the sentence that finds it.
+  const hinted = await act('Hint');
+  assert.match(hinted, /so r\dc\d = \d\.$/);
+  const afterHint = await board();
+  const filled = [...afterHint].filter((symbol, index) => symbol !== FOUR[index]);
+  assert.equal(filled.length, 1, 'one cell is placed');
+  assert.ok([...afterHint].every((symbol, index) => symbol === '.' || symbol === FOUR_SOLUTION[index]));
+  await page.goto(`${BASE}/#${FOUR}`);
+
   const sent = nextBody('/v1/solve');
   assert.equal(await act('Solve'), 'Solved: 12 cells filled in, in red. The solution is unique.');
   assert.deepEqual(await sent, { board: FOUR }, 'the default box goes without saying');
@@ -331,8 +338,6 @@ test('a 4x4 grid: picked, typed and solved; Hint waits for 9x9', async () => {
   await pickSize('9x9');
   assert.equal(await board(), '.'.repeat(81));
   assert.equal(fragment(), '');
-  assert.ok(await hintButton.isEnabled(), 'Hint is enabled');
-  assert.equal(await hintButton.getAttribute('title'), null);
 });
 
 test('Generate at other sizes: an easy 4x4, a level 4x4 does not offer, 6x6 with its box, 16x16 with letters', async () => {

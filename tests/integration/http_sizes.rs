@@ -222,12 +222,37 @@ async fn boards_and_boxes_that_fit_no_grid_say_why() {
 }
 
 #[tokio::test]
-async fn hints_and_explanations_say_they_take_9x9_only() {
-    for (path, what) in [("/v1/hint", "a hint"), ("/v1/explain", "an explanation")] {
-        let reply = post(path, json!({ "board": ".".repeat(16) })).await;
-        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-board");
-        assert_eq!(problem["detail"], format!("the board is 4x4, but {what} takes 9x9 boards only"));
+async fn hints_and_explanations_take_every_size_and_their_steps_hold() {
+    // A 16x16 puzzle: every step's placements and eliminations agree with the solution the
+    // service itself found, and the steps end on it.
+    let generated = post("/v1/generate", json!({ "difficulty": "hard", "size": 16, "seed": 5 })).await.body;
+    let (puzzle, solution) = (cells_of(&generated["puzzle"]), cells_of(&generated["solution"]));
+    let explained = post("/v1/explain", json!({ "board": generated["puzzle"], "format": "numbers" })).await;
+    assert_eq!(explained.status, StatusCode::OK, "{}", explained.body);
+    assert_eq!(explained.body["solution"], generated["solution"]);
+    assert_eq!(explained.body["rating"], generated["rating"]);
+    let mut grid = puzzle.clone();
+    for step in explained.body["steps"].as_array().unwrap() {
+        let at = |mark: &Value| mark["row"].as_u64().unwrap() as usize * 16 + mark["col"].as_u64().unwrap() as usize;
+        for placement in step["placements"].as_array().unwrap() {
+            assert_eq!(u64::from(solution[at(placement)]), placement["digit"].as_u64().unwrap(), "{step}");
+            grid[at(placement)] = solution[at(placement)];
+        }
+        for elimination in step["eliminations"].as_array().unwrap() {
+            assert_ne!(u64::from(solution[at(elimination)]), elimination["digit"].as_u64().unwrap(), "{step}");
+        }
+        assert!(step["explanation"].as_str().is_some_and(|sentence| sentence.ends_with('.')));
     }
+    assert_eq!(grid, solution, "the steps place every value");
+    let hint = post("/v1/hint", json!({ "board": generated["puzzle"] })).await.body;
+    let steps = hint["steps"].as_array().unwrap();
+    assert_eq!(steps[..], explained.body["steps"].as_array().unwrap()[..steps.len()]);
+    assert_eq!(hint["step"], steps[steps.len() - 1]);
+    // A 4x4 puzzle with its box said outright; the empty one has no single answer.
+    let hint = post("/v1/hint", json!({ "board": ".14.........2..3", "box": "2x2" })).await;
+    assert_eq!(hint.body["solved"], false, "{}", hint.body);
+    let reply = post("/v1/explain", json!({ "board": ".".repeat(16) })).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "multiple-solutions");
 }
 
 #[tokio::test]

@@ -11,13 +11,10 @@ const SYMBOLS = '123456789ABCDEFGHIJKLMNOP';
 const SIZES = [4, 6, 8, 9, 10, 12, 15, 16, 20, 25];
 const BOARD_FORMAT =
   `N x N characters, N one of ${SIZES.join(', ')} (81 for 9x9): 1-9, then A-P up to N, and . or 0 for a blank`;
-const HINT_NINE_BY_NINE_ONLY = 'Hint takes 9x9 boards only.';
 
 const boardElement = document.getElementById('board');
 const sizeElement = document.getElementById('size');
 const messageElement = document.getElementById('message');
-/** Hint stands on the 9x9 logic engine: /v1/hint refuses other sizes. */
-const hintButton = document.getElementById('hint');
 /** The box of the size the page starts with: an empty grid of it keeps the address bare. */
 const STARTING_BOX = [...sizeElement.options].find((option) => option.defaultSelected).value;
 
@@ -67,9 +64,6 @@ function drawGrid(box) {
     cells.push(cell);
   }
   boardElement.replaceChildren(...cells);
-  hintButton.disabled = size !== 9;
-  if (hintButton.disabled) hintButton.title = HINT_NINE_BY_NINE_ONLY;
-  else hintButton.removeAttribute('title');
 }
 
 /** `symbol` (upper case) is a value of a cell of the current grid. */
@@ -277,7 +271,7 @@ async function validate() {
  * lead to rather than shown.
  */
 async function hint() {
-  const answer = await call('/v1/hint', { board: shownBoard() });
+  const answer = await call('/v1/hint', gridRequest({ board: shownBoard() }));
   if (!answer) return;
   clearMarks();
   if (answer.solved) {
@@ -286,7 +280,7 @@ async function hint() {
   }
   const placement = answer.steps[answer.steps.length - 1];
   for (const cell of placement.cells) cellAt(cell).classList.add('step');
-  for (const position of placement.placements) setCell(indexAt(position), String(position.digit), 'hinted');
+  for (const position of placement.placements) setCell(indexAt(position), SYMBOLS[position.digit - 1], 'hinted');
   saveToFragment();
   say(answer.steps.map((step) => step.explanation).join(' '), 'ok');
 }
@@ -361,8 +355,7 @@ sizeElement.addEventListener('change', () => {
   drawGrid(sizeElement.value);
   saveToFragment();
   const { rows, cols, size } = shape;
-  const note = size === 9 ? '' : ` ${HINT_NINE_BY_NINE_ONLY}`;
-  say(`An empty ${size}x${size} grid, its boxes ${rows} rows by ${cols} columns.${note}`, 'ok');
+  say(`An empty ${size}x${size} grid, its boxes ${rows} rows by ${cols} columns.`, 'ok');
 });
 document.getElementById('solve').addEventListener('click', solve);
 document.getElementById('validate').addEventListener('click', validate);

@@ -228,14 +228,6 @@ pub enum BoardError {
         /// The board's size N.
         size: usize,
     },
-    /// A board of another size where only 9x9 boards are taken.
-    #[error("the board is {size}x{size}, but {what} takes 9x9 boards only")]
-    NotClassic {
-        /// The board's size N.
-        size: usize,
-        /// What refused it: `rating`, say.
-        what: &'static str,
-    },
 }
 
 impl BoardError {
@@ -258,8 +250,7 @@ impl BoardError {
             BoardError::WrongType { .. }
             | BoardError::CellCount { .. }
             | BoardError::NoRows
-            | BoardError::RowCount { .. }
-            | BoardError::NotClassic { .. } => "/board".to_owned(),
+            | BoardError::RowCount { .. } => "/board".to_owned(),
             BoardError::RowSize { .. } => "/board/0".to_owned(),
             BoardError::RowType { row, .. } | BoardError::RowLength { row, .. } => {
                 format!("/board/{row}")

@@ -115,15 +115,6 @@ impl JsonBoard {
             _ => Ok((grid, format)),
         }
     }
-
-    /// The 9x9 board and the representation it came in, for what takes 9x9 boards only (`what`
-    /// names it in the error a board of another size gets).
-    pub fn classic(self, what: &'static str) -> Result<(Board, Format), BoardError> {
-        match self.0? {
-            (ReadCells::Classic(board), format) => Ok((board, format)),
-            (ReadCells::Sized { size, .. }, _) => Err(BoardError::NotClassic { size, what }),
-        }
-    }
 }
 
 impl Default for JsonBoard {
@@ -704,14 +695,6 @@ mod tests {
             Err(BoardError::BoxMismatch { shape: Shape::new(2, 3).unwrap(), size: 9 })
         );
         assert_eq!(read_with_box(&numbers_json(), Some(Shape::CLASSIC)), Ok((classic(LINE), Format::Numbers)));
-    }
-
-    #[test]
-    fn only_the_classic_board_passes_where_only_it_is_taken() {
-        let board = serde_json::from_str::<JsonBoard>(&numbers_json()).unwrap().classic("rating");
-        assert_eq!(board, Ok((LINE.parse().unwrap(), Format::Numbers)));
-        let four = serde_json::from_str::<JsonBoard>("\"1234341221434321\"").unwrap().classic("rating");
-        assert_eq!(four, Err(BoardError::NotClassic { size: 4, what: "rating" }));
     }
 
     #[test]

@@ -37,7 +37,7 @@ use crate::member::{Choice, choice_traits};
 use crate::solver::{Interrupt, Interrupted};
 
 mod grid;
-mod step;
+pub(crate) mod step;
 mod techniques;
 
 pub use step::{Step, Technique};

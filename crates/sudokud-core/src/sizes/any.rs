@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::generate as sized_generate;
 use super::grid::Grid;
-use super::logic as sized_logic;
+use super::logic::{self as sized_logic, GridStep};
 use super::rules::{self as sized_rules, Conflict};
 use super::shape::Shape;
 use super::solver as sized_solver;
@@ -100,16 +100,64 @@ impl AnyGrid {
     /// for 9x9 and [`sized_logic::rate`] for other shapes, whose ratings use the house-based
     /// techniques alone); otherwise why it has no rating: its conflicts, no solution or several.
     pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
-        let solution = match self.classify(interrupt)?.unique() {
-            Ok(solution) => solution,
-            Err(unanswerable) => return Ok(Err(unanswerable)),
-        };
-        let rating = match (self, &solution) {
-            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => logic::rate(puzzle, solution, interrupt)?,
-            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => sized_logic::rate(puzzle, solution, interrupt)?,
+        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
+            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => logic::rate(puzzle, solution, interrupt),
+            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => sized_logic::rate(puzzle, solution, interrupt),
             _ => unreachable!("a solution has its puzzle's shape"),
-        };
-        Ok(Ok(rating))
+        })
+    }
+
+    /// The steps a person takes up to and including the next placement, if it is a proper
+    /// puzzle (see [`crate::logic::steps_to_next_placement`]; other shapes take the house-based
+    /// techniques, [`sized_logic::steps_to_next_placement`]); empty for a complete grid.
+    pub fn hint(
+        &self,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Vec<GridStep>, Unanswerable<Conflict>>, Interrupted> {
+        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
+            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
+                let steps = logic::steps_to_next_placement(puzzle, solution, interrupt)?;
+                Ok(steps.into_iter().map(GridStep::from).collect())
+            }
+            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
+                sized_logic::steps_to_next_placement(puzzle, solution, interrupt)
+            }
+            _ => unreachable!("a solution has its puzzle's shape"),
+        })
+    }
+
+    /// Every step from the puzzle to its solution, if it is a proper puzzle, with the path's
+    /// rating (see [`crate::logic::explain`] and [`sized_logic::explain`]).
+    pub fn explain(
+        &self,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Explained, Unanswerable<Conflict>>, Interrupted> {
+        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
+            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
+                let explanation = logic::explain(puzzle, solution, interrupt)?;
+                let steps = explanation.steps.into_iter().map(GridStep::from).collect();
+                Ok(Explained { steps, rating: explanation.rating, solution: AnyGrid::Classic(explanation.solution) })
+            }
+            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
+                let (steps, rating, end) = sized_logic::explain(puzzle, solution, interrupt)?;
+                Ok(Explained { steps, rating, solution: AnyGrid::Sized(end) })
+            }
+            _ => unreachable!("a solution has its puzzle's shape"),
+        })
+    }
+
+    /// `job` on the puzzle and its one solution, or why there is none: ratings, hints and
+    /// explanations mean something only for a proper puzzle (a "next step" of a puzzle with
+    /// several solutions is a guess, and uniqueness techniques rely on one).
+    fn with_solution<T, I: Interrupt>(
+        &self,
+        interrupt: &mut I,
+        job: impl FnOnce(&AnyGrid, &AnyGrid, &mut I) -> Result<T, Interrupted>,
+    ) -> Result<Result<T, Unanswerable<Conflict>>, Interrupted> {
+        match self.classify(interrupt)?.unique() {
+            Ok(solution) => job(self, &solution, interrupt).map(Ok),
+            Err(unanswerable) => Ok(Err(unanswerable)),
+        }
     }
 
     /// The grid checked against the rules.
@@ -131,6 +179,17 @@ pub struct GeneratedGrid {
     pub solution: AnyGrid,
     /// Its rating, of the level asked for.
     pub rating: Rating,
+}
+
+/// A whole solving path: what [`AnyGrid::explain`] answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// Every step, in order.
+    pub steps: Vec<GridStep>,
+    /// The rating of the path.
+    pub rating: Rating,
+    /// The grid after the last step: the solution.
+    pub solution: AnyGrid,
 }
 
 /// A level [`AnyGrid::generate`] does not offer for a shape.
@@ -247,6 +306,21 @@ mod tests {
         assert_eq!(generated.puzzle.rate(&mut Never).unwrap(), Ok(generated.rating));
         let empty = AnyGrid::from(Grid::empty(six));
         assert_eq!(empty.rate(&mut Never).unwrap(), Err(Unanswerable::Multiple));
+    }
+
+    #[test]
+    fn hints_and_explanations_are_for_proper_puzzles_of_any_shape() {
+        let classic = AnyGrid::parse(EXAMPLE_PUZZLE, None).unwrap();
+        let hint = classic.hint(&mut Never).unwrap().unwrap();
+        assert_eq!(hint[0].explanation, "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+        let six = Shape::new(2, 3).unwrap();
+        let generated = AnyGrid::generate(six, Level::Medium, Symmetry::None, 3, &mut Never).unwrap();
+        let explained = generated.puzzle.explain(&mut Never).unwrap().unwrap();
+        assert_eq!((explained.solution, explained.rating), (generated.solution, generated.rating));
+        let hint = generated.puzzle.hint(&mut Never).unwrap().unwrap();
+        assert_eq!(hint, explained.steps[..hint.len()]);
+        let empty = AnyGrid::from(Grid::empty(six));
+        assert_eq!(empty.hint(&mut Never).unwrap(), Err(Unanswerable::Multiple));
     }
 
     #[test]

@@ -11,8 +11,14 @@
 //! applicable as more candidates go, so whether a grid is solved within a level does not depend on
 //! the order steps are found in: generation can ask it of every blanking.
 
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+
 use super::grid::Grid;
 use super::layout::Layout;
+use super::shape::symbol;
+use crate::logic::step::join;
 use crate::logic::{Level, Rating, Technique, TechniqueCount};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -39,7 +45,7 @@ pub const TECHNIQUES: [Technique; 16] = [
 /// How hard `puzzle` is for a person, by the hardest technique its easiest-first path takes.
 /// `solution` must be its one solution (brute-force steps copy from it).
 pub fn rate(puzzle: &Grid, solution: &Grid, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    run(puzzle, solution, Level::Extreme, interrupt).map(|(rating, _)| rating)
+    run(puzzle, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(())).map(|(rating, ..)| rating)
 }
 
 /// [`rate`] for puzzles up to `level`: `None` as soon as the path needs a technique rated above
@@ -50,7 +56,98 @@ pub fn rate_within(
     level: Level,
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
-    run(puzzle, solution, level, interrupt).map(|(rating, within)| within.then_some(rating))
+    let path = run(puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
+    Ok(path.1.then_some(path.0))
+}
+
+/// The steps a person takes up to and including the next placement, as
+/// [`crate::logic::steps_to_next_placement`] gives them for 9x9; empty for a complete grid.
+pub fn steps_to_next_placement(
+    puzzle: &Grid,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Result<Vec<GridStep>, Interrupted> {
+    let mut steps = Vec::new();
+    run(puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+        steps.push(pencil.describe(technique, step));
+        if step.placements.is_empty() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    })?;
+    Ok(steps)
+}
+
+/// Every step from `puzzle` to `solution`, the rating of the path and the grid it ends on (the
+/// solution, when logic and brute force complete it), as [`crate::logic::explain`] for 9x9.
+pub fn explain(
+    puzzle: &Grid,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Result<(Vec<GridStep>, Rating, Grid), Interrupted> {
+    let mut steps = Vec::new();
+    let (rating, _, pencil) = run(puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+        steps.push(pencil.describe(technique, step));
+        ControlFlow::Continue(())
+    })?;
+    let end = Grid::new(puzzle.shape(), pencil.values).expect("the pencil holds values 0 to N");
+    Ok((steps, rating, end))
+}
+
+/// A cell of a grid, 0-based, as JSON writes cells: `{"row", "col"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct GridCell {
+    /// The row, 0-based.
+    pub row: usize,
+    /// The column, 0-based.
+    pub col: usize,
+}
+
+/// A value in a cell, 0-based: `{"row", "col", "digit"}`, the value a number 1 to N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct GridCandidate {
+    /// The row, 0-based.
+    pub row: usize,
+    /// The column, 0-based.
+    pub col: usize,
+    /// The value, 1 to N (10-25 are the letters A-P).
+    pub digit: u8,
+}
+
+/// A 9x9 engine's step in the form of every size's: the same JSON.
+impl From<crate::logic::Step> for GridStep {
+    fn from(step: crate::logic::Step) -> GridStep {
+        let cell = |cell: crate::position::Cell| GridCell { row: cell.row().into(), col: cell.col().into() };
+        let candidate = |found: crate::position::Candidate| GridCandidate {
+            row: found.cell.row().into(),
+            col: found.cell.col().into(),
+            digit: found.digit.get(),
+        };
+        GridStep {
+            technique: step.technique,
+            cells: step.cells.into_iter().map(cell).collect(),
+            digits: step.digits.into_iter().map(|digit| digit.get()).collect(),
+            placements: step.placements.into_iter().map(candidate).collect(),
+            eliminations: step.eliminations.into_iter().map(candidate).collect(),
+            explanation: step.explanation,
+        }
+    }
+}
+
+/// One deduction on a grid of any size, with the members and JSON of the 9x9 engine's
+/// [`crate::logic::Step`]: values as numbers, names in the sentence 1-based and values there in
+/// the grid's symbols (`r12c3 = G`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GridStep {
+    /// The technique used.
+    pub technique: Technique,
+    /// The cells the deduction rests on (the pattern).
+    pub cells: Vec<GridCell>,
+    /// The values it rests on.
+    pub digits: Vec<u8>,
+    /// Values placed.
+    pub placements: Vec<GridCandidate>,
+    /// Candidates removed, in row-major order (then by value).
+    pub eliminations: Vec<GridCandidate>,
+    /// One sentence a person can follow.
+    pub explanation: String,
 }
 
 /// Whether the techniques up to `level` solve `puzzle`, which then has exactly one solution: what
@@ -81,13 +178,15 @@ pub fn solves_within(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt
     Ok(true)
 }
 
-/// The path up to `ceiling`: its rating, and whether it stayed within the ceiling.
+/// The path up to `ceiling`: its rating, whether it stayed within the ceiling, and the grid it
+/// ended on. `on_step` sees each step before it is applied, and may end the path there.
 fn run(
     puzzle: &Grid,
     solution: &Grid,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
-) -> Result<(Rating, bool), Interrupted> {
+    mut on_step: impl FnMut(&Pencil, Technique, &Step) -> ControlFlow<()>,
+) -> Result<(Rating, bool, Pencil), Interrupted> {
     let mut pencil = Pencil::new(puzzle);
     let mut step = Step::default();
     let mut counts = [0u32; Technique::ALL.len()];
@@ -107,12 +206,16 @@ fn run(
             within = false;
             break;
         };
+        let stop = on_step(&pencil, technique, &step).is_break();
         if !pencil.apply(&step) {
             // Only a grid no proper puzzle leads to (a solution that contradicts it) gets here.
             within = false;
             break;
         }
         counts[technique as usize] += 1;
+        if stop {
+            break;
+        }
     }
     let solved_by_logic = pencil.blanks == 0 && counts[Technique::BruteForce as usize] == 0;
     let techniques: Vec<TechniqueCount> = Technique::ALL
@@ -123,20 +226,36 @@ fn run(
         .collect();
     let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
     let level = Level::of(rating, solved_by_logic);
-    Ok((Rating { rating, level, solved_by_logic, techniques }, within))
+    Ok((Rating { rating, level, solved_by_logic, techniques }, within, pencil))
 }
 
-/// What one step does: values placed and candidates removed, as (cell, value).
+/// What one step does, values placed and candidates removed as (cell, value), and the pattern
+/// it rests on, for its explanation: its houses (the base houses first), cells and values.
 #[derive(Default)]
 struct Step {
     placements: Vec<(usize, u8)>,
     eliminations: Vec<(usize, u8)>,
+    houses: Vec<usize>,
+    cells: Vec<usize>,
+    values: Vec<u8>,
 }
 
 impl Step {
     fn clear(&mut self) {
         self.placements.clear();
         self.eliminations.clear();
+        self.houses.clear();
+        self.cells.clear();
+        self.values.clear();
+    }
+
+    /// Records a placement and its pattern: the house it was found in, if any.
+    fn place(&mut self, house: Option<usize>, cell: usize, value: u8) -> bool {
+        self.houses.extend(house);
+        self.cells.push(cell);
+        self.values.push(value);
+        self.placements.push((cell, value));
+        true
     }
 }
 
@@ -305,8 +424,7 @@ impl Pencil {
             if let (Some(cell), None) = (blanks.next(), blanks.next()) {
                 let missing = all & !self.placed(house);
                 if missing.count_ones() == 1 {
-                    step.placements.push((cell, missing.trailing_zeros() as u8 + 1));
-                    return true;
+                    return step.place(Some(house), cell, missing.trailing_zeros() as u8 + 1);
                 }
             }
         }
@@ -325,8 +443,7 @@ impl Pencil {
             if single != 0 {
                 let value = single.trailing_zeros() as u8 + 1;
                 let cell = self.cells(house).find(|&cell| self.candidates[cell] & bit(value) != 0);
-                step.placements.push((cell.expect("a value seen once has a cell"), value));
-                return true;
+                return step.place(Some(house), cell.expect("a value seen once has a cell"), value);
             }
         }
         false
@@ -334,7 +451,7 @@ impl Pencil {
 
     fn naked_single(&self, step: &mut Step) -> bool {
         let cell = self.candidates.iter().position(|set| set.count_ones() == 1);
-        cell.inspect(|&cell| step.placements.push((cell, self.candidates[cell].trailing_zeros() as u8 + 1))).is_some()
+        cell.is_some_and(|cell| step.place(None, cell, self.candidates[cell].trailing_zeros() as u8 + 1))
     }
 
     /// Pointing (`base` the boxes: a value's places in a box all in one line) or claiming (`base`
@@ -364,9 +481,12 @@ impl Pencil {
                             step.eliminations.push((cell, value));
                         }
                     }
-                }
-                if !step.eliminations.is_empty() {
-                    return true;
+                    if !step.eliminations.is_empty() {
+                        step.houses.extend([house, other]);
+                        step.cells.extend(self.cells(house).filter(|&cell| self.candidates[cell] & bit(value) != 0));
+                        step.values.push(value);
+                        return true;
+                    }
                 }
             }
         }
@@ -394,7 +514,13 @@ impl Pencil {
                                 .for_each(|value| step.eliminations.push((cell, value)));
                         }
                     }
-                    !step.eliminations.is_empty()
+                    if step.eliminations.is_empty() {
+                        return false;
+                    }
+                    step.houses.push(house);
+                    step.cells.extend(members.iter().map(|&member| cells[member]));
+                    step.values.extend(values(union));
+                    true
                 },
             );
             if found {
@@ -424,7 +550,13 @@ impl Pencil {
                         let cell = cells[position];
                         values(self.candidates[cell] & !kept).for_each(|value| step.eliminations.push((cell, value)));
                     }
-                    !step.eliminations.is_empty()
+                    if step.eliminations.is_empty() {
+                        return false;
+                    }
+                    step.houses.push(house);
+                    step.cells.extend(bits(union).map(|position| cells[position]));
+                    step.values.extend(values(kept));
+                    true
                 },
             );
             if found {
@@ -460,7 +592,19 @@ impl Pencil {
                                 }
                             }
                         }
-                        !step.eliminations.is_empty()
+                        if step.eliminations.is_empty() {
+                            return false;
+                        }
+                        step.houses.extend(members.iter().map(|&member| base + lines[member].0));
+                        step.houses.extend(bits(union).map(|cross| cover + cross));
+                        for &member in members {
+                            let line = self.cells(base + lines[member].0);
+                            step.cells.extend(line.filter(|&cell| self.candidates[cell] & bit(value) != 0));
+                        }
+                        // Row-major, as the 9x9 engine lists a fish's cells.
+                        step.cells.sort_unstable();
+                        step.values.push(value);
+                        true
                     },
                 );
                 if found {
@@ -471,11 +615,107 @@ impl Pencil {
         false
     }
 
+    /// `row 3`, `column 3`, `box 3`: a house by its 1-based number.
+    fn house_name(&self, house: usize) -> String {
+        let kind = match self.kind(house) {
+            Kind::Row => "row",
+            Kind::Column => "column",
+            Kind::Box => "box",
+        };
+        format!("{kind} {}", house % self.size + 1)
+    }
+
+    /// `r3c12`: a cell by its 1-based row and column.
+    fn cell_name(&self, cell: usize) -> String {
+        format!("r{}c{}", cell / self.size + 1, cell % self.size + 1)
+    }
+
+    fn candidate(&self, (cell, value): (usize, u8)) -> GridCandidate {
+        GridCandidate { row: cell / self.size, col: cell % self.size, digit: value }
+    }
+
+    /// The step a person reads: its pattern, what it does and one sentence, worded as the 9x9
+    /// engine words each technique.
+    fn describe(&self, technique: Technique, step: &Step) -> GridStep {
+        let mut eliminations: Vec<GridCandidate> =
+            step.eliminations.iter().map(|&found| self.candidate(found)).collect();
+        eliminations.sort_unstable();
+        eliminations.dedup();
+        let mut eliminated: Vec<usize> = eliminations.iter().map(|mark| mark.row * self.size + mark.col).collect();
+        eliminated.dedup();
+        let cells = |cells: &[usize]| join(cells.iter().map(|&cell| self.cell_name(cell)), "and");
+        let values = |values: &[u8]| join(values.iter().map(|&value| symbol(value).to_string()), "and");
+        let houses = |houses: &[usize]| {
+            let kind = self.house_name(houses[0]);
+            let kind = kind.split(' ').next().unwrap_or_default();
+            let numbers = houses.iter().map(|&house| (house % self.size + 1).to_string());
+            format!("{kind}s {}", join(numbers, "and"))
+        };
+        let name = technique.name().to_lowercase();
+        let explanation = match (technique, step.placements.first()) {
+            (Technique::FullHouse, Some(&(cell, value))) => {
+                let house = self.house_name(step.houses[0]);
+                let house = house[..1].to_uppercase() + &house[1..];
+                let (cell, value) = (self.cell_name(cell), symbol(value));
+                format!("{house} has one empty cell left, {cell}, so {cell} = {value}.")
+            }
+            (Technique::HiddenSingleBox | Technique::HiddenSingleLine, Some(&(cell, value))) => {
+                let (house, cell, value) = (self.house_name(step.houses[0]), self.cell_name(cell), symbol(value));
+                format!("In {house}, {value} fits only in {cell}, so {cell} = {value}.")
+            }
+            (Technique::NakedSingle, Some(&(cell, value))) => {
+                let (cell, value) = (self.cell_name(cell), symbol(value));
+                format!("Only {value} is left as a candidate for {cell}, so {cell} = {value}.")
+            }
+            (_, Some(&(cell, value))) => {
+                let (cell, value) = (self.cell_name(cell), symbol(value));
+                format!("No technique here applies, so {cell} = {value} is taken from the solution.")
+            }
+            (Technique::Pointing | Technique::Claiming, None) => {
+                let (source, target) = (self.house_name(step.houses[0]), self.house_name(step.houses[1]));
+                let value = symbol(step.values[0]);
+                format!("In {source}, {value} fits only in {target}, so {} can't be {value}.", cells(&eliminated))
+            }
+            (Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad, None) => {
+                let (house, values) = (self.house_name(step.houses[0]), values(&step.values));
+                format!(
+                    "In {house}, {} can only hold {values} ({name}), so {values} go from the other cells of {house}.",
+                    cells(&step.cells)
+                )
+            }
+            (Technique::XWing | Technique::Swordfish | Technique::Jellyfish, None) => {
+                let (base, cover) = step.houses.split_at(step.houses.len() / 2);
+                let value = symbol(step.values[0]);
+                format!(
+                    "In {}, {value} fits only in {} ({}), so {} can't be {value}.",
+                    houses(base),
+                    houses(cover),
+                    technique.name(),
+                    cells(&eliminated)
+                )
+            }
+            (_, None) => format!(
+                "In {}, {} fit only in {} ({name}), so the other candidates there go.",
+                self.house_name(step.houses[0]),
+                values(&step.values),
+                cells(&step.cells)
+            ),
+        };
+        GridStep {
+            technique,
+            cells: step.cells.iter().map(|&cell| GridCell { row: cell / self.size, col: cell % self.size }).collect(),
+            digits: step.values.clone(),
+            placements: step.placements.iter().map(|&found| self.candidate(found)).collect(),
+            eliminations,
+            explanation,
+        }
+    }
+
     /// Places the solution's value in the blank cell with the fewest candidates.
     fn brute_force(&self, solution: &Grid, step: &mut Step) -> bool {
         let blanks = (0..self.values.len()).filter(|&cell| self.values[cell] == 0);
         let cell = blanks.min_by_key(|&cell| self.candidates[cell].count_ones());
-        cell.inspect(|&cell| step.placements.push((cell, solution.cells()[cell]))).is_some()
+        cell.is_some_and(|cell| step.place(None, cell, solution.cells()[cell]))
     }
 }
 
@@ -605,5 +845,55 @@ mod tests {
             },
         );
         assert_eq!(seen, [vec![0, 2]]);
+    }
+}
+
+#[cfg(test)]
+mod explanation_tests {
+    use super::*;
+    use crate::generate::{Symmetry, generate};
+    use crate::solver::Never;
+
+    /// On 9x9 grids the two engines take the same steps, in the same words and the same JSON,
+    /// up to the first step of a technique this one lacks.
+    #[test]
+    fn on_9x9_the_steps_are_the_9x9_engines_up_to_a_technique_this_one_lacks() {
+        let mut compared = 0;
+        for seed in 0..9u64 {
+            let level = [Level::Easy, Level::Medium, Level::Hard][seed as usize % 3];
+            let generated = generate(level, Symmetry::None, seed, &mut Never).unwrap();
+            let expected = crate::logic::explain(&generated.puzzle, &generated.solution, &mut Never).unwrap();
+            let (puzzle, solution) = (Grid::from(&generated.puzzle), Grid::from(&generated.solution));
+            let (steps, _, end) = explain(&puzzle, &solution, &mut Never).unwrap();
+            assert_eq!(end, solution, "{puzzle}");
+            let shared = expected.steps.iter().take_while(|step| TECHNIQUES.contains(&step.technique));
+            for (theirs, ours) in shared.zip(&steps) {
+                let (theirs, ours) = (serde_json::to_value(theirs).unwrap(), serde_json::to_value(ours).unwrap());
+                assert_eq!(ours, theirs, "{puzzle}");
+                compared += 1;
+            }
+            let hint = steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
+            let first_placement = steps.iter().position(|step| !step.placements.is_empty()).unwrap();
+            assert_eq!(hint, steps[..=first_placement]);
+        }
+        assert!(compared > 300, "{compared} steps compared");
+    }
+
+    #[test]
+    fn sentences_name_cells_one_based_and_values_by_their_symbols() {
+        // 16x16: the last cell blank, a full house of G (16) in row 16.
+        let solution =
+            super::super::generate::unique(super::super::Shape::new(4, 4).unwrap(), Symmetry::None, 0, 2, &mut Never)
+                .unwrap()
+                .1;
+        let mut cells = solution.cells().to_vec();
+        let last = cells.len() - 1;
+        cells[last] = 0;
+        let puzzle = Grid::new(solution.shape(), cells).unwrap();
+        let steps = steps_to_next_placement(&puzzle, &solution, &mut Never).unwrap();
+        let value = symbol(solution.cells()[last]);
+        assert_eq!(steps[0].explanation, format!("Row 16 has one empty cell left, r16c16, so r16c16 = {value}."));
+        assert_eq!(steps[0].placements, [GridCandidate { row: 15, col: 15, digit: solution.cells()[last] }]);
+        assert!(steps_to_next_placement(&solution, &solution, &mut Never).unwrap().is_empty());
     }
 }

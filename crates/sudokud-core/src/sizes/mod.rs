@@ -15,6 +15,6 @@ pub mod rules;
 pub(crate) mod shape;
 pub mod solver;
 
-pub use any::{AnyGrid, GeneratedGrid, NotOffered};
+pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
 pub use grid::Grid;
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};
