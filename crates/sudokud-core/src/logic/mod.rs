@@ -121,6 +121,23 @@ pub struct Rating {
     pub techniques: Vec<TechniqueCount>,
 }
 
+impl Rating {
+    /// The rating of a path that took `counts[t]` steps of each technique `t` (indexed by
+    /// `Technique as usize`): its hardest technique's, extreme whenever brute force was needed
+    /// or the path stopped short (`completed` false).
+    pub(crate) fn of_path(counts: &[u32; Technique::ALL.len()], completed: bool) -> Rating {
+        let solved_by_logic = completed && counts[Technique::BruteForce as usize] == 0;
+        let techniques: Vec<TechniqueCount> = Technique::ALL
+            .into_iter()
+            .zip(counts.iter().copied())
+            .filter(|&(_, count)| count > 0)
+            .map(|(technique, count)| TechniqueCount { technique, count })
+            .collect();
+        let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
+        Rating { rating, level: Level::of(rating, solved_by_logic), solved_by_logic, techniques }
+    }
+}
+
 /// How many steps of one technique a solving path took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct TechniqueCount {
@@ -240,16 +257,7 @@ fn run(
         }
         counts[found.technique as usize] += 1;
     }
-    solved_by_logic &= counts[Technique::BruteForce as usize] == 0;
-    let techniques: Vec<TechniqueCount> = Technique::ALL
-        .into_iter()
-        .zip(counts)
-        .filter(|&(_, count)| count > 0)
-        .map(|(technique, count)| TechniqueCount { technique, count })
-        .collect();
-    let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
-    let level = Level::of(rating, solved_by_logic);
-    Ok(Path { grid, rating: Rating { rating, level, solved_by_logic, techniques }, within_ceiling })
+    Ok(Path { grid, rating: Rating::of_path(&counts, solved_by_logic), within_ceiling })
 }
 
 /// Finds the easiest step in `grid` among the techniques rated up to `ceiling`'s top, brute

@@ -19,7 +19,7 @@ use super::grid::Grid;
 use super::layout::Layout;
 use super::shape::symbol;
 use crate::logic::step::join;
-use crate::logic::{Level, Rating, Technique, TechniqueCount};
+use crate::logic::{Level, Rating, Technique};
 use crate::solver::{Interrupt, Interrupted};
 
 /// The techniques applied here, easiest first (the order of [`Technique::ALL`]).
@@ -217,16 +217,7 @@ fn run(
             break;
         }
     }
-    let solved_by_logic = pencil.blanks == 0 && counts[Technique::BruteForce as usize] == 0;
-    let techniques: Vec<TechniqueCount> = Technique::ALL
-        .into_iter()
-        .zip(counts)
-        .filter(|&(_, count)| count > 0)
-        .map(|(technique, count)| TechniqueCount { technique, count })
-        .collect();
-    let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
-    let level = Level::of(rating, solved_by_logic);
-    Ok((Rating { rating, level, solved_by_logic, techniques }, within, pencil))
+    Ok((Rating::of_path(&counts, pencil.blanks == 0), within, pencil))
 }
 
 /// What one step does, values placed and candidates removed as (cell, value), and the pattern
@@ -761,6 +752,7 @@ fn subsets(
 mod tests {
     use super::*;
     use crate::generate::Symmetry;
+    use crate::logic::TechniqueCount;
     use crate::sizes::Shape;
     use crate::solver::Never;
 
