@@ -16,7 +16,7 @@ use crate::http::Kind;
 use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, Explained, GeneratedGrid, Grid, Shape};
+use crate::sizes::{self, AnyGrid, Explained, GeneratedGrid, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 
 /// Puzzles read, answered and written per block.
@@ -94,26 +94,18 @@ impl LineJob for Solve {
     const CHUNK: usize = 64;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let classic = self.shape.is_none_or(|shape| shape == Shape::CLASSIC);
-        if classic {
-            match Board::parse_line(line) {
-                Ok(puzzle) => {
-                    let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
-                    return Ok((AnyGrid::Classic(solution), unique));
-                }
-                // Not 81 cells: without a box given, a grid of another size perhaps (whose
-                // letters the 9x9 reader refuses before it has counted the cells).
-                Err(error) if self.shape.is_some() || Grid::cell_count(line) == CELLS => {
-                    return Err(LineError::Invalid(error));
-                }
-                Err(_) => {}
+        match AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)? {
+            AnyGrid::Classic(puzzle) => {
+                let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
+                Ok((AnyGrid::Classic(solution), unique))
+            }
+            AnyGrid::Sized(puzzle) => {
+                let verdict = sizes::solver::classify(&puzzle, &mut Never).expect("Never interrupts");
+                let (solution, unique) =
+                    verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
+                Ok((AnyGrid::Sized(solution), unique))
             }
         }
-        let puzzle = Grid::parse(line, self.shape).map_err(LineError::Invalid)?;
-        let verdict = sizes::solver::classify(&puzzle, &mut Never).expect("Never interrupts");
-        let (solution, unique) =
-            verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
-        Ok((AnyGrid::Sized(solution), unique))
     }
 
     /// The solution, plus `\tmultiple` when it is not unique.
@@ -419,6 +411,7 @@ fn fill_in_parallel<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sizes::Grid;
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 

@@ -16,10 +16,11 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::{Board, BoardError, CELLS, Location, SIZE};
+use super::{Board, BoardError, Location, SIZE};
 use crate::member::{Choice, choice_traits, whole_number};
+use crate::sizes::any::ReadCells;
 use crate::sizes::shape::{symbol, value_of};
-use crate::sizes::{AnyGrid, Grid, MAX_CELLS, MAX_SIZE, SIZES, Shape};
+use crate::sizes::{AnyGrid, MAX_CELLS, MAX_SIZE, SIZES, Shape};
 
 /// How a board was written in a request, so the answer can be written the same way. By name
 /// (`strings`, `text`, `numbers`) where a request chooses the representation of boards it does
@@ -88,32 +89,12 @@ choice_traits!(Format);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonBoard(Result<(ReadCells, Format), BoardError>);
 
-/// The cells of a board as read: a 9x9 board straight into its fast form (9x9 has one box
-/// shape), any other size as N x N values 0 to N.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum ReadCells {
-    Classic(Board),
-    Sized { size: usize, cells: Vec<u8> },
-}
-
 impl JsonBoard {
     /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
     /// size's default ([`Shape::default_for`]), and the representation it came in.
     pub fn with_box(self, shape: Option<Shape>) -> Result<(AnyGrid, Format), BoardError> {
         let (cells, format) = self.0?;
-        let (size, grid) = match cells {
-            ReadCells::Classic(board) => (SIZE, AnyGrid::Classic(board)),
-            ReadCells::Sized { size, cells } => {
-                let default = Shape::default_for(size).expect("the reader only accepts sizes");
-                let shape = shape.unwrap_or(default);
-                let grid = Grid::new(shape, cells)?;
-                (size, AnyGrid::Sized(grid))
-            }
-        };
-        match shape {
-            Some(shape) if shape.size() != size => Err(BoardError::BoxMismatch { shape, size }),
-            _ => Ok((grid, format)),
-        }
+        Ok((cells.with_box(shape)?, format))
     }
 }
 
@@ -213,18 +194,6 @@ fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
     Ok(())
 }
 
-/// The cells of a text board: 81 of them make the 9x9 board, other sizes a grid of values.
-fn read_text(text: &str) -> Parsed {
-    let cells = match Grid::cell_count(text) {
-        CELLS => ReadCells::Classic(Board::parse_line(text)?),
-        _ => {
-            let (size, cells) = Grid::read_cells(text)?;
-            ReadCells::Sized { size, cells }
-        }
-    };
-    Ok((cells, Format::Text))
-}
-
 struct BoardVisitor;
 
 impl<'de> Visitor<'de> for BoardVisitor {
@@ -235,7 +204,7 @@ impl<'de> Visitor<'de> for BoardVisitor {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Parsed, E> {
-        Ok(read_text(text))
+        Ok(ReadCells::parse(text).map(|cells| (cells, Format::Text)))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Parsed, E> {
@@ -586,6 +555,7 @@ impl<'de> Visitor<'de> for CellVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sizes::Grid;
     use serde_json::Value;
 
     use crate::board::EXAMPLE_PUZZLE as LINE;

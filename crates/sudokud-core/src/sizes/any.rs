@@ -26,13 +26,11 @@ pub enum AnyGrid {
 }
 
 impl AnyGrid {
-    /// Reads a text board of any size, as [`Grid::parse`] does; 81 cells with no other box make
-    /// the classic board, read (and its mistakes worded) as [`Board::parse_line`] does.
+    /// Reads a text board of any size, as [`Grid::parse`] does, with boxes of `shape` when given;
+    /// 81 cells make the classic board, read (and its mistakes worded) as [`Board::parse_line`]
+    /// does.
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<AnyGrid, BoardError> {
-        if shape.is_none_or(|shape| shape == Shape::CLASSIC) && Grid::cell_count(text) == CELLS {
-            return Board::parse_line(text).map(AnyGrid::Classic);
-        }
-        Grid::parse(text, shape).map(AnyGrid::from)
+        ReadCells::parse(text)?.with_box(shape)
     }
 
     /// The grid's shape.
@@ -235,6 +233,46 @@ impl AnyGrid {
         let generated = sized_generate::generate(shape, level, symmetry, seed, interrupt)?;
         let (puzzle, solution) = (AnyGrid::Sized(generated.puzzle), AnyGrid::Sized(generated.solution));
         Ok(GeneratedGrid { puzzle, solution, rating: generated.rating })
+    }
+}
+
+/// The cells of a board of any size as read, before its box is known: a 9x9 board straight into
+/// its fast form (9x9 has one box shape), any other size as N x N values 0 to N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ReadCells {
+    Classic(Board),
+    Sized { size: usize, cells: Vec<u8> },
+}
+
+impl ReadCells {
+    /// Reads a text board: 81 cells as [`Board::parse_line`] does, any other count of cells as
+    /// [`Grid::parse`] does.
+    pub(crate) fn parse(text: &str) -> Result<ReadCells, BoardError> {
+        match Board::parse_line(text) {
+            Ok(board) => Ok(ReadCells::Classic(board)),
+            // 81 cells are a 9x9 board, whose reader words the mistake; another count is a grid
+            // of another size perhaps (whose letters the 9x9 reader refuses before it counts).
+            Err(error) if Grid::cell_count(text) == CELLS => Err(error),
+            Err(_) => {
+                let (size, cells) = Grid::read_cells(text)?;
+                Ok(ReadCells::Sized { size, cells })
+            }
+        }
+    }
+
+    /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
+    /// size's default ([`Shape::default_for`]).
+    pub(crate) fn with_box(self, shape: Option<Shape>) -> Result<AnyGrid, BoardError> {
+        match (self, shape) {
+            (ReadCells::Classic(_), Some(shape)) if shape != Shape::CLASSIC => {
+                Err(BoardError::BoxMismatch { shape, size: Shape::CLASSIC.size() })
+            }
+            (ReadCells::Classic(board), _) => Ok(AnyGrid::Classic(board)),
+            (ReadCells::Sized { size, cells }, shape) => {
+                let shape = shape.unwrap_or_else(|| Shape::default_for(size).expect("the readers only accept sizes"));
+                Grid::new(shape, cells).map(AnyGrid::Sized)
+            }
+        }
     }
 }
 

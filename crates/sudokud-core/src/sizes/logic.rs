@@ -56,8 +56,8 @@ pub fn rate_within(
     level: Level,
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
-    let path = run(puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
-    Ok(path.1.then_some(path.0))
+    let (rating, within, _) = run(puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
+    Ok(within.then_some(rating))
 }
 
 /// The steps a person takes up to and including the next placement, as
@@ -606,14 +606,18 @@ impl Pencil {
         false
     }
 
-    /// `row 3`, `column 3`, `box 3`: a house by its 1-based number.
-    fn house_name(&self, house: usize) -> String {
-        let kind = match self.kind(house) {
+    /// `row`, `column` or `box`: what kind of house `house` is.
+    fn kind_name(&self, house: usize) -> &'static str {
+        match self.kind(house) {
             Kind::Row => "row",
             Kind::Column => "column",
             Kind::Box => "box",
-        };
-        format!("{kind} {}", house % self.size + 1)
+        }
+    }
+
+    /// `row 3`, `column 3`, `box 3`: a house by its 1-based number.
+    fn house_name(&self, house: usize) -> String {
+        format!("{} {}", self.kind_name(house), house % self.size + 1)
     }
 
     /// `r3c12`: a cell by its 1-based row and column.
@@ -637,10 +641,8 @@ impl Pencil {
         let cells = |cells: &[usize]| join(cells.iter().map(|&cell| self.cell_name(cell)), "and");
         let values = |values: &[u8]| join(values.iter().map(|&value| symbol(value).to_string()), "and");
         let houses = |houses: &[usize]| {
-            let kind = self.house_name(houses[0]);
-            let kind = kind.split(' ').next().unwrap_or_default();
             let numbers = houses.iter().map(|&house| (house % self.size + 1).to_string());
-            format!("{kind}s {}", join(numbers, "and"))
+            format!("{}s {}", self.kind_name(houses[0]), join(numbers, "and"))
         };
         let name = technique.name().to_lowercase();
         let explanation = match (technique, step.placements.first()) {

@@ -6,7 +6,7 @@
 //! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
 //! [`AnyGrid`] is either, and sends each to its solver.
 
-mod any;
+pub(crate) mod any;
 pub mod generate;
 mod grid;
 mod layout;
