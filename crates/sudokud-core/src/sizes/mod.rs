@@ -13,6 +13,7 @@ mod layout;
 pub mod logic;
 pub mod rules;
 pub(crate) mod shape;
+mod small;
 pub mod solver;
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
