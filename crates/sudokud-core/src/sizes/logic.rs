@@ -562,13 +562,16 @@ impl Pencil {
     /// house's other cells.
     fn naked_subset(&self, size: usize, step: &mut Step) -> bool {
         for house in 0..3 * self.size {
-            let cells: Vec<usize> = self
-                .cells(house)
-                .filter(|&cell| (2..=size as u32).contains(&self.candidates[cell].count_ones()))
-                .collect();
-            let sets: Vec<u32> = cells.iter().map(|&cell| self.candidates[cell]).collect();
+            // The cells with two to `size` candidates, and their candidates.
+            let (mut cells, mut sets, mut count) = ([0usize; super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
+            for cell in self.cells(house) {
+                if (2..=size as u32).contains(&self.candidates[cell].count_ones()) {
+                    (cells[count], sets[count]) = (cell, self.candidates[cell]);
+                    count += 1;
+                }
+            }
             let found = subsets(
-                &sets,
+                &sets[..count],
                 size,
                 |union| union.count_ones() as usize == size,
                 |members, union| {
@@ -600,26 +603,31 @@ impl Pencil {
     fn hidden_subset(&self, size: usize, step: &mut Step) -> bool {
         for house in 0..3 * self.size {
             let positions = self.positions(house);
-            let candidates: Vec<u8> = (1..=self.size as u8)
-                .filter(|&value| (2..=size as u32).contains(&positions[usize::from(value - 1)].count_ones()))
-                .collect();
-            let sets: Vec<u32> = candidates.iter().map(|&value| positions[usize::from(value - 1)]).collect();
-            let cells: Vec<usize> = self.cells(house).collect();
+            // The values with two to `size` places, and their places.
+            let (mut candidates, mut sets, mut count) = ([0u8; super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
+            for value in 1..=self.size as u8 {
+                let places = positions[usize::from(value - 1)];
+                if (2..=size as u32).contains(&places.count_ones()) {
+                    (candidates[count], sets[count]) = (value, places);
+                    count += 1;
+                }
+            }
+            let cells = self.layout.house(house);
             let found = subsets(
-                &sets,
+                &sets[..count],
                 size,
                 |union| union.count_ones() as usize == size,
                 |members, union| {
                     let kept = members.iter().fold(0u32, |kept, &member| kept | bit(candidates[member]));
                     for position in bits(union) {
-                        let cell = cells[position];
+                        let cell = usize::from(cells[position]);
                         values(self.candidates[cell] & !kept).for_each(|value| step.eliminations.push((cell, value)));
                     }
                     if step.eliminations.is_empty() {
                         return false;
                     }
                     step.houses.push(house);
-                    step.cells.extend(bits(union).map(|position| cells[position]));
+                    step.cells.extend(bits(union).map(|position| usize::from(cells[position])));
                     step.values.extend(values(kept));
                     true
                 },
