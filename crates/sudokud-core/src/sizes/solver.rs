@@ -261,6 +261,14 @@ fn relabeling(size: usize, attempt: u32) -> [u8; 32] {
 /// Marks a cell whose value is decided, so the same word holds the value's bit and the fact.
 const SOLVED: u32 = 1 << 31;
 
+/// A cell's word split without a branch: its candidates if undecided, else its digit with the
+/// [`SOLVED`] flag (each part 0 when the other is not).
+#[inline]
+fn split(word: u32) -> (u32, u32) {
+    let decided = ((word as i32) >> 31) as u32;
+    (word & !decided, word & decided)
+}
+
 /// Why an attempt stopped early.
 pub(super) enum Stop {
     Interrupted,
@@ -371,13 +379,11 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
                 let house = self.layout.house(index);
                 let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
                 for &cell in house {
-                    let candidates = self.candidates[usize::from(cell)];
-                    if candidates & SOLVED != 0 {
-                        solved |= candidates;
-                    } else {
-                        twice |= once & candidates;
-                        once |= candidates;
-                    }
+                    // Without a branch: whether a cell is decided is as good as random here.
+                    let (open, decided) = split(self.candidates[usize::from(cell)]);
+                    solved |= decided;
+                    twice |= once & open;
+                    once |= open;
                 }
                 solved &= !SOLVED;
                 if (once | solved) != self.full {
@@ -428,11 +434,9 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             for segment in 0..box_rows {
                 for step in 0..box_cols {
                     let col = segment * box_cols + step;
-                    let candidates = self.candidates[row * size + col];
-                    if candidates & SOLVED == 0 {
-                        rows[row * box_rows + segment] |= candidates;
-                        cols[col * box_cols + band] |= candidates;
-                    }
+                    let (open, _) = split(self.candidates[row * size + col]);
+                    rows[row * box_rows + segment] |= open;
+                    cols[col * box_cols + band] |= open;
                 }
             }
         }
@@ -441,16 +445,32 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             // A "line" is a row or a column, its "segments" its cells in each box it crosses:
             // `per` segments of `short` cells; `per` lines cross each box side by side.
             let (masks, per, short) = if across { (&rows, box_rows, box_cols) } else { (&cols, box_cols, box_rows) };
+            // The digits in two or more segments of each line, and in two or more lines of each
+            // box: a digit of a segment is elsewhere on its line, or elsewhere in its box, exactly
+            // when it is in these.
+            let (mut line_twice, mut box_twice) = ([0u32; MAX_SIZE], [0u32; MAX_SIZE]);
+            for line in 0..size {
+                let mut once = 0;
+                for &mask in &masks[line * per..(line + 1) * per] {
+                    line_twice[line] |= once & mask;
+                    once |= mask;
+                }
+            }
+            for first_line in (0..size).step_by(per) {
+                for segment in 0..per {
+                    let mut once = 0;
+                    for line in first_line..first_line + per {
+                        let mask = masks[line * per + segment];
+                        box_twice[first_line + segment] |= once & mask;
+                        once |= mask;
+                    }
+                }
+            }
             for line in 0..size {
                 let first_line = line - line % per;
                 for segment in 0..per {
                     let mask = masks[line * per + segment];
-                    let in_line = (0..per)
-                        .filter(|&other| other != segment)
-                        .fold(0, |union, other| union | masks[line * per + other]);
-                    let in_box = (first_line..first_line + per)
-                        .filter(|&other| other != line)
-                        .fold(0, |union, other| union | masks[other * per + segment]);
+                    let (in_line, in_box) = (line_twice[line], box_twice[first_line + segment]);
                     let cell = |line: usize, segment: usize, step: usize| {
                         let along = segment * short + step;
                         if across { line * size + along } else { along * size + line }
