@@ -12,7 +12,7 @@
 //! search needs one saved state per guess on the current path and nothing per alternative.
 //!
 //! Grids of at most 64 cells (6x6, 8x8) are searched by the same rules with each digit's places
-//! in one machine word ([`super::small`]), which cuts their fixed cost to a third.
+//! in one machine word (`sizes/small.rs`), which cuts their fixed cost to a third.
 //!
 //! A 4x4 grid has only 288 solutions; they are listed once, with the set of grids that have each
 //! value in each cell, and a 4x4 puzzle is answered by intersecting its givens' sets, which takes
