@@ -21,8 +21,8 @@ pub(crate) struct Layout {
 impl Layout {
     /// The layout of `shape`, built on first use.
     pub(crate) fn of(shape: Shape) -> &'static Layout {
-        static LAYOUTS: [OnceLock<Layout>; 16] = [const { OnceLock::new() }; 16];
-        LAYOUTS[(shape.box_rows() - 2) * 4 + shape.box_cols() - 2].get_or_init(|| Layout::new(shape))
+        static LAYOUTS: [OnceLock<Layout>; Shape::COUNT] = [const { OnceLock::new() }; Shape::COUNT];
+        LAYOUTS[shape.ordinal()].get_or_init(|| Layout::new(shape))
     }
 
     fn new(shape: Shape) -> Layout {

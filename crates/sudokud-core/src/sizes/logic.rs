@@ -562,14 +562,8 @@ impl Pencil {
     /// house's other cells.
     fn naked_subset(&self, size: usize, step: &mut Step) -> bool {
         for house in 0..3 * self.size {
-            // The cells with two to `size` candidates, and their candidates.
-            let (mut cells, mut sets, mut count) = ([0usize; super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
-            for cell in self.cells(house) {
-                if (2..=size as u32).contains(&self.candidates[cell].count_ones()) {
-                    (cells[count], sets[count]) = (cell, self.candidates[cell]);
-                    count += 1;
-                }
-            }
+            let (cells, sets, count) =
+                subset_members(self.cells(house).map(|cell| (cell, self.candidates[cell])), size);
             let found = subsets(
                 &sets[..count],
                 size,
@@ -603,15 +597,8 @@ impl Pencil {
     fn hidden_subset(&self, size: usize, step: &mut Step) -> bool {
         for house in 0..3 * self.size {
             let positions = self.positions(house);
-            // The values with two to `size` places, and their places.
-            let (mut candidates, mut sets, mut count) = ([0u8; super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
-            for value in 1..=self.size as u8 {
-                let places = positions[usize::from(value - 1)];
-                if (2..=size as u32).contains(&places.count_ones()) {
-                    (candidates[count], sets[count]) = (value, places);
-                    count += 1;
-                }
-            }
+            let values_places = (1..=self.size as u8).map(|value| (value, positions[usize::from(value - 1)]));
+            let (candidates, sets, count) = subset_members(values_places, size);
             let cells = self.layout.house(house);
             let found = subsets(
                 &sets[..count],
@@ -792,6 +779,23 @@ impl Pencil {
         let cell = blanks.min_by_key(|&cell| self.candidates[cell].count_ones());
         cell.is_some_and(|cell| step.place(None, cell, solution.cells()[cell]))
     }
+}
+
+/// The members of a house that can be part of a subset of `size`: those whose set (a cell's
+/// candidates, a value's places) has two to `size` elements, gathered with their sets; and how
+/// many there are.
+fn subset_members<K: Copy + Default>(
+    members: impl Iterator<Item = (K, u32)>,
+    size: usize,
+) -> ([K; super::MAX_SIZE], [u32; super::MAX_SIZE], usize) {
+    let (mut keys, mut sets, mut count) = ([K::default(); super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
+    for (key, set) in members {
+        if (2..=size as u32).contains(&set.count_ones()) {
+            (keys[count], sets[count]) = (key, set);
+            count += 1;
+        }
+    }
+    (keys, sets, count)
 }
 
 /// Tries every choice of `size` of `sets` (in index order) whose union `fits`, handing each to

@@ -59,6 +59,14 @@ impl Shape {
         SIDES.flat_map(|box_rows| SIDES.map(move |box_cols| Shape { box_rows, box_cols }))
     }
 
+    /// How many shapes there are, for tables kept per shape.
+    pub(crate) const COUNT: usize = 16;
+
+    /// This shape's place in [`Shape::all`], below [`Shape::COUNT`]: a table's index.
+    pub(crate) const fn ordinal(self) -> usize {
+        (self.box_rows() - 2) * 4 + self.box_cols() - 2
+    }
+
     /// The box's height in cells.
     pub const fn box_rows(self) -> usize {
         self.box_rows as usize
@@ -205,6 +213,12 @@ impl serde::Serialize for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordinals_number_the_shapes_in_order() {
+        let ordinals: Vec<usize> = Shape::all().map(Shape::ordinal).collect();
+        assert_eq!(ordinals, (0..Shape::COUNT).collect::<Vec<_>>());
+    }
 
     #[test]
     fn sixteen_shapes_make_the_ten_sizes() {

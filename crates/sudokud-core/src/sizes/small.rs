@@ -38,8 +38,8 @@ struct Masks {
 impl Masks {
     /// The masks of `shape` (at most 64 cells), built from its [`Layout`] on first use.
     fn of(shape: Shape) -> &'static Masks {
-        static MASKS: [OnceLock<Masks>; 16] = [const { OnceLock::new() }; 16];
-        MASKS[(shape.box_rows() - 2) * 4 + shape.box_cols() - 2].get_or_init(|| {
+        static MASKS: [OnceLock<Masks>; Shape::COUNT] = [const { OnceLock::new() }; Shape::COUNT];
+        MASKS[shape.ordinal()].get_or_init(|| {
             let layout = Layout::of(shape);
             let size = shape.size();
             let cells = |cells: &[u16]| cells.iter().fold(0u64, |set, &cell| set | 1 << cell);
