@@ -27,3 +27,4 @@ mod sizes;
 mod solver_datasets;
 mod solver_portable_path;
 mod solver_properties;
+mod variants;

@@ -7,6 +7,8 @@
 //! - [`rules`]: which givens conflict, and whether a board is complete.
 //! - [`solver`]: search with propagation; uniqueness, counts up to a limit, a cooperative deadline.
 //! - [`sizes`]: grids of every size from 4x4 to 25x25, with a solver for all of them.
+//! - [`variants`]: diagonal, windoku, jigsaw, killer, anti-knight, thermometer, Kropki and other
+//!   constraints as data, on any size, with their solver and rules.
 //! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
 //! - [`generate`]: unique puzzles of a chosen level, the same for the same seed.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
@@ -32,3 +34,4 @@ pub mod random;
 pub mod rules;
 pub mod sizes;
 pub mod solver;
+pub mod variants;

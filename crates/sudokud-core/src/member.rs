@@ -106,13 +106,31 @@ pub fn optional_integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Op
         expected: || format!("an integer from 0 to {}", u64::MAX),
         accept: |found: Found<'_>| match found {
             Found::Null => Some(None),
-            Found::Unsigned(number) => Some(Some(number)),
-            Found::Signed(number) => u64::try_from(number).ok().map(Some),
-            Found::Float(number) => whole_number(number).map(Some),
-            _ => None,
+            found => as_integer(found).map(Some),
         },
         value: PhantomData,
     })
+}
+
+/// For `#[serde(deserialize_with = "...")]` on a `u64` member that must be present: a whole
+/// number (see [`whole_number`]); anything else is
+/// `found <value>; expected an integer from 0 to 18446744073709551615`.
+pub fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    deserializer.deserialize_any(MemberVisitor {
+        expected: || format!("an integer from 0 to {}", u64::MAX),
+        accept: as_integer,
+        value: PhantomData,
+    })
+}
+
+/// The integer `found` is, if it is one (see [`whole_number`]).
+fn as_integer(found: Found<'_>) -> Option<u64> {
+    match found {
+        Found::Unsigned(number) => Some(number),
+        Found::Signed(number) => u64::try_from(number).ok(),
+        Found::Float(number) => whole_number(number),
+        _ => None,
+    }
 }
 
 /// A JSON value as a member's error message shows it: scalars as written, arrays and objects

@@ -6,26 +6,114 @@ use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use crate::board::Board;
 use crate::position::{Cell, Digit, HouseKind};
 
-/// The kinds of unit (house) a digit must not repeat in, as a small bit set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Units(u8);
+/// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
+/// grid with constraints ([`crate::variants`]) the constraint it breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// The digit repeats in its row.
+    Row,
+    /// The digit repeats in its column.
+    Column,
+    /// The digit repeats in its box.
+    Box,
+    /// The digit repeats in its region (a jigsaw grid's regions replace the boxes).
+    Region,
+    /// The digit repeats on the main diagonal (top left to bottom right).
+    Diagonal,
+    /// The digit repeats on the anti-diagonal (top right to bottom left).
+    AntiDiagonal,
+    /// The digit repeats in an extra region (a windoku window, say).
+    ExtraRegion,
+    /// The digit repeats in a killer cage.
+    Cage,
+    /// The cage's digits cannot make its sum: over it, or all filled and short of it.
+    CageSum,
+    /// The digit is a knight's move from the same digit.
+    AntiKnight,
+    /// The digit is a king's move (diagonally touching) from the same digit.
+    AntiKing,
+    /// An orthogonal neighbour holds a consecutive digit.
+    NonConsecutive,
+    /// The digits on a thermometer do not increase from its bulb.
+    Thermometer,
+    /// A Kropki dot's pair is not consecutive (white) or in ratio 2 (black), or, with every dot
+    /// given, a pair without a dot is.
+    Kropki,
+    /// The cell must be even.
+    Even,
+    /// The cell must be odd.
+    Odd,
+}
+
+impl Unit {
+    /// Every unit, in the order their names are listed.
+    pub const ALL: [Unit; 16] = [
+        Unit::Row,
+        Unit::Column,
+        Unit::Box,
+        Unit::Region,
+        Unit::Diagonal,
+        Unit::AntiDiagonal,
+        Unit::ExtraRegion,
+        Unit::Cage,
+        Unit::CageSum,
+        Unit::AntiKnight,
+        Unit::AntiKing,
+        Unit::NonConsecutive,
+        Unit::Thermometer,
+        Unit::Kropki,
+        Unit::Even,
+        Unit::Odd,
+    ];
+
+    /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+            Unit::Region => "region",
+            Unit::Diagonal => "diagonal",
+            Unit::AntiDiagonal => "anti_diagonal",
+            Unit::ExtraRegion => "extra_region",
+            Unit::Cage => "cage",
+            Unit::CageSum => "cage_sum",
+            Unit::AntiKnight => "anti_knight",
+            Unit::AntiKing => "anti_king",
+            Unit::NonConsecutive => "non_consecutive",
+            Unit::Thermometer => "thermometer",
+            Unit::Kropki => "kropki",
+            Unit::Even => "even",
+            Unit::Odd => "odd",
+        }
+    }
+}
+
+/// The units a cell breaks, as a small bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Units(u32);
 
 impl Units {
     /// The row.
-    pub const ROW: Units = Units::of(HouseKind::Row);
+    pub const ROW: Units = Units::of(Unit::Row);
     /// The column.
-    pub const COLUMN: Units = Units::of(HouseKind::Column);
+    pub const COLUMN: Units = Units::of(Unit::Column);
     /// The box.
-    pub const BOX: Units = Units::of(HouseKind::Box);
+    pub const BOX: Units = Units::of(Unit::Box);
 
-    /// The set of `kind` alone.
-    const fn of(kind: HouseKind) -> Units {
-        Units(1 << kind as u8)
+    /// The set of `unit` alone.
+    pub const fn of(unit: Unit) -> Units {
+        Units(1 << unit as u32)
     }
 
     /// Whether every unit in `other` is also in `self`.
     pub fn contains(self, other: Units) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
     }
 
     pub(crate) fn insert(&mut self, other: Units) {
@@ -36,17 +124,28 @@ impl Units {
 /// The set of one kind of house.
 impl From<HouseKind> for Units {
     fn from(kind: HouseKind) -> Units {
-        Units::of(kind)
+        Units::of(match kind {
+            HouseKind::Row => Unit::Row,
+            HouseKind::Column => Unit::Column,
+            HouseKind::Box => Unit::Box,
+        })
     }
 }
 
-/// Serialized as the list of unit names, in [`HouseKind::ALL`] order, e.g. `["row", "box"]`.
+/// The set of one unit.
+impl From<Unit> for Units {
+    fn from(unit: Unit) -> Units {
+        Units::of(unit)
+    }
+}
+
+/// Serialized as the list of unit names, in [`Unit::ALL`] order, e.g. `["row", "box"]`.
 impl Serialize for Units {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut names = serializer.serialize_seq(None)?;
-        for kind in HouseKind::ALL {
-            if self.contains(kind.into()) {
-                names.serialize_element(kind.name())?;
+        for unit in Unit::ALL {
+            if self.contains(unit.into()) {
+                names.serialize_element(unit.name())?;
             }
         }
         names.end()

@@ -205,7 +205,7 @@ fn with_restarts<I: Interrupt>(
 /// Called after each guess: polls the interrupt at its interval and, while no solution is
 /// found, stops the attempt for a restart once it has used its allowance.
 #[inline]
-pub(super) fn after_guess(
+pub(crate) fn after_guess(
     guesses: u32,
     solutions: usize,
     allowance: u32,
@@ -239,7 +239,7 @@ pub fn classify(puzzle: &Grid, interrupt: &mut impl Interrupt) -> Result<Verdict
 
 /// Guesses an attempt may make without a solution before the search starts over: a multiple of
 /// every poll interval, since it is checked when the interrupt is polled.
-const RESTART_GUESSES: u32 = 16 * POLL_INTERVAL;
+pub(crate) const RESTART_GUESSES: u32 = 16 * POLL_INTERVAL;
 
 /// The digits' labels for an attempt: unchanged for the first, a permutation of 1 to N seeded by
 /// the attempt after. Index 0, the blank, stays 0.
@@ -270,7 +270,7 @@ fn split(word: u32) -> (u32, u32) {
 }
 
 /// Why an attempt stopped early.
-pub(super) enum Stop {
+pub(crate) enum Stop {
     Interrupted,
     Restart,
 }

@@ -1,0 +1,184 @@
+//! Variant constraints as a request gives them: plain data, read from JSON, before they are
+//! checked against a grid ([`super::Variant::new`] does that).
+
+use serde::{Deserialize, Serialize};
+
+use crate::member::{self, Choice, choice_traits};
+
+/// A cell as `[row, col]`, both 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+pub struct Place(
+    #[serde(deserialize_with = "member::integer")] pub u64,
+    #[serde(deserialize_with = "member::integer")] pub u64,
+);
+
+/// The constraints of a variant, combinable with each other and with every grid size. Every
+/// member is optional; absent, it adds nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraints {
+    /// The diagonals on which no digit repeats (Sudoku X).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagonals: Option<Diagonals>,
+    /// Extra houses of N cells each in which no digit repeats (a windoku's windows, say).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_regions: Vec<Vec<Place>>,
+    /// Regions that replace the boxes (jigsaw): a region id per cell, N regions of N cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Regions>,
+    /// Killer cages: no digit repeats in a cage, and its digits add up to its sum when it has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cages: Vec<Cage>,
+    /// No digit is a knight's move from the same digit.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub anti_knight: bool,
+    /// No digit touches the same digit diagonally (a king's move).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub anti_king: bool,
+    /// Orthogonal neighbours never hold consecutive digits.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub non_consecutive: bool,
+    /// Thermometers, bulb first: digits strictly increase along each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thermometers: Vec<Vec<Place>>,
+    /// Kropki dots between orthogonal neighbours.
+    #[serde(default, skip_serializing_if = "Kropki::is_empty")]
+    pub kropki: Kropki,
+    /// Cells that hold an even digit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub even: Vec<Place>,
+    /// Cells that hold an odd digit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub odd: Vec<Place>,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+impl Constraints {
+    /// Whether no constraint is given: the grid follows the classic rules alone.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+/// Which diagonals are houses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Diagonals {
+    /// Top left to bottom right.
+    Main,
+    /// Top right to bottom left.
+    Anti,
+    /// Both (Sudoku X).
+    Both,
+}
+
+impl Choice for Diagonals {
+    const KIND: &'static str = "diagonals";
+    const ALL: &'static [Diagonals] = &[Diagonals::Main, Diagonals::Anti, Diagonals::Both];
+
+    fn name(self) -> &'static str {
+        match self {
+            Diagonals::Main => "main",
+            Diagonals::Anti => "anti",
+            Diagonals::Both => "both",
+        }
+    }
+}
+
+choice_traits!(Diagonals);
+
+/// A jigsaw's regions: N rows of N region ids, or one string of N x N characters, each
+/// character a cell's region. Any ids will do, as long as there are N of them, N cells each.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(untagged, expecting = "N rows of N region ids, or a string of N x N characters")]
+pub enum Regions {
+    /// One string, a character per cell, row-major.
+    Line(String),
+    /// A row of region ids per row of the grid.
+    Rows(Vec<Vec<RegionId>>),
+}
+
+/// A region's id in [`Regions::Rows`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct RegionId(#[serde(deserialize_with = "member::integer")] pub u64);
+
+/// A killer cage.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cage {
+    /// Its cells, 1 to N of them.
+    pub cells: Vec<Place>,
+    /// The sum of its digits; absent, only that they differ.
+    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
+    pub sum: Option<u64>,
+}
+
+/// Kropki dots, each between two orthogonal neighbours.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kropki {
+    /// White dots: the two digits are consecutive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub white: Vec<[Place; 2]>,
+    /// Black dots: one digit is twice the other.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub black: Vec<[Place; 2]>,
+    /// Every dot is given: two neighbours without a dot are neither consecutive nor in ratio 2.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_given: bool,
+}
+
+impl Kropki {
+    fn is_empty(&self) -> bool {
+        *self == Kropki::default()
+    }
+}
+
+/// A variant by name: shorthand for its constraints ([`Preset::constraints`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// Sudoku X: both diagonals are houses.
+    X,
+    /// Windoku (hyper): windows of a box's shape, one cell in from the edges and apart, are houses.
+    Windoku,
+    /// Jigsaw: the regions replace the boxes (and must be given as `regions`).
+    Jigsaw,
+    /// Killer: cages with sums (which must be given as `cages`).
+    Killer,
+    /// No digit a knight's move from the same digit.
+    AntiKnight,
+    /// No digit a king's move from the same digit.
+    AntiKing,
+    /// No consecutive digits side by side.
+    NonConsecutive,
+}
+
+impl Choice for Preset {
+    const KIND: &'static str = "variant";
+    const ALL: &'static [Preset] = &[
+        Preset::X,
+        Preset::Windoku,
+        Preset::Jigsaw,
+        Preset::Killer,
+        Preset::AntiKnight,
+        Preset::AntiKing,
+        Preset::NonConsecutive,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Preset::X => "x",
+            Preset::Windoku => "windoku",
+            Preset::Jigsaw => "jigsaw",
+            Preset::Killer => "killer",
+            Preset::AntiKnight => "anti-knight",
+            Preset::AntiKing => "anti-king",
+            Preset::NonConsecutive => "non-consecutive",
+        }
+    }
+}
+
+choice_traits!(Preset);

@@ -1,0 +1,107 @@
+//! Variant Sudoku: diagonals, extra regions, jigsaw regions, killer cages, anti-knight,
+//! anti-king, non-consecutive, thermometers, Kropki dots and even/odd cells, as data next to a
+//! board of any size, alone or combined.
+//!
+//! [`Constraints`] is what a request gives, [`Preset`] a variant by name; [`Variant::new`] checks
+//! them against the grid's shape once and builds the houses, peers, pair relations and cage sums
+//! that [`solver`] and [`rules`] read. [`Puzzle`] is a board with or without constraints, and
+//! sends each to its solver: a board without constraints keeps its classic path untouched.
+
+mod constraints;
+pub mod rules;
+pub mod solver;
+mod variant;
+
+pub use constraints::{Cage, Constraints, Diagonals, Kropki, Place, Preset, RegionId, Regions};
+pub use variant::{ConstraintError, Variant, windows};
+
+use crate::rules::Validation;
+use crate::sizes::rules::Conflict;
+use crate::sizes::{AnyGrid, Grid};
+use crate::solver::{Interrupt, Interrupted, Verdict};
+
+/// A board and the rules it is played by: the classic rules alone, or a variant's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Puzzle {
+    /// No constraint beyond rows, columns and boxes.
+    Classic(AnyGrid),
+    /// A grid under a variant's constraints.
+    Variant(Box<(Grid, Variant)>),
+}
+
+impl Puzzle {
+    /// `grid` under `preset`'s and `constraints`' rules, checked against its shape; the classic
+    /// rules alone when neither adds anything.
+    pub fn new(grid: AnyGrid, preset: Option<Preset>, constraints: &Constraints) -> Result<Puzzle, ConstraintError> {
+        if preset.is_none() && constraints.is_empty() {
+            return Ok(Puzzle::Classic(grid));
+        }
+        let grid = match grid {
+            AnyGrid::Classic(board) => Grid::from(&board),
+            AnyGrid::Sized(grid) => grid,
+        };
+        let variant = Variant::new(grid.shape(), preset, constraints)?;
+        Ok(Puzzle::Variant(Box::new((grid, variant))))
+    }
+
+    /// The board without its constraints.
+    pub fn grid(&self) -> AnyGrid {
+        match self {
+            Puzzle::Classic(grid) => grid.clone(),
+            Puzzle::Variant(puzzle) => AnyGrid::from(puzzle.0.clone()),
+        }
+    }
+
+    /// The variant's rules, if any.
+    pub fn variant(&self) -> Option<&Variant> {
+        match self {
+            Puzzle::Classic(_) => None,
+            Puzzle::Variant(puzzle) => Some(&puzzle.1),
+        }
+    }
+
+    /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
+    /// [`AnyGrid::classify`]); a variant's conflicts name the constraints they break.
+    pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
+        let (grid, variant) = match self {
+            Puzzle::Classic(grid) => return grid.classify(interrupt),
+            Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
+        };
+        let count = solver::count_solutions(grid, variant, 2, interrupt)?;
+        Ok(match (count.solutions, count.first) {
+            (1, Some(solution)) => Verdict::Unique(AnyGrid::from(solution)),
+            (_, Some(solution)) => Verdict::Multiple(AnyGrid::from(solution)),
+            (_, None) => {
+                let conflicts = rules::conflicts(grid, variant);
+                if conflicts.is_empty() { Verdict::Unsolvable } else { Verdict::Conflicting(conflicts) }
+            }
+        })
+    }
+
+    /// The number of solutions up to `limit`, or the conflicting cells of a puzzle without any
+    /// (see [`AnyGrid::count`]).
+    pub fn count(
+        &self,
+        limit: usize,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
+        let (grid, variant) = match self {
+            Puzzle::Classic(grid) => return grid.count(limit, interrupt),
+            Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
+        };
+        let count = solver::count_solutions(grid, variant, limit, interrupt)?;
+        let conflicts = if count.solutions == 0 { rules::conflicts(grid, variant) } else { Vec::new() };
+        Ok(if conflicts.is_empty() { Ok(count.solutions) } else { Err(conflicts) })
+    }
+
+    /// The board checked against its rules, the variant's included.
+    pub fn validate(&self) -> Validation<Conflict> {
+        match self {
+            Puzzle::Classic(grid) => grid.validate(),
+            Puzzle::Variant(puzzle) => {
+                let conflicts = rules::conflicts(&puzzle.0, &puzzle.1);
+                Validation { valid: conflicts.is_empty(), complete: puzzle.0.is_complete(), conflicts }
+            }
+        }
+    }
+}

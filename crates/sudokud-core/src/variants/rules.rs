@@ -1,0 +1,191 @@
+//! The rules of a variant grid: which filled cells break which constraint.
+
+use super::variant::Variant;
+use crate::rules::{Unit, Units};
+use crate::sizes::Grid;
+use crate::sizes::rules::Conflict;
+
+/// Every filled cell that breaks a rule, in row-major order, each with the rules it breaks: a
+/// digit repeated in a house (a row, a column, a box or region, a diagonal, an extra region), a
+/// cage, or a knight's or king's move away; a cage over its sum, or full and short of it; a
+/// thermometer that does not rise; a Kropki pair or non-consecutive neighbours that break their
+/// rule; a digit of the wrong parity. Empty exactly when no filled cell breaks a rule.
+pub fn conflicts(grid: &Grid, variant: &Variant) -> Vec<Conflict> {
+    let cells = grid.cells();
+    let mut broken = vec![Units::default(); cells.len()];
+    for (house, &unit) in variant.houses().zip(&variant.house_units) {
+        mark_repeats(cells, house, unit, &mut broken);
+    }
+    for cage in &variant.cages {
+        mark_repeats(cells, &cage.cells, Unit::Cage, &mut broken);
+        let Some(sum) = cage.sum else { continue };
+        let filled: Vec<u16> = cage.cells.iter().copied().filter(|&cell| cells[usize::from(cell)] != 0).collect();
+        let total: u32 = filled.iter().map(|&cell| u32::from(cells[usize::from(cell)])).sum();
+        // Each empty cell adds at least 1.
+        let empty = (cage.cells.len() - filled.len()) as u32;
+        if total + empty > sum || (empty == 0 && total != sum) {
+            filled.iter().for_each(|&cell| broken[usize::from(cell)].insert(Unit::CageSum.into()));
+        }
+    }
+    // Same digits a knight's or king's move apart, where those rules are on (such a pair may
+    // also share a box, and then breaks both rules).
+    let size = grid.size();
+    let constraints = variant.constraints();
+    for (cell, &value) in cells.iter().enumerate().filter(|&(_, &value)| value != 0) {
+        for &peer in variant.peers(cell) {
+            let peer = usize::from(peer);
+            if cells[peer] != value {
+                continue;
+            }
+            let (rows, cols) = ((cell / size).abs_diff(peer / size), (cell % size).abs_diff(peer % size));
+            match (rows.min(cols), rows.max(cols)) {
+                (1, 2) if constraints.anti_knight => broken[cell].insert(Unit::AntiKnight.into()),
+                (1, 1) if constraints.anti_king => broken[cell].insert(Unit::AntiKing.into()),
+                _ => {}
+            }
+        }
+    }
+    for pair in &variant.pairs {
+        let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+        let (a, b) = (cells[first], cells[second]);
+        if a != 0 && b != 0 && !pair.relation.holds(a, b) {
+            broken[first].insert(pair.relation.unit().into());
+            broken[second].insert(pair.relation.unit().into());
+        }
+    }
+    // A thermometer's cells must also leave room for the cells between them: 2 . 3 breaks it.
+    for path in &constraints.thermometers {
+        let path: Vec<usize> = path.iter().map(|place| (place.0 as usize) * size + place.1 as usize).collect();
+        for (step, &cell) in path.iter().enumerate() {
+            for (later, &other) in path.iter().enumerate().skip(step + 2) {
+                let (a, b) = (cells[cell], cells[other]);
+                if a != 0 && b != 0 && usize::from(b) < usize::from(a) + (later - step) {
+                    broken[cell].insert(Unit::Thermometer.into());
+                    broken[other].insert(Unit::Thermometer.into());
+                }
+            }
+        }
+    }
+    for (cell, &value) in cells.iter().enumerate().filter(|&(_, &value)| value != 0) {
+        if variant.allowed[cell] >> (value - 1) & 1 == 0 {
+            broken[cell].insert(if value % 2 == 0 { Unit::Odd } else { Unit::Even }.into());
+        }
+    }
+    let conflicts = broken.iter().enumerate().filter(|&(cell, units)| cells[cell] != 0 && !units.is_empty());
+    conflicts.map(|(cell, &units)| Conflict { row: cell / size, col: cell % size, value: cells[cell], units }).collect()
+}
+
+/// Marks `unit` on every filled cell of `group` whose value another of its cells also has.
+fn mark_repeats(cells: &[u8], group: &[u16], unit: Unit, broken: &mut [Units]) {
+    let (mut once, mut twice) = (0u32, 0u32);
+    for &cell in group {
+        let bit = 1u32 << cells[usize::from(cell)] >> 1;
+        twice |= once & bit;
+        once |= bit;
+    }
+    if twice == 0 {
+        return;
+    }
+    for &cell in group {
+        let value = cells[usize::from(cell)];
+        if value != 0 && twice >> (value - 1) & 1 == 1 {
+            broken[usize::from(cell)].insert(unit.into());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Constraints;
+
+    /// The conflicts of a 4x4 `grid` under `constraints`, as JSON.
+    fn found(grid: &str, constraints: &str) -> String {
+        let grid = Grid::parse(grid, None).unwrap();
+        let constraints: Constraints = serde_json::from_str(constraints).unwrap();
+        let variant = Variant::new(grid.shape(), None, &constraints).unwrap();
+        serde_json::to_string(&conflicts(&grid, &variant)).unwrap()
+    }
+
+    #[test]
+    fn each_conflict_names_the_rules_it_breaks() {
+        let cell = |row: usize, col: usize, digit: u8, units: &str| {
+            format!(r#"{{"row":{row},"col":{col},"digit":{digit},"units":[{units}]}}"#)
+        };
+        for (grid, constraints, expected) in [
+            (
+                "1... .1.. .... ....",
+                r#"{"diagonals":"main"}"#,
+                vec![cell(0, 0, 1, r#""box","diagonal""#), cell(1, 1, 1, r#""box","diagonal""#)],
+            ),
+            (
+                "...1 .... .... 1...",
+                r#"{"diagonals":"anti"}"#,
+                vec![cell(0, 3, 1, r#""anti_diagonal""#), cell(3, 0, 1, r#""anti_diagonal""#)],
+            ),
+            (
+                "1... .... .1.. ....",
+                r#"{"anti_knight":true}"#,
+                vec![cell(0, 0, 1, r#""anti_knight""#), cell(2, 1, 1, r#""anti_knight""#)],
+            ),
+            (
+                ".... .2.. ..2. ....",
+                r#"{"anti_king":true}"#,
+                vec![cell(1, 1, 2, r#""anti_king""#), cell(2, 2, 2, r#""anti_king""#)],
+            ),
+            (
+                "12.. .... .... ....",
+                r#"{"non_consecutive":true}"#,
+                vec![cell(0, 0, 1, r#""non_consecutive""#), cell(0, 1, 2, r#""non_consecutive""#)],
+            ),
+            (
+                "3.2. .... .... ....",
+                r#"{"thermometers":[[[0,0],[0,1],[0,2]]]}"#,
+                vec![cell(0, 0, 3, r#""thermometer""#), cell(0, 2, 2, r#""thermometer""#)],
+            ),
+            (
+                "13.. .... .... ....",
+                r#"{"kropki":{"white":[[[0,0],[0,1]]]}}"#,
+                vec![cell(0, 0, 1, r#""kropki""#), cell(0, 1, 3, r#""kropki""#)],
+            ),
+            ("13.. .... .... ....", r#"{"kropki":{"all_given":true}}"#, vec![]),
+            (
+                "12.. .... .... ....",
+                r#"{"kropki":{"all_given":true}}"#,
+                vec![cell(0, 0, 1, r#""kropki""#), cell(0, 1, 2, r#""kropki""#)],
+            ),
+            (
+                "1... 1... .... ....",
+                r#"{"cages":[{"cells":[[0,0],[1,0]]}]}"#,
+                vec![cell(0, 0, 1, r#""column","box","cage""#), cell(1, 0, 1, r#""column","box","cage""#)],
+            ),
+            (
+                "34.. .... .... ....",
+                r#"{"cages":[{"cells":[[0,0],[0,1],[0,2]],"sum":7}]}"#,
+                vec![cell(0, 0, 3, r#""cage_sum""#), cell(0, 1, 4, r#""cage_sum""#)],
+            ),
+            (
+                "12.. .... .... ....",
+                r#"{"cages":[{"cells":[[0,0],[0,1]],"sum":4}]}"#,
+                vec![cell(0, 0, 1, r#""cage_sum""#), cell(0, 1, 2, r#""cage_sum""#)],
+            ),
+            (
+                "1.2. .... .... ....",
+                r#"{"even":[[0,0]],"odd":[[0,2]]}"#,
+                vec![cell(0, 0, 1, r#""even""#), cell(0, 2, 2, r#""odd""#)],
+            ),
+            (
+                "1..1 .... .... ....",
+                r#"{"regions":"0011001122332233"}"#,
+                vec![cell(0, 0, 1, r#""row""#), cell(0, 3, 1, r#""row""#)],
+            ),
+            (
+                ".... .1.. ..1. ....",
+                r#"{"extra_regions":[[[1,1],[1,2],[2,1],[2,2]]]}"#,
+                vec![cell(1, 1, 1, r#""extra_region""#), cell(2, 2, 1, r#""extra_region""#)],
+            ),
+        ] {
+            assert_eq!(found(grid, constraints), format!("[{}]", expected.join(",")), "{grid} {constraints}");
+        }
+    }
+}

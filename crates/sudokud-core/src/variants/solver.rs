@@ -1,0 +1,650 @@
+//! The search for variant grids: the generic search of [`crate::sizes::solver`] (candidates as
+//! bit sets, naked and hidden singles, a guess with binary branching, restarts, the cooperative
+//! deadline) over the variant's houses and peers, with each constraint that is not a house
+//! narrowing candidates too:
+//!
+//! - a pair relation (a thermometer's step, a Kropki dot, non-consecutive neighbours) keeps in
+//!   each cell only the digits the other cell's candidates allow;
+//! - a cage with a sum keeps in its open cells the digits of the sets that make the sum, hold its
+//!   placed digits and fit its open cells' candidates (listed once per puzzle by
+//!   [`Variant::new`]; for a cage with too many such sets, the digits the remaining sum allows).
+//!
+//! Relabeling digits, as the generic search does to restart, would break sums, thermometers and
+//! dots; a restart here breaks ties between guesses at random instead, and tries a random digit.
+
+use std::cell::RefCell;
+
+use super::variant::{MAX_HOUSES, Variant};
+use crate::random::SplitMix64;
+use crate::sizes::solver::{Count, RESTART_GUESSES, Stop, after_guess};
+use crate::sizes::{Grid, MAX_CELLS};
+use crate::solver::{Interrupt, Interrupted};
+
+/// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
+/// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
+/// `RESTART_GUESSES` guesses without a solution starts over with other tie-breaks and twice the
+/// allowance (see [`crate::sizes::solver::count_solutions`]).
+pub fn count_solutions(
+    puzzle: &Grid,
+    variant: &Variant,
+    limit: usize,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
+    assert_eq!(puzzle.shape(), variant.shape(), "the variant is for the puzzle's shape");
+    if interrupt.should_stop() {
+        return Err(Interrupted);
+    }
+    if limit == 0 {
+        return Ok(Count { solutions: 0, first: None });
+    }
+    for attempt in 0u32.. {
+        let allowance = u32::try_from(u64::from(RESTART_GUESSES) << attempt.min(32)).unwrap_or(u32::MAX);
+        let mut search = Search::new(variant, limit, allowance, attempt, &mut *interrupt);
+        match search.run(puzzle.cells()) {
+            Ok(()) => {
+                let cells = puzzle.cells().len();
+                let first = (search.solutions > 0).then(|| {
+                    Grid::new(puzzle.shape(), search.first[..cells].to_vec()).expect("a solution of the same shape")
+                });
+                return Ok(Count { solutions: search.solutions, first });
+            }
+            Err(Stop::Interrupted) => return Err(Interrupted),
+            // Restarts happen only before a first solution, so nothing found is lost.
+            Err(Stop::Restart) => continue,
+        }
+    }
+    unreachable!("the allowance grows until an attempt finishes")
+}
+
+/// Marks a cell whose value is decided, so the same word holds the value's bit and the fact.
+const SOLVED: u32 = 1 << 31;
+
+thread_local! {
+    /// The saved candidate sets of the guesses on the current path, kept between searches so a
+    /// search allocates nothing once the thread's first deep search has grown it.
+    static SAVED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One attempt's state.
+struct Search<'v, 'i, I> {
+    variant: &'v Variant,
+    cells: usize,
+    full: u32,
+    candidates: [u32; MAX_CELLS],
+    unsolved: usize,
+    /// Cells placed whose digit is not yet removed from their peers.
+    pending: [u16; MAX_CELLS],
+    pending_len: usize,
+    /// Houses where a candidate went since their last sweep for hidden singles.
+    dirty: [u64; MAX_HOUSES / 64],
+    limit: usize,
+    solutions: usize,
+    /// The first solution, valid once `solutions` is above 0.
+    first: [u8; MAX_CELLS],
+    guesses: u32,
+    allowance: u32,
+    /// Tie-breaks for a restart; none on the first attempt.
+    random: Option<SplitMix64>,
+    interrupt: &'i mut I,
+}
+
+impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
+    fn new(variant: &'v Variant, limit: usize, allowance: u32, attempt: u32, interrupt: &'i mut I) -> Self {
+        let size = variant.shape().size();
+        Search {
+            variant,
+            cells: variant.shape().cells(),
+            full: (1 << size) - 1,
+            candidates: [0; MAX_CELLS],
+            unsolved: 0,
+            pending: [0; MAX_CELLS],
+            pending_len: 0,
+            dirty: [0; MAX_HOUSES / 64],
+            limit,
+            solutions: 0,
+            first: [0; MAX_CELLS],
+            guesses: 0,
+            allowance,
+            random: (attempt > 0).then_some(SplitMix64(u64::from(attempt))),
+            interrupt,
+        }
+    }
+
+    /// Searches `puzzle` (values in row-major order) until the limit, the end, or a stop.
+    fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
+        let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
+        self.candidates[..self.cells].copy_from_slice(&self.variant.allowed);
+        let houses = self.variant.house_units.len();
+        for (index, word) in self.dirty.iter_mut().enumerate() {
+            *word = if houses >= 64 * (index + 1) { u64::MAX } else { (1u64 << houses.saturating_sub(64 * index)) - 1 };
+        }
+        self.unsolved = self.cells;
+        for (cell, &value) in puzzle.iter().enumerate() {
+            if value != 0 {
+                let bit = 1 << (value - 1);
+                // A given its cell may not hold (an odd digit on an even cell).
+                if self.candidates[cell] & bit == 0 {
+                    return Ok(());
+                }
+                self.place(cell, bit);
+            }
+        }
+        self.search(&mut saved.0)
+    }
+
+    /// Decides `cell` as the digit of `bit` and queues the removal from its peers.
+    fn place(&mut self, cell: usize, bit: u32) {
+        self.candidates[cell] = bit | SOLVED;
+        self.touch(cell);
+        self.unsolved -= 1;
+        self.pending[self.pending_len] = cell as u16;
+        self.pending_len += 1;
+    }
+
+    /// Marks `cell`'s houses for a sweep.
+    fn touch(&mut self, cell: usize) {
+        for &house in self.variant.houses_of(cell) {
+            self.dirty[usize::from(house) / 64] |= 1 << (house % 64);
+        }
+    }
+
+    /// Removes the digits of `digits` from `cell`: whether any was there, or `None` when that
+    /// leaves it nothing (for a decided cell, when its digit is among them).
+    fn remove(&mut self, cell: usize, digits: u32) -> Option<bool> {
+        let candidates = self.candidates[cell];
+        if candidates & digits == 0 {
+            return Some(false);
+        }
+        let left = candidates & !digits & !SOLVED;
+        if left == 0 || candidates & SOLVED != 0 {
+            return None;
+        }
+        if left & (left - 1) == 0 {
+            self.place(cell, left);
+        } else {
+            self.candidates[cell] = left;
+            self.touch(cell);
+        }
+        Some(true)
+    }
+
+    /// Places every single and applies every constraint until nothing changes; `false` on a
+    /// contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            while self.pending_len > 0 {
+                self.pending_len -= 1;
+                let cell = usize::from(self.pending[self.pending_len]);
+                let bit = self.candidates[cell] & !SOLVED;
+                for &peer in self.variant.peers(cell) {
+                    if self.remove(usize::from(peer), bit).is_none() {
+                        return false;
+                    }
+                }
+            }
+            match self.hidden_singles() {
+                Some(true) => continue,
+                Some(false) => {}
+                None => return false,
+            }
+            match (self.relations(), self.cages()) {
+                (Some(false), Some(false)) => return true,
+                (Some(_), Some(_)) => continue,
+                _ => return false,
+            }
+        }
+    }
+
+    /// Sweeps the houses that changed for digits with one place left, and places them: whether
+    /// any was placed, or `None` when a digit has no place left in a house.
+    fn hidden_singles(&mut self) -> Option<bool> {
+        let mut placed = false;
+        let dirty = std::mem::take(&mut self.dirty);
+        for (index, &word) in dirty.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let house = 64 * index + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let cells = self.variant.house(house);
+                let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
+                for &cell in cells {
+                    let candidates = self.candidates[usize::from(cell)];
+                    if candidates & SOLVED != 0 {
+                        solved |= candidates;
+                    } else {
+                        twice |= once & candidates;
+                        once |= candidates;
+                    }
+                }
+                solved &= !SOLVED;
+                if (once | solved) != self.full {
+                    return None;
+                }
+                let mut hidden = once & !twice & !solved;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    let cell = cells.iter().map(|&cell| usize::from(cell)).find(|&cell| {
+                        let candidates = self.candidates[cell];
+                        candidates & bit != 0 && candidates & SOLVED == 0
+                    })?;
+                    self.place(cell, bit);
+                    placed = true;
+                }
+            }
+        }
+        Some(placed)
+    }
+
+    /// Narrows each related pair of cells to the digits the other allows: whether anything
+    /// went, or `None` on a contradiction.
+    fn relations(&mut self) -> Option<bool> {
+        let mut removed = false;
+        for pair in &self.variant.pairs {
+            let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+            let digits = self.candidates[first] & !SOLVED;
+            removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
+            let digits = self.candidates[second] & !SOLVED;
+            removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
+        }
+        Some(removed)
+    }
+
+    /// Keeps in `cell` only the digits of `allowed`.
+    fn narrow(&mut self, cell: usize, allowed: u32) -> Option<bool> {
+        self.remove(cell, self.full & !allowed)
+    }
+
+    /// Narrows each cage's open cells to the digits that can still make its sum: whether anything
+    /// went, or `None` on a contradiction.
+    fn cages(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size() as u32;
+        let mut removed = false;
+        for cage in &variant.cages {
+            let Some(sum) = cage.sum else { continue };
+            let (mut placed, mut placed_sum, mut open, mut open_count) = (0u32, 0u32, 0u32, 0u32);
+            for &cell in &cage.cells {
+                let candidates = self.candidates[usize::from(cell)];
+                if candidates & SOLVED != 0 {
+                    let digit = candidates & !SOLVED;
+                    placed |= digit;
+                    placed_sum += digit.trailing_zeros() + 1;
+                } else {
+                    open |= candidates;
+                    open_count += 1;
+                }
+            }
+            if open_count == 0 {
+                if placed_sum != sum {
+                    return None;
+                }
+                continue;
+            }
+            let allowed = if cage.combinations.is_empty() {
+                // Digits d that leave the other open cells a sum of different digits they can make.
+                let rest = sum.checked_sub(placed_sum)?;
+                let others = open_count - 1;
+                let smallest = others * (others + 1) / 2;
+                let largest = others * (2 * size + 1 - others) / 2;
+                let low = rest.saturating_sub(largest).max(1);
+                let high = rest.checked_sub(smallest)?.min(size);
+                if low > high {
+                    return None;
+                }
+                ((1u32 << high) - 1) & !((1u32 << (low - 1)) - 1)
+            } else {
+                let sets =
+                    cage.combinations.iter().filter(|&&set| set & placed == placed && set & !placed & !open == 0);
+                sets.fold(0, |allowed, set| allowed | set) & !placed
+            };
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                if self.candidates[cell] & SOLVED == 0 {
+                    removed |= self.narrow(cell, allowed)?;
+                }
+            }
+        }
+        Some(removed)
+    }
+
+    /// The guess to make: an undecided cell with the fewest candidates and one of its digits
+    /// (the first of each, or on a restart one at random).
+    fn choose(&mut self) -> (usize, u32) {
+        let (mut best, mut fewest, mut ties) = (usize::MAX, u32::MAX, 0u64);
+        for (cell, &candidates) in self.candidates[..self.cells].iter().enumerate() {
+            if candidates & SOLVED != 0 {
+                continue;
+            }
+            let count = candidates.count_ones();
+            if count < fewest {
+                (best, fewest, ties) = (cell, count, 1);
+            } else if count == fewest
+                && let Some(random) = &mut self.random
+            {
+                // Reservoir sampling: each of the tied cells ends up chosen with equal chance.
+                ties += 1;
+                if random.next_u64() % ties == 0 {
+                    best = cell;
+                }
+            }
+        }
+        let mut candidates = self.candidates[best];
+        if let Some(random) = &mut self.random {
+            for _ in 0..random.below(candidates.count_ones() as usize) {
+                candidates &= candidates - 1;
+            }
+        }
+        (best, candidates & candidates.wrapping_neg())
+    }
+
+    /// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
+    /// that subtree is done, restore the state saved before the guess and remove the digit.
+    fn search(&mut self, saved: &mut Vec<u32>) -> Result<(), Stop> {
+        // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
+        let frame = self.cells + 3;
+        let mut depth = 0;
+        loop {
+            let mut consistent = self.propagate();
+            if consistent && self.unsolved == 0 {
+                if self.solutions == 0 {
+                    for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
+                        *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
+                    }
+                }
+                self.solutions += 1;
+                if self.solutions >= self.limit {
+                    return Ok(());
+                }
+                consistent = false;
+            }
+            if consistent {
+                let (cell, bit) = self.choose();
+                if saved.len() < (depth + 1) * frame {
+                    saved.resize((depth + 1) * frame, 0);
+                }
+                let entry = &mut saved[depth * frame..(depth + 1) * frame];
+                entry[0] = cell as u32;
+                entry[1] = bit;
+                entry[2] = self.unsolved as u32;
+                entry[3..].copy_from_slice(&self.candidates[..self.cells]);
+                depth += 1;
+                self.guesses += 1;
+                after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)?;
+                self.place(cell, bit);
+                continue;
+            }
+            // Back to the latest guess, whose cell has another candidate left.
+            if depth == 0 {
+                return Ok(());
+            }
+            depth -= 1;
+            let entry = &saved[depth * frame..(depth + 1) * frame];
+            let (cell, bit) = (entry[0] as usize, entry[1]);
+            self.unsolved = entry[2] as usize;
+            self.candidates[..self.cells].copy_from_slice(&entry[3..]);
+            self.pending_len = 0;
+            self.dirty = [0; MAX_HOUSES / 64];
+            self.remove(cell, bit).expect("a guessed cell keeps another candidate");
+        }
+    }
+}
+
+/// Gives the saved states back to the thread when the search ends, however it ends.
+struct SavedGuard(Vec<u32>);
+
+impl Drop for SavedGuard {
+    fn drop(&mut self) {
+        let saved = std::mem::take(&mut self.0);
+        SAVED.with_borrow_mut(|slot| {
+            if slot.capacity() < saved.capacity() {
+                *slot = saved;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::SplitMix64;
+    use crate::sizes::Shape;
+    use crate::solver::{Never, PollBudget};
+    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions};
+
+    /// Whether any rule of `constraints` is broken among the filled cells, read straight from
+    /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
+    fn breaks(shape: Shape, constraints: &Constraints, cells: &[u8]) -> bool {
+        let size = shape.size();
+        let at = |place: &Place| place.0 as usize * size + place.1 as usize;
+        let value = |cell: usize| i32::from(cells[cell]);
+        let repeats = |group: &[usize]| {
+            group
+                .iter()
+                .enumerate()
+                .any(|(i, &a)| group[i + 1..].iter().any(|&b| value(a) != 0 && value(a) == value(b)))
+        };
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for line in 0..size {
+            groups.push((0..size).map(|col| line * size + col).collect());
+            groups.push((0..size).map(|row| row * size + line).collect());
+        }
+        match &constraints.regions {
+            Some(Regions::Rows(rows)) => {
+                let ids: Vec<u64> = rows.iter().flatten().map(|id| id.0).collect();
+                for id in 0..size as u64 {
+                    groups.push((0..size * size).filter(|&cell| ids[cell] == id).collect());
+                }
+            }
+            _ => {
+                for number in 0..size {
+                    groups.push(
+                        (0..size * size).filter(|&cell| shape.box_of(cell / size, cell % size) == number).collect(),
+                    );
+                }
+            }
+        }
+        if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
+            groups.push((0..size).map(|step| step * size + step).collect());
+        }
+        if matches!(constraints.diagonals, Some(Diagonals::Anti | Diagonals::Both)) {
+            groups.push((0..size).map(|step| step * size + size - 1 - step).collect());
+        }
+        groups.extend(constraints.extra_regions.iter().map(|region| region.iter().map(at).collect()));
+        groups.extend(constraints.cages.iter().map(|cage| cage.cells.iter().map(at).collect()));
+        if groups.iter().any(|group| repeats(group)) {
+            return true;
+        }
+        for cage in constraints.cages.iter().filter(|cage| cage.sum.is_some()) {
+            let sum = cage.sum.unwrap() as i32;
+            let filled: Vec<i32> = cage.cells.iter().map(|place| value(at(place))).collect();
+            let total: i32 = filled.iter().sum();
+            if total > sum || (filled.iter().all(|&v| v != 0) && total != sum) {
+                return true;
+            }
+        }
+        for path in &constraints.thermometers {
+            let values: Vec<i32> = path.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
+            if values.windows(2).any(|pair| pair[0] >= pair[1]) {
+                return true;
+            }
+        }
+        let dot = |places: &[Place; 2]| (value(at(&places[0])), value(at(&places[1])));
+        let consecutive = |a: i32, b: i32| (a - b).abs() == 1;
+        let double = |a: i32, b: i32| a == 2 * b || b == 2 * a;
+        for (a, b) in constraints.kropki.white.iter().map(dot) {
+            if a != 0 && b != 0 && !consecutive(a, b) {
+                return true;
+            }
+        }
+        for (a, b) in constraints.kropki.black.iter().map(dot) {
+            if a != 0 && b != 0 && !double(a, b) {
+                return true;
+            }
+        }
+        for (first, second) in (0..size * size).flat_map(|a| (0..size * size).map(move |b| (a, b))) {
+            let (a, b) = (value(first), value(second));
+            if a == 0 || b == 0 || first >= second {
+                continue;
+            }
+            let rows = (first / size).abs_diff(second / size);
+            let cols = (first % size).abs_diff(second % size);
+            let (near, far) = (rows.min(cols), rows.max(cols));
+            if a == b
+                && ((constraints.anti_knight && (near, far) == (1, 2))
+                    || (constraints.anti_king && (near, far) == (1, 1)))
+            {
+                return true;
+            }
+            if (near, far) == (0, 1) {
+                if constraints.non_consecutive && consecutive(a, b) {
+                    return true;
+                }
+                let pair = [
+                    Place((first / size) as u64, (first % size) as u64),
+                    Place((second / size) as u64, (second % size) as u64),
+                ];
+                let dotted = |dots: &[[Place; 2]]| dots.iter().any(|dot| *dot == pair || *dot == [pair[1], pair[0]]);
+                let has_dot = dotted(&constraints.kropki.white) || dotted(&constraints.kropki.black);
+                if constraints.kropki.all_given && !has_dot && (consecutive(a, b) || double(a, b)) {
+                    return true;
+                }
+            }
+        }
+        let parity = |places: &[Place], remainder: i32| {
+            places.iter().map(|place| value(at(place))).any(|value| value != 0 && value % 2 == remainder)
+        };
+        parity(&constraints.even, 1) || parity(&constraints.odd, 0)
+    }
+
+    /// Solutions up to `limit` by trying every digit in the first empty cell.
+    fn naive_count(shape: Shape, constraints: &Constraints, cells: &mut Vec<u8>, limit: usize) -> usize {
+        if breaks(shape, constraints, cells) {
+            return 0;
+        }
+        let Some(empty) = cells.iter().position(|&value| value == 0) else { return 1 };
+        let mut found = 0;
+        for value in 1..=shape.size() as u8 {
+            cells[empty] = value;
+            found += naive_count(shape, constraints, cells, limit - found);
+            if found >= limit {
+                break;
+            }
+        }
+        cells[empty] = 0;
+        found
+    }
+
+    /// Random constraints of every kind for a grid of `shape`; about half of the kinds each time.
+    fn random_constraints(shape: Shape, random: &mut SplitMix64) -> Constraints {
+        let size = shape.size();
+        let place = |random: &mut SplitMix64| Place(random.below(size) as u64, random.below(size) as u64);
+        let mut c = Constraints::default();
+        let coin = |random: &mut SplitMix64| random.below(3) == 0;
+        if coin(random) {
+            c.diagonals = Some([Diagonals::Main, Diagonals::Anti, Diagonals::Both][random.below(3)]);
+        }
+        if coin(random) {
+            let mut cells: Vec<u64> = (0..(size * size) as u64).collect();
+            random.shuffle(&mut cells);
+            let mut ids = vec![0u64; size * size];
+            for (order, &cell) in cells.iter().enumerate() {
+                ids[cell as usize] = (order / size) as u64;
+            }
+            c.regions = Some(Regions::Rows(
+                ids.chunks(size).map(|row| row.iter().map(|&id| super::super::RegionId(id)).collect()).collect(),
+            ));
+        }
+        (c.anti_knight, c.anti_king, c.non_consecutive) = (coin(random), coin(random), random.below(6) == 0);
+        let walk = |random: &mut SplitMix64, length: usize, diagonal: bool| {
+            let mut path = vec![place(random)];
+            while path.len() < length {
+                let Place(row, col) = *path.last().unwrap();
+                let (down, right) = match random.below(if diagonal { 8 } else { 4 }) {
+                    0 => (1, 0),
+                    1 => (-1, 0),
+                    2 => (0, 1),
+                    3 => (0, -1),
+                    4 => (1, 1),
+                    5 => (1, -1),
+                    6 => (-1, 1),
+                    _ => (-1, -1),
+                };
+                let (row, col) = (row as i64 + down, col as i64 + right);
+                let next = Place(row as u64, col as u64);
+                if (0..size as i64).contains(&row) && (0..size as i64).contains(&col) && !path.contains(&next) {
+                    path.push(next);
+                } else {
+                    break;
+                }
+            }
+            path
+        };
+        for _ in 0..random.below(3) {
+            let length = 2 + random.below(3);
+            let cells = walk(random, length, false);
+            let (smallest, largest) =
+                (cells.len() * (cells.len() + 1) / 2, cells.len() * (2 * size + 1 - cells.len()) / 2);
+            let sum = (random.below(3) > 0).then(|| (smallest + random.below(largest - smallest + 1)) as u64);
+            c.cages.push(Cage { cells, sum });
+        }
+        for _ in 0..random.below(2) {
+            let length = 2 + random.below(3);
+            c.thermometers.push(walk(random, length, true));
+        }
+        let mut kropki = Kropki::default();
+        for _ in 0..random.below(3) {
+            let pair = walk(random, 2, false);
+            if let [first, second] = pair[..] {
+                if random.below(2) == 0 {
+                    kropki.white.push([first, second])
+                } else {
+                    kropki.black.push([first, second])
+                }
+            }
+        }
+        kropki.all_given = random.below(8) == 0;
+        c.kropki = kropki;
+        for _ in 0..random.below(3) {
+            let cell = place(random);
+            if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
+        }
+        c.odd.retain(|cell| !c.even.contains(cell));
+        c
+    }
+
+    #[test]
+    fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
+        let mut random = SplitMix64(15);
+        let mut counted = [0usize; 4];
+        for _ in 0..2000 {
+            let shape = Shape::new(2, 2).unwrap();
+            let constraints = random_constraints(shape, &mut random);
+            let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };
+            let mut cells = vec![0u8; shape.cells()];
+            for _ in 0..random.below(4) {
+                cells[random.below(shape.cells())] = 1 + random.below(shape.size()) as u8;
+            }
+            let expected = naive_count(shape, &constraints, &mut cells.clone(), 3);
+            let grid = Grid::new(shape, cells.clone()).unwrap();
+            let count = count_solutions(&grid, &variant, 3, &mut Never).unwrap();
+            assert_eq!(count.solutions, expected, "{constraints:?} on {grid}");
+            counted[expected] += 1;
+            if let Some(first) = count.first {
+                assert!(!breaks(shape, &constraints, first.cells()) && first.is_complete(), "{constraints:?}: {first}");
+                assert!(cells.iter().zip(first.cells()).all(|(&given, &value)| given == 0 || given == value));
+            }
+        }
+        // Every outcome was met many times: none, one, several.
+        assert!(counted.iter().all(|&times| times > 20), "{counted:?}");
+    }
+
+    #[test]
+    fn the_deadline_stops_a_long_search() {
+        let shape = Shape::new(5, 5).unwrap();
+        let variant = Variant::new(shape, None, &Constraints { anti_knight: true, ..Constraints::default() }).unwrap();
+        let mut budget = PollBudget(1);
+        let grid = Grid::empty(shape);
+        assert_eq!(count_solutions(&grid, &variant, usize::MAX, &mut budget), Err(Interrupted));
+    }
+}

@@ -1,0 +1,61 @@
+//! Variant puzzles: the public CC BY set (`tests/data/variants`), each solved to its published
+//! solution and found unique, its solution valid under its constraints and a wrong digit named
+//! by the rule it breaks.
+
+use serde::Deserialize;
+use sudokud::sizes::AnyGrid;
+use sudokud::solver::{Never, Verdict};
+use sudokud::variants::{Constraints, Puzzle};
+
+use crate::common::data_dir;
+
+#[derive(Deserialize)]
+struct Line {
+    id: String,
+    board: String,
+    constraints: Constraints,
+    solution: String,
+}
+
+fn load() -> Vec<Line> {
+    let path = data_dir().join("variants").join("mixed_ccby.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+    let lines = text.lines().enumerate().map(|(index, line)| {
+        serde_json::from_str(line).unwrap_or_else(|error| panic!("{}:{}: {error}", path.display(), index + 1))
+    });
+    lines.collect()
+}
+
+fn puzzle(board: &str, constraints: &Constraints) -> Puzzle {
+    Puzzle::new(AnyGrid::parse(board, None).unwrap(), None, constraints).unwrap()
+}
+
+#[test]
+fn every_public_variant_puzzle_has_its_published_solution_and_no_other() {
+    let lines = load();
+    assert_eq!(lines.len(), 19);
+    for line in lines {
+        let Ok(Verdict::Unique(solution)) = puzzle(&line.board, &line.constraints).classify(&mut Never) else {
+            panic!("{}: not unique", line.id)
+        };
+        assert_eq!(solution.to_string(), line.solution, "{}", line.id);
+        let solved = puzzle(&line.solution, &line.constraints).validate();
+        assert!(solved.valid && solved.complete, "{}: {:?}", line.id, solved.conflicts);
+    }
+}
+
+#[test]
+fn a_wrong_digit_in_a_solution_breaks_a_rule_the_validation_names() {
+    for line in load() {
+        let mut cells = line.solution.clone().into_bytes();
+        // The first cell's digit swapped with its right neighbour's: still a permutation of each
+        // row, so what breaks is a column, a box or a variant rule.
+        cells.swap(0, 1);
+        let swapped = String::from_utf8(cells).unwrap();
+        let validation = puzzle(&swapped, &line.constraints).validate();
+        assert!(!validation.valid, "{}", line.id);
+        assert!(validation.conflicts.iter().any(|conflict| (conflict.row, conflict.col) == (0, 0)), "{}", line.id);
+        let count = puzzle(&swapped, &line.constraints).count(5, &mut Never).unwrap();
+        assert_eq!(count, Err(validation.conflicts), "{}", line.id);
+    }
+}
