@@ -18,6 +18,7 @@ use crate::progress::Progress;
 use crate::rules::Conflict;
 use crate::sizes::{self, AnyGrid, Explained, GeneratedGrid, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
+use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 
 /// Puzzles read, answered and written per block.
 const BLOCK_LINES: usize = 16 * 1024;
@@ -39,8 +40,11 @@ pub trait LineJob: Sync {
 pub enum LineError {
     Invalid(BoardError),
     Unanswerable(Unanswerable),
-    /// A grid of another size without an answer; its shape writes the conflicts' values.
+    /// A grid of another size, or under a variant's rules, without an answer; its shape writes
+    /// the conflicts' values.
     UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
+    /// The variant's constraints do not fit the line's grid.
+    Constraints(ConstraintError),
 }
 
 impl LineError {
@@ -50,6 +54,7 @@ impl LineError {
     fn write(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
             LineError::Invalid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
+            LineError::Constraints(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidRequest.slug()),
             LineError::Unanswerable(unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
                 if let Unanswerable::Conflicting(conflicts) = unanswerable {
@@ -82,11 +87,14 @@ impl LineError {
 ///
 /// A line of 81 cells is a classic board unless `shape` says otherwise, and takes the 9x9
 /// solver's fast path; a line of another size's cell count is a grid of that size, with the
-/// size's default box unless `shape` gives one ([`Shape::default_for`]).
-#[derive(Clone, Copy, Debug, Default)]
+/// size's default box unless `shape` gives one ([`Shape::default_for`]). With a variant's
+/// rules, every line is played by them.
+#[derive(Clone, Debug, Default)]
 pub struct Solve {
     /// The box shape every line has (`--box`), when not the size's default.
     pub shape: Option<Shape>,
+    /// The variant every line is played by (`--variant`, `--constraints`), if any.
+    pub rules: Option<(Option<Preset>, Constraints)>,
 }
 
 impl LineJob for Solve {
@@ -94,7 +102,14 @@ impl LineJob for Solve {
     const CHUNK: usize = 64;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        match AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)? {
+        let grid = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        if let Some((preset, constraints)) = &self.rules {
+            let shape = grid.shape();
+            let puzzle = Puzzle::new(grid, *preset, constraints).map_err(LineError::Constraints)?;
+            let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+            return verdict.solved().map_err(|error| LineError::UnanswerableGrid(shape, error));
+        }
+        match grid {
             AnyGrid::Classic(puzzle) => {
                 let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
                 Ok((AnyGrid::Classic(solution), unique))
@@ -513,7 +528,7 @@ mod tests {
     fn a_box_shape_applies_to_every_line_and_must_fit_it() {
         // 6x6 with boxes 3 rows high: the first three rows of column 0 and 1 share a box.
         let line = "12.... ...... ...... ...... ...... ......".replace(' ', "");
-        let tall = Solve { shape: Some(Shape::new(3, 2).unwrap()) };
+        let tall = Solve { shape: Some(Shape::new(3, 2).unwrap()), rules: None };
         let out = run_job(&tall, &format!("{line}\n{}\n", ".".repeat(81)), 1);
         let lines: Vec<&str> = out.lines().collect();
         let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();

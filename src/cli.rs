@@ -19,6 +19,7 @@ use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
 use crate::sizes::{AnyGrid, Shape};
+use crate::variants::{Constraints, Preset};
 use crate::{healthcheck, server, telemetry};
 
 /// Solve, rate, explain and generate Sudoku of every size from 4x4 to 25x25 over HTTP, or in batch
@@ -51,9 +52,10 @@ pub enum Command {
     /// lines starting with '#' are skipped. Each puzzle gets one line, in input order: the
     /// solution, one line of the puzzle's size; followed by a tab and `multiple` when the puzzle has more than one
     /// solution; or `error<TAB><reason>` when it is invalid, its givens conflict, or it has no
-    /// solution. Shows a progress bar on stderr when it is a terminal. Exits 0 when every input
-    /// was read, 1 when a file cannot be read.
-    Solve(GridBatchArgs),
+    /// solution. With --variant or --constraints every line is played by a variant's rules
+    /// (`sudokud solve --variant x`; docs/variants.md). Shows a progress bar on stderr when it
+    /// is a terminal. Exits 0 when every input was read, 1 when a file cannot be read.
+    Solve(SolveArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
     /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
@@ -101,6 +103,39 @@ pub struct GridBatchArgs {
     /// `3x2` for 6x6 grids of boxes 3 rows high.
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<Shape>,
+}
+
+/// The arguments of `solve`: [`GridBatchArgs`] and a variant's rules.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub grid: GridBatchArgs,
+    /// A variant by name, shorthand for its constraints.
+    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
+    pub variant: Option<Preset>,
+    /// A variant's constraints as JSON, the `constraints` object of the HTTP API
+    /// (`{"diagonals":"both","anti_knight":true}`), or `@FILE` to read it from a file.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub constraints: Option<String>,
+}
+
+impl SolveArgs {
+    /// The variant every line is played by, if any, or why the constraints cannot be read.
+    fn rules(&self) -> Result<Option<(Option<Preset>, Constraints)>, String> {
+        let constraints = match &self.constraints {
+            None => Constraints::default(),
+            Some(text) => {
+                let json = match text.strip_prefix('@') {
+                    Some(path) => {
+                        std::fs::read_to_string(path).map_err(|error| format!("--constraints: {path}: {error}"))?
+                    }
+                    None => text.clone(),
+                };
+                serde_json::from_str(&json).map_err(|error| format!("--constraints: {error}"))?
+            }
+        };
+        Ok((self.variant.is_some() || !constraints.is_empty()).then_some((self.variant, constraints)))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -167,7 +202,13 @@ fn ignore_empty_env(arg: Arg) -> Arg {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config),
-        Command::Solve(args) => batch("solve", &batch::Solve { shape: args.shape }, args.batch),
+        Command::Solve(args) => match args.rules() {
+            Ok(rules) => batch("solve", &batch::Solve { shape: args.grid.shape, rules }, args.grid.batch),
+            Err(message) => {
+                eprintln!("sudokud solve: {message}");
+                ExitCode::from(2)
+            }
+        },
         Command::Rate(args) => batch("rate", &batch::Rate { shape: args.shape }, args.batch),
         Command::Explain(args) => batch("explain", &batch::Explain { shape: args.shape }, args.batch),
         Command::Generate(args) => generate(args),
@@ -287,12 +328,12 @@ mod tests {
         assert_eq!(cli.serve.addr, "127.0.0.1:9000".parse().unwrap());
         let cli = Cli::try_parse_from(["sudokud", "solve", "--threads", "2", "a.txt"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
-        assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
-        assert_eq!(args.shape, None);
+        assert_eq!(args.grid.batch.threads.map(NonZeroUsize::get), Some(2));
+        assert_eq!(args.grid.batch.files, [PathBuf::from("a.txt")]);
+        assert_eq!(args.grid.shape, None);
         let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.shape, Shape::new(3, 2));
+        assert_eq!(args.grid.shape, Shape::new(3, 2));
         assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }
 }

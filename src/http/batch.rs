@@ -37,8 +37,8 @@ use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
 use crate::pool::SolverPool;
-use crate::sizes::AnyGrid;
 use crate::solver::Deadline;
+use crate::variants::Puzzle;
 
 /// Boards per unit of pool work.
 const CHUNK_BOARDS: usize = 64;
@@ -50,7 +50,7 @@ pub const NDJSON: &str = "application/x-ndjson";
 const BATCH_MEDIA_TYPES: &str = "JSON (`application/json`) or NDJSON (`application/x-ndjson`)";
 
 /// One board of a batch, read or not, and where it sits.
-type Item = (Position, Result<(AnyGrid, Format), ApiError>);
+type Item = (Position, Result<(Puzzle, Format), ApiError>);
 
 /// One board's result: the solution, or what went wrong.
 #[derive(Serialize)]
@@ -109,12 +109,12 @@ fn read_json_batch(body: &[u8], max_boards: usize) -> Result<Vec<Item>, ApiError
         .enumerate()
         .map(|(index, board)| {
             let json = board.get();
-            // An entry with its own `box` is a request object; its errors point into it.
+            // An entry with its own `box` or rules is a request object; its errors point into it.
             if json.starts_with('{') {
-                (Position::Entry(index), parse_value::<BoardRequest>(json).and_then(BoardRequest::grid))
+                (Position::Entry(index), parse_value::<BoardRequest>(json).and_then(BoardRequest::puzzle))
             } else {
                 let grid = parse_value::<JsonBoard>(json).and_then(|board| Ok(board.with_box(None)?));
-                (Position::Index(index), grid)
+                (Position::Index(index), grid.map(|(grid, format)| (Puzzle::Classic(grid), format)))
             }
         })
         .collect())
@@ -365,6 +365,6 @@ impl LineReader {
 }
 
 /// One NDJSON line: a `/v1/solve` request body.
-fn read_line(line: &[u8]) -> Result<(AnyGrid, Format), ApiError> {
-    parse_object::<BoardRequest>(line)?.grid()
+fn read_line(line: &[u8]) -> Result<(Puzzle, Format), ApiError> {
+    parse_object::<BoardRequest>(line)?.puzzle()
 }

@@ -16,12 +16,13 @@ use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, Shape};
 use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
+use crate::variants::{Constraints, Preset, Puzzle};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
-/// The body of `/v1/solve`, `/v1/validate` and each NDJSON line of `/v1/solve/batch`. Unknown
-/// members are ignored.
+/// The body of `/v1/solve`, `/v1/validate`, `/v1/rate`, `/v1/hint`, `/v1/explain` and each
+/// board of `/v1/solve/batch`. Unknown members are ignored.
 #[derive(Deserialize)]
 pub struct BoardRequest {
     #[serde(default)]
@@ -29,11 +30,38 @@ pub struct BoardRequest {
     /// The box shape, `"2x3"`, where the board's size has several; absent, the size's default.
     #[serde(default, rename = "box")]
     pub shape: Option<Shape>,
+    /// A variant by name, shorthand for its constraints.
+    #[serde(default)]
+    pub variant: Option<Preset>,
+    /// A variant's constraints, combined with the preset's.
+    #[serde(default)]
+    pub constraints: Option<Constraints>,
+}
+
+/// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
+fn with_rules(grid: AnyGrid, variant: Option<Preset>, constraints: Option<Constraints>) -> Result<Puzzle, ApiError> {
+    Puzzle::new(grid, variant, &constraints.unwrap_or_default())
+        .map_err(|error| ApiError::InvalidRequest(error.to_string()))
 }
 
 impl BoardRequest {
-    /// The grid of any size and its representation.
-    pub fn grid(self) -> Result<(AnyGrid, Format), ApiError> {
+    /// The board of any size under its rules, and its representation.
+    pub fn puzzle(self) -> Result<(Puzzle, Format), ApiError> {
+        let (grid, format) = self.board.with_box(self.shape)?;
+        Ok((with_rules(grid, self.variant, self.constraints)?, format))
+    }
+
+    /// The board of any size under the classic rules, and its representation, for `endpoint`,
+    /// which takes no variant.
+    pub fn classic_grid(self, endpoint: &str) -> Result<(AnyGrid, Format), ApiError> {
+        let given = self.variant.is_some() || self.constraints.as_ref().is_some_and(|c| !c.is_empty());
+        if given {
+            let message = format!(
+                "`variant` and `constraints`: {endpoint} follows the classic rules only; \
+                 /v1/solve, /v1/validate, /v1/count and /v1/solve/batch take a variant's rules"
+            );
+            return Err(ApiError::InvalidRequest(message));
+        }
         Ok(self.board.with_box(self.shape)?)
     }
 }
@@ -49,7 +77,7 @@ pub async fn solve(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<SolveResponse>, ApiError> {
-    let (puzzle, format) = request.grid()?;
+    let (puzzle, format) = request.puzzle()?;
     // The job must end in `Interrupted` when its deadline stops it, so that an inline try the
     // budget stopped is handed to the pool rather than answered as a timeout.
     let verdict = state.pool.run_inline_first("solve", move |deadline| puzzle.classify(deadline)).await?;
@@ -58,7 +86,7 @@ pub async fn solve(
 
 /// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
 pub fn solve_puzzle(
-    puzzle: &AnyGrid,
+    puzzle: &Puzzle,
     format: Format,
     deadline: &mut Deadline,
     solve_timeout: Duration,
@@ -75,8 +103,8 @@ fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveRe
 
 /// `POST /v1/validate`: conflicts and completeness. Cheap enough to run inline.
 pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation<Conflict>>, ApiError> {
-    let (grid, _) = request.grid()?;
-    Ok(Json(grid.validate()))
+    let (puzzle, _) = request.puzzle()?;
+    Ok(Json(puzzle.validate()))
 }
 
 /// The body of `/v1/count`.
@@ -86,6 +114,10 @@ pub struct CountRequest {
     board: JsonBoard,
     #[serde(default, rename = "box")]
     shape: Option<Shape>,
+    #[serde(default)]
+    variant: Option<Preset>,
+    #[serde(default)]
+    constraints: Option<Constraints>,
     /// Stop counting here; lowered to the configured maximum.
     #[serde(default, deserialize_with = "member::optional_integer")]
     limit: Option<u64>,
@@ -109,7 +141,8 @@ pub async fn count(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CountRequest>,
 ) -> Result<Json<CountResponse>, ApiError> {
-    let (puzzle, _) = request.board.with_box(request.shape)?;
+    let (grid, _) = request.board.with_box(request.shape)?;
+    let puzzle = with_rules(grid, request.variant, request.constraints)?;
     let limit = match request.limit {
         Some(0) => return Err(ApiError::InvalidRequest("`limit`: found 0; expected at least 1".to_owned())),
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),

@@ -24,7 +24,7 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _) = request.grid()?;
+    let (puzzle, _) = request.classic_grid("/v1/rate")?;
     let rating = state.pool.run("rate", move |deadline| puzzle.rate(deadline)).await?;
     Ok(Json(rating?))
 }
@@ -49,7 +49,7 @@ pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _) = request.grid()?;
+    let (puzzle, _) = request.classic_grid("/v1/hint")?;
     let steps = state.pool.run("hint", move |deadline| puzzle.hint(deadline)).await??;
     let solved = steps.is_empty();
     let message = solved.then_some("the board is complete and correct: there is nothing left to do");
@@ -68,7 +68,7 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format) = request.grid()?;
+    let (puzzle, format) = request.classic_grid("/v1/explain")?;
     let explained = state.pool.run("explain", move |deadline| puzzle.explain(deadline)).await??;
     Ok(Json(ExplainResponse {
         steps: explained.steps,

@@ -29,7 +29,7 @@ pub use state::{AppState, Readiness};
 
 use crate::board::Format;
 use crate::config::ServeConfig;
-use crate::sizes::AnyGrid;
+use crate::variants::Puzzle;
 use compress::WhenAskedLayer;
 use cors::PreflightsLayer;
 use front::FrontLayer;
@@ -63,8 +63,8 @@ pub fn metrics_app(config: &ServeConfig) -> Router {
 /// Reads a `{"board": ...}` request body as `/v1/solve` does, with the same errors, without the
 /// HTTP around it: for boards that arrive by other means, and the entry point of the
 /// `board_json` fuzz target.
-pub fn parse_board_request(body: &[u8]) -> Result<(AnyGrid, Format), ApiError> {
-    extract::parse_object::<handlers::BoardRequest>(body)?.grid()
+pub fn parse_board_request(body: &[u8]) -> Result<(Puzzle, Format), ApiError> {
+    extract::parse_object::<handlers::BoardRequest>(body)?.puzzle()
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: the

@@ -258,3 +258,37 @@ fn a_reader_that_stops_early_is_no_failure() {
     assert!(output.status.success(), "exit status {:?}", output.status);
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+#[test]
+fn solve_plays_every_line_by_a_variant_s_rules() {
+    let text = std::fs::read_to_string(data("variants/mixed_ccby.jsonl")).unwrap();
+    let puzzles: Vec<serde_json::Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let x = puzzles.iter().find(|puzzle| puzzle["id"] == "svjs-20").unwrap();
+    let (board, solution) = (x["board"].as_str().unwrap(), x["solution"].as_str().unwrap());
+    let output = run(&["solve", "--variant", "x"], &format!("{board}\n"));
+    assert_eq!(stdout_lines(&output), [solution]);
+    // Without the diagonals the same line has several solutions.
+    assert!(stdout_lines(&run(&["solve"], &format!("{board}\n")))[0].ends_with("\tmultiple"));
+    let killer = puzzles.iter().find(|puzzle| puzzle["id"] == "svjs-13").unwrap();
+    let file = std::env::temp_dir().join(format!("sudokud-cli-killer-{}.json", std::process::id()));
+    std::fs::write(&file, killer["constraints"].to_string()).unwrap();
+    let output = run(
+        &["solve", "--constraints", &format!("@{}", file.display())],
+        &format!("{}\n", killer["board"].as_str().unwrap()),
+    );
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(stdout_lines(&output), [killer["solution"].as_str().unwrap()]);
+    // Constraints that do not fit a line's grid answer that line with an error.
+    let output = run(&["solve", "--constraints", r#"{"even":[[5,5]]}"#], "1234............\n");
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            "error\tinvalid-request: `constraints.even[0]`: cell [5, 5] is outside the 4x4 grid (rows and columns 0 to 3)"
+        ]
+    );
+    let output = run(&["solve", "--constraints", "{\"diagonal\":1}"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown field `diagonal`")
+    );
+}

@@ -19,6 +19,7 @@ pub const PAGES: &[Page] = &[
     Page { path: "docs/benchmarks.md", text: include_str!("../../docs/benchmarks.md") },
     Page { path: "docs/operations.md", text: include_str!("../../docs/operations.md") },
     Page { path: "docs/testing.md", text: include_str!("../../docs/testing.md") },
+    Page { path: "docs/variants.md", text: include_str!("../../docs/variants.md") },
 ];
 
 /// The text of the page at `path`.

@@ -20,6 +20,7 @@ mod http_logic;
 mod http_playground;
 mod http_server;
 mod http_sizes;
+mod http_variants;
 mod logic_paths;
 mod openapi_contract;
 mod readme_examples;

@@ -32,6 +32,9 @@ use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
 use sudokud::http::{AppState, PROBLEM_BASE, ROUTES, Readiness, app};
 use sudokud::logic::{Level, Technique};
+use sudokud::member::Choice;
+use sudokud::rules::Unit;
+use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -989,6 +992,35 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     let techniques: Vec<Value> =
         Technique::ALL.iter().map(|technique| serde_json::to_value(technique).expect("a name")).collect();
     assert_eq!(schemas["Technique"]["enum"], Value::from(techniques), "Technique");
+    assert_eq!(schemas["Variant"]["enum"], names(Preset::ALL.iter().map(ToString::to_string).collect()), "Variant");
+    let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());
+    assert_eq!(schemas["Constraints"]["properties"]["diagonals"]["enum"], diagonals, "Constraints.diagonals");
+    let units = names(Unit::ALL.iter().map(|unit| unit.name().to_owned()).collect());
+    assert_eq!(schemas["Conflict"]["properties"]["units"]["items"]["enum"], units, "Conflict.units");
+    assert_eq!(schemas["Conflict"]["properties"]["units"]["maxItems"], Unit::ALL.len(), "Conflict.units");
+    // Every member of the constraints, and nothing else (a new field fails to build
+    // `every_constraint` until it is set there).
+    let members: BTreeSet<&String> = schemas["Constraints"]["properties"].as_object().unwrap().keys().collect();
+    let every = serde_json::to_value(every_constraint()).unwrap();
+    assert_eq!(members, every.as_object().unwrap().keys().collect(), "Constraints");
+}
+
+/// Constraints with every member set, so that all of them are written out.
+fn every_constraint() -> Constraints {
+    let place = Place(0, 0);
+    Constraints {
+        diagonals: Some(Diagonals::Both),
+        extra_regions: vec![vec![place]],
+        regions: Some(Regions::Line(String::new())),
+        cages: vec![Cage { cells: vec![place], sum: None }],
+        anti_knight: true,
+        anti_king: true,
+        non_consecutive: true,
+        thermometers: vec![vec![place]],
+        kropki: Kropki { white: vec![[place, place]], black: Vec::new(), all_given: false },
+        even: vec![place],
+        odd: vec![place],
+    }
 }
 
 #[test]

@@ -1,0 +1,137 @@
+//! Variants through the HTTP API: `variant` and `constraints` beside a board on solve,
+//! validate, count and batch, answers checked against the published solutions of the CC BY set
+//! (`tests/data/variants`), and every error a variant request can meet.
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::common::data_dir;
+use crate::common::http::*;
+
+/// The CC BY variant puzzles: request members `board` and `constraints`, and `solution`.
+fn puzzles() -> Vec<Value> {
+    let text = std::fs::read_to_string(data_dir().join("variants").join("mixed_ccby.jsonl")).unwrap();
+    text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+async fn post(path: &str, body: Value) -> Reply {
+    send(router(&config()), post_json(path, body.to_string())).await
+}
+
+#[tokio::test]
+async fn every_public_variant_puzzle_is_solved_to_its_published_solution() {
+    for puzzle in puzzles() {
+        let body = json!({ "board": puzzle["board"], "constraints": puzzle["constraints"] });
+        let reply = post("/v1/solve", body).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}: {}", puzzle["id"], reply.body);
+        assert_eq!(reply.body["solution"], puzzle["solution"], "{}", puzzle["id"]);
+        assert_eq!(reply.body["unique"], true, "{}", puzzle["id"]);
+    }
+}
+
+#[tokio::test]
+async fn a_preset_stands_for_its_constraints() {
+    let x = puzzles().into_iter().find(|puzzle| puzzle["id"] == "svjs-20").unwrap();
+    let reply = post("/v1/solve", json!({ "board": x["board"], "variant": "x" })).await;
+    assert_eq!(reply.body["solution"], x["solution"], "{}", reply.body);
+    // Without the diagonals the puzzle has other solutions.
+    let reply = post("/v1/solve", json!({ "board": x["board"] })).await;
+    assert_eq!(reply.body["unique"], false, "{}", reply.body);
+    // The answer keeps the board's representation.
+    let rows = rows_of_numbers(x["board"].as_str().unwrap());
+    let reply = post("/v1/solve", json!({ "board": rows, "variant": "x" })).await;
+    assert_eq!(reply.body["solution"], rows_of_numbers(x["solution"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn validate_names_the_rule_each_cell_breaks_and_count_counts_by_the_variant() {
+    let board = format!("12{}", ".".repeat(79));
+    let reply = post("/v1/validate", json!({ "board": board, "variant": "non-consecutive" })).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let expected = json!({ "valid": false, "complete": false, "conflicts": [
+        { "row": 0, "col": 0, "digit": 1, "units": ["non_consecutive"] },
+        { "row": 0, "col": 1, "digit": 2, "units": ["non_consecutive"] },
+    ]});
+    assert_eq!(reply.body, expected);
+    let reply = post("/v1/count", json!({ "board": board, "variant": "non-consecutive" })).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "conflicting-givens");
+    assert_eq!(problem["conflicts"], expected["conflicts"]);
+    // A 4x4 grid with 1 2 3 4 along its first row has 12 completions, 2 of them with both
+    // diagonals distinct (counted by brute force over every choice of the other three rows).
+    let four = "1234............";
+    let reply = post("/v1/count", json!({ "board": four, "constraints": { "diagonals": "both" } })).await;
+    assert_eq!(reply.body["solutions"], 2, "{}", reply.body);
+    let reply = post("/v1/count", json!({ "board": four })).await;
+    assert_eq!(reply.body["solutions"], 12, "{}", reply.body);
+}
+
+#[tokio::test]
+async fn batches_take_rules_per_board() {
+    let killer = puzzles().into_iter().find(|puzzle| puzzle["id"] == "svjs-13").unwrap();
+    let entry = json!({ "board": killer["board"], "constraints": killer["constraints"] });
+    let body = json!({ "boards": [entry, PUZZLE] });
+    let reply = post("/v1/solve/batch", body).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["results"][0]["solution"], killer["solution"]);
+    assert_eq!(reply.body["results"][1]["solution"], SOLUTION);
+    let lines = format!("{entry}\n{}\n", json!({ "board": PUZZLE, "variant": "jigsaw" }));
+    let (status, items) = ndjson_reply(router(&config()), ndjson(lines)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(items[0]["solution"], killer["solution"]);
+    assert_item_problem(&items[1], 422, "invalid-request");
+    assert_eq!(items[1]["detail"], "`variant`: jigsaw needs its regions in `constraints.regions`");
+}
+
+#[tokio::test]
+async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
+    for (rules, detail) in [
+        (
+            json!({ "constraints": { "cages": [{ "cells": [[0, 0], [9, 0]], "sum": 5 }] } }),
+            "`constraints.cages[0].cells`: cell [9, 0] is outside the 9x9 grid (rows and columns 0 to 8)",
+        ),
+        (
+            json!({ "constraints": { "cages": [{ "cells": [[0, 0], [0, 1]], "sum": 2 }] } }),
+            "`constraints.cages[0].sum`: no 2 different digits from 1 to 9 add up to 2 (their sums run from 3 to 17)",
+        ),
+        (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
+        (
+            json!({ "constraints": { "diagonal": "both" } }),
+            "`constraints.diagonal`: unknown field `diagonal`, expected one of `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `even`, `odd`",
+        ),
+        (
+            json!({ "constraints": { "diagonals": "left" } }),
+            r#"`constraints.diagonals`: found "left"; expected one of "main", "anti", "both""#,
+        ),
+        (
+            json!({ "variant": "samurai" }),
+            r#"`variant`: found "samurai"; expected one of "x", "windoku", "jigsaw", "killer", "anti-knight", "anti-king", "non-consecutive""#,
+        ),
+        (
+            json!({ "constraints": { "thermometers": [[[0, 0], [0, 1.5]]] } }),
+            "`constraints.thermometers[0][1][1]`: found 1.5; expected an integer from 0 to 18446744073709551615",
+        ),
+    ] {
+        let mut body = rules.clone();
+        body["board"] = json!(PUZZLE);
+        for path in ["/v1/solve", "/v1/validate", "/v1/count"] {
+            let reply = post(path, body.clone()).await;
+            let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+            assert_eq!(problem["detail"], detail, "{path} {rules}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_logic_endpoints_refuse_rules_they_do_not_follow() {
+    for path in ["/v1/rate", "/v1/hint", "/v1/explain"] {
+        let reply = post(path, json!({ "board": PUZZLE, "variant": "x" })).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(&format!("{path} follows the classic rules only")),
+            "{problem}"
+        );
+        // Empty constraints are no rules at all.
+        let reply = post(path, json!({ "board": PUZZLE, "constraints": {} })).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.body);
+    }
+}
