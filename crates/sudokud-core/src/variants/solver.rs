@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 
-use super::variant::{MAX_HOUSES, Variant};
+use super::variant::{MAX_CAGES, MAX_HOUSES, Variant};
 use crate::random::SplitMix64;
 use crate::sizes::solver::{Count, RESTART_GUESSES, Stop, after_guess};
 use crate::sizes::{Grid, MAX_CELLS};
@@ -77,6 +77,12 @@ struct Search<'v, 'i, I> {
     pending_len: usize,
     /// Houses where a candidate went since their last sweep for hidden singles.
     dirty: [u64; MAX_HOUSES / 64],
+    /// Houses where a candidate went since their last look for locked candidates.
+    unlocked: [u64; MAX_HOUSES / 64],
+    /// Cells whose candidates changed since their pairs were last narrowed.
+    changed: [u64; MAX_CELLS.div_ceil(64)],
+    /// Cages with a cell that changed since the cage was last narrowed.
+    stale_cages: [u64; MAX_CAGES / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -100,6 +106,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             pending: [0; MAX_CELLS],
             pending_len: 0,
             dirty: [0; MAX_HOUSES / 64],
+            unlocked: [0; MAX_HOUSES / 64],
+            changed: [0; MAX_CELLS.div_ceil(64)],
+            stale_cages: [0; MAX_CAGES / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -114,10 +123,10 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
         let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
         self.candidates[..self.cells].copy_from_slice(&self.variant.allowed);
-        let houses = self.variant.house_units.len();
-        for (index, word) in self.dirty.iter_mut().enumerate() {
-            *word = if houses >= 64 * (index + 1) { u64::MAX } else { (1u64 << houses.saturating_sub(64 * index)) - 1 };
-        }
+        fill_first(&mut self.dirty, self.variant.house_units.len());
+        fill_first(&mut self.unlocked, self.variant.house_units.len());
+        fill_first(&mut self.changed, self.cells);
+        fill_first(&mut self.stale_cages, self.variant.cages.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -141,11 +150,13 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         self.pending_len += 1;
     }
 
-    /// Marks `cell`'s houses for a sweep.
+    /// Marks `cell`'s houses for a sweep, and the cell for its pairs and cages.
     fn touch(&mut self, cell: usize) {
         for &house in self.variant.houses_of(cell) {
             self.dirty[usize::from(house) / 64] |= 1 << (house % 64);
+            self.unlocked[usize::from(house) / 64] |= 1 << (house % 64);
         }
+        self.changed[cell / 64] |= 1 << (cell % 64);
     }
 
     /// Removes the digits of `digits` from `cell`: whether any was there, or `None` when that
@@ -187,10 +198,16 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 Some(false) => {}
                 None => return false,
             }
-            match (self.relations(), self.cages()) {
-                (Some(false), Some(false)) => return true,
-                (Some(_), Some(_)) => continue,
-                _ => return false,
+            let Some(related) = self.relations() else { return false };
+            let Some(caged) = self.cages() else { return false };
+            if related || caged {
+                continue;
+            }
+            // The costliest rule last, once the others have nothing left.
+            match self.locked() {
+                Some(true) => continue,
+                Some(false) => return true,
+                None => return false,
             }
         }
     }
@@ -236,18 +253,104 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(placed)
     }
 
-    /// Narrows each related pair of cells to the digits the other allows: whether anything
-    /// went, or `None` on a contradiction.
-    fn relations(&mut self) -> Option<bool> {
+    /// Locked candidates over any houses: when a digit's places in a house all see some other
+    /// cells (a box's places on one row see the rest of the row; a diagonal's in one box the rest
+    /// of the box; two places a knight's move from a third cell...), those cells lose the digit.
+    /// Looks at houses that changed since it last did: whether anything went, or `None` on a
+    /// contradiction.
+    fn locked(&mut self) -> Option<bool> {
+        /// Digits with more places than this in a house are left to the search: their common
+        /// peers are rarely any, and the sets to intersect many.
+        const MOST_PLACES: usize = 3;
+        let variant = self.variant;
+        let words = variant.set_words();
         let mut removed = false;
-        for pair in &self.variant.pairs {
-            let (first, second) = (usize::from(pair.first), usize::from(pair.second));
-            let digits = self.candidates[first] & !SOLVED;
-            removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
-            let digits = self.candidates[second] & !SOLVED;
-            removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
+        let unlocked = std::mem::take(&mut self.unlocked);
+        for (index, &word) in unlocked.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let house = 64 * index + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let cells = variant.house(house);
+                // Per digit, its first places and how many there are.
+                let mut places = [[0u16; MOST_PLACES]; 32];
+                let mut counts = [0u8; 32];
+                let mut solved = 0;
+                for &cell in cells {
+                    let candidates = self.candidates[usize::from(cell)];
+                    if candidates & SOLVED != 0 {
+                        solved |= candidates;
+                        continue;
+                    }
+                    let mut digits = candidates;
+                    while digits != 0 {
+                        let digit = digits.trailing_zeros() as usize;
+                        digits &= digits - 1;
+                        if usize::from(counts[digit]) < MOST_PLACES {
+                            places[digit][usize::from(counts[digit])] = cell;
+                        }
+                        counts[digit] = counts[digit].saturating_add(1);
+                    }
+                }
+                for digit in 0..variant.shape().size() {
+                    let count = usize::from(counts[digit]);
+                    // A digit decided in this pass still has stale places here, not its real ones.
+                    if !(2..=MOST_PLACES).contains(&count) || solved >> digit & 1 == 1 {
+                        continue;
+                    }
+                    let mut common = [0u64; MAX_CELLS.div_ceil(64)];
+                    common[..words].copy_from_slice(variant.peer_set(usize::from(places[digit][0])));
+                    for &place in &places[digit][1..count] {
+                        common.iter_mut().zip(variant.peer_set(usize::from(place))).for_each(|(a, b)| *a &= b);
+                    }
+                    for (set_index, &set_word) in common[..words].iter().enumerate() {
+                        let mut set_word = set_word;
+                        while set_word != 0 {
+                            let cell = 64 * set_index + set_word.trailing_zeros() as usize;
+                            set_word &= set_word - 1;
+                            // A cell decided in this pass, not yet removed from its peers, is
+                            // left to that removal, which finds any contradiction.
+                            if self.candidates[cell] & SOLVED == 0 {
+                                removed |= self.remove(cell, 1 << digit)?;
+                            }
+                        }
+                    }
+                }
+            }
         }
         Some(removed)
+    }
+
+    /// Narrows the pairs of every changed cell to the digits the other cell allows, until no
+    /// pair changes, and marks their cages: whether anything went, or `None` on a
+    /// contradiction.
+    fn relations(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let mut removed = false;
+        loop {
+            let changed = std::mem::take(&mut self.changed);
+            if changed.iter().all(|&word| word == 0) {
+                return Some(removed);
+            }
+            for (index, &word) in changed.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let cell = 64 * index + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    for &cage in variant.cages_of(cell) {
+                        self.stale_cages[usize::from(cage) / 64] |= 1 << (cage % 64);
+                    }
+                    for &pair in variant.pairs_of(cell) {
+                        let pair = &variant.pairs[usize::from(pair)];
+                        let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+                        let digits = self.candidates[first] & !SOLVED;
+                        removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
+                        let digits = self.candidates[second] & !SOLVED;
+                        removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
+                    }
+                }
+            }
+        }
     }
 
     /// Keeps in `cell` only the digits of `allowed`.
@@ -255,13 +358,17 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         self.remove(cell, self.full & !allowed)
     }
 
-    /// Narrows each cage's open cells to the digits that can still make its sum: whether anything
-    /// went, or `None` on a contradiction.
+    /// Narrows each stale cage's open cells to the digits that can still make its sum: whether
+    /// anything went, or `None` on a contradiction.
     fn cages(&mut self) -> Option<bool> {
         let variant = self.variant;
         let size = variant.shape().size() as u32;
         let mut removed = false;
-        for cage in &variant.cages {
+        let stale = std::mem::take(&mut self.stale_cages);
+        let numbers = stale.iter().enumerate().flat_map(|(index, &word)| {
+            (0..64).filter(move |bit| word >> bit & 1 == 1).map(move |bit| 64 * index + bit)
+        });
+        for cage in numbers.map(|number| &variant.cages[number]) {
             let Some(sum) = cage.sum else { continue };
             let (mut placed, mut placed_sum, mut open, mut open_count) = (0u32, 0u32, 0u32, 0u32);
             for &cell in &cage.cells {
@@ -384,9 +491,21 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             self.unsolved = entry[2] as usize;
             self.candidates[..self.cells].copy_from_slice(&entry[3..]);
             self.pending_len = 0;
+            // The saved state was narrowed to the end: only the guessed cell changes.
             self.dirty = [0; MAX_HOUSES / 64];
+            self.unlocked = [0; MAX_HOUSES / 64];
+            self.changed = [0; MAX_CELLS.div_ceil(64)];
+            self.stale_cages = [0; MAX_CAGES / 64];
             self.remove(cell, bit).expect("a guessed cell keeps another candidate");
         }
+    }
+}
+
+/// Sets the first `count` bits of `words`, clears the rest.
+fn fill_first(words: &mut [u64], count: usize) {
+    for (index, word) in words.iter_mut().enumerate() {
+        let bits = count.saturating_sub(64 * index).min(64);
+        *word = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
     }
 }
 

@@ -9,6 +9,12 @@ use crate::sizes::Shape;
 /// regions. The solver keeps one bit per house.
 pub(crate) const MAX_HOUSES: usize = 256;
 
+/// Most cages a variant may have: the solver keeps one bit per cage.
+pub(crate) const MAX_CAGES: usize = 640;
+
+/// Most related pairs of cells (thermometer steps, dots, neighbours): each is known by a `u16`.
+const MAX_PAIRS: usize = 1 << 16;
+
 /// Most cells a cage's sum is worked out for by listing its digit sets; beyond, a cage's sum
 /// bounds its digits by the smallest and largest sums instead (see [`CageRule::combinations`]).
 const MAX_COMBINATIONS: usize = 4096;
@@ -139,15 +145,19 @@ pub struct Variant {
     /// Houses of N cells each, in order: rows, columns, boxes or regions, diagonals, extras.
     pub(crate) houses: Vec<u16>,
     pub(crate) house_units: Vec<Unit>,
-    /// For each cell, its houses: `cell_houses[cell_houses_at[c]..cell_houses_at[c + 1]]`.
-    pub(crate) cell_houses: Vec<u16>,
-    pub(crate) cell_houses_at: Vec<u32>,
+    /// For each cell, its houses.
+    cell_houses: PerCell,
     /// For each cell, every cell its digit may not repeat in: house mates, cage mates, a knight's
-    /// or a king's move away as the rules say, laid out as the houses are.
-    pub(crate) peers: Vec<u16>,
-    pub(crate) peers_at: Vec<u32>,
+    /// or a king's move away as the rules say.
+    peers: PerCell,
+    /// The same peers as bit sets of cells, [`Variant::set_words`] words per cell.
+    peer_sets: Vec<u64>,
     pub(crate) pairs: Vec<Pair>,
+    /// For each cell, the pairs it is in.
+    cell_pairs: PerCell,
     pub(crate) cages: Vec<CageRule>,
+    /// For each cell, the cages it is in.
+    cell_cages: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub(crate) allowed: Vec<u32>,
 }
@@ -210,6 +220,10 @@ impl Variant {
             return Err(ConstraintError::new("constraints.extra_regions", message));
         }
 
+        if constraints.cages.len() > MAX_CAGES {
+            let message = format!("has {} cages; at most {MAX_CAGES} are taken", constraints.cages.len());
+            return Err(ConstraintError::new("constraints.cages", message));
+        }
         let mut cages = Vec::with_capacity(constraints.cages.len());
         for (number, cage) in constraints.cages.iter().enumerate() {
             cages.push(read_cage(shape, cage, &format!("constraints.cages[{number}]"))?);
@@ -267,6 +281,13 @@ impl Variant {
             }
         }
 
+        if pairs.len() > MAX_PAIRS {
+            let message = format!(
+                "{} related pairs of cells from thermometers and dots; at most {MAX_PAIRS} are taken",
+                pairs.len()
+            );
+            return Err(ConstraintError::new("constraints", message));
+        }
         let full = (1u32 << size) - 1;
         let mut allowed = vec![full; cells];
         // Digit d is bit d - 1: the even digits are the odd bits.
@@ -309,23 +330,28 @@ impl Variant {
             cell_mates.sort_unstable();
             cell_mates.dedup();
         }
-        let (peers, peers_at) = flatten(mates);
-        let mut of_cell: Vec<Vec<u16>> = vec![Vec::new(); cells];
-        for (number, house) in houses.chunks_exact(size).enumerate() {
-            house.iter().for_each(|&cell| of_cell[usize::from(cell)].push(number as u16));
+        let words = cells.div_ceil(64);
+        let mut peer_sets = vec![0u64; cells * words];
+        for (cell, cell_mates) in mates.iter().enumerate() {
+            for &mate in cell_mates {
+                peer_sets[cell * words + usize::from(mate) / 64] |= 1 << (mate % 64);
+            }
         }
-        let (cell_houses, cell_houses_at) = flatten(of_cell);
+        let cell_houses = PerCell::index(cells, houses.chunks_exact(size).map(<[u16]>::to_vec));
+        let cell_pairs = PerCell::index(cells, pairs.iter().map(|pair| vec![pair.first, pair.second]));
+        let cell_cages = PerCell::index(cells, cages.iter().map(|cage| cage.cells.clone()));
         Ok(Variant {
             shape,
             constraints,
             houses,
             house_units,
             cell_houses,
-            cell_houses_at,
-            peers,
-            peers_at,
+            peers: PerCell::new(mates),
+            peer_sets,
             pairs,
+            cell_pairs,
             cages,
+            cell_cages,
             allowed,
         })
     }
@@ -353,25 +379,69 @@ impl Variant {
 
     /// The houses `cell` is in.
     pub(crate) fn houses_of(&self, cell: usize) -> &[u16] {
-        &self.cell_houses[self.cell_houses_at[cell] as usize..self.cell_houses_at[cell + 1] as usize]
+        self.cell_houses.of(cell)
     }
 
     /// The cells whose digit must differ from `cell`'s.
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[self.peers_at[cell] as usize..self.peers_at[cell + 1] as usize]
+        self.peers.of(cell)
+    }
+
+    /// Words per bit set of cells.
+    pub(crate) fn set_words(&self) -> usize {
+        self.shape.cells().div_ceil(64)
+    }
+
+    /// The peers of `cell` as a bit set of cells.
+    pub(crate) fn peer_set(&self, cell: usize) -> &[u64] {
+        let words = self.set_words();
+        &self.peer_sets[cell * words..(cell + 1) * words]
+    }
+
+    /// The pairs (indices into `pairs`) `cell` is in.
+    pub(crate) fn pairs_of(&self, cell: usize) -> &[u16] {
+        self.cell_pairs.of(cell)
+    }
+
+    /// The cages (indices into `cages`) `cell` is in.
+    pub(crate) fn cages_of(&self, cell: usize) -> &[u16] {
+        self.cell_cages.of(cell)
     }
 }
 
-/// One list per cell laid out end to end, and where each starts.
-fn flatten(lists: Vec<Vec<u16>>) -> (Vec<u16>, Vec<u32>) {
-    let mut at = Vec::with_capacity(lists.len() + 1);
-    at.push(0);
-    let mut flat = Vec::new();
-    for list in lists {
-        flat.extend(list);
-        at.push(flat.len() as u32);
+/// A list of numbers per cell, laid out end to end: the search reads them without a pointer
+/// per cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PerCell {
+    items: Vec<u16>,
+    /// Where each cell's list starts; one more entry than cells.
+    at: Vec<u32>,
+}
+
+impl PerCell {
+    fn new(lists: Vec<Vec<u16>>) -> PerCell {
+        let mut at = Vec::with_capacity(lists.len() + 1);
+        at.push(0);
+        let mut items = Vec::new();
+        for list in lists {
+            items.extend(list);
+            at.push(items.len() as u32);
+        }
+        PerCell { items, at }
     }
-    (flat, at)
+
+    /// For each of `cells` cells, the numbers of the groups (in `groups` order) it is in.
+    fn index(cells: usize, groups: impl Iterator<Item = Vec<u16>>) -> PerCell {
+        let mut lists = vec![Vec::new(); cells];
+        for (number, group) in groups.enumerate() {
+            group.into_iter().for_each(|cell| lists[usize::from(cell)].push(number as u16));
+        }
+        PerCell::new(lists)
+    }
+
+    fn of(&self, cell: usize) -> &[u16] {
+        &self.items[self.at[cell] as usize..self.at[cell + 1] as usize]
+    }
 }
 
 /// `constraints` with `preset`'s constraints added, checked for what the preset needs.
@@ -539,6 +609,11 @@ fn combinations(size: usize, count: usize, sum: u32) -> Vec<u32> {
                 found.push(set);
             }
             return found.len() <= MAX_COMBINATIONS;
+        }
+        // The largest the rest can add up to: the `left` largest digits.
+        let left_u32 = left as u32;
+        if left_u32 * size - left_u32 * (left_u32 - 1) / 2 < sum {
+            return true;
         }
         for digit in next..=size {
             // The smallest the rest can add up to from here on.

@@ -1,0 +1,76 @@
+//! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
+//! thermometers, dots, parity cells and givens anywhere, in or out of the grid), checked, then
+//! counted under a poll budget. A misfit must be refused, never panic; every solution found must
+//! keep the givens and break no rule; a puzzle without solutions is unsolvable or names the
+//! conflicts the rules find.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudokud::sizes::{AnyGrid, Grid, Shape};
+use sudokud::solver::{PollBudget, Verdict};
+use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, Puzzle, rules};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
+    let shape = Shape::all().nth(usize::from(shape_choice) % 16).expect("16 shapes");
+    let size = shape.size() as u64;
+    // Places may fall just outside the grid, to reach the checks.
+    let place = |byte: u8, other: u8| Place(u64::from(byte) % (size + 1), u64::from(other) % (size + 1));
+    let mut constraints = Constraints {
+        diagonals: [None, Some(Diagonals::Main), Some(Diagonals::Anti), Some(Diagonals::Both)][usize::from(flags & 3)],
+        anti_knight: flags & 4 != 0,
+        anti_king: flags & 8 != 0,
+        non_consecutive: flags & 16 != 0,
+        ..Constraints::default()
+    };
+    constraints.kropki.all_given = flags & 32 != 0;
+    let preset = (flags & 64 != 0).then_some(Preset::Windoku);
+    let mut cells = vec![0u8; shape.cells()];
+    while let Some((&[op, a, b, c], rest)) = ops.split_first_chunk::<4>() {
+        ops = rest;
+        let at = place(a, b);
+        match op % 7 {
+            0 => {
+                // A cage of up to 8 cells walking right and down from `at`.
+                let cells: Vec<Place> =
+                    (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step / 2, at.1 + step % 2)).collect();
+                let sum = (op & 0x80 != 0).then_some(u64::from(c));
+                constraints.cages.push(Cage { cells, sum });
+            }
+            1 => {
+                constraints.thermometers.push((0..u64::from(c % 5) + 1).map(|step| Place(at.0, at.1 + step)).collect())
+            }
+            2 => constraints.kropki.white.push([at, Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2))]),
+            3 => constraints.kropki.black.push([at, Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2))]),
+            4 => constraints.even.push(at),
+            5 => constraints.odd.push(at),
+            _ => {
+                if at.0 < size && at.1 < size {
+                    cells[(at.0 * size + at.1) as usize] = c % (size as u8 + 1);
+                }
+            }
+        }
+    }
+    let grid = Grid::new(shape, cells).expect("values 0 to N");
+    let Ok(puzzle) = Puzzle::new(AnyGrid::Sized(grid.clone()), preset, &constraints) else { return };
+    // No rules at all is the classic puzzle, fuzzed by `sizes`.
+    let Some(variant) = puzzle.variant().cloned() else { return };
+    let conflicts = rules::conflicts(&grid, &variant);
+    let Ok(verdict) = puzzle.classify(&mut PollBudget(u32::from(polls % 8) + 1)) else { return };
+    match verdict {
+        Verdict::Unique(solution) | Verdict::Multiple(solution) => {
+            let solution = match solution {
+                AnyGrid::Classic(board) => Grid::from(&board),
+                AnyGrid::Sized(grid) => grid,
+            };
+            assert!(conflicts.is_empty(), "a solution despite conflicts {conflicts:?}");
+            assert!(solution.is_complete());
+            assert_eq!(rules::conflicts(&solution, &variant), [], "{solution} breaks the rules");
+            for (given, value) in grid.cells().iter().zip(solution.cells()) {
+                assert!(*given == 0 || given == value, "{solution} changes a given of {grid}");
+            }
+        }
+        Verdict::Conflicting(found) => assert_eq!(found, conflicts),
+        Verdict::Unsolvable => assert!(conflicts.is_empty()),
+    }
+});
