@@ -83,18 +83,35 @@ impl LineError {
     }
 }
 
-/// `sudokud solve`: the solution, and whether it is unique, for grids of every size.
+/// How every line of a batch is read and played: its box and its variant's rules.
 ///
-/// A line of 81 cells is a classic board unless `shape` says otherwise, and takes the 9x9
-/// solver's fast path; a line of another size's cell count is a grid of that size, with the
-/// size's default box unless `shape` gives one ([`Shape::default_for`]). With a variant's
-/// rules, every line is played by them.
+/// A line of 81 cells is a classic board unless `shape` says otherwise; a line of another
+/// size's cell count is a grid of that size, with the size's default box unless `shape` gives
+/// one ([`Shape::default_for`]). With a variant's rules, every line is played by them.
 #[derive(Clone, Debug, Default)]
-pub struct Solve {
+pub struct Rules {
     /// The box shape every line has (`--box`), when not the size's default.
     pub shape: Option<Shape>,
     /// The variant every line is played by (`--variant`, `--constraints`), if any.
-    pub rules: Option<(Option<Preset>, Constraints)>,
+    pub variant: Option<(Option<Preset>, Constraints)>,
+}
+
+impl Rules {
+    /// The line's puzzle under these rules.
+    fn puzzle(&self, line: &str) -> Result<Puzzle, LineError> {
+        let grid = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        match &self.variant {
+            None => Ok(Puzzle::Classic(grid)),
+            Some((preset, constraints)) => Puzzle::new(grid, *preset, constraints).map_err(LineError::Constraints),
+        }
+    }
+}
+
+/// `sudokud solve`: the solution, and whether it is unique, for grids of every size and variant;
+/// a classic 9x9 line takes the 9x9 solver's fast path.
+#[derive(Clone, Debug, Default)]
+pub struct Solve {
+    pub rules: Rules,
 }
 
 impl LineJob for Solve {
@@ -102,13 +119,13 @@ impl LineJob for Solve {
     const CHUNK: usize = 64;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let grid = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
-        if let Some((preset, constraints)) = &self.rules {
-            let shape = grid.shape();
-            let puzzle = Puzzle::new(grid, *preset, constraints).map_err(LineError::Constraints)?;
-            let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
-            return verdict.solved().map_err(|error| LineError::UnanswerableGrid(shape, error));
-        }
+        let grid = match self.rules.puzzle(line)? {
+            Puzzle::Classic(grid) => grid,
+            puzzle => {
+                let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+                return verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error));
+            }
+        };
         match grid {
             AnyGrid::Classic(puzzle) => {
                 let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
@@ -146,11 +163,11 @@ fn verdict(puzzle: &Board) -> Verdict {
     solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
-/// `sudokud rate`: how hard the puzzle is for a person, for grids of every size (boxes of
-/// `shape` when given, as for [`Solve`]).
-#[derive(Clone, Copy, Debug, Default)]
+/// `sudokud rate`: how hard the puzzle is for a person, for grids of every size and variant
+/// (read as [`Rules`] says).
+#[derive(Clone, Debug, Default)]
 pub struct Rate {
-    pub shape: Option<Shape>,
+    pub rules: Rules,
 }
 
 impl LineJob for Rate {
@@ -158,7 +175,7 @@ impl LineJob for Rate {
     const CHUNK: usize = 8;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        let puzzle = self.rules.puzzle(line)?;
         let rating = puzzle.rate(&mut Never).expect("Never interrupts");
         rating.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
     }
@@ -185,11 +202,11 @@ fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
     write!(out, "{:.1}\t{}\t{how}", rating.rating, rating.level)
 }
 
-/// `sudokud explain`: every step to the solution, for grids of every size (boxes of `shape`
-/// when given, as for [`Solve`]).
-#[derive(Clone, Copy, Debug, Default)]
+/// `sudokud explain`: every step to the solution, for grids of every size and variant (read as
+/// [`Rules`] says).
+#[derive(Clone, Debug, Default)]
 pub struct Explain {
-    pub shape: Option<Shape>,
+    pub rules: Rules,
 }
 
 impl LineJob for Explain {
@@ -197,7 +214,7 @@ impl LineJob for Explain {
     const CHUNK: usize = 8;
 
     fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
+        let puzzle = self.rules.puzzle(line)?;
         let explained = puzzle.explain(&mut Never).expect("Never interrupts");
         explained.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
     }
@@ -528,7 +545,7 @@ mod tests {
     fn a_box_shape_applies_to_every_line_and_must_fit_it() {
         // 6x6 with boxes 3 rows high: the first three rows of column 0 and 1 share a box.
         let line = "12.... ...... ...... ...... ...... ......".replace(' ', "");
-        let tall = Solve { shape: Some(Shape::new(3, 2).unwrap()), rules: None };
+        let tall = Solve { rules: Rules { shape: Some(Shape::new(3, 2).unwrap()), variant: None } };
         let out = run_job(&tall, &format!("{line}\n{}\n", ".".repeat(81)), 1);
         let lines: Vec<&str> = out.lines().collect();
         let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();
@@ -608,7 +625,7 @@ mod tests {
         // The box applies as for solve: 1s at r0c0 and r1c2 share a 2x3 box but not a 3x2 one.
         let six = format!("1.......1{}", ".".repeat(27));
         assert!(run_job(&Rate::default(), &six, 1).starts_with("error\tconflicting-givens"));
-        let tall = Rate { shape: Shape::new(3, 2) };
+        let tall = Rate { rules: Rules { shape: Shape::new(3, 2), variant: None } };
         assert!(run_job(&tall, &six, 1).starts_with("error\tmultiple-solutions"));
     }
 

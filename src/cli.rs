@@ -55,21 +55,22 @@ pub enum Command {
     /// solution. With --variant or --constraints every line is played by a variant's rules
     /// (`sudokud solve --variant x`; docs/variants.md). Shows a progress bar on stderr when it
     /// is a terminal. Exits 0 when every input was read, 1 when a file cannot be read.
-    Solve(SolveArgs),
+    Solve(GridBatchArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
     /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
     /// field of a line, so `generate`'s lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
     /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
     /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
-    /// or `error<TAB><reason>` (also for a puzzle with more than one solution).
+    /// or `error<TAB><reason>` (also for a puzzle with more than one solution). --variant and
+    /// --constraints as for `solve`.
     Rate(GridBatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
     /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
     /// field of a line, so `generate`'s lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
     /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
-    /// `error<TAB><reason>` and an empty line.
+    /// `error<TAB><reason>` and an empty line. --variant and --constraints as for `solve`.
     Explain(GridBatchArgs),
     /// Generate puzzles of a difficulty, one per line.
     ///
@@ -94,7 +95,8 @@ pub struct BatchArgs {
     pub threads: Option<NonZeroUsize>,
 }
 
-/// The arguments of the batch commands that read every size: [`BatchArgs`] and the box.
+/// The arguments of the batch commands that read every size and variant: [`BatchArgs`], the
+/// box and a variant's rules.
 #[derive(Debug, Args)]
 pub struct GridBatchArgs {
     #[command(flatten)]
@@ -103,13 +105,6 @@ pub struct GridBatchArgs {
     /// `3x2` for 6x6 grids of boxes 3 rows high.
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<Shape>,
-}
-
-/// The arguments of `solve`: [`GridBatchArgs`] and a variant's rules.
-#[derive(Debug, Args)]
-pub struct SolveArgs {
-    #[command(flatten)]
-    pub grid: GridBatchArgs,
     /// A variant by name, shorthand for its constraints.
     #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
     pub variant: Option<Preset>,
@@ -119,9 +114,9 @@ pub struct SolveArgs {
     pub constraints: Option<String>,
 }
 
-impl SolveArgs {
-    /// The variant every line is played by, if any, or why the constraints cannot be read.
-    fn rules(&self) -> Result<Option<(Option<Preset>, Constraints)>, String> {
+impl GridBatchArgs {
+    /// How every line is read and played, or why the constraints cannot be read.
+    fn rules(&self) -> Result<batch::Rules, String> {
         let constraints = match &self.constraints {
             None => Constraints::default(),
             Some(text) => {
@@ -134,7 +129,8 @@ impl SolveArgs {
                 serde_json::from_str(&json).map_err(|error| format!("--constraints: {error}"))?
             }
         };
-        Ok((self.variant.is_some() || !constraints.is_empty()).then_some((self.variant, constraints)))
+        let variant = (self.variant.is_some() || !constraints.is_empty()).then_some((self.variant, constraints));
+        Ok(batch::Rules { shape: self.shape, variant })
     }
 }
 
@@ -203,14 +199,17 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config),
         Command::Solve(args) => match args.rules() {
-            Ok(rules) => batch("solve", &batch::Solve { shape: args.grid.shape, rules }, args.grid.batch),
-            Err(message) => {
-                eprintln!("sudokud solve: {message}");
-                ExitCode::from(2)
-            }
+            Ok(rules) => batch("solve", &batch::Solve { rules }, args.batch),
+            Err(message) => usage_error("solve", &message),
         },
-        Command::Rate(args) => batch("rate", &batch::Rate { shape: args.shape }, args.batch),
-        Command::Explain(args) => batch("explain", &batch::Explain { shape: args.shape }, args.batch),
+        Command::Rate(args) => match args.rules() {
+            Ok(rules) => batch("rate", &batch::Rate { rules }, args.batch),
+            Err(message) => usage_error("rate", &message),
+        },
+        Command::Explain(args) => match args.rules() {
+            Ok(rules) => batch("explain", &batch::Explain { rules }, args.batch),
+            Err(message) => usage_error("explain", &message),
+        },
         Command::Generate(args) => generate(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
             Ok(()) => ExitCode::SUCCESS,
@@ -271,10 +270,10 @@ fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
 fn generate(args: GenerateArgs) -> ExitCode {
     let shape = match Shape::from_size_and_box(args.size, args.shape) {
         Ok(shape) => shape,
-        Err(error) => return usage_error(&error),
+        Err(error) => return usage_error("generate", &error),
     };
     if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
-        return usage_error(&error);
+        return usage_error("generate", &error);
     }
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
     let seed = args.seed.unwrap_or_else(generate::fresh_seed);
@@ -288,8 +287,8 @@ fn generate(args: GenerateArgs) -> ExitCode {
 
 /// A request the arguments' parser could not see was wrong: said on stderr, exit code 2 as for
 /// the parser's own errors.
-fn usage_error(error: &dyn std::error::Error) -> ExitCode {
-    eprintln!("sudokud generate: {error}");
+fn usage_error(command: &str, error: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("sudokud {command}: {error}");
     ExitCode::from(2)
 }
 
@@ -328,12 +327,12 @@ mod tests {
         assert_eq!(cli.serve.addr, "127.0.0.1:9000".parse().unwrap());
         let cli = Cli::try_parse_from(["sudokud", "solve", "--threads", "2", "a.txt"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.grid.batch.threads.map(NonZeroUsize::get), Some(2));
-        assert_eq!(args.grid.batch.files, [PathBuf::from("a.txt")]);
-        assert_eq!(args.grid.shape, None);
+        assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
+        assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
+        assert_eq!(args.shape, None);
         let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.grid.shape, Shape::new(3, 2));
+        assert_eq!(args.shape, Shape::new(3, 2));
         assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }
 }

@@ -50,20 +50,6 @@ impl BoardRequest {
         let (grid, format) = self.board.with_box(self.shape)?;
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
     }
-
-    /// The board of any size under the classic rules, and its representation, for `endpoint`,
-    /// which takes no variant.
-    pub fn classic_grid(self, endpoint: &str) -> Result<(AnyGrid, Format), ApiError> {
-        let given = self.variant.is_some() || self.constraints.as_ref().is_some_and(|c| !c.is_empty());
-        if given {
-            let message = format!(
-                "`variant` and `constraints`: {endpoint} follows the classic rules only; \
-                 /v1/solve, /v1/validate, /v1/count and /v1/solve/batch take a variant's rules"
-            );
-            return Err(ApiError::InvalidRequest(message));
-        }
-        Ok(self.board.with_box(self.shape)?)
-    }
 }
 
 #[derive(Serialize)]

@@ -1,5 +1,5 @@
 //! The human-style endpoints: rate, hint, explain and generate, for grids of every size, over
-//! [`AnyGrid`]'s logic and generation.
+//! [`crate::variants::Puzzle`]'s logic and [`AnyGrid`]'s generation.
 //!
 //! Rating, hints and explanations only mean something for a proper puzzle, so the core checks
 //! what `/v1/solve` checks and also that the solution is unique, and answers why not otherwise.
@@ -24,7 +24,7 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _) = request.classic_grid("/v1/rate")?;
+    let (puzzle, _) = request.puzzle()?;
     let rating = state.pool.run("rate", move |deadline| puzzle.rate(deadline)).await?;
     Ok(Json(rating?))
 }
@@ -33,7 +33,7 @@ pub async fn rate(
 pub struct HintResponse {
     /// The board is complete: there is nothing left to do.
     solved: bool,
-    /// The steps up to and including the next placement (see [`AnyGrid::hint`]); empty when
+    /// The steps up to and including the next placement (see [`crate::variants::Puzzle::hint`]); empty when
     /// `solved`.
     steps: Vec<GridStep>,
     /// The placement, the last of `steps`, for clients of the one-step answer; `null` when
@@ -49,7 +49,7 @@ pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _) = request.classic_grid("/v1/hint")?;
+    let (puzzle, _) = request.puzzle()?;
     let steps = state.pool.run("hint", move |deadline| puzzle.hint(deadline)).await??;
     let solved = steps.is_empty();
     let message = solved.then_some("the board is complete and correct: there is nothing left to do");
@@ -68,7 +68,7 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format) = request.classic_grid("/v1/explain")?;
+    let (puzzle, format) = request.puzzle()?;
     let explained = state.pool.run("explain", move |deadline| puzzle.explain(deadline)).await??;
     Ok(Json(ExplainResponse {
         steps: explained.steps,

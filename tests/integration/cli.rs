@@ -269,6 +269,11 @@ fn solve_plays_every_line_by_a_variant_s_rules() {
     assert_eq!(stdout_lines(&output), [solution]);
     // Without the diagonals the same line has several solutions.
     assert!(stdout_lines(&run(&["solve"], &format!("{board}\n")))[0].ends_with("\tmultiple"));
+    // rate and explain follow the variant too: the explanation ends on the solution.
+    let explained = stdout_lines(&run(&["explain", "--variant", "x"], &format!("{board}\n")));
+    assert!(explained[explained.len() - 2].starts_with(&format!("{solution}\t")), "{explained:?}");
+    let rated = stdout_lines(&run(&["rate", "--variant", "x"], &format!("{board}\n")));
+    assert!(!rated[0].starts_with("error"), "{rated:?}");
     let killer = puzzles.iter().find(|puzzle| puzzle["id"] == "svjs-13").unwrap();
     let file = std::env::temp_dir().join(format!("sudokud-cli-killer-{}.json", std::process::id()));
     std::fs::write(&file, killer["constraints"].to_string()).unwrap();

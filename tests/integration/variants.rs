@@ -59,3 +59,31 @@ fn a_wrong_digit_in_a_solution_breaks_a_rule_the_validation_names() {
         assert_eq!(count, Err(validation.conflicts), "{}", line.id);
     }
 }
+
+#[test]
+fn every_step_of_every_explanation_keeps_the_published_solution() {
+    let mut techniques = std::collections::BTreeSet::new();
+    for line in load() {
+        let puzzle = puzzle(&line.board, &line.constraints);
+        let explained = puzzle.explain(&mut Never).unwrap().unwrap_or_else(|error| panic!("{}: {error:?}", line.id));
+        assert_eq!(explained.solution.to_string(), line.solution, "{}", line.id);
+        let solution = line.solution.as_bytes();
+        let digit = |row: usize, col: usize| solution[row * 9 + col] - b'0';
+        for step in &explained.steps {
+            for placed in &step.placements {
+                assert_eq!(placed.digit, digit(placed.row, placed.col), "{}: {}", line.id, step.explanation);
+            }
+            for removed in &step.eliminations {
+                assert_ne!(removed.digit, digit(removed.row, removed.col), "{}: {}", line.id, step.explanation);
+            }
+            techniques.insert(step.technique.id());
+        }
+        let hint = puzzle.hint(&mut Never).unwrap().unwrap();
+        assert_eq!(hint[..], explained.steps[..hint.len()], "{}", line.id);
+        assert_eq!(puzzle.rate(&mut Never).unwrap(), Ok(explained.rating), "{}", line.id);
+    }
+    // The variants' own rules are used, not only the classic techniques.
+    for id in ["cage-sum", "neighbour-rule", "pointing"] {
+        assert!(techniques.contains(id), "no {id} step in {techniques:?}");
+    }
+}

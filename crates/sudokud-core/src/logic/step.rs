@@ -19,6 +19,11 @@ pub enum Technique {
     HiddenSingleBox,
     /// The only place for a digit in a row or column.
     HiddenSingleLine,
+    /// A variant's cage: only the digit sets that make its sum fit its cells (killer).
+    CageSum,
+    /// A variant's rule between touching cells: a thermometer's rise, a Kropki dot, neighbours
+    /// that may not be consecutive.
+    NeighbourRule,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -71,11 +76,15 @@ pub enum Technique {
 /// - X-chain 6.6, SE's rating for the turbot fish and short forcing X-chains; XY-chain 7.0, the
 ///   base of SE's forcing chains. SE adds a bonus for chain length; we rate the technique, not
 ///   the chain, so a rating stays a property of which techniques a path needs.
+/// - Cage sum and neighbour rule 1.5, as a hidden single in a line: SE has no variants, and
+///   these are the first things a player of killer, thermometer or Kropki puzzles looks at.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
     ("hidden-single-box", "Hidden single (box)", 1.2),
     ("hidden-single-line", "Hidden single (row or column)", 1.5),
+    ("cage-sum", "Cage sum", 1.5),
+    ("neighbour-rule", "Neighbour rule", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -100,10 +109,12 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 23] = [
+    pub const ALL: [Technique; 25] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
+        Technique::CageSum,
+        Technique::NeighbourRule,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

@@ -20,13 +20,18 @@ use super::layout::Layout;
 use super::shape::{Shape, symbol};
 use crate::logic::step::join;
 use crate::logic::{Level, Rating, Technique};
+use crate::rules::Unit;
 use crate::solver::{Interrupt, Interrupted};
+use crate::variants::Variant;
 
-/// The techniques applied here, easiest first (the order of [`Technique::ALL`]).
-pub const TECHNIQUES: [Technique; 16] = [
+/// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum
+/// and the neighbour rule only find anything on a variant's grid.
+pub const TECHNIQUES: [Technique; 18] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
+    Technique::CageSum,
+    Technique::NeighbourRule,
     Technique::NakedSingle,
     Technique::Pointing,
     Technique::Claiming,
@@ -45,7 +50,18 @@ pub const TECHNIQUES: [Technique; 16] = [
 /// How hard `puzzle` is for a person, by the hardest technique its easiest-first path takes.
 /// `solution` must be its one solution (brute-force steps copy from it).
 pub fn rate(puzzle: &Grid, solution: &Grid, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    run(puzzle, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(())).map(|(rating, ..)| rating)
+    rate_in(Book::of(puzzle), puzzle, solution, interrupt)
+}
+
+/// [`rate`] under `book`'s houses and rules.
+pub(crate) fn rate_in(
+    book: Book<'_>,
+    puzzle: &Grid,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Result<Rating, Interrupted> {
+    let path = run(book, puzzle, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(()));
+    path.map(|(rating, ..)| rating)
 }
 
 /// [`rate`] for puzzles up to `level`: `None` as soon as the path needs a technique rated above
@@ -56,7 +72,8 @@ pub fn rate_within(
     level: Level,
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
-    let (rating, within, _) = run(puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
+    let (rating, within, _) =
+        run(Book::of(puzzle), puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
     Ok(within.then_some(rating))
 }
 
@@ -67,8 +84,18 @@ pub fn steps_to_next_placement(
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<Vec<GridStep>, Interrupted> {
+    steps_to_next_placement_in(Book::of(puzzle), puzzle, solution, interrupt)
+}
+
+/// [`steps_to_next_placement`] under `book`'s houses and rules.
+pub(crate) fn steps_to_next_placement_in(
+    book: Book<'_>,
+    puzzle: &Grid,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Result<Vec<GridStep>, Interrupted> {
     let mut steps = Vec::new();
-    run(puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+    run(book, puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
         steps.push(pencil.describe(technique, step));
         if step.placements.is_empty() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
     })?;
@@ -82,8 +109,18 @@ pub fn explain(
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<(Vec<GridStep>, Rating, Grid), Interrupted> {
+    explain_in(Book::of(puzzle), puzzle, solution, interrupt)
+}
+
+/// [`explain`] under `book`'s houses and rules.
+pub(crate) fn explain_in(
+    book: Book<'_>,
+    puzzle: &Grid,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Result<(Vec<GridStep>, Rating, Grid), Interrupted> {
     let mut steps = Vec::new();
-    let (rating, _, pencil) = run(puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+    let (rating, _, pencil) = run(book, puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
         steps.push(pencil.describe(technique, step));
         ControlFlow::Continue(())
     })?;
@@ -154,7 +191,17 @@ pub struct GridStep {
 /// generation asks of every blanking. Singles are placed all at once per scan rather than one per
 /// step, which gives the same answer (see the module), fast enough for 25x25 grids.
 pub fn solves_within(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt) -> Result<bool, Interrupted> {
-    let mut pencil = Pencil::new(puzzle);
+    solves_within_in(Book::of(puzzle), puzzle, level, interrupt)
+}
+
+/// [`solves_within`] under `book`'s houses and rules.
+pub(crate) fn solves_within_in(
+    book: Book<'_>,
+    puzzle: &Grid,
+    level: Level,
+    interrupt: &mut impl Interrupt,
+) -> Result<bool, Interrupted> {
+    let mut pencil = Pencil::new(puzzle, book);
     let mut step = Step::default();
     let harder: Vec<Technique> = TECHNIQUES
         .into_iter()
@@ -180,14 +227,15 @@ pub fn solves_within(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt
 
 /// The path up to `ceiling`: its rating, whether it stayed within the ceiling, and the grid it
 /// ended on. `on_step` sees each step before it is applied, and may end the path there.
-fn run(
+fn run<'a>(
+    book: Book<'a>,
     puzzle: &Grid,
     solution: &Grid,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
-    mut on_step: impl FnMut(&Pencil, Technique, &Step) -> ControlFlow<()>,
-) -> Result<(Rating, bool, Pencil), Interrupted> {
-    let mut pencil = Pencil::new(puzzle);
+    mut on_step: impl FnMut(&Pencil<'a>, Technique, &Step) -> ControlFlow<()>,
+) -> Result<(Rating, bool, Pencil<'a>), Interrupted> {
+    let mut pencil = Pencil::new(puzzle, book);
     let mut step = Step::default();
     let mut counts = [0u32; Technique::ALL.len()];
     let mut within = true;
@@ -229,6 +277,8 @@ struct Step {
     houses: Vec<usize>,
     cells: Vec<usize>,
     values: Vec<u8>,
+    /// The variant's cage or pair (its index) a cage-sum or neighbour-rule step rests on.
+    rule: usize,
 }
 
 impl Step {
@@ -238,6 +288,7 @@ impl Step {
         self.houses.clear();
         self.cells.clear();
         self.values.clear();
+        self.rule = 0;
     }
 
     /// Records a placement and its pattern: the house it was found in, if any.
@@ -271,7 +322,8 @@ fn values(set: u32) -> impl Iterator<Item = u8> {
     bits(set).map(|index| index as u8 + 1)
 }
 
-/// Which kind of house a house index is: rows, then columns, then boxes, N of each.
+/// Which kind of line or box a classic grid's locked candidates start from: rows, columns and
+/// boxes are houses `0..N`, `N..2N` and `2N..3N`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Row,
@@ -279,30 +331,82 @@ enum Kind {
     Box,
 }
 
+/// The houses, peers and other rules the logic reads: a shape's rows, columns and boxes, or a
+/// variant's houses (its rows and columns first, then its boxes or regions, diagonals and extra
+/// regions), peers, cages and pairs.
+#[derive(Clone, Copy)]
+pub(crate) enum Book<'a> {
+    Classic(&'static Layout),
+    Variant(&'a Variant),
+}
+
+impl<'a> Book<'a> {
+    /// The classic rules of `puzzle`'s shape.
+    fn of(puzzle: &Grid) -> Book<'static> {
+        Book::Classic(Layout::of(puzzle.shape()))
+    }
+
+    fn house_count(self, size: usize) -> usize {
+        match self {
+            Book::Classic(_) => 3 * size,
+            Book::Variant(variant) => variant.house_units.len(),
+        }
+    }
+
+    fn house(self, house: usize) -> &'a [u16] {
+        match self {
+            Book::Classic(layout) => layout.house(house),
+            Book::Variant(variant) => variant.house(house),
+        }
+    }
+
+    fn peers(self, cell: usize) -> &'a [u16] {
+        match self {
+            Book::Classic(layout) => layout.peers(cell),
+            Book::Variant(variant) => variant.peers(cell),
+        }
+    }
+
+    /// What kind of house `house` is.
+    fn unit(self, house: usize, size: usize) -> Unit {
+        match self {
+            Book::Classic(_) => [Unit::Row, Unit::Column, Unit::Box][house / size],
+            Book::Variant(variant) => variant.house_units[house],
+        }
+    }
+
+    /// Whether `cell` is in `house`.
+    fn contains(self, house: usize, cell: usize) -> bool {
+        match self {
+            Book::Classic(layout) => layout.houses_of(cell) >> house & 1 == 1,
+            Book::Variant(variant) => variant.houses_of(cell).contains(&(house as u16)),
+        }
+    }
+}
+
 /// A grid with its candidates: what a person pencils in.
-struct Pencil {
+struct Pencil<'a> {
     size: usize,
     shape: Shape,
-    layout: &'static Layout,
+    book: Book<'a>,
     values: Vec<u8>,
     /// Per cell, the values still possible (empty for a filled cell).
     candidates: Vec<u32>,
     blanks: usize,
 }
 
-impl Pencil {
-    fn new(puzzle: &Grid) -> Pencil {
+impl<'a> Pencil<'a> {
+    /// The puzzle's givens placed, every candidate left that the book allows (an even cell
+    /// starts with the even values: a person reads that off the board).
+    fn new(puzzle: &Grid, book: Book<'a>) -> Pencil<'a> {
         let size = puzzle.size();
-        let layout = Layout::of(puzzle.shape());
         let all = (1u32 << size) - 1;
-        let mut pencil = Pencil {
-            size,
-            shape: puzzle.shape(),
-            layout,
-            values: vec![0; size * size],
-            candidates: vec![all; size * size],
-            blanks: size * size,
+        let candidates = match book {
+            Book::Classic(_) => vec![all; size * size],
+            Book::Variant(variant) => variant.allowed.clone(),
         };
+        let mut pencil =
+            Pencil { size, shape: puzzle.shape(), book, values: vec![0; size * size], candidates, blanks: size * size };
         for (cell, &value) in puzzle.cells().iter().enumerate() {
             if value != 0 {
                 pencil.place(cell, value);
@@ -311,12 +415,14 @@ impl Pencil {
         pencil
     }
 
-    fn kind(&self, house: usize) -> Kind {
-        match house / self.size {
-            0 => Kind::Row,
-            1 => Kind::Column,
-            _ => Kind::Box,
-        }
+    /// The houses, in order.
+    fn houses(&self) -> std::ops::Range<usize> {
+        0..self.book.house_count(self.size)
+    }
+
+    /// Whether `house` is a row or a column.
+    fn is_line(&self, house: usize) -> bool {
+        matches!(self.book.unit(house, self.size), Unit::Row | Unit::Column)
     }
 
     /// Places `value` in `cell` and removes it from the cell's peers; false if the cell was filled.
@@ -327,7 +433,7 @@ impl Pencil {
         self.values[cell] = value;
         self.candidates[cell] = 0;
         self.blanks -= 1;
-        for &peer in self.layout.peers(cell) {
+        for &peer in self.book.peers(cell) {
             self.candidates[usize::from(peer)] &= !bit(value);
         }
         true
@@ -348,14 +454,21 @@ impl Pencil {
     /// Finds the first step of `technique` (any but brute force) into `step`; false when there
     /// is none.
     fn find(&self, technique: Technique, step: &mut Step) -> bool {
-        let n = self.size;
         match technique {
             Technique::FullHouse => self.full_house(step),
-            Technique::HiddenSingleBox => self.hidden_single(2 * n..3 * n, step),
-            Technique::HiddenSingleLine => self.hidden_single(0..2 * n, step),
+            Technique::HiddenSingleBox => self.hidden_single(false, step),
+            Technique::HiddenSingleLine => self.hidden_single(true, step),
+            Technique::CageSum => self.cage_sum(step),
+            Technique::NeighbourRule => self.neighbour_rule(step),
             Technique::NakedSingle => self.naked_single(step),
-            Technique::Pointing => self.locked(Kind::Box, step),
-            Technique::Claiming => self.locked(Kind::Row, step) || self.locked(Kind::Column, step),
+            Technique::Pointing => match self.book {
+                Book::Classic(_) => self.locked(Kind::Box, step),
+                Book::Variant(_) => self.locked_in_any(false, step),
+            },
+            Technique::Claiming => match self.book {
+                Book::Classic(_) => self.locked(Kind::Row, step) || self.locked(Kind::Column, step),
+                Book::Variant(_) => self.locked_in_any(true, step),
+            },
             Technique::NakedPair => self.naked_subset(2, step),
             Technique::NakedTriple => self.naked_subset(3, step),
             Technique::NakedQuad => self.naked_subset(4, step),
@@ -370,8 +483,8 @@ impl Pencil {
     }
 
     /// The cells of `house` as indices.
-    fn cells(&self, house: usize) -> impl Iterator<Item = usize> + '_ {
-        self.layout.house(house).iter().map(|&cell| usize::from(cell))
+    fn cells(&self, house: usize) -> impl Iterator<Item = usize> + 'a {
+        self.book.house(house).iter().map(|&cell| usize::from(cell))
     }
 
     /// The values placed in `house`.
@@ -397,7 +510,7 @@ impl Pencil {
                 step.placements.push((cell, set.trailing_zeros() as u8 + 1));
             }
         }
-        for house in 0..3 * self.size {
+        for house in self.houses() {
             let (mut once, mut twice) = (0u32, 0u32);
             for cell in self.cells(house) {
                 twice |= once & self.candidates[cell];
@@ -412,7 +525,7 @@ impl Pencil {
 
     fn full_house(&self, step: &mut Step) -> bool {
         let all = (1u32 << self.size) - 1;
-        for house in 0..3 * self.size {
+        for house in self.houses() {
             let mut blanks = self.cells(house).filter(|&cell| self.values[cell] == 0);
             if let (Some(cell), None) = (blanks.next(), blanks.next()) {
                 let missing = all & !self.placed(house);
@@ -424,8 +537,9 @@ impl Pencil {
         false
     }
 
-    fn hidden_single(&self, houses: std::ops::Range<usize>, step: &mut Step) -> bool {
-        for house in houses {
+    /// A value with one place left in a row or column (`lines`), or in a box or another house.
+    fn hidden_single(&self, lines: bool, step: &mut Step) -> bool {
+        for house in self.houses().filter(|&house| self.is_line(house) == lines) {
             // Values seen once and values seen twice or more, one pass over the house.
             let (mut once, mut twice) = (0u32, 0u32);
             for cell in self.cells(house) {
@@ -546,7 +660,7 @@ impl Pencil {
             }
             let Some((value, other)) = found else { continue };
             for cell in self.cells(other) {
-                if self.layout.houses_of(cell) >> house & 1 == 0 && self.candidates[cell] & bit(value) != 0 {
+                if !self.book.contains(house, cell) && self.candidates[cell] & bit(value) != 0 {
                     step.eliminations.push((cell, value));
                 }
             }
@@ -558,10 +672,98 @@ impl Pencil {
         false
     }
 
+    /// Locked candidates in any houses of a variant: a value's places in a base house (a row or
+    /// column when `lines`, else a box, region, diagonal or extra region) all lie in another
+    /// house, which loses the value outside the base. The first in the order of the base houses,
+    /// their values, then the other houses.
+    fn locked_in_any(&self, lines: bool, step: &mut Step) -> bool {
+        for base in self.houses().filter(|&house| self.is_line(house) == lines) {
+            for value in 1..=self.size as u8 {
+                let mut places = self.cells(base).filter(|&cell| self.candidates[cell] & bit(value) != 0);
+                let Some(first) = places.next() else { continue };
+                let places: Vec<usize> = std::iter::once(first).chain(places).collect();
+                for other in self.houses().filter(|&other| other != base && self.book.contains(other, first)) {
+                    if !places.iter().all(|&cell| self.book.contains(other, cell)) {
+                        continue;
+                    }
+                    let outside = self.cells(other).filter(|&cell| !self.book.contains(base, cell));
+                    step.eliminations.extend(
+                        outside.filter(|&cell| self.candidates[cell] & bit(value) != 0).map(|cell| (cell, value)),
+                    );
+                    if !step.eliminations.is_empty() {
+                        step.houses.extend([base, other]);
+                        step.cells.extend(places);
+                        step.values.push(value);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// A variant's cage whose open cells hold a candidate no digit set making its sum has.
+    fn cage_sum(&self, step: &mut Step) -> bool {
+        let Book::Variant(variant) = self.book else { return false };
+        for (number, cage) in variant.cages.iter().enumerate() {
+            let (mut placed, mut placed_sum, mut open, mut open_count) = (0u32, 0u32, 0u32, 0u32);
+            for &cell in &cage.cells {
+                let (value, candidates) = (self.values[usize::from(cell)], self.candidates[usize::from(cell)]);
+                if value != 0 {
+                    placed |= bit(value);
+                    placed_sum += u32::from(value);
+                } else {
+                    open |= candidates;
+                    open_count += 1;
+                }
+            }
+            // A cage that can no longer make its sum: only a wrong grid gets here, and no
+            // step of this technique explains it.
+            let Some(allowed) = cage.open_digits(self.size as u32, placed, placed_sum, open, open_count) else {
+                continue;
+            };
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                values(self.candidates[cell] & !allowed).for_each(|value| step.eliminations.push((cell, value)));
+            }
+            if !step.eliminations.is_empty() {
+                step.cells.extend(cage.cells.iter().map(|&cell| usize::from(cell)));
+                step.values.extend(values(allowed));
+                step.rule = number;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A variant's pair of touching cells (a thermometer's step, a Kropki dot, non-consecutive
+    /// neighbours) where one cell holds a candidate the other's candidates all rule out.
+    fn neighbour_rule(&self, step: &mut Step) -> bool {
+        let Book::Variant(variant) = self.book else { return false };
+        let full = (1u32 << self.size) - 1;
+        for (number, pair) in variant.pairs.iter().enumerate() {
+            let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+            let known =
+                |cell: usize| if self.values[cell] != 0 { bit(self.values[cell]) } else { self.candidates[cell] };
+            let onto_second = pair.relation.support(known(first), full, false);
+            let onto_first = pair.relation.support(known(second), full, true);
+            for (cell, support) in [(second, onto_second), (first, onto_first)] {
+                let lost = self.candidates[cell] & !support;
+                if lost != 0 {
+                    step.eliminations.extend(values(lost).map(|value| (cell, value)));
+                    step.cells.extend([first, second]);
+                    step.rule = number;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// `size` cells of a house holding `size` values between them: the values leave the
     /// house's other cells.
     fn naked_subset(&self, size: usize, step: &mut Step) -> bool {
-        for house in 0..3 * self.size {
+        for house in self.houses() {
             let (cells, sets, count) =
                 subset_members(self.cells(house).map(|cell| (cell, self.candidates[cell])), size);
             let found = subsets(
@@ -595,11 +797,11 @@ impl Pencil {
     /// `size` values of a house confined to `size` of its cells: those cells lose every other
     /// value.
     fn hidden_subset(&self, size: usize, step: &mut Step) -> bool {
-        for house in 0..3 * self.size {
+        for house in self.houses() {
             let positions = self.positions(house);
             let values_places = (1..=self.size as u8).map(|value| (value, positions[usize::from(value - 1)]));
             let (candidates, sets, count) = subset_members(values_places, size);
-            let cells = self.layout.house(house);
+            let cells = self.book.house(house);
             let found = subsets(
                 &sets[..count],
                 size,
@@ -675,18 +877,28 @@ impl Pencil {
         false
     }
 
-    /// `row`, `column` or `box`: what kind of house `house` is.
+    /// `row`, `column`, `box`, `region`, `extra region`: what kind of house `house` is.
     fn kind_name(&self, house: usize) -> &'static str {
-        match self.kind(house) {
-            Kind::Row => "row",
-            Kind::Column => "column",
-            Kind::Box => "box",
+        match self.book.unit(house, self.size) {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+            Unit::Region => "region",
+            Unit::Diagonal => "diagonal",
+            Unit::AntiDiagonal => "anti-diagonal",
+            _ => "extra region",
         }
     }
 
-    /// `row 3`, `column 3`, `box 3`: a house by its 1-based number.
+    /// `row 3`, `column 3`, `box 3`, `region 3`, `extra region 2`, `the diagonal`: a house by its
+    /// 1-based number among its kind.
     fn house_name(&self, house: usize) -> String {
-        format!("{} {}", self.kind_name(house), house % self.size + 1)
+        let unit = self.book.unit(house, self.size);
+        if matches!(unit, Unit::Diagonal | Unit::AntiDiagonal) {
+            return format!("the {}", self.kind_name(house));
+        }
+        let number = (0..house).filter(|&other| self.book.unit(other, self.size) == unit).count() + 1;
+        format!("{} {number}", self.kind_name(house))
     }
 
     /// `r3c12`: a cell by its 1-based row and column.
@@ -714,6 +926,11 @@ impl Pencil {
             format!("{}s {}", self.kind_name(houses[0]), join(numbers, "and"))
         };
         let name = technique.name().to_lowercase();
+        // The values the step removes, each once, smallest first: `3 or 4`.
+        let lost_values = || {
+            let lost: std::collections::BTreeSet<u8> = eliminations.iter().map(|mark| mark.digit).collect();
+            join(lost.into_iter().map(|value| symbol(value).to_string()), "or")
+        };
         let explanation = match (technique, step.placements.first()) {
             (Technique::FullHouse, Some(&(cell, value))) => {
                 let house = self.house_name(step.houses[0]);
@@ -732,6 +949,27 @@ impl Pencil {
             (_, Some(&(cell, value))) => {
                 let (cell, value) = (self.cell_name(cell), symbol(value));
                 format!("No technique here applies, so {cell} = {value} is taken from the solution.")
+            }
+            (Technique::CageSum, None) => {
+                let sum = match self.book {
+                    Book::Variant(variant) => variant.cages[step.rule].sum.unwrap_or_default(),
+                    Book::Classic(_) => unreachable!("a cage-sum step is found only on a variant"),
+                };
+                let allowed = join(step.values.iter().map(|&value| symbol(value).to_string()), "or");
+                format!(
+                    "The cage of {} adds up to {sum}, so its open cells can only hold {allowed}: {} can't be {}.",
+                    cells(&step.cells),
+                    cells(&eliminated),
+                    lost_values()
+                )
+            }
+            (Technique::NeighbourRule, None) => {
+                let relation = match self.book {
+                    Book::Variant(variant) => variant.pairs[step.rule].relation,
+                    Book::Classic(_) => unreachable!("a neighbour-rule step is found only on a variant"),
+                };
+                let (first, second) = (self.cell_name(step.cells[0]), self.cell_name(step.cells[1]));
+                format!("{}, so {} can't be {}.", relation.reason(&first, &second), cells(&eliminated), lost_values())
             }
             (Technique::Pointing | Technique::Claiming, None) => {
                 let (source, target) = (self.house_name(step.houses[0]), self.house_name(step.houses[1]));
@@ -881,7 +1119,7 @@ mod tests {
         // Every elimination and placement on the way agrees with the solution.
         for shape in Shape::all().filter(|shape| shape.size() <= 12) {
             let (puzzle, solution) = &super::super::generate::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
-            let mut pencil = Pencil::new(puzzle);
+            let mut pencil = Pencil::new(puzzle, Book::of(puzzle));
             let mut step = Step::default();
             while pencil.blanks > 0 {
                 step.clear();
@@ -905,23 +1143,23 @@ mod tests {
     /// every place of the value shares, and the value's places in them outside the base house.
     fn naive_locked(pencil: &Pencil, base: Kind, step: &mut Step) -> bool {
         let n = pencil.size;
-        let houses = (0..3 * n).filter(|&house| pencil.kind(house) == base);
+        let kind = |house: usize| [Kind::Row, Kind::Column, Kind::Box][house / n];
+        let houses = (0..3 * n).filter(|&house| kind(house) == base);
         for house in houses {
             for value in 1..=n as u8 {
                 let places: Vec<usize> =
                     pencil.cells(house).filter(|&cell| pencil.candidates[cell] & bit(value) != 0).collect();
                 for other in (0..3 * n).filter(|&other| other != house) {
-                    if (base == Kind::Box) == (pencil.kind(other) == Kind::Box) {
+                    if (base == Kind::Box) == (kind(other) == Kind::Box) {
                         continue;
                     }
                     if places.is_empty()
-                        || !places.iter().all(|&cell| pencil.layout.house(other).contains(&(cell as u16)))
+                        || !places.iter().all(|&cell| pencil.book.house(other).contains(&(cell as u16)))
                     {
                         continue;
                     }
                     let outside = pencil.cells(other).filter(|&cell| {
-                        !pencil.layout.house(house).contains(&(cell as u16))
-                            && pencil.candidates[cell] & bit(value) != 0
+                        !pencil.book.house(house).contains(&(cell as u16)) && pencil.candidates[cell] & bit(value) != 0
                     });
                     step.eliminations.extend(outside.map(|cell| (cell, value)));
                     if !step.eliminations.is_empty() {
@@ -946,7 +1184,7 @@ mod tests {
             for seed in 0..3 {
                 let (puzzle, solution) =
                     &super::super::generate::unique(shape, Symmetry::None, floor, seed, &mut Never).unwrap();
-                let mut pencil = Pencil::new(puzzle);
+                let mut pencil = Pencil::new(puzzle, Book::of(puzzle));
                 while pencil.blanks > 0 {
                     for base in [Kind::Box, Kind::Row, Kind::Column] {
                         step.clear();

@@ -15,10 +15,12 @@ mod variant;
 pub use constraints::{Cage, Constraints, Diagonals, Kropki, Place, Preset, RegionId, Regions};
 pub use variant::{ConstraintError, Variant, windows};
 
+use crate::logic::Rating;
 use crate::rules::Validation;
+use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Grid};
-use crate::solver::{Interrupt, Interrupted, Verdict};
+use crate::sizes::{AnyGrid, Explained, Grid};
+use crate::solver::{Interrupt, Interrupted, Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +44,14 @@ impl Puzzle {
         };
         let variant = Variant::new(grid.shape(), preset, constraints)?;
         Ok(Puzzle::Variant(Box::new((grid, variant))))
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> crate::sizes::Shape {
+        match self {
+            Puzzle::Classic(grid) => grid.shape(),
+            Puzzle::Variant(puzzle) => puzzle.0.shape(),
+        }
     }
 
     /// The board without its constraints.
@@ -92,6 +102,68 @@ impl Puzzle {
         let count = solver::count_solutions(grid, variant, limit, interrupt)?;
         let conflicts = if count.solutions == 0 { rules::conflicts(grid, variant) } else { Vec::new() };
         Ok(if conflicts.is_empty() { Ok(count.solutions) } else { Err(conflicts) })
+    }
+
+    /// How hard the puzzle is for a person, if it is a proper puzzle (see [`AnyGrid::rate`]); a
+    /// variant's path takes the house-based techniques over its houses, its cage sums and its
+    /// rules between touching cells, then brute force.
+    pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
+        let (grid, variant) = match self {
+            Puzzle::Classic(grid) => return grid.rate(interrupt),
+            Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
+        };
+        self.with_solution(interrupt, |solution, interrupt| {
+            sized_logic::rate_in(Book::Variant(variant), grid, solution, interrupt)
+        })
+    }
+
+    /// The steps a person takes up to and including the next placement, if it is a proper
+    /// puzzle (see [`AnyGrid::hint`] and [`Puzzle::rate`]); empty for a complete grid.
+    pub fn hint(
+        &self,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Vec<GridStep>, Unanswerable<Conflict>>, Interrupted> {
+        let (grid, variant) = match self {
+            Puzzle::Classic(grid) => return grid.hint(interrupt),
+            Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
+        };
+        self.with_solution(interrupt, |solution, interrupt| {
+            sized_logic::steps_to_next_placement_in(Book::Variant(variant), grid, solution, interrupt)
+        })
+    }
+
+    /// Every step from the puzzle to its solution, if it is a proper puzzle, with the path's
+    /// rating (see [`AnyGrid::explain`] and [`Puzzle::rate`]).
+    pub fn explain(
+        &self,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Explained, Unanswerable<Conflict>>, Interrupted> {
+        let (grid, variant) = match self {
+            Puzzle::Classic(grid) => return grid.explain(interrupt),
+            Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
+        };
+        self.with_solution(interrupt, |solution, interrupt| {
+            let (steps, rating, end) = sized_logic::explain_in(Book::Variant(variant), grid, solution, interrupt)?;
+            Ok(Explained { steps, rating, solution: AnyGrid::from(end) })
+        })
+    }
+
+    /// `job` on the variant's one solution, or why there is none (see [`Puzzle::rate`]).
+    fn with_solution<T, I: Interrupt>(
+        &self,
+        interrupt: &mut I,
+        job: impl FnOnce(&Grid, &mut I) -> Result<T, Interrupted>,
+    ) -> Result<Result<T, Unanswerable<Conflict>>, Interrupted> {
+        match self.classify(interrupt)?.unique() {
+            Ok(solution) => {
+                let solution = match solution {
+                    AnyGrid::Classic(board) => Grid::from(&board),
+                    AnyGrid::Sized(grid) => grid,
+                };
+                job(&solution, interrupt).map(Ok)
+            }
+            Err(unanswerable) => Ok(Err(unanswerable)),
+        }
     }
 
     /// The board checked against its rules, the variant's included.

@@ -369,7 +369,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             (0..64).filter(move |bit| word >> bit & 1 == 1).map(move |bit| 64 * index + bit)
         });
         for cage in numbers.map(|number| &variant.cages[number]) {
-            let Some(sum) = cage.sum else { continue };
+            if cage.sum.is_none() {
+                continue;
+            }
             let (mut placed, mut placed_sum, mut open, mut open_count) = (0u32, 0u32, 0u32, 0u32);
             for &cell in &cage.cells {
                 let candidates = self.candidates[usize::from(cell)];
@@ -382,29 +384,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     open_count += 1;
                 }
             }
-            if open_count == 0 {
-                if placed_sum != sum {
-                    return None;
-                }
-                continue;
-            }
-            let allowed = if cage.combinations.is_empty() {
-                // Digits d that leave the other open cells a sum of different digits they can make.
-                let rest = sum.checked_sub(placed_sum)?;
-                let others = open_count - 1;
-                let smallest = others * (others + 1) / 2;
-                let largest = others * (2 * size + 1 - others) / 2;
-                let low = rest.saturating_sub(largest).max(1);
-                let high = rest.checked_sub(smallest)?.min(size);
-                if low > high {
-                    return None;
-                }
-                ((1u32 << high) - 1) & !((1u32 << (low - 1)) - 1)
-            } else {
-                let sets =
-                    cage.combinations.iter().filter(|&&set| set & placed == placed && set & !placed & !open == 0);
-                sets.fold(0, |allowed, set| allowed | set) & !placed
-            };
+            let allowed = cage.open_digits(size, placed, placed_sum, open, open_count)?;
             for &cell in &cage.cells {
                 let cell = usize::from(cell);
                 if self.candidates[cell] & SOLVED == 0 {

@@ -106,6 +106,22 @@ impl Relation {
         }
     }
 
+    /// Why two related cells `first` and `second` (named) limit each other, for a sentence
+    /// that goes on "so ... can't be ...".
+    pub(crate) fn reason(self, first: &str, second: &str) -> String {
+        match self {
+            Relation::Less => format!(
+                "{first} and {second} are steps of a thermometer, {first} nearer the bulb, so {first} is smaller"
+            ),
+            Relation::Consecutive => format!("{first} and {second} share a white dot, so they are consecutive"),
+            Relation::Double => format!("{first} and {second} share a black dot, so one is twice the other"),
+            Relation::NoDot => format!(
+                "{first} and {second} have no dot between them and every dot is given, so they are neither consecutive nor one twice the other"
+            ),
+            Relation::NotConsecutive => format!("{first} and {second} are side by side, so they are not consecutive"),
+        }
+    }
+
     /// The rule it stands for, in conflicts.
     pub(crate) fn unit(self) -> Unit {
         match self {
@@ -132,6 +148,46 @@ pub(crate) struct CageRule {
     /// Every set of distinct digits of the cage's size that adds up to its sum, as bit sets;
     /// empty for a cage without a sum, or with more sets than are worth listing.
     pub(crate) combinations: Vec<u32>,
+}
+
+impl CageRule {
+    /// The digits the cage's open cells may still hold: those of the digit sets that make its
+    /// sum, hold its `placed` digits (adding up to `placed_sum`) and fit the union of its
+    /// `open_count` open cells' candidates, `open`; for a cage with too many sets to list, those
+    /// the remaining sum allows. `None` when the sum can no longer be made; every digit for a
+    /// cage without a sum.
+    pub(crate) fn open_digits(
+        &self,
+        size: u32,
+        placed: u32,
+        placed_sum: u32,
+        open: u32,
+        open_count: u32,
+    ) -> Option<u32> {
+        let full = (1u32 << size) - 1;
+        let Some(sum) = self.sum else { return Some(full & !placed) };
+        if open_count == 0 {
+            return (placed_sum == sum).then_some(0);
+        }
+        let allowed = if self.combinations.is_empty() {
+            // Digits d that leave the other open cells a sum of different digits they can make.
+            let rest = sum.checked_sub(placed_sum)?;
+            let others = open_count - 1;
+            let smallest = others * (others + 1) / 2;
+            let largest = others * (2 * size + 1 - others) / 2;
+            let low = rest.saturating_sub(largest).max(1);
+            let high = rest.checked_sub(smallest)?.min(size);
+            if low > high {
+                return None;
+            }
+            ((1u32 << high) - 1) & !((1u32 << (low - 1)) - 1)
+        } else {
+            let sets = self.combinations.iter().filter(|&&set| set & placed == placed && set & !placed & !open == 0);
+            sets.fold(0, |allowed, set| allowed | set)
+        };
+        let allowed = allowed & !placed;
+        (allowed != 0).then_some(allowed)
+    }
 }
 
 /// The constraints of one puzzle, checked against its shape: every house in which no digit may

@@ -53,7 +53,8 @@ pub(crate) fn find(
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         XChain => chains::x_chain(grid, out, interrupt)?,
         XYChain => chains::xy_chain(grid, out, interrupt)?,
-        BruteForce => false,
+        // Classic grids have no variant rules; brute force needs the solution.
+        CageSum | NeighbourRule | BruteForce => false,
     })
 }
 
@@ -69,6 +70,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         SimpleColouring => colouring::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
+        CageSum | NeighbourRule => unreachable!("`find` never finds a variant's rule on a classic grid"),
     }
 }
 
