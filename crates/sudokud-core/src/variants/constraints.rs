@@ -137,7 +137,7 @@ impl Kropki {
     }
 }
 
-/// A variant by name: shorthand for its constraints ([`Preset::constraints`]).
+/// A variant by name: shorthand for its constraints, which [`super::Variant::new`] adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// Sudoku X: both diagonals are houses.
