@@ -46,8 +46,9 @@ pub struct ServeConfig {
     pub queue_timeout_ms: u64,
 
     /// Largest request body accepted; a larger one gets 413 `payload-too-large`. A board in any
-    /// representation fits in well under 1 KiB.
-    #[arg(long, env = "SUDOKUD_BODY_LIMIT_BYTES", default_value_t = 4096, value_name = "BYTES")]
+    /// representation fits in well under 1 KiB (a 25x25 one under 3 KiB); a variant's
+    /// constraints take more (a 25x25 killer's cages about 10 KiB).
+    #[arg(long, env = "SUDOKUD_BODY_LIMIT_BYTES", default_value_t = 16384, value_name = "BYTES")]
     pub body_limit_bytes: usize,
 
     /// Highest `limit` a `/v1/count` request may ask for; a higher one is lowered to this. At
@@ -172,7 +173,7 @@ mod tests {
         let config = ServeConfig::default();
         assert_eq!(config.addr, "0.0.0.0:8080".parse().unwrap());
         assert_eq!(config.solve_timeout(), Duration::from_secs(1));
-        assert_eq!(config.body_limit_bytes, 4096);
+        assert_eq!(config.body_limit_bytes, 16384);
         assert_eq!(config.max_count_limit.get(), 100_000);
         assert_eq!(config.max_batch_boards.get(), 1000);
         assert_eq!(config.solver_slots(), available_cpus());

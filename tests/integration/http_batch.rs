@@ -65,10 +65,10 @@ async fn a_json_batch_is_bounded_in_boards_and_bytes() {
     let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
     assert!(problem["detail"].as_str().unwrap().contains("at most 3"), "{problem}");
 
-    // 3 boards of at most 4096 bytes each: 12288 bytes.
-    let reply = send(router(&config), batch(json!({ "boards": [PUZZLE], "padding": "x".repeat(13_000) }))).await;
+    // 3 boards of at most 16384 bytes each: 49152 bytes.
+    let reply = send(router(&config), batch(json!({ "boards": [PUZZLE], "padding": "x".repeat(50_000) }))).await;
     let problem = assert_problem(&reply, StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large");
-    assert!(problem["detail"].as_str().unwrap().contains("12288"), "{problem}");
+    assert!(problem["detail"].as_str().unwrap().contains("49152"), "{problem}");
 }
 
 #[tokio::test]
@@ -103,7 +103,7 @@ async fn an_ndjson_batch_answers_line_by_line_and_a_bad_line_fails_alone() {
         json!({ "board": "12" }).to_string(),
         json!({ "board": format!("55{}", &PUZZLE[2..]) }).to_string(),
         json!({ "board": ".".repeat(81), "note": "ignored" }).to_string(),
-        format!("{{\"board\":\"{}\"}}", "1".repeat(5000)),
+        format!("{{\"board\":\"{}\"}}", "1".repeat(17_000)),
         // The last line has no newline.
         json!({ "board": rows_of_strings(PUZZLE) }).to_string(),
     ];
@@ -125,7 +125,7 @@ async fn an_ndjson_batch_answers_line_by_line_and_a_bad_line_fails_alone() {
 
 #[tokio::test]
 async fn an_overlong_line_split_across_frames_is_answered_once() {
-    let long = format!("{{\"board\":\"{}\"}}\n", "1".repeat(9000));
+    let long = format!("{{\"board\":\"{}\"}}\n", "1".repeat(20_000));
     let frames: Vec<Result<String, std::io::Error>> = vec![
         Ok(json!({ "board": PUZZLE }).to_string() + "\n"),
         Ok(long[..3000].to_owned()),

@@ -280,7 +280,7 @@ async fn hostile_connections_leave_the_server_answering() {
     assert!(answer.starts_with("HTTP/1.1 413") && answer.contains("payload-too-large"), "{answer}");
 
     // Chunked, so no length up front, and over the limit: a 413 once the limit is passed.
-    let chunk = format!("{{\"board\":\"{}\"}}", "1".repeat(5000));
+    let chunk = format!("{{\"board\":\"{}\"}}", "1".repeat(17_000));
     let chunked = format!(
         "POST /v1/solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
         chunk.len()

@@ -378,7 +378,7 @@ fn cases() -> Vec<Case> {
     let conflicting = format!("55{}", &PUZZLE[2..]);
     // Row 0 holds 1-8 and r1c0 holds the 9: nothing fits r0c0, though no givens conflict.
     let unsolvable = format!(".123456789{}", ".".repeat(71));
-    let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(5000) }).to_string());
+    let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(17_000) }).to_string());
     let mut cases = Vec::new();
     for path in ["/v1/solve", "/v1/validate", "/v1/count", "/v1/rate", "/v1/hint", "/v1/explain"] {
         cases.extend([
@@ -386,7 +386,7 @@ fn cases() -> Vec<Case> {
             case("a board of strings", Call::board(path, rows_of_strings(PUZZLE)), 200, None),
             case("a board of numbers and nulls", Call::board(path, rows_of_numbers(PUZZLE)), 200, None),
             case("malformed JSON", Call::json(path, r#"{"board": "#), 400, Some("malformed-json")),
-            case("a body over 4096 bytes", oversized(path), 413, Some("payload-too-large")),
+            case("a body over 16384 bytes", oversized(path), 413, Some("payload-too-large")),
             case(
                 "a text/plain body",
                 Call::board(path, json!(PUZZLE)).with_content_type(Some("text/plain")),
@@ -528,7 +528,7 @@ fn cases() -> Vec<Case> {
         case("a batch without boards", Call::json("/v1/solve/batch", "{}"), 422, Some("invalid-request")),
         case(
             "a JSON batch over the body limit",
-            Call::json("/v1/solve/batch", json!({ "boards": [], "padding": "x".repeat(4_096_001) }).to_string()),
+            Call::json("/v1/solve/batch", json!({ "boards": [], "padding": "x".repeat(16_384_001) }).to_string()),
             413,
             Some("payload-too-large"),
         ),
@@ -598,8 +598,8 @@ fn cases() -> Vec<Case> {
             Some("invalid-request"),
         ),
         case(
-            "a body over 4096 bytes",
-            Call::json("/v1/generate", json!({ "difficulty": "easy", "padding": "x".repeat(5000) }).to_string()),
+            "a body over 16384 bytes",
+            Call::json("/v1/generate", json!({ "difficulty": "easy", "padding": "x".repeat(17_000) }).to_string()),
             413,
             Some("payload-too-large"),
         ),
