@@ -16,8 +16,9 @@ use crate::http::Kind;
 use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, Explained, GeneratedGrid, Shape};
+use crate::sizes::{self, AnyGrid, Explained, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
+use crate::variants::generate as variant_generate;
 use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 
 /// Puzzles read, answered and written per block.
@@ -359,15 +360,39 @@ fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
 }
 
 /// What `sudokud generate` makes: puzzles of a shape, level and symmetry.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Generate {
     pub shape: Shape,
     pub level: Level,
     pub symmetry: Symmetry,
+    /// The variant the puzzles are made for (`--variant`, `--constraints`), if any.
+    pub variant: Option<(Option<Preset>, Constraints)>,
+}
+
+impl Generate {
+    /// The line of the puzzle from `seed`: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`, and
+    /// for a variant `\t<constraints as JSON>`. The variant's rules are checked before
+    /// ([`variant_generate::check`]).
+    fn line(&self, seed: u64) -> String {
+        let line = |puzzle: &dyn std::fmt::Display, solution: &dyn std::fmt::Display, rating: &Rating| {
+            format!("{puzzle}\t{solution}\t{:.1}\t{}\t{seed}", rating.rating, rating.level)
+        };
+        let Some((preset, constraints)) = &self.variant else {
+            let generated = AnyGrid::generate(self.shape, self.level, self.symmetry, seed, &mut Never);
+            let generated = generated.expect("Never interrupts");
+            return line(&generated.puzzle, &generated.solution, &generated.rating);
+        };
+        let generated =
+            variant_generate::generate(self.shape, *preset, constraints, self.level, self.symmetry, seed, &mut Never)
+                .expect("Never interrupts")
+                .expect("the rules were checked");
+        let rules = serde_json::to_string(&generated.constraints).expect("constraints write as JSON");
+        format!("{}\t{rules}", line(&generated.puzzle, &generated.solution, &generated.rating))
+    }
 }
 
 /// `sudokud generate`: `count` puzzles of `job` from seeds `first_seed`, `first_seed + 1`, ...,
-/// one line each: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`.
+/// one line each (see [`Generate::line`]).
 pub fn generate(
     job: &Generate,
     first_seed: u64,
@@ -376,28 +401,16 @@ pub fn generate(
     out: &mut impl Write,
     progress: &Progress,
 ) -> io::Result<()> {
-    let &Generate { shape, level, symmetry } = job;
-    let mut puzzles: Vec<Option<GeneratedGrid>> = Vec::new();
+    let mut puzzles: Vec<Option<String>> = Vec::new();
     for block_start in (0..count).step_by(BLOCK_LINES) {
         let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
         let seed = |index: usize| first_seed.wrapping_add(block_start + index as u64);
         puzzles.clear();
         puzzles.resize_with(block_len, || None);
         // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
-        fill_in_parallel(&mut puzzles, 1, threads, progress, |index| {
-            AnyGrid::generate(shape, level, symmetry, seed(index), &mut Never).expect("Never interrupts")
-        });
-        for (index, generated) in puzzles.iter().enumerate() {
-            let generated = generated.as_ref().expect("every seed of the block was generated");
-            writeln!(
-                out,
-                "{}\t{}\t{:.1}\t{}\t{}",
-                generated.puzzle,
-                generated.solution,
-                generated.rating.rating,
-                generated.rating.level,
-                seed(index)
-            )?;
+        fill_in_parallel(&mut puzzles, 1, threads, progress, |index| job.line(seed(index)));
+        for line in &puzzles {
+            writeln!(out, "{}", line.as_ref().expect("every seed of the block was generated"))?;
         }
     }
     out.flush()
@@ -644,7 +657,7 @@ mod tests {
 
     #[test]
     fn generate_writes_one_reproducible_line_per_seed() {
-        let job = Generate { shape: Shape::CLASSIC, level: Level::Medium, symmetry: Symmetry::None };
+        let job = Generate { shape: Shape::CLASSIC, level: Level::Medium, symmetry: Symmetry::None, variant: None };
         let make = |threads| {
             let mut out = Vec::new();
             generate(&job, 5, 6, threads, &mut out, &Progress::hidden()).unwrap();
@@ -666,7 +679,12 @@ mod tests {
 
     #[test]
     fn generate_makes_grids_of_other_sizes_in_their_symbols() {
-        let job = Generate { shape: Shape::new(4, 4).unwrap(), level: Level::Hard, symmetry: Symmetry::Rotational };
+        let job = Generate {
+            shape: Shape::new(4, 4).unwrap(),
+            level: Level::Hard,
+            symmetry: Symmetry::Rotational,
+            variant: None,
+        };
         let mut out = Vec::new();
         generate(&job, 1, 2, 1, &mut out, &Progress::hidden()).unwrap();
         for line in String::from_utf8(out).unwrap().lines() {

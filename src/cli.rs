@@ -19,6 +19,7 @@ use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
 use crate::sizes::{AnyGrid, Shape};
+use crate::variants::generate as variant_generate;
 use crate::variants::{Constraints, Preset};
 use crate::{healthcheck, server, telemetry};
 
@@ -117,21 +118,29 @@ pub struct GridBatchArgs {
 impl GridBatchArgs {
     /// How every line is read and played, or why the constraints cannot be read.
     fn rules(&self) -> Result<batch::Rules, String> {
-        let constraints = match &self.constraints {
-            None => Constraints::default(),
-            Some(text) => {
-                let json = match text.strip_prefix('@') {
-                    Some(path) => {
-                        std::fs::read_to_string(path).map_err(|error| format!("--constraints: {path}: {error}"))?
-                    }
-                    None => text.clone(),
-                };
-                serde_json::from_str(&json).map_err(|error| format!("--constraints: {error}"))?
-            }
-        };
-        let variant = (self.variant.is_some() || !constraints.is_empty()).then_some((self.variant, constraints));
-        Ok(batch::Rules { shape: self.shape, variant })
+        Ok(batch::Rules { shape: self.shape, variant: read_variant(self.variant, self.constraints.as_deref())? })
     }
+}
+
+/// A variant's rules from `--variant` and `--constraints` (JSON, or `@FILE`), if any, or why the
+/// constraints cannot be read.
+fn read_variant(
+    preset: Option<Preset>,
+    constraints: Option<&str>,
+) -> Result<Option<(Option<Preset>, Constraints)>, String> {
+    let constraints = match constraints {
+        None => Constraints::default(),
+        Some(text) => {
+            let json = match text.strip_prefix('@') {
+                Some(path) => {
+                    std::fs::read_to_string(path).map_err(|error| format!("--constraints: {path}: {error}"))?
+                }
+                None => text.to_owned(),
+            };
+            serde_json::from_str(&json).map_err(|error| format!("--constraints: {error}"))?
+        }
+    };
+    Ok((preset.is_some() || !constraints.is_empty()).then_some((preset, constraints)))
 }
 
 #[derive(Debug, Args)]
@@ -158,6 +167,12 @@ pub struct GenerateArgs {
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
+    /// Make puzzles of a variant, by name (jigsaw regions and killer cages are made too).
+    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
+    pub variant: Option<Preset>,
+    /// Make puzzles for a variant's constraints, as JSON or `@FILE` (as for `solve`).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub constraints: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -272,14 +287,24 @@ fn generate(args: GenerateArgs) -> ExitCode {
         Ok(shape) => shape,
         Err(error) => return usage_error("generate", &error),
     };
-    if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
-        return usage_error("generate", &error);
+    let variant = match read_variant(args.variant, args.constraints.as_deref()) {
+        Ok(variant) => variant,
+        Err(message) => return usage_error("generate", &message),
+    };
+    let offered = match &variant {
+        None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
+        Some((preset, constraints)) => {
+            variant_generate::offers(shape, *preset, constraints, args.difficulty).map_err(|error| error.to_string())
+        }
+    };
+    if let Err(message) = offered {
+        return usage_error("generate", &message);
     }
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
     let seed = args.seed.unwrap_or_else(generate::fresh_seed);
     let progress = Progress::on_stderr(|| Some(args.count));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let job = batch::Generate { shape, level: args.difficulty, symmetry: args.symmetry };
+    let job = batch::Generate { shape, level: args.difficulty, symmetry: args.symmetry, variant };
     let result = batch::generate(&job, seed, args.count, threads, &mut out, &progress);
     progress.finish();
     exit_code("generate", result.map_err(|error| Failed { input: "stdout".to_owned(), error }))

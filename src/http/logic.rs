@@ -18,6 +18,8 @@ use crate::member;
 use crate::pool::PoolError;
 use crate::sizes::logic::GridStep;
 use crate::sizes::{AnyGrid, Shape, ShapeError};
+use crate::variants::generate::{self as variant_generate, Refused};
+use crate::variants::{Constraints, Preset};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
 pub async fn rate(
@@ -95,6 +97,12 @@ pub struct GenerateRequest {
     /// The box shape; absent, the size's default.
     #[serde(default, rename = "box")]
     shape: Option<Shape>,
+    /// A variant by name: the puzzle is made for its rules.
+    #[serde(default)]
+    variant: Option<Preset>,
+    /// A variant's constraints the puzzle is made for.
+    #[serde(default)]
+    constraints: Option<Constraints>,
 }
 
 #[derive(Serialize)]
@@ -107,6 +115,13 @@ pub struct GenerateResponse {
     /// The box of a grid of another size than 9x9, to send back with the puzzle.
     #[serde(rename = "box", skip_serializing_if = "Option::is_none")]
     shape: Option<Shape>,
+    /// The variant asked for, to send back with the puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<Preset>,
+    /// A variant puzzle's whole constraints (the preset's, and any regions or cages made for
+    /// it), to send back with the puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraints: Option<Constraints>,
 }
 
 /// `POST /v1/generate`: a new puzzle of the asked level.
@@ -114,11 +129,14 @@ pub async fn generate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
-    let GenerateRequest { difficulty, seed, symmetry, format, size, shape } = request;
-    let shape = Shape::from_size_and_box(size, shape).map_err(|error| {
+    let shape = Shape::from_size_and_box(request.size, request.shape).map_err(|error| {
         let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
         ApiError::InvalidRequest(format!("`{member}`: {error}"))
     })?;
+    if request.variant.is_some() || request.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty()) {
+        return generate_variant(state, shape, request).await;
+    }
+    let GenerateRequest { difficulty, seed, symmetry, format, .. } = request;
     AnyGrid::offers(shape, difficulty).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
     let seed = seed.unwrap_or_else(generate::fresh_seed);
     let generated = state
@@ -136,5 +154,44 @@ pub async fn generate(
         seed,
         symmetry,
         shape: (shape != Shape::CLASSIC).then_some(shape),
+        variant: None,
+        constraints: None,
+    }))
+}
+
+/// `/v1/generate` for a variant: its levels checked, then a puzzle made for its rules.
+async fn generate_variant(
+    state: AppState,
+    shape: Shape,
+    request: GenerateRequest,
+) -> Result<Json<GenerateResponse>, ApiError> {
+    let GenerateRequest { difficulty, seed, symmetry, format, variant, constraints, .. } = request;
+    let constraints = constraints.unwrap_or_default();
+    variant_generate::offers(shape, variant, &constraints, difficulty).map_err(|refused| match refused {
+        Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
+        Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
+        Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
+    })?;
+    let seed = seed.unwrap_or_else(generate::fresh_seed);
+    let generated = state
+        .pool
+        .run("generate", move |deadline| {
+            variant_generate::generate(shape, variant, &constraints, difficulty, symmetry, seed, deadline)
+        })
+        .await
+        .map_err(|error| match error {
+            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
+            error => error.into(),
+        })?
+        .expect("the rules were checked");
+    Ok(Json(GenerateResponse {
+        puzzle: FormattedGrid { grid: AnyGrid::from(generated.puzzle), format },
+        solution: FormattedGrid { grid: AnyGrid::from(generated.solution), format },
+        rating: generated.rating,
+        seed,
+        symmetry,
+        shape: (shape != Shape::CLASSIC).then_some(shape),
+        variant,
+        constraints: Some(generated.constraints),
     }))
 }

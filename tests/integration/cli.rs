@@ -297,3 +297,29 @@ fn solve_plays_every_line_by_a_variant_s_rules() {
         String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown field `diagonal`")
     );
 }
+
+#[test]
+fn generate_makes_variant_puzzles_with_their_constraints_on_each_line() {
+    let output = run(&["generate", "--difficulty", "easy", "--variant", "killer", "--count", "2", "--seed", "3"], "");
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 6, "{line}");
+        let constraints: serde_json::Value = serde_json::from_str(fields[5]).unwrap();
+        assert!(!constraints["cages"].as_array().unwrap().is_empty());
+        // The line's own constraints solve its puzzle to its solution.
+        let solved = run(&["solve", "--constraints", fields[5]], &format!("{}\n", fields[0]));
+        assert_eq!(stdout_lines(&solved), [fields[1]]);
+    }
+    let refused = run(&["generate", "--difficulty", "hard", "--variant", "non-consecutive", "--size", "6"], "");
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("hard puzzles are not offered for non-consecutive at 6x6; its levels are easy"),
+        "{message}"
+    );
+    let refused = run(&["generate", "--difficulty", "easy", "--variant", "x", "--size", "16"], "");
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("x puzzles are not generated at 16x16"), "{message}");
+}

@@ -147,3 +147,44 @@ async fn rate_hint_and_explain_follow_the_variant() {
     let reply = post("/v1/rate", json!({ "board": PUZZLE, "constraints": {} })).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
 }
+
+#[tokio::test]
+async fn generate_makes_a_variant_puzzle_its_rules_solve_uniquely() {
+    for (request, level) in [
+        (json!({ "difficulty": "medium", "variant": "x", "seed": 4 }), "medium"),
+        (json!({ "difficulty": "easy", "variant": "jigsaw", "seed": 4, "size": 6 }), "easy"),
+        (json!({ "difficulty": "easy", "variant": "killer", "seed": 4 }), "easy"),
+        (json!({ "difficulty": "easy", "constraints": { "anti_king": true, "even": [[0, 0]] }, "seed": 4 }), "easy"),
+    ] {
+        let reply = post("/v1/generate", request.clone()).await;
+        assert_eq!(reply.status, StatusCode::OK, "{request}: {}", reply.body);
+        let made = &reply.body;
+        assert_eq!(made["rating"]["level"], level, "{request}");
+        assert_eq!(made["seed"], 4);
+        // The answer's constraints alone, sent back with the puzzle, solve it to its solution.
+        let solved = post("/v1/solve", json!({ "board": made["puzzle"], "constraints": made["constraints"] })).await;
+        assert_eq!(solved.body["solution"], made["solution"], "{request}: {}", solved.body);
+        assert_eq!(solved.body["unique"], true, "{request}");
+        let again = post("/v1/generate", request.clone()).await;
+        assert_eq!(again.body, reply.body, "the same seed makes the same puzzle");
+    }
+    let made = post("/v1/generate", json!({ "difficulty": "easy", "variant": "killer", "seed": 1 })).await;
+    assert!(!made.body["constraints"]["cages"].as_array().unwrap().is_empty());
+    assert_eq!(made.body["variant"], "killer");
+}
+
+#[tokio::test]
+async fn generate_refuses_levels_a_variant_does_not_offer_and_rules_that_do_not_fit() {
+    let reply = post("/v1/generate", json!({ "difficulty": "hard", "variant": "killer" })).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert_eq!(
+        problem["detail"],
+        "`difficulty`: hard puzzles are not offered for killer at 9x9; its levels are easy, extreme"
+    );
+    let reply = post("/v1/generate", json!({ "difficulty": "easy", "constraints": { "odd": [[9, 9]] } })).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert_eq!(
+        problem["detail"],
+        "`constraints.odd[0]`: cell [9, 9] is outside the 9x9 grid (rows and columns 0 to 8)"
+    );
+}

@@ -59,7 +59,7 @@ pub fn generate(
     let mut random = SplitMix64(seed);
     for attempts in 1.. {
         let solution = solved_grid(shape, &mut random);
-        let puzzle = blank_cells(&solution, level, symmetry, 0, &mut random, interrupt)?;
+        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle| within_reach(puzzle, level, interrupt))?;
         let rating = logic::rate(&puzzle, &solution, interrupt)?;
         if rating.level == level {
             return Ok(Generated { puzzle, solution, rating, attempts });
@@ -80,19 +80,29 @@ pub fn unique(
 ) -> Result<(Grid, Grid), Interrupted> {
     let mut random = SplitMix64(seed);
     let solution = solved_grid(shape, &mut random);
-    let puzzle = blank_cells(&solution, Level::Extreme, symmetry, min_givens, &mut random, interrupt)?;
+    let puzzle = blank_cells(&solution, symmetry, min_givens, &mut random, |puzzle| {
+        within_reach(puzzle, Level::Extreme, interrupt)
+    })?;
     Ok((puzzle, solution))
 }
 
+/// Whether `puzzle` is within `level`'s reach: solved by the techniques up to it, or for extreme
+/// of one solution.
+fn within_reach(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt) -> Result<bool, Interrupted> {
+    match level {
+        Level::Extreme => Ok(count_solutions(puzzle, 2, interrupt)?.solutions == 1),
+        _ => logic::solves_within(puzzle, level, interrupt),
+    }
+}
+
 /// Blanks cells of `solution` in a random order (with their partners under `symmetry`) while
-/// the puzzle stays within `level`'s reach and keeps more than `min_givens` givens.
-fn blank_cells(
+/// the puzzle `stays` within reach and keeps more than `min_givens` givens.
+pub(crate) fn blank_cells(
     solution: &Grid,
-    level: Level,
     symmetry: Symmetry,
     min_givens: usize,
     random: &mut SplitMix64,
-    interrupt: &mut impl Interrupt,
+    mut stays: impl FnMut(&Grid) -> Result<bool, Interrupted>,
 ) -> Result<Grid, Interrupted> {
     let shape = solution.shape();
     let size = shape.size();
@@ -109,11 +119,7 @@ fn blank_cells(
         let kept = (cells[cell], cells[partner]);
         (cells[cell], cells[partner]) = (0, 0);
         let puzzle = Grid::new(shape, cells.clone()).expect("blanking keeps a grid a grid");
-        let stays = match level {
-            Level::Extreme => count_solutions(&puzzle, 2, interrupt)?.solutions == 1,
-            _ => logic::solves_within(&puzzle, level, interrupt)?,
-        };
-        if stays {
+        if stays(&puzzle)? {
             givens -= blanked;
         } else {
             (cells[cell], cells[partner]) = kept;

@@ -8,6 +8,7 @@
 //! sends each to its solver: a board without constraints keeps its classic path untouched.
 
 mod constraints;
+pub mod generate;
 pub mod rules;
 pub mod solver;
 mod variant;

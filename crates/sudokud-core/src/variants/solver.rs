@@ -37,9 +37,43 @@ pub fn count_solutions(
     if limit == 0 {
         return Ok(Count { solutions: 0, first: None });
     }
+    search_with_restarts(puzzle, variant, limit, None, RESTART_GUESSES, interrupt)
+}
+
+/// A solution of `variant` on an empty grid drawn at random from `seed` (every guess's cell among
+/// the tied and its digit at random), or `None` when the variant has none: what generation starts
+/// from. Its restarts begin after [`RANDOM_RESTART_GUESSES`]: an empty grid has solutions down
+/// most branches, so a long fruitless one is better left early.
+pub fn random_solution(
+    variant: &Variant,
+    seed: u64,
+    interrupt: &mut impl Interrupt,
+) -> Result<Option<Grid>, Interrupted> {
+    let empty = Grid::empty(variant.shape());
+    Ok(search_with_restarts(&empty, variant, 1, Some(seed), RANDOM_RESTART_GUESSES, interrupt)?.first)
+}
+
+/// Guesses the first attempt of [`random_solution`] may make before it starts over: the poll
+/// interval, the least the restart check allows.
+const RANDOM_RESTART_GUESSES: u32 = crate::solver::POLL_INTERVAL;
+
+/// The attempts of a search: the first with tie-breaks drawn from `seed` (when given, else the
+/// first of each), each later one from another seed with twice the allowance.
+fn search_with_restarts(
+    puzzle: &Grid,
+    variant: &Variant,
+    limit: usize,
+    seed: Option<u64>,
+    first_allowance: u32,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
     for attempt in 0u32.. {
-        let allowance = u32::try_from(u64::from(RESTART_GUESSES) << attempt.min(32)).unwrap_or(u32::MAX);
-        let mut search = Search::new(variant, limit, allowance, attempt, &mut *interrupt);
+        let allowance = u32::try_from(u64::from(first_allowance) << attempt.min(32)).unwrap_or(u32::MAX);
+        let random = match seed {
+            Some(seed) => Some(SplitMix64(seed ^ u64::from(attempt).rotate_left(32))),
+            None => (attempt > 0).then_some(SplitMix64(u64::from(attempt))),
+        };
+        let mut search = Search::new(variant, limit, allowance, random, &mut *interrupt);
         match search.run(puzzle.cells()) {
             Ok(()) => {
                 let cells = puzzle.cells().len();
@@ -95,7 +129,13 @@ struct Search<'v, 'i, I> {
 }
 
 impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
-    fn new(variant: &'v Variant, limit: usize, allowance: u32, attempt: u32, interrupt: &'i mut I) -> Self {
+    fn new(
+        variant: &'v Variant,
+        limit: usize,
+        allowance: u32,
+        random: Option<SplitMix64>,
+        interrupt: &'i mut I,
+    ) -> Self {
         let size = variant.shape().size();
         Search {
             variant,
@@ -114,7 +154,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             first: [0; MAX_CELLS],
             guesses: 0,
             allowance,
-            random: (attempt > 0).then_some(SplitMix64(u64::from(attempt))),
+            random,
             interrupt,
         }
     }

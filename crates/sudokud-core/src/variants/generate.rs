@@ -1,0 +1,387 @@
+//! Unique variant puzzles of a level, the same for the same seed.
+//!
+//! The variant's rules come from the request; a jigsaw without regions gets random connected
+//! ones, and a killer without cages gets cages cut from the solution. A solved grid is drawn by
+//! the variant's solver on an empty grid with random tie-breaks ([`random_solution`]); then cells
+//! are blanked in a random order, with their symmetric partner, as long as the logic engine
+//! solves the puzzle with the techniques up to the level (for extreme: as long as it keeps one
+//! solution). The puzzle is kept when its rating is of the level; otherwise another solved grid
+//! (and other regions or cages) is tried, until the interrupt says stop.
+
+use super::constraints::{Cage, Constraints, Place, Preset, RegionId, Regions};
+use super::solver::{count_solutions, random_solution};
+use super::variant::{ConstraintError, Variant};
+use crate::generate::Symmetry;
+use crate::logic::{Level, Rating};
+use crate::random::SplitMix64;
+use crate::sizes::generate::blank_cells;
+use crate::sizes::logic::{Book, rate_in, solves_within_in};
+use crate::sizes::{AnyGrid, Grid, Shape};
+use crate::solver::{Interrupt, Interrupted};
+
+/// A generated variant puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedVariant {
+    /// The givens, one solution under the constraints.
+    pub puzzle: Grid,
+    /// The solution.
+    pub solution: Grid,
+    /// The constraints it is played by: the request's, the preset's, and any regions or cages
+    /// made for it.
+    pub constraints: Constraints,
+    /// Its rating, of the level asked for.
+    pub rating: Rating,
+}
+
+/// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
+/// that every try (seeds 0-9 at 9x9, 0-4 at 6x6) reached within the default one-second solve
+/// timeout (docs/variants.md); none above 9x9, where windoku puzzles already miss it. A killer's
+/// level comes from its cages, which keep it easy or make it need a guess; non-consecutive grids
+/// are so few that drawing a 9x9 one takes up to a second, so they are made up to 6x6 only.
+pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+    let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
+    let offered: &[Level] = if shape.size() > 9 || (non_consecutive && shape.size() > 6) {
+        &[]
+    } else if non_consecutive {
+        &[Level::Easy]
+    } else if preset == Some(Preset::Killer) || !constraints.cages.is_empty() {
+        &[Level::Easy, Level::Extreme]
+    } else if preset == Some(Preset::Jigsaw) || constraints.regions.is_some() {
+        &[Level::Easy, Level::Medium, Level::Extreme]
+    } else {
+        &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
+    };
+    AnyGrid::levels(shape).iter().copied().filter(|level| offered.contains(level)).collect()
+}
+
+/// Why [`generate`] does not take a request.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The constraints do not fit the grid (see [`check`]).
+    #[error(transparent)]
+    Constraints(#[from] ConstraintError),
+    /// The variant is not generated at the size (see [`levels`]).
+    #[error("{variant} puzzles are not generated at {size}x{size} (variants are up to 9x9, non-consecutive up to 6x6)")]
+    Size {
+        /// The variant's name, or `these constraints`.
+        variant: String,
+        /// The grid's size.
+        size: usize,
+    },
+    /// The level is not offered for the variant (see [`levels`]).
+    #[error("{level} puzzles are not offered for {variant} at {size}x{size}; its levels are {levels}")]
+    Level {
+        /// The level asked for.
+        level: Level,
+        /// The variant's name, or `these constraints`.
+        variant: String,
+        /// The grid's size.
+        size: usize,
+        /// The levels offered, listed.
+        levels: String,
+    },
+}
+
+/// Whether [`generate`] takes these rules ([`check`]) and this level ([`levels`]).
+pub fn offers(shape: Shape, preset: Option<Preset>, constraints: &Constraints, level: Level) -> Result<(), Refused> {
+    check(shape, preset, constraints)?;
+    let levels = levels(shape, preset, constraints);
+    let variant = preset.map_or_else(|| "these constraints".to_owned(), |preset| preset.to_string());
+    let size = shape.size();
+    match levels.contains(&level) {
+        true => Ok(()),
+        false if levels.is_empty() => Err(Refused::Size { variant, size }),
+        false => {
+            let levels = levels.iter().map(Level::to_string).collect::<Vec<_>>().join(", ");
+            Err(Refused::Level { level, variant, size, levels })
+        }
+    }
+}
+
+/// A puzzle of `shape` and `level` under `preset`'s and `constraints`' rules, from `seed`, as the
+/// module says; `interrupt` stops the search (a level the rules cannot reach is searched until
+/// it does). The constraints are checked first, as [`Variant::new`] checks them, except that a
+/// jigsaw may come without regions and a killer without cages.
+pub fn generate(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    level: Level,
+    symmetry: Symmetry,
+    seed: u64,
+    interrupt: &mut impl Interrupt,
+) -> Result<Result<GeneratedVariant, ConstraintError>, Interrupted> {
+    if let Err(error) = check(shape, preset, constraints) {
+        return Ok(Err(error));
+    }
+    let mut random = SplitMix64(seed);
+    let (make_regions, make_cages) = made_here(preset, constraints);
+    let base_preset = if make_regions || make_cages { None } else { preset };
+    loop {
+        let mut rules = constraints.clone();
+        if make_regions {
+            rules.regions = Some(random_regions(shape, &mut random));
+        }
+        let variant = Variant::new(shape, base_preset, &rules).expect("made regions fit the grid");
+        let Some(solution) = random_solution(&variant, random.next_u64(), interrupt)? else {
+            if make_regions {
+                continue;
+            }
+            let message = format!("no {0}x{0} grid keeps these rules", shape.size());
+            return Ok(Err(ConstraintError { member: "constraints".to_owned(), message }));
+        };
+        if make_cages {
+            rules.cages = random_cages(&solution, &mut random);
+        }
+        let variant = Variant::new(shape, preset, &rules).expect("made cages fit the grid");
+        let book = Book::Variant(&variant);
+        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle| match level {
+            Level::Extreme => Ok(count_solutions(puzzle, &variant, 2, interrupt)?.solutions == 1),
+            _ => solves_within_in(book, puzzle, level, interrupt),
+        })?;
+        let rating = rate_in(book, &puzzle, &solution, interrupt)?;
+        if rating.level == level {
+            let constraints = variant.constraints().clone();
+            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating }));
+        }
+    }
+}
+
+/// Whether the regions (a jigsaw without them) and the cages (a killer without them) are made
+/// here.
+fn made_here(preset: Option<Preset>, constraints: &Constraints) -> (bool, bool) {
+    let make_regions = preset == Some(Preset::Jigsaw) && constraints.regions.is_none();
+    let make_cages = preset == Some(Preset::Killer) && constraints.cages.is_empty();
+    (make_regions, make_cages)
+}
+
+/// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them,
+/// except that a jigsaw may come without regions and a killer without cages.
+pub fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+    let (make_regions, make_cages) = made_here(preset, constraints);
+    // The rules the solution is drawn under: the preset's, except the parts made here.
+    let base_preset = if make_regions || make_cages { None } else { preset };
+    Variant::new(shape, base_preset, constraints).map(drop)
+}
+
+/// N connected regions of N cells: the boxes, reshaped by swapping cells across region borders
+/// at random, each swap kept only when both regions stay connected.
+fn random_regions(shape: Shape, random: &mut SplitMix64) -> Regions {
+    let size = shape.size();
+    let cells = shape.cells();
+    let mut region: Vec<usize> = (0..cells).map(|cell| shape.box_of(cell / size, cell % size)).collect();
+    let neighbours = |cell: usize| {
+        let (row, col) = (cell / size, cell % size);
+        [
+            (row > 0).then(|| cell - size),
+            (row + 1 < size).then(|| cell + size),
+            (col > 0).then(|| cell - 1),
+            (col + 1 < size).then(|| cell + 1),
+        ]
+        .into_iter()
+        .flatten()
+    };
+    let connected = |region: &[usize], id: usize| {
+        let members: Vec<usize> = (0..cells).filter(|&cell| region[cell] == id).collect();
+        let mut reached = vec![members[0]];
+        let mut next = 0;
+        while next < reached.len() {
+            let cell = reached[next];
+            next += 1;
+            for other in neighbours(cell) {
+                if region[other] == id && !reached.contains(&other) {
+                    reached.push(other);
+                }
+            }
+        }
+        reached.len() == members.len()
+    };
+    for _ in 0..cells * 8 {
+        let first = random.below(cells);
+        let across: Vec<usize> = neighbours(first).filter(|&other| region[other] != region[first]).collect();
+        if across.is_empty() {
+            continue;
+        }
+        let second = across[random.below(across.len())];
+        let (a, b) = (region[first], region[second]);
+        // A cell of b next to `first`'s region moves to a, and `first` moves to b: sizes stay.
+        let movers: Vec<usize> = (0..cells)
+            .filter(|&cell| region[cell] == b && cell != second && neighbours(cell).any(|n| region[n] == a))
+            .collect();
+        let candidates: Vec<usize> = std::iter::once(second).chain(movers).collect();
+        let taken = candidates[random.below(candidates.len())];
+        region[first] = b;
+        region[taken] = a;
+        if !(connected(&region, a) && connected(&region, b)) {
+            region[first] = a;
+            region[taken] = b;
+        }
+    }
+    Regions::Rows(region.chunks(size).map(|row| row.iter().map(|&id| RegionId(id as u64)).collect()).collect())
+}
+
+/// Cages that cover the grid, cut from `solution`: each grown from a random free cell through
+/// free neighbours side by side whose digits it does not hold yet, two to four cells when it
+/// can; its sum is its digits'.
+fn random_cages(solution: &Grid, random: &mut SplitMix64) -> Vec<Cage> {
+    let size = solution.size();
+    let cells = solution.cells();
+    let mut cage_of = vec![usize::MAX; cells.len()];
+    let mut cages: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    random.shuffle(&mut order);
+    for start in order {
+        if cage_of[start] != usize::MAX {
+            continue;
+        }
+        let target = 2 + random.below(3);
+        let mut cage = vec![start];
+        cage_of[start] = cages.len();
+        while cage.len() < target {
+            let free: Vec<usize> = cage
+                .iter()
+                .flat_map(|&cell| {
+                    let (row, col) = (cell / size, cell % size);
+                    [
+                        (row > 0).then(|| cell - size),
+                        (row + 1 < size).then(|| cell + size),
+                        (col > 0).then(|| cell - 1),
+                        (col + 1 < size).then(|| cell + 1),
+                    ]
+                })
+                .flatten()
+                .filter(|&other| cage_of[other] == usize::MAX && !cage.iter().any(|&cell| cells[cell] == cells[other]))
+                .collect();
+            if free.is_empty() {
+                break;
+            }
+            let next = free[random.below(free.len())];
+            cage_of[next] = cages.len();
+            cage.push(next);
+        }
+        cages.push(cage);
+    }
+    cages
+        .into_iter()
+        .map(|cage| {
+            let sum = cage.iter().map(|&cell| u64::from(cells[cell])).sum();
+            let mut cage: Vec<Place> =
+                cage.into_iter().map(|cell| Place((cell / size) as u64, (cell % size) as u64)).collect();
+            cage.sort_unstable_by_key(|place| (place.0, place.1));
+            Cage { cells: cage, sum: Some(sum) }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::member::Choice;
+    use crate::solver::{Never, PollBudget};
+    use crate::variants::rules::conflicts;
+
+    fn check(generated: &GeneratedVariant, level: Level) {
+        let shape = generated.puzzle.shape();
+        let variant = Variant::new(shape, None, &generated.constraints).unwrap();
+        assert!(generated.solution.is_complete() && conflicts(&generated.solution, &variant).is_empty());
+        let count = count_solutions(&generated.puzzle, &variant, 2, &mut Never).unwrap();
+        assert_eq!((count.solutions, count.first.as_ref()), (1, Some(&generated.solution)));
+        assert_eq!(generated.rating.level, level);
+        let rating = rate_in(Book::Variant(&variant), &generated.puzzle, &generated.solution, &mut Never).unwrap();
+        assert_eq!(rating, generated.rating);
+    }
+
+    #[test]
+    fn every_preset_gets_a_unique_puzzle_of_its_level() {
+        let nine = Shape::CLASSIC;
+        for preset in Preset::ALL.iter().copied() {
+            let generated =
+                generate(nine, Some(preset), &Constraints::default(), Level::Easy, Symmetry::None, 3, &mut Never)
+                    .unwrap()
+                    .unwrap();
+            check(&generated, Level::Easy);
+            match preset {
+                Preset::Jigsaw => assert!(generated.constraints.regions.is_some()),
+                Preset::Killer => assert!(!generated.constraints.cages.is_empty()),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_puzzle() {
+        let six = Shape::new(2, 3).unwrap();
+        let make = |seed| {
+            generate(six, Some(Preset::Jigsaw), &Constraints::default(), Level::Easy, Symmetry::None, seed, &mut Never)
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(make(5), make(5));
+        assert_ne!(make(5).constraints, make(6).constraints);
+    }
+
+    #[test]
+    fn made_regions_are_connected_and_of_n_cells() {
+        let mut random = SplitMix64(9);
+        for shape in [Shape::CLASSIC, Shape::new(3, 4).unwrap()] {
+            let Regions::Rows(rows) = random_regions(shape, &mut random) else { unreachable!("rows are made") };
+            let size = shape.size();
+            let ids: Vec<u64> = rows.iter().flatten().map(|id| id.0).collect();
+            for id in 0..size as u64 {
+                let members: Vec<usize> = (0..shape.cells()).filter(|&cell| ids[cell] == id).collect();
+                assert_eq!(members.len(), size, "{shape}: region {id}");
+                // Flood from the first cell through side-by-side cells of the region.
+                let mut reached = vec![members[0]];
+                let mut next = 0;
+                while let Some(&cell) = reached.get(next) {
+                    next += 1;
+                    for &other in &members {
+                        let near = (cell / size).abs_diff(other / size) + (cell % size).abs_diff(other % size) == 1;
+                        if near && !reached.contains(&other) {
+                            reached.push(other);
+                        }
+                    }
+                }
+                assert_eq!(reached.len(), size, "{shape}: region {id} is not connected");
+            }
+            // The boxes were reshaped.
+            assert!((0..shape.cells()).any(|cell| ids[cell] as usize != shape.box_of(cell / size, cell % size)));
+        }
+    }
+
+    #[test]
+    fn a_harder_level_and_the_interrupt() {
+        let generated = generate(
+            Shape::CLASSIC,
+            Some(Preset::X),
+            &Constraints::default(),
+            Level::Medium,
+            Symmetry::Rotational,
+            1,
+            &mut Never,
+        )
+        .unwrap()
+        .unwrap();
+        check(&generated, Level::Medium);
+        let refused = generate(
+            Shape::CLASSIC,
+            Some(Preset::Jigsaw),
+            &Constraints { even: vec![Place(9, 9)], ..Constraints::default() },
+            Level::Easy,
+            Symmetry::None,
+            1,
+            &mut Never,
+        );
+        assert!(matches!(refused, Ok(Err(_))));
+        let stopped = generate(
+            Shape::CLASSIC,
+            Some(Preset::X),
+            &Constraints::default(),
+            Level::Easy,
+            Symmetry::None,
+            1,
+            &mut PollBudget(1),
+        );
+        assert_eq!(stopped, Err(Interrupted));
+    }
+}
