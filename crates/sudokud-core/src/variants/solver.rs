@@ -438,22 +438,32 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     /// The guess to make: an undecided cell with the fewest candidates and one of its digits
     /// (the first of each, or on a restart one at random).
     fn choose(&mut self) -> (usize, u32) {
-        let (mut best, mut fewest, mut ties) = (usize::MAX, u32::MAX, 0u64);
+        let (mut best, mut fewest, mut ties, mut most_linked) = (usize::MAX, u32::MAX, 0u64, 0usize);
         for (cell, &candidates) in self.candidates[..self.cells].iter().enumerate() {
             if candidates & SOLVED != 0 {
                 continue;
             }
             let count = candidates.count_ones();
-            if count < fewest {
-                (best, fewest, ties) = (cell, count, 1);
-            } else if count == fewest
-                && let Some(random) = &mut self.random
-            {
-                // Reservoir sampling: each of the tied cells ends up chosen with equal chance.
-                ties += 1;
-                if random.next_u64() % ties == 0 {
-                    best = cell;
+            if count > fewest {
+                continue;
+            }
+            if let Some(random) = &mut self.random {
+                if count < fewest {
+                    (best, fewest, ties) = (cell, count, 1);
+                } else {
+                    // Reservoir sampling: each of the tied cells ends up chosen with equal chance.
+                    ties += 1;
+                    if random.next_u64() % ties == 0 {
+                        best = cell;
+                    }
                 }
+                continue;
+            }
+            // Among the fewest, the cell whose guess reaches the most undecided cells: peers that
+            // share a candidate, and related pairs (the degree rule of constraint solvers).
+            let linked = self.linked(cell, candidates);
+            if count < fewest || linked > most_linked {
+                (best, fewest, most_linked) = (cell, count, linked);
             }
         }
         let mut candidates = self.candidates[best];
@@ -463,6 +473,12 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
         }
         (best, candidates & candidates.wrapping_neg())
+    }
+
+    /// The undecided peers of `cell` that share one of `candidates`, and the cell's related pairs.
+    fn linked(&self, cell: usize, candidates: u32) -> usize {
+        let peers = self.variant.peers(cell).iter().map(|&peer| self.candidates[usize::from(peer)]);
+        peers.filter(|&peer| peer & SOLVED == 0 && peer & candidates != 0).count() + self.variant.pairs_of(cell).len()
     }
 
     /// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
