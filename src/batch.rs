@@ -371,8 +371,8 @@ pub struct Generate {
 
 impl Generate {
     /// The line of the puzzle from `seed`: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`, and
-    /// for a variant `\t<constraints as JSON>`. The variant's rules are checked before
-    /// ([`variant_generate::check`]).
+    /// for a variant `\t<constraints as JSON>`, or `error\t<kind>: <detail>` when no grid keeps
+    /// the variant's rules (checked before, as far as [`variant_generate::has_grid`] can tell).
     fn line(&self, seed: u64) -> String {
         let line = |puzzle: &dyn std::fmt::Display, solution: &dyn std::fmt::Display, rating: &Rating| {
             format!("{puzzle}\t{solution}\t{:.1}\t{}\t{seed}", rating.rating, rating.level)
@@ -384,8 +384,12 @@ impl Generate {
         };
         let generated =
             variant_generate::generate(self.shape, *preset, constraints, self.level, self.symmetry, seed, &mut Never)
-                .expect("Never interrupts")
-                .expect("the rules were checked");
+                .expect("Never interrupts");
+        // The rules are checked before, but only a short search looks for a grid that keeps them.
+        let generated = match generated {
+            Ok(generated) => generated,
+            Err(error) => return format!("error\t{}: {error}", Kind::InvalidRequest.slug()),
+        };
         let rules = serde_json::to_string(&generated.constraints).expect("constraints write as JSON");
         format!("{}\t{rules}", line(&generated.puzzle, &generated.solution, &generated.rating))
     }

@@ -293,9 +293,9 @@ fn generate(args: GenerateArgs) -> ExitCode {
     };
     let offered = match &variant {
         None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
-        Some((preset, constraints)) => {
-            variant_generate::offers(shape, *preset, constraints, args.difficulty).map_err(|error| error.to_string())
-        }
+        Some((preset, constraints)) => variant_generate::offers(shape, *preset, constraints, args.difficulty)
+            .map_err(|error| error.to_string())
+            .and_then(|()| variant_generate::has_grid(shape, *preset, constraints).map_err(|error| error.to_string())),
     };
     if let Err(message) = offered {
         return usage_error("generate", &message);

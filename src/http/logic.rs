@@ -183,7 +183,8 @@ async fn generate_variant(
             PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
             error => error.into(),
         })?
-        .expect("the rules were checked");
+        // Only rules whose grids the check's short search did not rule out get here.
+        .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
     Ok(Json(GenerateResponse {
         puzzle: FormattedGrid { grid: AnyGrid::from(generated.puzzle), format },
         solution: FormattedGrid { grid: AnyGrid::from(generated.solution), format },

@@ -40,14 +40,13 @@ pub struct GeneratedVariant {
 /// are so few that drawing a 9x9 one takes up to a second, so they are made up to 6x6 only.
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
-    let offered: &[Level] = if shape.size() > 9 || (non_consecutive && shape.size() > 6) {
+    // No 4x4 grid is non-consecutive.
+    let offered: &[Level] = if shape.size() > 9 || (non_consecutive && shape.size() != 6) {
         &[]
     } else if non_consecutive {
         &[Level::Easy]
     } else if preset == Some(Preset::Killer) || !constraints.cages.is_empty() {
         &[Level::Easy, Level::Extreme]
-    } else if preset == Some(Preset::Jigsaw) || constraints.regions.is_some() {
-        &[Level::Easy, Level::Medium, Level::Extreme]
     } else {
         &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
     };
@@ -111,7 +110,7 @@ pub fn generate(
     seed: u64,
     interrupt: &mut impl Interrupt,
 ) -> Result<Result<GeneratedVariant, ConstraintError>, Interrupted> {
-    if let Err(error) = check(shape, preset, constraints) {
+    if let Err(error) = has_grid(shape, preset, constraints) {
         return Ok(Err(error));
     }
     let mut random = SplitMix64(seed);
@@ -138,8 +137,7 @@ pub fn generate(
             if make_regions {
                 continue;
             }
-            let message = format!("no {0}x{0} grid keeps these rules", shape.size());
-            return Ok(Err(ConstraintError { member: "constraints".to_owned(), message }));
+            return Ok(Err(no_grid(shape)));
         };
         if make_cages {
             rules.cages = random_cages(&solution, &mut random);
@@ -158,7 +156,8 @@ pub fn generate(
     }
 }
 
-/// Guesses a solved grid for made regions may take before other regions are tried (at 9x9,
+/// Guesses a solved grid for made regions (or the check that one exists) may take before other
+/// regions are tried (or the check assumes one does) (at 9x9,
 /// seeds 0-49 of extreme jigsaws: 1 << 16 let two take half a second; 1 << 13 keeps all under
 /// a tenth).
 const REGION_GUESSES: u32 = 1 << 13;
@@ -202,13 +201,39 @@ fn made_here(preset: Option<Preset>, constraints: &Constraints) -> (bool, bool) 
     (make_regions, make_cages)
 }
 
-/// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them,
-/// except that a jigsaw may come without regions and a killer without cages.
+/// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them
+/// (a jigsaw may come without regions and a killer without cages). Cheap: no search.
 pub fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+    base_variant(shape, preset, constraints).map(drop)
+}
+
+/// The variant a solved grid is drawn under: the preset's rules, except the parts made here.
+fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<Variant, ConstraintError> {
     let (make_regions, make_cages) = made_here(preset, constraints);
-    // The rules the solution is drawn under: the preset's, except the parts made here.
     let base_preset = if make_regions || make_cages { None } else { preset };
-    Variant::new(shape, base_preset, constraints).map(drop)
+    Variant::new(shape, base_preset, constraints)
+}
+
+/// Whether some solved grid keeps these rules, as far as a short search can tell (a few
+/// milliseconds; combinations such as a 4x4 anti-king X grid have none): [`generate`] asks it
+/// first, and the command line before it starts.
+pub fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+    let variant = base_variant(shape, preset, constraints)?;
+    if made_here(preset, constraints).0 {
+        return Ok(());
+    }
+    let mut never = crate::solver::Never;
+    let mut bounded = Bounded::new(&mut never, REGION_GUESSES);
+    match random_solution(&variant, 0, &mut bounded) {
+        Ok(None) => Err(no_grid(shape)),
+        _ => Ok(()),
+    }
+}
+
+/// The error of rules no solved grid keeps.
+fn no_grid(shape: Shape) -> ConstraintError {
+    let message = format!("no {0}x{0} grid keeps these rules", shape.size());
+    ConstraintError { member: "constraints".to_owned(), message }
 }
 
 /// N connected regions of N cells: the boxes, reshaped by swapping cells across region borders
@@ -394,6 +419,24 @@ mod tests {
             // The boxes were reshaped.
             assert!((0..shape.cells()).any(|cell| ids[cell] as usize != shape.box_of(cell / size, cell % size)));
         }
+    }
+
+    #[test]
+    fn rules_no_grid_keeps_are_refused_not_searched_forever() {
+        let four = Shape::new(2, 2).unwrap();
+        for preset in [Preset::NonConsecutive, Preset::AntiKing] {
+            let constraints =
+                Constraints { diagonals: Some(crate::variants::Diagonals::Both), ..Constraints::default() };
+            let refused =
+                generate(four, Some(preset), &constraints, Level::Easy, Symmetry::None, 1, &mut Never).unwrap();
+            assert_eq!(refused.unwrap_err().to_string(), "`constraints`: no 4x4 grid keeps these rules", "{preset}");
+        }
+        assert!(levels(four, Some(Preset::NonConsecutive), &Constraints::default()).is_empty());
+        let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::X), &Constraints::default(), Level::Easy);
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "x puzzles are not generated at 16x16 (variants are up to 9x9, non-consecutive up to 6x6)"
+        );
     }
 
     #[test]
