@@ -42,7 +42,7 @@ pub fn count_solutions(
 
 /// A solution of `variant` on an empty grid drawn at random from `seed` (every guess's cell among
 /// the tied and its digit at random), or `None` when the variant has none: what generation starts
-/// from. Its restarts begin after [`RANDOM_RESTART_GUESSES`]: an empty grid has solutions down
+/// from. Its restarts begin after 1,024 guesses, not the solver's 16,384: an empty grid has solutions down
 /// most branches, so a long fruitless one is better left early.
 pub fn random_solution(
     variant: &Variant,
