@@ -259,7 +259,7 @@ fn relabeling(size: usize, attempt: u32) -> [u8; 32] {
 }
 
 /// Marks a cell whose value is decided, so the same word holds the value's bit and the fact.
-const SOLVED: u32 = 1 << 31;
+pub(crate) const SOLVED: u32 = 1 << 31;
 
 /// A cell's word split without a branch: its candidates if undecided, else its digit with the
 /// [`SOLVED`] flag (each part 0 when the other is not).
@@ -279,6 +279,76 @@ thread_local! {
     /// The saved candidate sets of the guesses on the current path, kept between searches so a
     /// search allocates nothing once the thread's first deep search has grown it.
     static SAVED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A search state that [`branch`] drives: this module's search and the variants' share the loop,
+/// each with its own propagation and choice of guess. Candidate words hold a cell's candidates,
+/// or its digit with [`SOLVED`].
+pub(crate) trait Branching {
+    /// The candidate words of the grid's cells, to save before a guess and restore after.
+    fn words(&mut self) -> &mut [u32];
+    /// Cells not yet decided.
+    fn unsolved(&self) -> usize;
+    fn set_unsolved(&mut self, unsolved: usize);
+    /// Applies every rule until nothing changes; `false` on a contradiction.
+    fn propagate(&mut self) -> bool;
+    /// The guess: a cell and one of its digits' bits.
+    fn choose(&mut self) -> (usize, u32);
+    /// Decides `cell` as the digit of `bit`.
+    fn place(&mut self, cell: usize, bit: u32);
+    /// Back in a saved state (fully propagated): forgets pending work, then takes the guessed
+    /// digit from its cell, which has another left.
+    fn resume_without(&mut self, cell: usize, bit: u32);
+    /// Counts a solution (the grid is decided); whether the search is to stop there.
+    fn found(&mut self) -> bool;
+    /// Counts a guess, and stops the search when the interrupt or the restart allowance says so.
+    fn guessed(&mut self) -> Result<(), Stop>;
+}
+
+/// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
+/// that subtree is done, restore the state saved before the guess and remove the digit. The
+/// saved states live in the thread's [`SAVED`] buffer, given back however the search ends.
+pub(crate) fn branch(search: &mut impl Branching) -> Result<(), Stop> {
+    let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
+    let saved = &mut saved.0;
+    // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
+    let cells = search.words().len();
+    let frame = cells + 3;
+    let mut depth = 0;
+    loop {
+        let mut consistent = search.propagate();
+        if consistent && search.unsolved() == 0 {
+            if search.found() {
+                return Ok(());
+            }
+            consistent = false;
+        }
+        if consistent {
+            let (cell, bit) = search.choose();
+            if saved.len() < (depth + 1) * frame {
+                saved.resize((depth + 1) * frame, 0);
+            }
+            let entry = &mut saved[depth * frame..(depth + 1) * frame];
+            entry[0] = cell as u32;
+            entry[1] = bit;
+            entry[2] = search.unsolved() as u32;
+            entry[3..].copy_from_slice(search.words());
+            depth += 1;
+            search.guessed()?;
+            search.place(cell, bit);
+            continue;
+        }
+        // Back to the latest guess, whose cell has another candidate left.
+        if depth == 0 {
+            return Ok(());
+        }
+        depth -= 1;
+        let entry = &saved[depth * frame..(depth + 1) * frame];
+        let (cell, bit) = (entry[0] as usize, entry[1]);
+        search.set_unsolved(entry[2] as usize);
+        search.words().copy_from_slice(&entry[3..]);
+        search.resume_without(cell, bit);
+    }
 }
 
 /// One attempt's state.
@@ -328,7 +398,6 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
     /// Searches `puzzle` (values in row-major order, each read through `labels`) until the
     /// limit, the end, or a stop.
     fn run(&mut self, puzzle: &[u8], labels: &[u8; 32]) -> Result<(), Stop> {
-        let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
         self.candidates[..self.cells].fill(self.full);
         self.dirty = self.layout.all_houses();
         self.unsolved = self.cells;
@@ -337,7 +406,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
                 self.place(cell, 1 << (labels[usize::from(value)] - 1));
             }
         }
-        self.search(&mut saved.0)
+        branch(self)
     }
 
     /// Decides `cell` as the digit of `bit` and queues the removal from its peers.
@@ -575,58 +644,53 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
         let candidates = self.candidates[best];
         (best, candidates & candidates.wrapping_neg())
     }
+}
 
-    /// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
-    /// that subtree is done, restore the state saved before the guess and remove the digit.
-    fn search(&mut self, saved: &mut Vec<u32>) -> Result<(), Stop> {
-        // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
-        let frame = self.cells + 3;
-        let mut depth = 0;
-        loop {
-            let mut consistent = self.propagate();
-            if consistent && self.unsolved == 0 {
-                if self.solutions == 0 {
-                    for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
-                        *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
-                    }
-                }
-                self.solutions += 1;
-                if self.solutions >= self.limit {
-                    return Ok(());
-                }
-                consistent = false;
+impl<I: Interrupt, const CAP: usize> Branching for Search<'_, I, CAP> {
+    fn words(&mut self) -> &mut [u32] {
+        &mut self.candidates[..self.cells]
+    }
+
+    fn unsolved(&self) -> usize {
+        self.unsolved
+    }
+
+    fn set_unsolved(&mut self, unsolved: usize) {
+        self.unsolved = unsolved;
+    }
+
+    fn propagate(&mut self) -> bool {
+        Search::propagate(self)
+    }
+
+    fn choose(&mut self) -> (usize, u32) {
+        Search::choose(self)
+    }
+
+    fn place(&mut self, cell: usize, bit: u32) {
+        Search::place(self, cell, bit);
+    }
+
+    fn resume_without(&mut self, cell: usize, bit: u32) {
+        self.pending_len = 0;
+        // The saved state was swept to the end: only the guessed cell changes.
+        self.dirty = 0;
+        self.remove(cell, bit).expect("a guessed cell keeps another candidate");
+    }
+
+    fn found(&mut self) -> bool {
+        if self.solutions == 0 {
+            for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
+                *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
             }
-            if consistent {
-                let (cell, bit) = self.choose();
-                if saved.len() < (depth + 1) * frame {
-                    saved.resize((depth + 1) * frame, 0);
-                }
-                let entry = &mut saved[depth * frame..(depth + 1) * frame];
-                entry[0] = cell as u32;
-                entry[1] = bit;
-                entry[2] = self.unsolved as u32;
-                entry[3..].copy_from_slice(&self.candidates[..self.cells]);
-                depth += 1;
-                self.guesses += 1;
-                after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)?;
-                self.place(cell, bit);
-                continue;
-            }
-            // Back to the latest guess, whose cell has another candidate left.
-            if depth == 0 {
-                return Ok(());
-            }
-            depth -= 1;
-            let entry = &saved[depth * frame..(depth + 1) * frame];
-            let (cell, bit) = (entry[0] as usize, entry[1]);
-            self.unsolved = entry[2] as usize;
-            self.candidates[..self.cells].copy_from_slice(&entry[3..]);
-            self.pending_len = 0;
-            // The saved state was swept to the end: only the guessed cell changes, and it had
-            // another candidate when it was guessed.
-            self.dirty = 0;
-            self.remove(cell, bit).expect("a guessed cell keeps another candidate");
         }
+        self.solutions += 1;
+        self.solutions >= self.limit
+    }
+
+    fn guessed(&mut self) -> Result<(), Stop> {
+        self.guesses += 1;
+        after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)
     }
 }
 

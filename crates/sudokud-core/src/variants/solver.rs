@@ -12,11 +12,9 @@
 //! Relabeling digits, as the generic search does to restart, would break sums, thermometers and
 //! dots; a restart here breaks ties between guesses at random instead, and tries a random digit.
 
-use std::cell::RefCell;
-
 use super::variant::{MAX_CAGES, MAX_HOUSES, Variant};
 use crate::random::SplitMix64;
-use crate::sizes::solver::{Count, RESTART_GUESSES, Stop, after_guess};
+use crate::sizes::solver::{Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch};
 use crate::sizes::{Grid, MAX_CELLS};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -90,14 +88,6 @@ fn search_with_restarts(
     unreachable!("the allowance grows until an attempt finishes")
 }
 
-/// Marks a cell whose value is decided, so the same word holds the value's bit and the fact.
-const SOLVED: u32 = 1 << 31;
-
-thread_local! {
-    /// The saved candidate sets of the guesses on the current path, kept between searches so a
-    /// search allocates nothing once the thread's first deep search has grown it.
-    static SAVED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
-}
 
 /// One attempt's state.
 struct Search<'v, 'i, I> {
@@ -161,7 +151,6 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
 
     /// Searches `puzzle` (values in row-major order) until the limit, the end, or a stop.
     fn run(&mut self, puzzle: &[u8]) -> Result<(), Stop> {
-        let mut saved = SavedGuard(SAVED.with_borrow_mut(std::mem::take));
         self.candidates[..self.cells].copy_from_slice(&self.variant.allowed);
         fill_first(&mut self.dirty, self.variant.house_units.len());
         fill_first(&mut self.unlocked, self.variant.house_units.len());
@@ -178,7 +167,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 self.place(cell, bit);
             }
         }
-        self.search(&mut saved.0)
+        branch(self)
     }
 
     /// Decides `cell` as the digit of `bit` and queues the removal from its peers.
@@ -480,60 +469,56 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let peers = self.variant.peers(cell).iter().map(|&peer| self.candidates[usize::from(peer)]);
         peers.filter(|&peer| peer & SOLVED == 0 && peer & candidates != 0).count() + self.variant.pairs_of(cell).len()
     }
+}
 
-    /// Depth-first search with binary branching: guess the chosen digit in the chosen cell; when
-    /// that subtree is done, restore the state saved before the guess and remove the digit.
-    fn search(&mut self, saved: &mut Vec<u32>) -> Result<(), Stop> {
-        // Each saved entry: the cell and bit guessed, the unsolved count, then the candidates.
-        let frame = self.cells + 3;
-        let mut depth = 0;
-        loop {
-            let mut consistent = self.propagate();
-            if consistent && self.unsolved == 0 {
-                if self.solutions == 0 {
-                    for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
-                        *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
-                    }
-                }
-                self.solutions += 1;
-                if self.solutions >= self.limit {
-                    return Ok(());
-                }
-                consistent = false;
+impl<I: Interrupt> Branching for Search<'_, '_, I> {
+    fn words(&mut self) -> &mut [u32] {
+        &mut self.candidates[..self.cells]
+    }
+
+    fn unsolved(&self) -> usize {
+        self.unsolved
+    }
+
+    fn set_unsolved(&mut self, unsolved: usize) {
+        self.unsolved = unsolved;
+    }
+
+    fn propagate(&mut self) -> bool {
+        Search::propagate(self)
+    }
+
+    fn choose(&mut self) -> (usize, u32) {
+        Search::choose(self)
+    }
+
+    fn place(&mut self, cell: usize, bit: u32) {
+        Search::place(self, cell, bit);
+    }
+
+    fn resume_without(&mut self, cell: usize, bit: u32) {
+        self.pending_len = 0;
+        // The saved state was narrowed to the end: only the guessed cell changes.
+        self.dirty = [0; MAX_HOUSES / 64];
+        self.unlocked = [0; MAX_HOUSES / 64];
+        self.changed = [0; MAX_CELLS.div_ceil(64)];
+        self.stale_cages = [0; MAX_CAGES / 64];
+        self.remove(cell, bit).expect("a guessed cell keeps another candidate");
+    }
+
+    fn found(&mut self) -> bool {
+        if self.solutions == 0 {
+            for (value, &bit) in self.first.iter_mut().zip(&self.candidates[..self.cells]) {
+                *value = (bit & !SOLVED).trailing_zeros() as u8 + 1;
             }
-            if consistent {
-                let (cell, bit) = self.choose();
-                if saved.len() < (depth + 1) * frame {
-                    saved.resize((depth + 1) * frame, 0);
-                }
-                let entry = &mut saved[depth * frame..(depth + 1) * frame];
-                entry[0] = cell as u32;
-                entry[1] = bit;
-                entry[2] = self.unsolved as u32;
-                entry[3..].copy_from_slice(&self.candidates[..self.cells]);
-                depth += 1;
-                self.guesses += 1;
-                after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)?;
-                self.place(cell, bit);
-                continue;
-            }
-            // Back to the latest guess, whose cell has another candidate left.
-            if depth == 0 {
-                return Ok(());
-            }
-            depth -= 1;
-            let entry = &saved[depth * frame..(depth + 1) * frame];
-            let (cell, bit) = (entry[0] as usize, entry[1]);
-            self.unsolved = entry[2] as usize;
-            self.candidates[..self.cells].copy_from_slice(&entry[3..]);
-            self.pending_len = 0;
-            // The saved state was narrowed to the end: only the guessed cell changes.
-            self.dirty = [0; MAX_HOUSES / 64];
-            self.unlocked = [0; MAX_HOUSES / 64];
-            self.changed = [0; MAX_CELLS.div_ceil(64)];
-            self.stale_cages = [0; MAX_CAGES / 64];
-            self.remove(cell, bit).expect("a guessed cell keeps another candidate");
         }
+        self.solutions += 1;
+        self.solutions >= self.limit
+    }
+
+    fn guessed(&mut self) -> Result<(), Stop> {
+        self.guesses += 1;
+        after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)
     }
 }
 
@@ -542,20 +527,6 @@ fn fill_first(words: &mut [u64], count: usize) {
     for (index, word) in words.iter_mut().enumerate() {
         let bits = count.saturating_sub(64 * index).min(64);
         *word = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    }
-}
-
-/// Gives the saved states back to the thread when the search ends, however it ends.
-struct SavedGuard(Vec<u32>);
-
-impl Drop for SavedGuard {
-    fn drop(&mut self) {
-        let saved = std::mem::take(&mut self.0);
-        SAVED.with_borrow_mut(|slot| {
-            if slot.capacity() < saved.capacity() {
-                *slot = saved;
-            }
-        });
     }
 }
 
