@@ -12,6 +12,8 @@
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/timing.rs"]
+mod timing;
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -40,30 +42,13 @@ fn floor(shape: Shape) -> usize {
     }
 }
 
-/// The median time of `passes` solves of each puzzle, in microseconds.
-fn times(puzzles: &[Grid], passes: usize) -> Vec<f64> {
-    puzzles
-        .iter()
-        .map(|puzzle| {
-            let mut runs: Vec<f64> = (0..passes)
-                .map(|_| {
-                    let start = Instant::now();
-                    black_box(solver::count_solutions(black_box(puzzle), 2, &mut Never).expect("Never interrupts"));
-                    start.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            runs.sort_by(f64::total_cmp);
-            runs[runs.len() / 2]
-        })
-        .collect()
-}
-
 fn row(label: &str, puzzles: &[Grid], passes: usize) {
-    let mut times = times(puzzles, passes);
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
+    let solve = |puzzle: &Grid| {
+        black_box(solver::count_solutions(black_box(puzzle), 2, &mut Never).expect("Never interrupts"));
+    };
+    let (median, p99, max) = timing::spread(timing::median_times(puzzles, passes, solve));
+    let n = puzzles.len();
     let givens = puzzles.iter().map(Grid::givens).sum::<usize>() as f64 / n as f64;
-    let (median, p99, max) = (times[n / 2], times[(n * 99 / 100).min(n - 1)], times[n - 1]);
     println!("| {label:<40} | {n:>7} | {givens:>6.0} | {median:>10.1} | {p99:>10.1} | {max:>10.1} |");
 }
 

@@ -11,6 +11,8 @@
 
 #[path = "support/args.rs"]
 mod args;
+#[path = "support/timing.rs"]
+mod timing;
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -32,29 +34,12 @@ const GENERATE_SEEDS: u64 = 10;
 /// How long one generation may take before it counts as not found.
 const GENERATE_BUDGET: Duration = Duration::from_secs(3);
 
-/// The median time of `passes` solves of each puzzle, in microseconds.
-fn times(puzzles: &[Puzzle], passes: usize) -> Vec<f64> {
-    puzzles
-        .iter()
-        .map(|puzzle| {
-            let mut runs: Vec<f64> = (0..passes)
-                .map(|_| {
-                    let start = Instant::now();
-                    black_box(black_box(puzzle).classify(&mut Never).expect("Never interrupts"));
-                    start.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            runs.sort_by(f64::total_cmp);
-            runs[runs.len() / 2]
-        })
-        .collect()
-}
-
 fn row(label: &str, puzzles: &[Puzzle], passes: usize) {
-    let mut times = times(puzzles, passes);
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    let (median, p99, max) = (times[n / 2], times[(n * 99 / 100).min(n - 1)], times[n - 1]);
+    let solve = |puzzle: &Puzzle| {
+        black_box(black_box(puzzle).classify(&mut Never).expect("Never interrupts"));
+    };
+    let (median, p99, max) = timing::spread(timing::median_times(puzzles, passes, solve));
+    let n = puzzles.len();
     println!("| {label:<36} | {n:>7} | {median:>10.1} | {p99:>10.1} | {max:>10.1} |");
 }
 

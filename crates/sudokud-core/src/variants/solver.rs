@@ -88,7 +88,6 @@ fn search_with_restarts(
     unreachable!("the allowance grows until an attempt finishes")
 }
 
-
 /// One attempt's state.
 struct Search<'v, 'i, I> {
     variant: &'v Variant,
