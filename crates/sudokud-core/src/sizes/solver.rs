@@ -269,6 +269,33 @@ fn split(word: u32) -> (u32, u32) {
     (word & !decided, word & decided)
 }
 
+/// The digits with one open place left in `house` (candidate words as the searches keep them),
+/// or `None` when a digit has no place left there. One pass, two bit sets: the digits seen at least
+/// once and at least twice. A digit placed but not yet removed from its peers is not counted.
+#[inline]
+pub(crate) fn hidden_digits(house: &[u16], candidates: &[u32], full: u32) -> Option<u32> {
+    let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
+    for &cell in house {
+        // Without a branch: whether a cell is decided is as good as random here.
+        let (open, decided) = split(candidates[usize::from(cell)]);
+        solved |= decided;
+        twice |= once & open;
+        once |= open;
+    }
+    solved &= !SOLVED;
+    ((once | solved) == full).then_some(once & !twice & !solved)
+}
+
+/// The open cell of `house` that may hold the digit of `bit`, if one still does (another hidden
+/// digit of the house may have taken it).
+#[inline]
+pub(crate) fn open_place(house: &[u16], candidates: &[u32], bit: u32) -> Option<usize> {
+    house
+        .iter()
+        .map(|&cell| usize::from(cell))
+        .find(|&cell| candidates[cell] & bit != 0 && candidates[cell] & SOLVED == 0)
+}
+
 /// Why an attempt stopped early.
 pub(crate) enum Stop {
     Interrupted,
@@ -446,31 +473,12 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
                 let index = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
                 let house = self.layout.house(index);
-                let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
-                for &cell in house {
-                    // Without a branch: whether a cell is decided is as good as random here.
-                    let (open, decided) = split(self.candidates[usize::from(cell)]);
-                    solved |= decided;
-                    twice |= once & open;
-                    once |= open;
-                }
-                solved &= !SOLVED;
-                if (once | solved) != self.full {
-                    return false;
-                }
-                // A digit placed but not yet removed from its peers may still look hidden here.
-                let mut hidden = once & !twice & !solved;
+                let Some(mut hidden) = hidden_digits(house, &self.candidates, self.full) else { return false };
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden &= hidden - 1;
-                    let Some(&cell) = house.iter().find(|&&cell| {
-                        let candidates = self.candidates[usize::from(cell)];
-                        candidates & bit != 0 && candidates & SOLVED == 0
-                    }) else {
-                        // Its only cell took another hidden digit of this house.
-                        return false;
-                    };
-                    self.place(usize::from(cell), bit);
+                    let Some(cell) = open_place(house, &self.candidates, bit) else { return false };
+                    self.place(cell, bit);
                     placed = true;
                 }
             }

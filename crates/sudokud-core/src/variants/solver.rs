@@ -14,7 +14,9 @@
 
 use super::variant::{MAX_CAGES, MAX_HOUSES, Variant};
 use crate::random::SplitMix64;
-use crate::sizes::solver::{Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch};
+use crate::sizes::solver::{
+    Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, open_place,
+};
 use crate::sizes::{Grid, MAX_CELLS};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -251,28 +253,11 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 let house = 64 * index + word.trailing_zeros() as usize;
                 word &= word - 1;
                 let cells = self.variant.house(house);
-                let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
-                for &cell in cells {
-                    let candidates = self.candidates[usize::from(cell)];
-                    if candidates & SOLVED != 0 {
-                        solved |= candidates;
-                    } else {
-                        twice |= once & candidates;
-                        once |= candidates;
-                    }
-                }
-                solved &= !SOLVED;
-                if (once | solved) != self.full {
-                    return None;
-                }
-                let mut hidden = once & !twice & !solved;
+                let mut hidden = hidden_digits(cells, &self.candidates, self.full)?;
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden &= hidden - 1;
-                    let cell = cells.iter().map(|&cell| usize::from(cell)).find(|&cell| {
-                        let candidates = self.candidates[cell];
-                        candidates & bit != 0 && candidates & SOLVED == 0
-                    })?;
+                    let cell = open_place(cells, &self.candidates, bit)?;
                     self.place(cell, bit);
                     placed = true;
                 }
