@@ -141,9 +141,9 @@ test('the page has 81 labelled cells and a strict Content-Security-Policy', asyn
 
 test('keyboard only: Tab, typing a puzzle straight through, arrows, clearing, and Solve', async () => {
   await page.goto(`${BASE}/`);
-  // Tab order: the size, the three server buttons, the difficulty, Generate, Example, Clear, then
-  // the grid.
-  for (const name of ['Size', 'Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
+  // Tab order: the size, the variant, the three server buttons, the difficulty, Generate, Example,
+  // Clear, then the grid.
+  for (const name of ['Size', 'Variant', 'Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
     await page.keyboard.press('Tab');
     const active = await page.evaluate(() => document.activeElement.labels?.[0]?.textContent ?? document.activeElement.textContent);
     assert.equal(active.trim(), name);
@@ -472,6 +472,45 @@ test('other sizes on a 375 px phone: 6x6 fits the width, 25x25 scrolls inside it
   const { x, width } = await last.boundingBox();
   assert.ok(x >= 0 && x + width <= 375, 'the frame scrolls the focused cell into view');
   await phone.context().close();
+});
+
+test('variants: the preset is sent, X draws its diagonals, killer and jigsaw draw what the server made', async () => {
+  await page.goto(`${BASE}/`);
+  await page.getByLabel('Variant').selectOption('x');
+  assert.equal(await page.locator('#board .overlay line.diagonal').count(), 2, 'both diagonals drawn');
+  await page.getByLabel('Difficulty').selectOption('easy');
+  let sent = nextBody('/v1/generate');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  assert.deepEqual(await sent, { difficulty: 'easy', size: 9, variant: 'x' }, 'the preset alone: the server completes it');
+  const x = await board();
+  sent = nextBody('/v1/solve');
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+  const solveBody = await sent;
+  assert.equal(solveBody.variant, 'x');
+  const solved = await board();
+  assertSolves(solved, x);
+  for (const diagonal of [[0, 10, 20, 30, 40, 50, 60, 70, 80], [8, 16, 24, 32, 40, 48, 56, 64, 72]]) {
+    assert.equal(new Set(diagonal.map((index) => solved[index])).size, 9, 'a diagonal holds 1 to 9');
+  }
+
+  await page.getByLabel('Variant').selectOption('killer');
+  assert.equal(await page.locator('#board .overlay line.diagonal').count(), 0, 'another variant, no diagonals');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  const sums = await page.locator('#board .overlay text.cage-sum').allTextContents();
+  assert.ok(sums.length >= 20, `cage sums drawn: ${sums.length}`);
+  const total = sums.reduce((sum, text) => sum + Number(text), 0);
+  assert.equal(total, 405, 'the cages cover the grid: their sums add up to 9 x 45');
+  assert.ok(await page.locator('#board .overlay line.cage').count() > 0, 'cage borders drawn');
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+
+  await page.getByLabel('Variant').selectOption('jigsaw');
+  assert.equal(await page.locator('#board .overlay text.cage-sum').count(), 0, 'the cages go with their variant');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  // Region borders replace the boxes': some thick border is not where a box's is.
+  const borders = await page.$$eval('.cell', (cells) => cells.map((cell) => cell.classList.contains('box-right')));
+  const boxBorders = [...Array(81)].map((_, index) => index % 9 === 2 || index % 9 === 5);
+  assert.notDeepEqual(borders, boxBorders, 'the regions are not the boxes');
+  assert.match(await act('Solve'), /The solution is unique\.$/);
 });
 
 test('no script errors, console errors, failed GETs or requests to other origins on any page', () => {

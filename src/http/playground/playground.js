@@ -14,6 +14,12 @@ const BOARD_FORMAT =
 
 const boardElement = document.getElementById('board');
 const sizeElement = document.getElementById('size');
+const variantElement = document.getElementById('variant');
+const SVG = 'http://www.w3.org/2000/svg';
+/** The drawing of the variant's constraints, laid over the cells; one unit per cell. */
+const overlay = document.createElementNS(SVG, 'svg');
+overlay.classList.add('overlay');
+overlay.setAttribute('aria-hidden', 'true');
 const messageElement = document.getElementById('message');
 /** The box of the size the page starts with: an empty grid of it keeps the address bare. */
 const STARTING_BOX = [...sizeElement.options].find((option) => option.defaultSelected).value;
@@ -39,6 +45,11 @@ function offersBox(box, size) {
 /** The grid's shape, and its cell inputs in row-major order, so the DOM order (and Tab) walks the rows. */
 let shape;
 let cells = [];
+/**
+ * The variant's constraints as the API writes them, when the server made them (a generated
+ * puzzle's); null for a preset alone, which the server completes itself.
+ */
+let rules = null;
 
 /** Replaces the grid with an empty one of `box`'s shape, and enables what works for its size. */
 function drawGrid(box) {
@@ -63,7 +74,102 @@ function drawGrid(box) {
     cell.setAttribute('aria-label', `Row ${row + 1}, column ${col + 1}`);
     cells.push(cell);
   }
-  boardElement.replaceChildren(...cells);
+  overlay.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  boardElement.replaceChildren(...cells, overlay);
+  rules = null;
+  drawRules();
+}
+
+/** A windoku's windows, as the server makes them: boxes one cell in from the edges and apart. */
+function windows() {
+  const { rows, cols, size } = shape;
+  const starts = (side) => {
+    const found = [];
+    for (let start = 1; start + side <= size; start += side + 1) found.push(start);
+    return found;
+  };
+  const found = [];
+  for (const top of starts(rows)) {
+    for (const left of starts(cols)) {
+      const window = [];
+      for (let row = top; row < top + rows; row++) for (let col = left; col < left + cols; col++) window.push([row, col]);
+      found.push(window);
+    }
+  }
+  return found;
+}
+
+/** An SVG element of `kind` with `attributes` and `classes`, added to the overlay. */
+function draw(kind, attributes, ...classes) {
+  const element = document.createElementNS(SVG, kind);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.classList.add(...classes);
+  overlay.append(element);
+  return element;
+}
+
+/** The region id of each cell, row-major, from the API's `regions` (rows of ids, or one string). */
+function regionIds(regions) {
+  return typeof regions === 'string' ? [...regions.replace(/\s+/g, '')] : regions.flat();
+}
+
+/**
+ * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
+ * with their sums, thermometers and Kropki dots. From the server's constraints when it made them,
+ * else from the picked preset alone.
+ */
+function drawRules() {
+  overlay.replaceChildren();
+  const { rows, cols, size } = shape;
+  const variant = variantElement.value;
+  const constraints = rules ?? {};
+  const diagonals = constraints.diagonals ?? (variant === 'x' ? 'both' : null);
+  if (diagonals === 'main' || diagonals === 'both') draw('line', { x1: 0, y1: 0, x2: size, y2: size }, 'diagonal');
+  if (diagonals === 'anti' || diagonals === 'both') draw('line', { x1: size, y1: 0, x2: 0, y2: size }, 'diagonal');
+  const extra = constraints.extra_regions ?? (variant === 'windoku' ? windows() : []);
+  const shaded = new Set(extra.flat().map(([row, col]) => row * size + col));
+  cells.forEach((cell, index) => cell.classList.toggle('extra', shaded.has(index)));
+  // Borders: the regions' when the variant has them, else the boxes'.
+  const ids = constraints.regions ? regionIds(constraints.regions) : null;
+  cells.forEach((cell, index) => {
+    const [row, col] = [Math.floor(index / size), index % size];
+    const right = ids ? col < size - 1 && ids[index] !== ids[index + 1] : col % cols === cols - 1 && col < size - 1;
+    const below = ids ? row < size - 1 && ids[index] !== ids[index + size] : row % rows === rows - 1 && row < size - 1;
+    cell.classList.toggle('box-right', right);
+    cell.classList.toggle('box-bottom', below);
+  });
+  const inset = 0.08;
+  for (const cage of constraints.cages ?? []) {
+    const inCage = new Set(cage.cells.map(([row, col]) => row * size + col));
+    for (const [row, col] of cage.cells) {
+      // A dashed side wherever the neighbour is outside the cage.
+      const sides = [
+        [row - 1, col, [col + inset, row + inset, col + 1 - inset, row + inset]],
+        [row + 1, col, [col + inset, row + 1 - inset, col + 1 - inset, row + 1 - inset]],
+        [row, col - 1, [col + inset, row + inset, col + inset, row + 1 - inset]],
+        [row, col + 1, [col + 1 - inset, row + inset, col + 1 - inset, row + 1 - inset]],
+      ];
+      for (const [nextRow, nextCol, [x1, y1, x2, y2]] of sides) {
+        const outside = nextRow < 0 || nextCol < 0 || nextRow >= size || nextCol >= size;
+        if (outside || !inCage.has(nextRow * size + nextCol)) draw('line', { x1, y1, x2, y2 }, 'cage');
+      }
+    }
+    if (cage.sum != null) {
+      const [row, col] = [...cage.cells].sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)[0];
+      draw('text', { x: col + inset + 0.02, y: row + inset + 0.22 }, 'cage-sum').textContent = String(cage.sum);
+    }
+  }
+  for (const thermometer of constraints.thermometers ?? []) {
+    const points = thermometer.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ');
+    draw('polyline', { points }, 'thermometer');
+    const [row, col] = thermometer[0];
+    draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.35 }, 'bulb');
+  }
+  for (const colour of ['white', 'black']) {
+    for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {
+      draw('circle', { cx: (c1 + c2) / 2 + 0.5, cy: (r1 + r2) / 2 + 0.5, r: 0.12 }, 'dot', colour);
+    }
+  }
 }
 
 /** `symbol` (upper case) is a value of a cell of the current grid. */
@@ -108,9 +214,15 @@ function puzzle() {
   return cells.map((cell) => (cell.value && !cell.classList.contains('solved') ? cell.value : '.')).join('');
 }
 
-/** A request body about the current grid: `members`, and its box when not the size's default. */
+/**
+ * A request body about the current grid: `members`, its box when not the size's default, and the
+ * variant's rules when one is picked.
+ */
 function gridRequest(members) {
-  return shape.box === defaultBox(shape.size) ? members : { ...members, box: shape.box };
+  const request = shape.box === defaultBox(shape.size) ? { ...members } : { ...members, box: shape.box };
+  if (variantElement.value) request.variant = variantElement.value;
+  if (rules) request.constraints = rules;
+  return request;
 }
 
 /** Writes one cell; `kind` says who filled it: the solver (red), a hint, or the person. */
@@ -294,6 +406,8 @@ async function generate() {
   const answer = await call('/v1/generate', gridRequest({ difficulty, size: shape.size }));
   if (!answer) return;
   loadBoard(answer.puzzle);
+  rules = answer.constraints ?? null;
+  drawRules();
   const { level, rating } = answer.rating;
   say(`A new ${level} puzzle (rating ${rating.toFixed(1)}, seed ${answer.seed}).`, 'ok');
 }
@@ -361,7 +475,17 @@ document.getElementById('solve').addEventListener('click', solve);
 document.getElementById('validate').addEventListener('click', validate);
 document.getElementById('hint').addEventListener('click', hint);
 document.getElementById('generate').addEventListener('click', generate);
+variantElement.addEventListener('change', () => {
+  rules = null;
+  clearMarks();
+  drawRules();
+  const made = ['jigsaw', 'killer'].includes(variantElement.value);
+  say(made ? 'Generate a puzzle: its regions or cages come with it.' : '', made ? 'ok' : '');
+});
 document.getElementById('example').addEventListener('click', () => {
+  variantElement.value = '';
+  rules = null;
+  drawRules();
   loadBoard(EXAMPLE);
   say('Loaded the example puzzle.', 'ok');
 });
