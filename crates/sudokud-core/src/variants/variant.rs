@@ -62,6 +62,18 @@ impl Relation {
             Relation::Less if reversed => (1u32 << (31 - first.leading_zeros())) - 1,
             Relation::Less => full & !((first & first.wrapping_neg()) * 2 - 1),
             Relation::Consecutive => (first << 1 | first >> 1) & full,
+            // A digit is ruled out only when every digit of `first` rules it out: the
+            // intersection of what they forbid, empty after two or three digits at most.
+            Relation::NotConsecutive | Relation::NoDot => {
+                let mut forbidden = full;
+                let mut digits = first;
+                while digits != 0 && forbidden != 0 {
+                    let bit = digits & digits.wrapping_neg();
+                    digits &= digits - 1;
+                    forbidden &= !self.allowed(bit, full);
+                }
+                full & !forbidden
+            }
             _ => {
                 let mut support = 0;
                 let mut digits = first;
