@@ -9,7 +9,7 @@
 pub(crate) mod any;
 pub mod generate;
 mod grid;
-mod layout;
+pub(crate) mod layout;
 pub mod logic;
 pub mod rules;
 pub(crate) mod shape;

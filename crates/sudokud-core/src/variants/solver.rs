@@ -183,10 +183,10 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     /// Marks `cell`'s houses for a sweep, and the cell for its pairs and cages.
     fn touch(&mut self, cell: usize) {
         for &house in self.variant.houses_of(cell) {
-            self.dirty[usize::from(house) / 64] |= 1 << (house % 64);
-            self.unlocked[usize::from(house) / 64] |= 1 << (house % 64);
+            mark(&mut self.dirty, usize::from(house));
+            mark(&mut self.unlocked, usize::from(house));
         }
-        self.changed[cell / 64] |= 1 << (cell % 64);
+        mark(&mut self.changed, cell);
     }
 
     /// Removes the digits of `digits` from `cell`: whether any was there, or `None` when that
@@ -247,20 +247,15 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     fn hidden_singles(&mut self) -> Option<bool> {
         let mut placed = false;
         let dirty = std::mem::take(&mut self.dirty);
-        for (index, &word) in dirty.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let house = 64 * index + word.trailing_zeros() as usize;
-                word &= word - 1;
-                let cells = self.variant.house(house);
-                let mut hidden = hidden_digits(cells, &self.candidates, self.full)?;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden &= hidden - 1;
-                    let cell = open_place(cells, &self.candidates, bit)?;
-                    self.place(cell, bit);
-                    placed = true;
-                }
+        for house in set_bits(&dirty) {
+            let cells = self.variant.house(house);
+            let mut hidden = hidden_digits(cells, &self.candidates, self.full)?;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden &= hidden - 1;
+                let cell = open_place(cells, &self.candidates, bit)?;
+                self.place(cell, bit);
+                placed = true;
             }
         }
         Some(placed)
@@ -279,54 +274,44 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let words = variant.set_words();
         let mut removed = false;
         let unlocked = std::mem::take(&mut self.unlocked);
-        for (index, &word) in unlocked.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let house = 64 * index + word.trailing_zeros() as usize;
-                word &= word - 1;
-                let cells = variant.house(house);
-                // Per digit, its first places and how many there are.
-                let mut places = [[0u16; MOST_PLACES]; 32];
-                let mut counts = [0u8; 32];
-                let mut solved = 0;
-                for &cell in cells {
-                    let candidates = self.candidates[usize::from(cell)];
-                    if candidates & SOLVED != 0 {
-                        solved |= candidates;
-                        continue;
-                    }
-                    let mut digits = candidates;
-                    while digits != 0 {
-                        let digit = digits.trailing_zeros() as usize;
-                        digits &= digits - 1;
-                        if usize::from(counts[digit]) < MOST_PLACES {
-                            places[digit][usize::from(counts[digit])] = cell;
-                        }
-                        counts[digit] = counts[digit].saturating_add(1);
-                    }
+        for house in set_bits(&unlocked) {
+            let cells = variant.house(house);
+            // Per digit, its first places and how many there are.
+            let mut places = [[0u16; MOST_PLACES]; 32];
+            let mut counts = [0u8; 32];
+            let mut solved = 0;
+            for &cell in cells {
+                let candidates = self.candidates[usize::from(cell)];
+                if candidates & SOLVED != 0 {
+                    solved |= candidates;
+                    continue;
                 }
-                for digit in 0..variant.shape().size() {
-                    let count = usize::from(counts[digit]);
-                    // A digit decided in this pass still has stale places here, not its real ones.
-                    if !(2..=MOST_PLACES).contains(&count) || solved >> digit & 1 == 1 {
-                        continue;
+                let mut digits = candidates;
+                while digits != 0 {
+                    let digit = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    if usize::from(counts[digit]) < MOST_PLACES {
+                        places[digit][usize::from(counts[digit])] = cell;
                     }
-                    let mut common = [0u64; MAX_CELLS.div_ceil(64)];
-                    common[..words].copy_from_slice(variant.peer_set(usize::from(places[digit][0])));
-                    for &place in &places[digit][1..count] {
-                        common.iter_mut().zip(variant.peer_set(usize::from(place))).for_each(|(a, b)| *a &= b);
-                    }
-                    for (set_index, &set_word) in common[..words].iter().enumerate() {
-                        let mut set_word = set_word;
-                        while set_word != 0 {
-                            let cell = 64 * set_index + set_word.trailing_zeros() as usize;
-                            set_word &= set_word - 1;
-                            // A cell decided in this pass, not yet removed from its peers, is
-                            // left to that removal, which finds any contradiction.
-                            if self.candidates[cell] & SOLVED == 0 {
-                                removed |= self.remove(cell, 1 << digit)?;
-                            }
-                        }
+                    counts[digit] = counts[digit].saturating_add(1);
+                }
+            }
+            for digit in 0..variant.shape().size() {
+                let count = usize::from(counts[digit]);
+                // A digit decided in this pass still has stale places here, not its real ones.
+                if !(2..=MOST_PLACES).contains(&count) || solved >> digit & 1 == 1 {
+                    continue;
+                }
+                let mut common = [0u64; MAX_CELLS.div_ceil(64)];
+                common[..words].copy_from_slice(variant.peer_set(usize::from(places[digit][0])));
+                for &place in &places[digit][1..count] {
+                    common.iter_mut().zip(variant.peer_set(usize::from(place))).for_each(|(a, b)| *a &= b);
+                }
+                for cell in set_bits(&common[..words]) {
+                    // A cell decided in this pass, not yet removed from its peers, is left to
+                    // that removal, which finds any contradiction.
+                    if self.candidates[cell] & SOLVED == 0 {
+                        removed |= self.remove(cell, 1 << digit)?;
                     }
                 }
             }
@@ -345,22 +330,17 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             if changed.iter().all(|&word| word == 0) {
                 return Some(removed);
             }
-            for (index, &word) in changed.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    let cell = 64 * index + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    for &cage in variant.cages_of(cell) {
-                        self.stale_cages[usize::from(cage) / 64] |= 1 << (cage % 64);
-                    }
-                    for &pair in variant.pairs_of(cell) {
-                        let pair = &variant.pairs[usize::from(pair)];
-                        let (first, second) = (usize::from(pair.first), usize::from(pair.second));
-                        let digits = self.candidates[first] & !SOLVED;
-                        removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
-                        let digits = self.candidates[second] & !SOLVED;
-                        removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
-                    }
+            for cell in set_bits(&changed) {
+                for &cage in variant.cages_of(cell) {
+                    mark(&mut self.stale_cages, usize::from(cage));
+                }
+                for &pair in variant.pairs_of(cell) {
+                    let pair = &variant.pairs[usize::from(pair)];
+                    let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+                    let digits = self.candidates[first] & !SOLVED;
+                    removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
+                    let digits = self.candidates[second] & !SOLVED;
+                    removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
                 }
             }
         }
@@ -378,10 +358,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let size = variant.shape().size() as u32;
         let mut removed = false;
         let stale = std::mem::take(&mut self.stale_cages);
-        let numbers = stale.iter().enumerate().flat_map(|(index, &word)| {
-            (0..64).filter(move |bit| word >> bit & 1 == 1).map(move |bit| 64 * index + bit)
-        });
-        for cage in numbers.map(|number| &variant.cages[number]) {
+        for cage in set_bits(&stale).map(|number| &variant.cages[number]) {
             if cage.sum.is_none() {
                 continue;
             }
@@ -504,6 +481,27 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.guesses += 1;
         after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)
     }
+}
+
+/// Sets bit `index` of a bit set kept in words.
+#[inline]
+fn mark(words: &mut [u64], index: usize) {
+    words[index / 64] |= 1 << (index % 64);
+}
+
+/// The set bits of a bit set kept in words, smallest first.
+#[inline]
+fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(index, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                64 * index + bit
+            })
+        })
+    })
 }
 
 /// Sets the first `count` bits of `words`, clears the rest.

@@ -4,6 +4,7 @@
 use super::constraints::{Cage, Constraints, Diagonals, Place, Preset, Regions};
 use crate::rules::Unit;
 use crate::sizes::Shape;
+use crate::sizes::layout::Layout;
 
 /// Most houses a variant may have: 3 x 25 rows, columns and regions, two diagonals and the extra
 /// regions. The solver keeps one bit per house.
@@ -239,29 +240,19 @@ impl Variant {
         let size = shape.size();
         let cells = shape.cells();
         let index = |row: usize, col: usize| (row * size + col) as u16;
-        let mut houses = Vec::new();
-        let mut house_units = Vec::new();
-        for row in 0..size {
-            houses.extend((0..size).map(|col| index(row, col)));
-            house_units.push(Unit::Row);
-        }
-        for col in 0..size {
-            houses.extend((0..size).map(|row| index(row, col)));
-            house_units.push(Unit::Column);
-        }
-        match &constraints.regions {
-            None => {
-                for house in 0..size {
-                    let in_box = (0..cells).filter(|&cell| shape.box_of(cell / size, cell % size) == house);
-                    houses.extend(in_box.map(|cell| cell as u16));
-                    house_units.push(Unit::Box);
-                }
-            }
-            Some(regions) => {
-                for region in read_regions(shape, regions)? {
-                    houses.extend(region);
-                    house_units.push(Unit::Region);
-                }
+        // Rows, columns and boxes as the shape's layout lists them; regions replace the boxes.
+        let layout = Layout::of(shape);
+        let kept = if constraints.regions.is_some() { 2 * size } else { 3 * size };
+        let mut houses: Vec<u16> = layout.houses().take(kept).flatten().copied().collect();
+        let mut house_units: Vec<Unit> = [Unit::Row, Unit::Column, Unit::Box]
+            .into_iter()
+            .flat_map(|unit| std::iter::repeat_n(unit, size))
+            .take(kept)
+            .collect();
+        if let Some(regions) = &constraints.regions {
+            for region in read_regions(shape, regions)? {
+                houses.extend(region);
+                house_units.push(Unit::Region);
             }
         }
         if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
