@@ -236,23 +236,26 @@ fn no_grid(shape: Shape) -> ConstraintError {
     ConstraintError { member: "constraints".to_owned(), message }
 }
 
+/// The cells side by side with `cell` (above, below, left, right) in a grid of side `size`.
+fn side_by_side(size: usize, cell: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / size, cell % size);
+    [
+        (row > 0).then(|| cell - size),
+        (row + 1 < size).then(|| cell + size),
+        (col > 0).then(|| cell - 1),
+        (col + 1 < size).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// N connected regions of N cells: the boxes, reshaped by swapping cells across region borders
 /// at random, each swap kept only when both regions stay connected.
 fn random_regions(shape: Shape, random: &mut SplitMix64) -> Regions {
     let size = shape.size();
     let cells = shape.cells();
     let mut region: Vec<usize> = (0..cells).map(|cell| shape.box_of(cell / size, cell % size)).collect();
-    let neighbours = |cell: usize| {
-        let (row, col) = (cell / size, cell % size);
-        [
-            (row > 0).then(|| cell - size),
-            (row + 1 < size).then(|| cell + size),
-            (col > 0).then(|| cell - 1),
-            (col + 1 < size).then(|| cell + 1),
-        ]
-        .into_iter()
-        .flatten()
-    };
+    let neighbours = |cell: usize| side_by_side(size, cell);
     let connected = |region: &[usize], id: usize| {
         let members: Vec<usize> = (0..cells).filter(|&cell| region[cell] == id).collect();
         let mut reached = vec![members[0]];
@@ -312,16 +315,7 @@ fn random_cages(solution: &Grid, random: &mut SplitMix64) -> Vec<Cage> {
         while cage.len() < target {
             let free: Vec<usize> = cage
                 .iter()
-                .flat_map(|&cell| {
-                    let (row, col) = (cell / size, cell % size);
-                    [
-                        (row > 0).then(|| cell - size),
-                        (row + 1 < size).then(|| cell + size),
-                        (col > 0).then(|| cell - 1),
-                        (col + 1 < size).then(|| cell + 1),
-                    ]
-                })
-                .flatten()
+                .flat_map(|&cell| side_by_side(size, cell))
                 .filter(|&other| cage_of[other] == usize::MAX && !cage.iter().any(|&cell| cells[cell] == cells[other]))
                 .collect();
             if free.is_empty() {
