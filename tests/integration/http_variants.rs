@@ -153,7 +153,7 @@ async fn generate_makes_a_variant_puzzle_its_rules_solve_uniquely() {
     for (request, level) in [
         (json!({ "difficulty": "medium", "variant": "x", "seed": 4 }), "medium"),
         (json!({ "difficulty": "easy", "variant": "jigsaw", "seed": 4, "size": 6 }), "easy"),
-        (json!({ "difficulty": "easy", "variant": "killer", "seed": 4 }), "easy"),
+        (json!({ "difficulty": "medium", "variant": "killer", "seed": 4 }), "medium"),
         (json!({ "difficulty": "easy", "constraints": { "anti_king": true, "even": [[0, 0]] }, "seed": 4 }), "easy"),
     ] {
         let reply = post("/v1/generate", request.clone()).await;
@@ -171,6 +171,20 @@ async fn generate_makes_a_variant_puzzle_its_rules_solve_uniquely() {
     let made = post("/v1/generate", json!({ "difficulty": "easy", "variant": "killer", "seed": 1 })).await;
     assert!(!made.body["constraints"]["cages"].as_array().unwrap().is_empty());
     assert_eq!(made.body["variant"], "killer");
+    // Medium killers take the 45 rule on their way, said in a sentence.
+    let mut sentences = Vec::new();
+    for seed in 1..=3 {
+        let made = post("/v1/generate", json!({ "difficulty": "medium", "variant": "killer", "seed": seed })).await;
+        let board = json!({ "board": made.body["puzzle"], "constraints": made.body["constraints"] });
+        let explained = post("/v1/explain", board).await;
+        let steps = explained.body["steps"].as_array().unwrap().iter();
+        let innies = steps.filter(|step| step["technique"] == "innies-outies");
+        sentences.extend(innies.map(|step| step["explanation"].as_str().unwrap().to_owned()));
+    }
+    assert!(!sentences.is_empty(), "no innies-outies step");
+    for sentence in sentences {
+        assert!(sentence.contains(" add up to ") || sentence.contains(" adds up to "), "{sentence}");
+    }
 }
 
 #[tokio::test]
@@ -179,7 +193,7 @@ async fn generate_refuses_levels_a_variant_does_not_offer_and_rules_that_do_not_
     let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
     assert_eq!(
         problem["detail"],
-        "`difficulty`: hard puzzles are not offered for killer at 9x9; its levels are easy, extreme"
+        "`difficulty`: hard puzzles are not offered for killer at 9x9; its levels are easy, medium, extreme"
     );
     let reply = post("/v1/generate", json!({ "difficulty": "easy", "constraints": { "odd": [[9, 9]] } })).await;
     let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");

@@ -30,6 +30,9 @@ pub enum Technique {
     Pointing,
     /// A line's candidates for a digit lie in one box, so the rest of the box loses it.
     Claiming,
+    /// A variant's cells that add up to a known sum by the 45 rule: a house's total less the
+    /// cages wholly inside it (innies), or the cages covering it less its total (outies).
+    InniesOuties,
     /// Two cells of a unit with the same two candidates.
     NakedPair,
     /// A fish of two lines.
@@ -78,6 +81,8 @@ pub enum Technique {
 ///   the chain, so a rating stays a property of which techniques a path needs.
 /// - Cage sum and neighbour rule 1.5, as a hidden single in a line: SE has no variants, and
 ///   these are the first things a player of killer, thermometer or Kropki puzzles looks at.
+/// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
+///   adding up a house and its cages rather than reading one cage.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
@@ -88,6 +93,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
+    ("innies-outies", "Innies and outies", 2.8),
     ("naked-pair", "Naked pair", 3.0),
     ("x-wing", "X-Wing", 3.2),
     ("hidden-pair", "Hidden pair", 3.4),
@@ -109,7 +115,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 25] = [
+    pub const ALL: [Technique; 26] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -118,6 +124,7 @@ impl Technique {
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,
+        Technique::InniesOuties,
         Technique::NakedPair,
         Technique::XWing,
         Technique::HiddenPair,

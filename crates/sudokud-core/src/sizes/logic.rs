@@ -24,9 +24,9 @@ use crate::rules::Unit;
 use crate::solver::{Interrupt, Interrupted};
 use crate::variants::Variant;
 
-/// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum
-/// and the neighbour rule only find anything on a variant's grid.
-pub const TECHNIQUES: [Technique; 18] = [
+/// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum,
+/// the neighbour rule and innies and outies only find anything on a variant's grid.
+pub const TECHNIQUES: [Technique; 19] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -35,6 +35,7 @@ pub const TECHNIQUES: [Technique; 18] = [
     Technique::NakedSingle,
     Technique::Pointing,
     Technique::Claiming,
+    Technique::InniesOuties,
     Technique::NakedPair,
     Technique::XWing,
     Technique::HiddenPair,
@@ -301,6 +302,10 @@ impl Step {
     }
 }
 
+/// The most open cells of innies or outies the logic adds up: more take a person too long, and
+/// the ways of filling them grow as N to that power.
+const MAX_OPEN_INNIES: usize = 4;
+
 /// The bit of value `value` (1 to N) in a candidate set.
 const fn bit(value: u8) -> u32 {
     1 << (value - 1)
@@ -469,6 +474,7 @@ impl<'a> Pencil<'a> {
                 Book::Classic(_) => self.locked(Kind::Row, step) || self.locked(Kind::Column, step),
                 Book::Variant(_) => self.locked_in_any(true, step),
             },
+            Technique::InniesOuties => self.innies_outies(step),
             Technique::NakedPair => self.naked_subset(2, step),
             Technique::NakedTriple => self.naked_subset(3, step),
             Technique::NakedQuad => self.naked_subset(4, step),
@@ -760,6 +766,115 @@ impl<'a> Pencil<'a> {
         false
     }
 
+    /// A variant's innies or outies ([`crate::variants`]' sum groups) with at most
+    /// [`MAX_OPEN_INNIES`] open cells, one of which holds a candidate no way of making their sum
+    /// uses; a placement when one cell is open.
+    fn innies_outies(&self, step: &mut Step) -> bool {
+        let Book::Variant(variant) = self.book else { return false };
+        'groups: for (number, group) in variant.sum_groups.iter().enumerate() {
+            let (mut open, mut count, mut left) = ([0usize; MAX_OPEN_INNIES], 0, group.sum);
+            for &cell in &group.cells {
+                let cell = usize::from(cell);
+                match self.values[cell] {
+                    0 if count == MAX_OPEN_INNIES => continue 'groups,
+                    0 => {
+                        open[count] = cell;
+                        count += 1;
+                    }
+                    value => match left.checked_sub(u32::from(value)) {
+                        Some(rest) => left = rest,
+                        None => continue 'groups,
+                    },
+                }
+            }
+            let open = &open[..count];
+            let support = self.sum_support(open, left);
+            // No way at all: only a wrong grid gets here.
+            if open.is_empty() || support[..count].contains(&0) {
+                continue;
+            }
+            if let [cell] = open {
+                step.placements.push((*cell, left as u8));
+                step.values.push(left as u8);
+            } else {
+                for (&cell, &support) in open.iter().zip(&support) {
+                    values(self.candidates[cell] & !support).for_each(|value| step.eliminations.push((cell, value)));
+                }
+                if step.eliminations.is_empty() {
+                    continue;
+                }
+            }
+            step.houses.extend(group.houses.iter().map(|&house| usize::from(house)));
+            step.cells.extend(group.cells.iter().map(|&cell| usize::from(cell)));
+            step.rule = number;
+            return true;
+        }
+        false
+    }
+
+    /// Per cell of `open`, the candidates it takes in some way of filling them all with digits
+    /// adding up to `sum`, digits differing between peers.
+    fn sum_support(&self, open: &[usize], sum: u32) -> [u32; MAX_OPEN_INNIES] {
+        let mut sets = [0u32; MAX_OPEN_INNIES];
+        // `apart[i]`: the earlier open cells that are peers of the i-th.
+        let mut apart = [0u32; MAX_OPEN_INNIES];
+        for (index, &cell) in open.iter().enumerate() {
+            sets[index] = self.candidates[cell];
+            let peers = self.book.peers(cell);
+            apart[index] =
+                (0..index).filter(|&earlier| peers.contains(&(open[earlier] as u16))).fold(0, |set, i| set | 1 << i);
+        }
+        // The least and most the cells from the i-th on can add up to.
+        let (mut least, mut most) = ([0u32; MAX_OPEN_INNIES + 1], [0u32; MAX_OPEN_INNIES + 1]);
+        for index in (0..open.len()).rev() {
+            let set = sets[index];
+            least[index] = least[index + 1] + set.trailing_zeros() + 1;
+            most[index] = most[index + 1] + 32 - set.leading_zeros();
+        }
+        struct Walk<'w> {
+            sets: &'w [u32],
+            apart: &'w [u32],
+            least: &'w [u32],
+            most: &'w [u32],
+            chosen: [u8; MAX_OPEN_INNIES],
+            support: [u32; MAX_OPEN_INNIES],
+        }
+        impl Walk<'_> {
+            fn from(&mut self, index: usize, left: u32) {
+                if index == self.sets.len() {
+                    if left != 0 {
+                        return;
+                    }
+                    for (support, &value) in self.support.iter_mut().zip(&self.chosen[..index]) {
+                        *support |= bit(value);
+                    }
+                    return;
+                }
+                if left < self.least[index] || left > self.most[index] {
+                    return;
+                }
+                let taken = bits(self.apart[index]).fold(0, |set, earlier| set | bit(self.chosen[earlier]));
+                for value in values(self.sets[index] & !taken) {
+                    if u32::from(value) > left {
+                        break;
+                    }
+                    self.chosen[index] = value;
+                    self.from(index + 1, left - u32::from(value));
+                }
+            }
+        }
+        let mut walk = Walk {
+            sets: &sets[..open.len()],
+            apart: &apart,
+            least: &least,
+            most: &most,
+            chosen: [0; MAX_OPEN_INNIES],
+            support: [0; MAX_OPEN_INNIES],
+        };
+        walk.from(0, sum);
+        walk.support
+    }
+
     /// `size` cells of a house holding `size` values between them: the values leave the
     /// house's other cells.
     fn naked_subset(&self, size: usize, step: &mut Step) -> bool {
@@ -942,6 +1057,7 @@ impl<'a> Pencil<'a> {
                 let (house, cell, value) = (self.house_name(step.houses[0]), self.cell_name(cell), symbol(value));
                 format!("In {house}, {value} fits only in {cell}, so {cell} = {value}.")
             }
+            (Technique::InniesOuties, found) => self.describe_sum_group(step, found, &eliminated, &lost_values()),
             (Technique::NakedSingle, Some(&(cell, value))) => {
                 let (cell, value) = (self.cell_name(cell), symbol(value));
                 format!("Only {value} is left as a candidate for {cell}, so {cell} = {value}.")
@@ -1008,6 +1124,51 @@ impl<'a> Pencil<'a> {
             placements: step.placements.iter().map(|&found| self.candidate(found)).collect(),
             eliminations,
             explanation,
+        }
+    }
+
+    /// `Row 3 adds up to 45 and the cages wholly inside it to 38, so r3c4 = 7.`: an
+    /// innies-or-outies step's sentence, with its `placement` or its `eliminated` cells and their
+    /// `lost` values.
+    fn describe_sum_group(
+        &self,
+        step: &Step,
+        placement: Option<&(usize, u8)>,
+        eliminated: &[usize],
+        lost: &str,
+    ) -> String {
+        let Book::Variant(variant) = self.book else { unreachable!("innies and outies are found only on a variant") };
+        let group = &variant.sum_groups[step.rule];
+        let (area, one) = match group.houses[..] {
+            [house] => (self.house_name(usize::from(house)), true),
+            [first, .., last] => {
+                let kind = self.kind_name(usize::from(first));
+                let number = |house: u16| usize::from(house) % self.size + 1;
+                (format!("{kind}s {} to {}", number(first), number(last)), false)
+            }
+            [] => unreachable!("a sum group has an area"),
+        };
+        let (adds, it) = if one { ("adds", "it") } else { ("add", "them") };
+        let cells = join(group.cells.iter().map(|&cell| self.cell_name(usize::from(cell))), "and");
+        let reason = if group.outies {
+            let (cages, total) = (group.cages, group.total);
+            format!("The cages that cover {area} add up to {cages} and {area} to {total}, so {cells} outside {it}")
+        } else {
+            let area = area[..1].to_uppercase() + &area[1..];
+            format!(
+                "{area} {adds} up to {} and the cages wholly inside {it} to {}, so {cells}",
+                group.total, group.cages
+            )
+        };
+        match (placement, group.cells.len()) {
+            (Some(&(_, value)), 1) => format!("{reason} = {}.", symbol(value)),
+            (Some(&(cell, value)), _) => {
+                format!("{reason} add up to {}: {} = {}.", group.sum, self.cell_name(cell), symbol(value))
+            }
+            (None, _) => {
+                let eliminated = join(eliminated.iter().map(|&cell| self.cell_name(cell)), "and");
+                format!("{reason} add up to {}: {eliminated} can't be {lost}.", group.sum)
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! read: houses, peers, pair relations and cages, each built once per puzzle.
 
 use super::constraints::{Cage, Constraints, Diagonals, Place, Preset, Regions};
+use super::sum_groups::{SumGroup, sum_groups};
 use crate::rules::Unit;
 use crate::sizes::Shape;
 use crate::sizes::layout::Layout;
@@ -227,6 +228,10 @@ pub struct Variant {
     pub(crate) cages: Vec<CageRule>,
     /// For each cell, the cages it is in.
     cell_cages: PerCell,
+    /// The innies and outies the cages make.
+    pub(crate) sum_groups: Vec<SumGroup>,
+    /// For each cell, the sum groups it is in.
+    cell_sum_groups: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub(crate) allowed: Vec<u32>,
 }
@@ -399,6 +404,8 @@ impl Variant {
         let cell_houses = PerCell::index(cells, houses.chunks_exact(size).map(<[u16]>::to_vec));
         let cell_pairs = PerCell::index(cells, pairs.iter().map(|pair| vec![pair.first, pair.second]));
         let cell_cages = PerCell::index(cells, cages.iter().map(|cage| cage.cells.clone()));
+        let sum_groups = sum_groups(size, &houses, &house_units, &cages);
+        let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         Ok(Variant {
             shape,
             constraints,
@@ -411,6 +418,8 @@ impl Variant {
             cell_pairs,
             cages,
             cell_cages,
+            sum_groups,
+            cell_sum_groups,
             allowed,
         })
     }
@@ -465,6 +474,11 @@ impl Variant {
     /// The cages (indices into `cages`) `cell` is in.
     pub(crate) fn cages_of(&self, cell: usize) -> &[u16] {
         self.cell_cages.of(cell)
+    }
+
+    /// The sum groups (indices into `sum_groups`) `cell` is in.
+    pub(crate) fn sum_groups_of(&self, cell: usize) -> &[u16] {
+        self.cell_sum_groups.of(cell)
     }
 }
 

@@ -1,0 +1,226 @@
+//! Innies and outies, the killer player's "45 rule": cells whose digits add up to a known sum
+//! though no cage says so.
+//!
+//! A house holds 1 to N once each, so its cells add up to N(N+1)/2, and k consecutive rows or
+//! columns to k times that. Take away the cages wholly inside such an area, and the cells left
+//! (the innies) add up to the rest; when the cages that touch the area cover it, the cells of
+//! those cages outside it (the outies) add up to what the cages exceed the area by. Both depend
+//! only on where the cages lie, so they are found once per variant, and the logic engine reads
+//! each as one more cage with a sum.
+
+use super::variant::{CageRule, MAX_CAGES};
+use crate::rules::Unit;
+
+/// Cells of a variant whose digits add up to `sum` by the 45 rule over `houses`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SumGroup {
+    /// The innies or outies, in row-major order.
+    pub(crate) cells: Vec<u16>,
+    /// What their digits add up to.
+    pub(crate) sum: u32,
+    /// The area: one house, or consecutive rows or columns (houses `0..N`, `N..2N`).
+    pub(crate) houses: Vec<u16>,
+    /// What the area's digits add up to.
+    pub(crate) total: u32,
+    /// The sums of the cages wholly inside the area (innies), or of every cage that covers it
+    /// (outies).
+    pub(crate) cages: u32,
+    /// Whether the cells lie outside the area (outies) rather than inside it (innies).
+    pub(crate) outies: bool,
+}
+
+/// The innie and outie groups of a variant with `houses` (N cells each, of kinds `units`) and
+/// `cages`, each set of cells once, areas in house order then wider line unions, at most
+/// [`MAX_CAGES`] (the solver keeps them beside the cages). Groups of more than N cells are left
+/// out: no one adds those up. None when cages with sums overlap, where cells would count twice.
+pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumGroup> {
+    let cells = size * size;
+    // The cage with a sum each cell is in, if any.
+    let mut cage_of = vec![None; cells];
+    for (number, cage) in cages.iter().enumerate().filter(|(_, cage)| cage.sum.is_some()) {
+        for &cell in &cage.cells {
+            if cage_of[usize::from(cell)].replace(number).is_some() {
+                return Vec::new();
+            }
+        }
+    }
+    if cage_of.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    let house = |number: usize| &houses[number * size..(number + 1) * size];
+    let mut areas: Vec<Vec<u16>> = (0..units.len()).map(|number| vec![number as u16]).collect();
+    // Wider areas: k consecutive rows, then k consecutive columns, when the rows and columns are
+    // houses 0..N and N..2N.
+    if units.len() >= 2 * size
+        && units[..2 * size]
+            .iter()
+            .enumerate()
+            .all(|(number, &unit)| unit == if number < size { Unit::Row } else { Unit::Column })
+    {
+        for first_line in [0, size] {
+            for width in 2..size {
+                for start in first_line..=first_line + size - width {
+                    areas.push((start..start + width).map(|number| number as u16).collect());
+                }
+            }
+        }
+    }
+    let house_total = (size * (size + 1) / 2) as u32;
+    let mut groups: Vec<SumGroup> = Vec::new();
+    let mut inside = vec![false; cells];
+    for area in areas {
+        let area_cells = || area.iter().flat_map(|&number| house(usize::from(number)).iter().copied());
+        area_cells().for_each(|cell| inside[usize::from(cell)] = true);
+        let total = house_total * area.len() as u32;
+        let (mut inside_sum, mut innies, mut touching, mut covered) = (0u32, Vec::new(), Vec::new(), true);
+        for cell in area_cells() {
+            match cage_of[usize::from(cell)] {
+                Some(number) if cages[number].cells.iter().all(|&mate| inside[usize::from(mate)]) => {
+                    // Counted once, at the cage's first cell.
+                    if cages[number].cells.iter().min() == Some(&cell) {
+                        inside_sum += cages[number].sum.unwrap_or_default();
+                    }
+                }
+                Some(number) => {
+                    innies.push(cell);
+                    if !touching.contains(&number) {
+                        touching.push(number);
+                    }
+                }
+                None => {
+                    innies.push(cell);
+                    covered = false;
+                }
+            }
+        }
+        let mut found = Vec::new();
+        if let Some(sum) = total.checked_sub(inside_sum).filter(|_| inside_sum > 0) {
+            found.push(SumGroup { cells: innies, sum, houses: area.clone(), total, cages: inside_sum, outies: false });
+        }
+        if covered && !touching.is_empty() {
+            let cover = inside_sum + touching.iter().map(|&number| cages[number].sum.unwrap_or_default()).sum::<u32>();
+            let outies = touching.iter().flat_map(|&number| cages[number].cells.iter().copied());
+            let outies: Vec<u16> = outies.filter(|&cell| !inside[usize::from(cell)]).collect();
+            if let Some(sum) = cover.checked_sub(total) {
+                found.push(SumGroup { cells: outies, sum, houses: area.clone(), total, cages: cover, outies: true });
+            }
+        }
+        for mut group in found {
+            group.cells.sort_unstable();
+            let fresh = !groups.iter().any(|seen| seen.cells == group.cells);
+            if fresh && (1..=size).contains(&group.cells.len()) && groups.len() < MAX_CAGES {
+                groups.push(group);
+            }
+        }
+        area_cells().for_each(|cell| inside[usize::from(cell)] = false);
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Constraints, Preset, Variant};
+    use super::*;
+    use crate::generate::Symmetry;
+    use crate::logic::Level;
+    use crate::sizes::Shape;
+    use crate::solver::Never;
+
+    /// Every group's cells, read off a solved grid, add up to its sum: the solution is the
+    /// oracle, and the groups were found from the cages alone.
+    #[test]
+    fn every_group_adds_up_on_the_solution() {
+        let shape = Shape::new(3, 3).unwrap();
+        let (mut innies, mut outies) = (0, 0);
+        for seed in 0..6 {
+            let generated = super::super::generate::generate(
+                shape,
+                Some(Preset::Killer),
+                &Constraints::default(),
+                Level::Easy,
+                Symmetry::None,
+                seed,
+                &mut Never,
+            )
+            .unwrap()
+            .unwrap();
+            let variant = Variant::new(shape, Some(Preset::Killer), &generated.constraints).unwrap();
+            for group in &variant.sum_groups {
+                let digits = group.cells.iter().map(|&cell| u32::from(generated.solution.cells()[usize::from(cell)]));
+                assert_eq!(digits.sum::<u32>(), group.sum, "{group:?}");
+                assert!(group.cells.len() <= 9);
+                if group.outies {
+                    outies += 1;
+                } else {
+                    innies += 1;
+                }
+            }
+        }
+        assert!(innies > 50 && outies > 50, "{innies} innie and {outies} outie groups");
+    }
+
+    /// Minimal killer puzzles explained step by step: every innies-and-outies placement and
+    /// elimination agrees with the solution, and the sentences say which area and cells.
+    #[test]
+    fn innies_and_outies_steps_keep_the_solution() {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut seen = Vec::new();
+        for seed in 0..6 {
+            let generated = super::super::generate::generate(
+                shape,
+                Some(Preset::Killer),
+                &Constraints::default(),
+                Level::Extreme,
+                Symmetry::None,
+                seed,
+                &mut Never,
+            )
+            .unwrap()
+            .unwrap();
+            let puzzle = super::super::Puzzle::new(
+                generated.puzzle.clone().into(),
+                Some(Preset::Killer),
+                &generated.constraints,
+            )
+            .unwrap();
+            let explained = puzzle.explain(&mut Never).unwrap().unwrap();
+            let solution = generated.solution.cells();
+            for step in explained.steps.iter().filter(|step| step.technique == crate::logic::Technique::InniesOuties) {
+                let digit = |row: usize, col: usize| solution[row * 9 + col];
+                assert!(step.placements.iter().all(|placed| placed.digit == digit(placed.row, placed.col)), "{step:?}");
+                assert!(step.eliminations.iter().all(|lost| lost.digit != digit(lost.row, lost.col)), "{step:?}");
+                seen.push(step.explanation.clone());
+            }
+        }
+        assert!(seen.len() >= 6, "{seen:?}");
+        let adds_up = |text: &String| text.contains(" add up to ") || text.contains(" adds up to ");
+        assert!(seen.iter().all(adds_up), "{seen:?}");
+        assert!(seen.iter().any(|text| text.starts_with("The cages that cover ")), "no outies in {seen:?}");
+        assert!(seen.iter().any(|text| text.contains("wholly inside")), "no innies in {seen:?}");
+    }
+
+    #[test]
+    fn one_cage_sticking_out_of_a_row_gives_one_innie_and_one_outie() {
+        // Row 1 of a 4x4 grid: a cage of r1c1-r1c3 (sum 6) inside, and r1c4 caged with r2c4
+        // (sum 7): the innie r1c4 adds up to 10 - 6 = 4, the outie r2c4 to 6 + 7 - 10 = 3.
+        let constraints: Constraints = serde_json::from_value(serde_json::json!({
+            "cages": [{"cells": [[0, 0], [0, 1], [0, 2]], "sum": 6}, {"cells": [[0, 3], [1, 3]], "sum": 7}]
+        }))
+        .unwrap();
+        let variant = Variant::new(Shape::new(2, 2).unwrap(), None, &constraints).unwrap();
+        let row = |group: &&SumGroup| group.houses == [0];
+        let found: Vec<(Vec<u16>, u32, bool)> =
+            variant.sum_groups.iter().filter(row).map(|group| (group.cells.clone(), group.sum, group.outies)).collect();
+        assert_eq!(found, [(vec![3], 4, false), (vec![7], 3, true)]);
+    }
+
+    #[test]
+    fn overlapping_cages_give_no_groups() {
+        let constraints: Constraints = serde_json::from_value(serde_json::json!({
+            "cages": [{"cells": [[0, 0], [0, 1]], "sum": 3}, {"cells": [[0, 1], [1, 1]], "sum": 5}]
+        }))
+        .unwrap();
+        let variant = Variant::new(Shape::new(2, 2).unwrap(), None, &constraints).unwrap();
+        assert!(variant.sum_groups.is_empty());
+    }
+}
