@@ -501,16 +501,38 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const total = sums.reduce((sum, text) => sum + Number(text), 0);
   assert.equal(total, 405, 'the cages cover the grid: their sums add up to 9 x 45');
   assert.ok(await page.locator('#board .overlay line.cage').count() > 0, 'cage borders drawn');
+  // The address keeps the variant and the cages: a shared link draws and solves the same puzzle.
+  const link = page.url();
+  assert.match(new URL(link).hash, /;variant=killer;constraints=%7B/);
+  await page.goto(`${BASE}/`);
+  await page.goto(link);
+  assert.equal(await page.getByLabel('Variant').inputValue(), 'killer');
+  const again = await page.locator('#board .overlay text.cage-sum').allTextContents();
+  assert.deepEqual(again, sums, 'the same cages from the link');
+  sent = nextBody('/v1/solve');
   assert.match(await act('Solve'), /The solution is unique\.$/);
+  assert.deepEqual(Object.keys(await sent).sort(), ['board', 'constraints', 'variant']);
 
   await page.getByLabel('Variant').selectOption('jigsaw');
   assert.equal(await page.locator('#board .overlay text.cage-sum').count(), 0, 'the cages go with their variant');
+  await page.getByLabel('Difficulty').selectOption('easy'); // the page was loaded again from the link
   assert.match(await act('Generate'), /^A new easy puzzle /);
   // Region borders replace the boxes': some thick border is not where a box's is.
   const borders = await page.$$eval('.cell', (cells) => cells.map((cell) => cell.classList.contains('box-right')));
   const boxBorders = [...Array(81)].map((_, index) => index % 9 === 2 || index % 9 === 5);
   assert.notDeepEqual(borders, boxBorders, 'the regions are not the boxes');
   assert.match(await act('Solve'), /The solution is unique\.$/);
+
+  // Even and odd cells from a link: drawn, and sent with every request.
+  const parity = encodeURIComponent(JSON.stringify({ even: [[0, 0], [4, 4]], odd: [[0, 1]] }));
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${parity}`);
+  assert.equal(await page.locator('#board .overlay rect.parity.even').count(), 2, 'even cells drawn');
+  assert.equal(await page.locator('#board .overlay circle.parity.odd').count(), 1, 'odd cell drawn');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints, { even: [[0, 0], [4, 4]], odd: [[0, 1]] });
+  await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
+  assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });
 
 test('no script errors, console errors, failed GETs or requests to other origins on any page', () => {

@@ -115,7 +115,7 @@ function regionIds(regions) {
 
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
- * with their sums, thermometers and Kropki dots. From the server's constraints when it made them,
+ * with their sums, thermometers, Kropki dots and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -170,6 +170,11 @@ function drawRules() {
       draw('circle', { cx: (c1 + c2) / 2 + 0.5, cy: (r1 + r2) / 2 + 0.5, r: 0.12 }, 'dot', colour);
     }
   }
+  // Even cells as grey squares and odd ones as grey circles, behind the digit.
+  for (const [row, col] of constraints.even ?? []) {
+    draw('rect', { x: col + 0.15, y: row + 0.15, width: 0.7, height: 0.7 }, 'parity', 'even');
+  }
+  for (const [row, col] of constraints.odd ?? []) draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.36 }, 'parity', 'odd');
 }
 
 /** `symbol` (upper case) is a value of a cell of the current grid. */
@@ -265,16 +270,21 @@ function say(text, tone = '') {
 
 /**
  * Keeps the puzzle in the URL fragment so that the address is a link to it: the board, after its
- * box and a colon (`#3x2:..6...`) when that is not the size's default. Solver fills stay out, so a
- * shared link gives the puzzle, not its answer. replaceState: no history entry per digit.
+ * box and a colon (`#3x2:..6...`) when that is not the size's default, then the picked variant and
+ * a generated puzzle's constraints as `;variant=killer;constraints=<JSON, URI-encoded>`. Solver
+ * fills stay out, so a shared link gives the puzzle, not its answer. replaceState: no history
+ * entry per digit.
  */
 function saveToFragment() {
   const current = puzzle();
-  if (shape.box === STARTING_BOX && blanks(current) === current.length) {
+  const variant = variantElement.value;
+  if (shape.box === STARTING_BOX && blanks(current) === current.length && !variant) {
     history.replaceState(null, '', location.pathname);
   } else {
     const box = shape.box === defaultBox(shape.size) ? '' : `${shape.box}:`;
-    history.replaceState(null, '', `#${box}${current}`);
+    const named = variant ? `;variant=${variant}` : '';
+    const made = rules ? `;constraints=${encodeURIComponent(JSON.stringify(rules))}` : '';
+    history.replaceState(null, '', `#${box}${current}${named}${made}`);
   }
 }
 
@@ -299,12 +309,35 @@ function loadBoard(board, box = sizeOf(board) === shape.size ? shape.box : defau
 function loadFromFragment() {
   const fragment = location.hash.slice(1);
   if (fragment === '') return;
-  const [, box, text] = fragment.match(/^(?:(\d+x\d+):)?(.*)$/);
+  const [grid, ...members] = fragment.split(';');
+  const [, box, text] = grid.match(/^(?:(\d+x\d+):)?(.*)$/);
   const board = parseBoard(text);
-  if (board && (box === undefined || offersBox(box, sizeOf(board)))) {
-    loadBoard(board, box ?? defaultBox(sizeOf(board)));
-  } else {
+  const named = Object.fromEntries(members.map((member) => member.split('=', 2)));
+  const offered = [...variantElement.options].map((option) => option.value);
+  const variant = named.variant ?? '';
+  let made = null;
+  try {
+    made = named.constraints === undefined ? null : JSON.parse(decodeURIComponent(named.constraints));
+  } catch {
+    made = undefined;
+  }
+  if (!board || (box !== undefined && !offersBox(box, sizeOf(board)))) {
     say(`The address holds no board: expected ${BOARD_FORMAT}, after its box (3x2:) if not the default.`, 'error');
+  } else if (!offered.includes(variant) || made === undefined || (made !== null && typeof made !== 'object')) {
+    say(`The address holds a board but no variant the page knows: expected ;variant= one of ${offered.filter(Boolean).join(', ')}, and ;constraints= a JSON object.`, 'error');
+  } else {
+    loadBoard(board, box ?? defaultBox(sizeOf(board)));
+    variantElement.value = variant;
+    rules = made;
+    try {
+      drawRules();
+    } catch {
+      // Constraints of the wrong form: the server would refuse them too.
+      rules = null;
+      drawRules();
+      say('The address holds constraints the page cannot draw; the variant alone was loaded.', 'error');
+    }
+    saveToFragment();
   }
 }
 
@@ -408,6 +441,7 @@ async function generate() {
   loadBoard(answer.puzzle);
   rules = answer.constraints ?? null;
   drawRules();
+  saveToFragment();
   const { level, rating } = answer.rating;
   say(`A new ${level} puzzle (rating ${rating.toFixed(1)}, seed ${answer.seed}).`, 'ok');
 }
@@ -479,6 +513,7 @@ variantElement.addEventListener('change', () => {
   rules = null;
   clearMarks();
   drawRules();
+  saveToFragment();
   const made = ['jigsaw', 'killer'].includes(variantElement.value);
   say(made ? 'Generate a puzzle: its regions or cages come with it.' : '', made ? 'ok' : '');
 });
