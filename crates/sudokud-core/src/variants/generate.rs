@@ -37,15 +37,20 @@ pub struct GeneratedVariant {
 /// that every try (seeds 0-9 at 9x9, 0-4 at 6x6) reached within the default one-second solve
 /// timeout (docs/variants.md); none above 9x9, where windoku puzzles already miss it. A killer's
 /// level comes from its cages, which keep it easy or medium (innies and outies) or make it need
-/// a guess, and rarely anything between (2 of 10 hard within 3 s); non-consecutive grids
-/// are so few that drawing a 9x9 one takes up to a second, so they are made up to 6x6 only.
+/// a guess, and rarely anything between (2 of 10 hard within 3 s). Non-consecutive grids are
+/// few: their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing
+/// a solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds).
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     // No 4x4 grid is non-consecutive.
-    let offered: &[Level] = if shape.size() > 9 || (non_consecutive && shape.size() != 6) {
+    let offered: &[Level] = if shape.size() > 9 {
         &[]
     } else if non_consecutive {
-        &[Level::Easy]
+        match shape.size() {
+            6 | 8 => &[Level::Easy, Level::Extreme],
+            9 => &[Level::Easy],
+            _ => &[],
+        }
     } else if preset == Some(Preset::Killer) || !constraints.cages.is_empty() {
         &[Level::Easy, Level::Medium, Level::Extreme]
     } else {
@@ -61,7 +66,9 @@ pub enum Refused {
     #[error(transparent)]
     Constraints(#[from] ConstraintError),
     /// The variant is not generated at the size (see [`levels`]).
-    #[error("{variant} puzzles are not generated at {size}x{size} (variants are up to 9x9, non-consecutive up to 6x6)")]
+    #[error(
+        "{variant} puzzles are not generated at {size}x{size} (variants are up to 9x9, non-consecutive at 6x6, 8x8 and 9x9)"
+    )]
     Size {
         /// The variant's name, or `these constraints`.
         variant: String,
@@ -380,6 +387,24 @@ mod tests {
     }
 
     #[test]
+    fn every_level_offered_for_killer_and_non_consecutive_is_made() {
+        for (shape, preset) in [
+            (Shape::CLASSIC, Preset::Killer),
+            (Shape::new(2, 3).unwrap(), Preset::NonConsecutive),
+            (Shape::new(2, 4).unwrap(), Preset::NonConsecutive),
+        ] {
+            let offered = levels(shape, Some(preset), &Constraints::default());
+            assert!(offered.len() >= 2, "{preset} at {shape}: {offered:?}");
+            for level in offered {
+                let made = generate(shape, Some(preset), &Constraints::default(), level, Symmetry::None, 1, &mut Never);
+                check(&made.unwrap().unwrap(), level);
+            }
+        }
+        let nine = levels(Shape::CLASSIC, Some(Preset::NonConsecutive), &Constraints::default());
+        assert_eq!(nine, [Level::Easy]);
+    }
+
+    #[test]
     fn the_same_seed_gives_the_same_puzzle() {
         let six = Shape::new(2, 3).unwrap();
         let make = |seed| {
@@ -434,7 +459,7 @@ mod tests {
         let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::X), &Constraints::default(), Level::Easy);
         assert_eq!(
             refused.unwrap_err().to_string(),
-            "x puzzles are not generated at 16x16 (variants are up to 9x9, non-consecutive up to 6x6)"
+            "x puzzles are not generated at 16x16 (variants are up to 9x9, non-consecutive at 6x6, 8x8 and 9x9)"
         );
     }
 
