@@ -351,6 +351,15 @@ fn random_cages(solution: &Grid, level: Level, random: &mut SplitMix64) -> Vec<C
         .collect()
 }
 
+/// A preset's puzzle of `level` without symmetry or other constraints, for the tests of the
+/// modules that read generated puzzles.
+#[cfg(test)]
+pub(crate) fn made(shape: Shape, preset: Preset, level: Level, seed: u64) -> GeneratedVariant {
+    let made =
+        generate(shape, Some(preset), &Constraints::default(), level, Symmetry::None, seed, &mut crate::solver::Never);
+    made.expect("Never interrupts").expect("the preset fits the shape")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -837,16 +837,9 @@ mod tests {
         let mut random = SplitMix64(3);
         let mut counted = [0usize; 4];
         for seed in 0..300 {
-            let made = super::super::generate::generate(
-                shape,
-                Some(super::super::Preset::Killer),
-                &Constraints::default(),
-                crate::logic::Level::Easy,
-                crate::generate::Symmetry::None,
-                seed,
-                &mut Never,
-            );
-            let mut constraints = made.unwrap().unwrap().constraints;
+            let made =
+                super::super::generate::made(shape, super::super::Preset::Killer, crate::logic::Level::Easy, seed);
+            let mut constraints = made.constraints;
             if random.below(2) == 0 {
                 let cage = random.below(constraints.cages.len());
                 let sum = constraints.cages[cage].sum.as_mut().unwrap();
@@ -871,16 +864,12 @@ mod tests {
         let mut random = SplitMix64(5);
         let mut counted = [0usize; 4];
         for seed in 0..24 {
-            let made = super::super::generate::generate(
+            let made = super::super::generate::made(
                 shape,
-                Some(super::super::Preset::NonConsecutive),
-                &Constraints::default(),
+                super::super::Preset::NonConsecutive,
                 crate::logic::Level::Extreme,
-                crate::generate::Symmetry::None,
                 seed,
-                &mut Never,
             );
-            let made = made.unwrap().unwrap();
             let mut cells = made.puzzle.cells().to_vec();
             let count = cells.len();
             cells.iter_mut().filter(|_| random.below(2) == 0).for_each(|value| *value = 0);

@@ -121,7 +121,6 @@ pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[C
 mod tests {
     use super::super::{Constraints, Preset, Variant};
     use super::*;
-    use crate::generate::Symmetry;
     use crate::logic::Level;
     use crate::sizes::Shape;
     use crate::solver::Never;
@@ -133,17 +132,7 @@ mod tests {
         let shape = Shape::new(3, 3).unwrap();
         let (mut innies, mut outies) = (0, 0);
         for seed in 0..6 {
-            let generated = super::super::generate::generate(
-                shape,
-                Some(Preset::Killer),
-                &Constraints::default(),
-                Level::Easy,
-                Symmetry::None,
-                seed,
-                &mut Never,
-            )
-            .unwrap()
-            .unwrap();
+            let generated = super::super::generate::made(shape, Preset::Killer, Level::Easy, seed);
             let variant = Variant::new(shape, Some(Preset::Killer), &generated.constraints).unwrap();
             for group in &variant.sum_groups {
                 let digits = group.cells.iter().map(|&cell| u32::from(generated.solution.cells()[usize::from(cell)]));
@@ -166,17 +155,7 @@ mod tests {
         let shape = Shape::new(3, 3).unwrap();
         let mut seen = Vec::new();
         for seed in 0..6 {
-            let generated = super::super::generate::generate(
-                shape,
-                Some(Preset::Killer),
-                &Constraints::default(),
-                Level::Extreme,
-                Symmetry::None,
-                seed,
-                &mut Never,
-            )
-            .unwrap()
-            .unwrap();
+            let generated = super::super::generate::made(shape, Preset::Killer, Level::Extreme, seed);
             let puzzle = super::super::Puzzle::new(
                 generated.puzzle.clone().into(),
                 Some(Preset::Killer),
