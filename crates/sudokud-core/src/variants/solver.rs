@@ -8,7 +8,7 @@
 //! - a cage with a sum keeps in its open cells the digits of the sets that make the sum, hold its
 //!   placed digits and fit its open cells' candidates (listed once per puzzle by
 //!   [`Variant::new`]; for a cage with too many such sets, the digits the remaining sum allows);
-//! - an innie or outie group (the cells whose sum the 45 rule gives, [`super::sum_groups`])
+//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant)
 //!   keeps in each open cell the digits that leave the others a sum between their least and most;
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
