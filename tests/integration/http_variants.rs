@@ -189,11 +189,11 @@ async fn generate_makes_a_variant_puzzle_its_rules_solve_uniquely() {
 
 #[tokio::test]
 async fn generate_refuses_levels_a_variant_does_not_offer_and_rules_that_do_not_fit() {
-    let reply = post("/v1/generate", json!({ "difficulty": "hard", "variant": "killer" })).await;
+    let reply = post("/v1/generate", json!({ "difficulty": "expert", "variant": "killer" })).await;
     let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
     assert_eq!(
         problem["detail"],
-        "`difficulty`: hard puzzles are not offered for killer at 9x9; its levels are easy, medium, extreme"
+        "`difficulty`: expert puzzles are not offered for killer at 9x9; its levels are easy, medium, hard, extreme"
     );
     let reply = post("/v1/generate", json!({ "difficulty": "easy", "constraints": { "odd": [[9, 9]] } })).await;
     let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");

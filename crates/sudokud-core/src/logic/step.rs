@@ -41,6 +41,9 @@ pub enum Technique {
     HiddenPair,
     /// Three cells of a unit holding only three digits between them.
     NakedTriple,
+    /// A variant's cage whose sum, made in every way its cells' candidates allow, rules a
+    /// candidate out of a cell, or uses digits its house's other cells then lose.
+    CageCombination,
     /// A fish of three lines.
     Swordfish,
     /// Three digits confined to the same three cells of a unit.
@@ -83,6 +86,8 @@ pub enum Technique {
 ///   these are the first things a player of killer, thermometer or Kropki puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
+/// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
+///   cell's candidates, a subset-sized piece of bookkeeping.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
@@ -98,6 +103,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("x-wing", "X-Wing", 3.2),
     ("hidden-pair", "Hidden pair", 3.4),
     ("naked-triple", "Naked triple", 3.6),
+    ("cage-combination", "Cage combination", 3.6),
     ("swordfish", "Swordfish", 3.8),
     ("hidden-triple", "Hidden triple", 4.0),
     ("xy-wing", "XY-Wing", 4.2),
@@ -115,7 +121,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 26] = [
+    pub const ALL: [Technique; 27] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -129,6 +135,7 @@ impl Technique {
         Technique::XWing,
         Technique::HiddenPair,
         Technique::NakedTriple,
+        Technique::CageCombination,
         Technique::Swordfish,
         Technique::HiddenTriple,
         Technique::XYWing,

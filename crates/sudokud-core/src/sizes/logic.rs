@@ -26,7 +26,7 @@ use crate::variants::Variant;
 
 /// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum,
 /// the neighbour rule and innies and outies only find anything on a variant's grid.
-pub const TECHNIQUES: [Technique; 19] = [
+pub const TECHNIQUES: [Technique; 20] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -40,6 +40,7 @@ pub const TECHNIQUES: [Technique; 19] = [
     Technique::XWing,
     Technique::HiddenPair,
     Technique::NakedTriple,
+    Technique::CageCombination,
     Technique::Swordfish,
     Technique::HiddenTriple,
     Technique::NakedQuad,
@@ -306,6 +307,10 @@ impl Step {
 /// the ways of filling them grow as N to that power.
 const MAX_OPEN_INNIES: usize = 4;
 
+/// The most open cells whose ways of making a sum the logic lists (a cage's, or innies'): five
+/// distinct digits make a sum in at most 126 x 120 orders.
+const MAX_OPEN_SUM: usize = 5;
+
 /// The bit of value `value` (1 to N) in a candidate set.
 const fn bit(value: u8) -> u32 {
     1 << (value - 1)
@@ -475,6 +480,7 @@ impl<'a> Pencil<'a> {
                 Book::Variant(_) => self.locked_in_any(true, step),
             },
             Technique::InniesOuties => self.innies_outies(step),
+            Technique::CageCombination => self.cage_combination(step),
             Technique::NakedPair => self.naked_subset(2, step),
             Technique::NakedTriple => self.naked_subset(3, step),
             Technique::NakedQuad => self.naked_subset(4, step),
@@ -772,7 +778,7 @@ impl<'a> Pencil<'a> {
     fn innies_outies(&self, step: &mut Step) -> bool {
         let Book::Variant(variant) = self.book else { return false };
         'groups: for (number, group) in variant.sum_groups.iter().enumerate() {
-            let (mut open, mut count, mut left) = ([0usize; MAX_OPEN_INNIES], 0, group.sum);
+            let (mut open, mut count, mut left) = ([0usize; MAX_OPEN_SUM], 0, group.sum);
             for &cell in &group.cells {
                 let cell = usize::from(cell);
                 match self.values[cell] {
@@ -788,7 +794,7 @@ impl<'a> Pencil<'a> {
                 }
             }
             let open = &open[..count];
-            let support = self.sum_support(open, left);
+            let (support, _) = self.sum_support(open, left);
             // No way at all: only a wrong grid gets here.
             if open.is_empty() || support[..count].contains(&0) {
                 continue;
@@ -812,12 +818,13 @@ impl<'a> Pencil<'a> {
         false
     }
 
-    /// Per cell of `open`, the candidates it takes in some way of filling them all with digits
-    /// adding up to `sum`, digits differing between peers.
-    fn sum_support(&self, open: &[usize], sum: u32) -> [u32; MAX_OPEN_INNIES] {
-        let mut sets = [0u32; MAX_OPEN_INNIES];
+    /// Per cell of `open` (at most [`MAX_OPEN_SUM`]), the candidates it takes in some way of
+    /// filling them all with digits adding up to `sum`, digits differing between peers; and the
+    /// digits every such way uses.
+    fn sum_support(&self, open: &[usize], sum: u32) -> ([u32; MAX_OPEN_SUM], u32) {
+        let mut sets = [0u32; MAX_OPEN_SUM];
         // `apart[i]`: the earlier open cells that are peers of the i-th.
-        let mut apart = [0u32; MAX_OPEN_INNIES];
+        let mut apart = [0u32; MAX_OPEN_SUM];
         for (index, &cell) in open.iter().enumerate() {
             sets[index] = self.candidates[cell];
             let peers = self.book.peers(cell);
@@ -825,7 +832,7 @@ impl<'a> Pencil<'a> {
                 (0..index).filter(|&earlier| peers.contains(&(open[earlier] as u16))).fold(0, |set, i| set | 1 << i);
         }
         // The least and most the cells from the i-th on can add up to.
-        let (mut least, mut most) = ([0u32; MAX_OPEN_INNIES + 1], [0u32; MAX_OPEN_INNIES + 1]);
+        let (mut least, mut most) = ([0u32; MAX_OPEN_SUM + 1], [0u32; MAX_OPEN_SUM + 1]);
         for index in (0..open.len()).rev() {
             let set = sets[index];
             least[index] = least[index + 1] + set.trailing_zeros() + 1;
@@ -836,8 +843,9 @@ impl<'a> Pencil<'a> {
             apart: &'w [u32],
             least: &'w [u32],
             most: &'w [u32],
-            chosen: [u8; MAX_OPEN_INNIES],
-            support: [u32; MAX_OPEN_INNIES],
+            chosen: [u8; MAX_OPEN_SUM],
+            support: [u32; MAX_OPEN_SUM],
+            required: u32,
         }
         impl Walk<'_> {
             fn from(&mut self, index: usize, left: u32) {
@@ -845,9 +853,12 @@ impl<'a> Pencil<'a> {
                     if left != 0 {
                         return;
                     }
+                    let mut used = 0;
                     for (support, &value) in self.support.iter_mut().zip(&self.chosen[..index]) {
                         *support |= bit(value);
+                        used |= bit(value);
                     }
+                    self.required &= used;
                     return;
                 }
                 if left < self.least[index] || left > self.most[index] {
@@ -868,11 +879,64 @@ impl<'a> Pencil<'a> {
             apart: &apart,
             least: &least,
             most: &most,
-            chosen: [0; MAX_OPEN_INNIES],
-            support: [0; MAX_OPEN_INNIES],
+            chosen: [0; MAX_OPEN_SUM],
+            support: [0; MAX_OPEN_SUM],
+            required: u32::MAX,
         };
         walk.from(0, sum);
-        walk.support
+        (walk.support, walk.required)
+    }
+
+    /// A variant's cage with two to [`MAX_OPEN_SUM`] open cells, its sum made in every way its
+    /// cells' candidates allow, digit by digit: a candidate no way puts in its cell goes; else
+    /// the digits every way uses, when the open cells share a house, leave its other cells.
+    fn cage_combination(&self, step: &mut Step) -> bool {
+        let Book::Variant(variant) = self.book else { return false };
+        'cages: for (number, cage) in variant.cages.iter().enumerate() {
+            let Some(mut left) = cage.sum else { continue };
+            let (mut open, mut count) = ([0usize; MAX_OPEN_SUM], 0);
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                match self.values[cell] {
+                    0 if count == MAX_OPEN_SUM => continue 'cages,
+                    0 => {
+                        open[count] = cell;
+                        count += 1;
+                    }
+                    value => match left.checked_sub(u32::from(value)) {
+                        Some(rest) => left = rest,
+                        None => continue 'cages,
+                    },
+                }
+            }
+            let open = &open[..count];
+            if count < 2 {
+                continue;
+            }
+            let (support, required) = self.sum_support(open, left);
+            if support[..count].contains(&0) {
+                continue;
+            }
+            for (&cell, &support) in open.iter().zip(&support) {
+                values(self.candidates[cell] & !support).for_each(|value| step.eliminations.push((cell, value)));
+            }
+            if step.eliminations.is_empty() {
+                let shared = self.houses().find(|&house| open.iter().all(|&cell| self.book.contains(house, cell)));
+                let Some(house) = shared else { continue };
+                for cell in self.cells(house).filter(|cell| !open.contains(cell)) {
+                    values(self.candidates[cell] & required).for_each(|value| step.eliminations.push((cell, value)));
+                }
+                if step.eliminations.is_empty() {
+                    continue;
+                }
+                step.houses.push(house);
+                step.values.extend(values(required));
+            }
+            step.cells.extend(cage.cells.iter().map(|&cell| usize::from(cell)));
+            step.rule = number;
+            return true;
+        }
+        false
     }
 
     /// `size` cells of a house holding `size` values between them: the values leave the
@@ -1058,6 +1122,25 @@ impl<'a> Pencil<'a> {
                 format!("In {house}, {value} fits only in {cell}, so {cell} = {value}.")
             }
             (Technique::InniesOuties, found) => self.describe_sum_group(step, found, &eliminated, &lost_values()),
+            (Technique::CageCombination, None) => {
+                let sum = match self.book {
+                    Book::Variant(variant) => variant.cages[step.rule].sum.unwrap_or_default(),
+                    Book::Classic(_) => unreachable!("a cage-combination step is found only on a variant"),
+                };
+                let (cage, lost) = (cells(&step.cells), lost_values());
+                match step.houses.first() {
+                    Some(&house) => format!(
+                        "Every way the cage of {cage} can add up to {sum} with its candidates uses {}, all in {}, so {} can't be {lost}.",
+                        join(step.values.iter().map(|&value| symbol(value).to_string()), "and"),
+                        self.house_name(house),
+                        cells(&eliminated)
+                    ),
+                    None => format!(
+                        "Trying every way the cage of {cage} can add up to {sum} with its candidates, {} can't be {lost}.",
+                        cells(&eliminated)
+                    ),
+                }
+            }
             (Technique::NakedSingle, Some(&(cell, value))) => {
                 let (cell, value) = (self.cell_name(cell), symbol(value));
                 format!("Only {value} is left as a candidate for {cell}, so {cell} = {value}.")

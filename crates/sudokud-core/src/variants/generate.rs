@@ -36,8 +36,9 @@ pub struct GeneratedVariant {
 /// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
 /// that every try (seeds 0-9 at 9x9, 0-4 at 6x6) reached within the default one-second solve
 /// timeout (docs/variants.md); none above 9x9, where windoku puzzles already miss it. A killer's
-/// level comes from its cages, which keep it easy or medium (innies and outies) or make it need
-/// a guess, and rarely anything between (2 of 10 hard within 3 s). Non-consecutive grids are
+/// level comes from its cages: easy or medium (innies and outies) from cages of two to four
+/// cells, hard (cage combinations) or a guess from cages of three to six, rarely expert (1 of 10
+/// within 3 s). Non-consecutive grids are
 /// few: their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing
 /// a solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds).
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
@@ -51,8 +52,6 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
             9 => &[Level::Easy],
             _ => &[],
         }
-    } else if preset == Some(Preset::Killer) || !constraints.cages.is_empty() {
-        &[Level::Easy, Level::Medium, Level::Extreme]
     } else {
         &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
     };
@@ -305,7 +304,7 @@ fn random_regions(shape: Shape, random: &mut SplitMix64) -> Regions {
 
 /// Cages that cover the grid, cut from `solution`: each grown from a random free cell through
 /// free neighbours side by side whose digits it does not hold yet, two to four cells when it
-/// can (three to six for an extreme puzzle); its sum is its digits'.
+/// can (three to six for a hard or extreme puzzle); its sum is its digits'.
 fn random_cages(solution: &Grid, level: Level, random: &mut SplitMix64) -> Vec<Cage> {
     let size = solution.size();
     let cells = solution.cells();
@@ -320,7 +319,7 @@ fn random_cages(solution: &Grid, level: Level, random: &mut SplitMix64) -> Vec<C
         // Small cages tell so much that innies and outies solve most puzzles; an extreme one
         // comes sooner from cages that tell less (seeds 0-9 at 9x9: median 82 -> 27 ms, slowest
         // 697 -> 80 ms).
-        let (least, most) = if level == Level::Extreme { (3, 6) } else { (2, 4) };
+        let (least, most) = if level >= Level::Hard { (3, 6) } else { (2, 4) };
         let target = least + random.below(most - least + 1);
         let mut cage = vec![start];
         cage_of[start] = cages.len();

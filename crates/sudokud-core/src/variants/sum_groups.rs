@@ -148,14 +148,18 @@ mod tests {
         assert!(innies > 50 && outies > 50, "{innies} innie and {outies} outie groups");
     }
 
-    /// Minimal killer puzzles explained step by step: every innies-and-outies placement and
-    /// elimination agrees with the solution, and the sentences say which area and cells.
+    /// Hard and extreme killers explained step by step: every placement and elimination agrees
+    /// with the solution, and the innies-and-outies and cage-combination sentences say which
+    /// area, cage and cells.
     #[test]
-    fn innies_and_outies_steps_keep_the_solution() {
+    fn killer_steps_keep_the_solution() {
+        use crate::logic::Technique;
         let shape = Shape::new(3, 3).unwrap();
-        let mut seen = Vec::new();
-        for seed in 0..6 {
-            let generated = super::super::generate::made(shape, Preset::Killer, Level::Extreme, seed);
+        let (mut innies, mut combinations) = (Vec::new(), Vec::new());
+        for (level, seed) in
+            [(Level::Hard, 0), (Level::Hard, 1), (Level::Hard, 2), (Level::Extreme, 0), (Level::Extreme, 1)]
+        {
+            let generated = super::super::generate::made(shape, Preset::Killer, level, seed);
             let puzzle = super::super::Puzzle::new(
                 generated.puzzle.clone().into(),
                 Some(Preset::Killer),
@@ -164,18 +168,27 @@ mod tests {
             .unwrap();
             let explained = puzzle.explain(&mut Never).unwrap().unwrap();
             let solution = generated.solution.cells();
-            for step in explained.steps.iter().filter(|step| step.technique == crate::logic::Technique::InniesOuties) {
-                let digit = |row: usize, col: usize| solution[row * 9 + col];
+            let digit = |row: usize, col: usize| solution[row * 9 + col];
+            for step in &explained.steps {
                 assert!(step.placements.iter().all(|placed| placed.digit == digit(placed.row, placed.col)), "{step:?}");
                 assert!(step.eliminations.iter().all(|lost| lost.digit != digit(lost.row, lost.col)), "{step:?}");
-                seen.push(step.explanation.clone());
+                match step.technique {
+                    Technique::InniesOuties => innies.push(step.explanation.clone()),
+                    Technique::CageCombination => combinations.push(step.explanation.clone()),
+                    _ => {}
+                }
             }
         }
-        assert!(seen.len() >= 6, "{seen:?}");
+        assert!(innies.len() >= 6, "{innies:?}");
         let adds_up = |text: &String| text.contains(" add up to ") || text.contains(" adds up to ");
-        assert!(seen.iter().all(adds_up), "{seen:?}");
-        assert!(seen.iter().any(|text| text.starts_with("The cages that cover ")), "no outies in {seen:?}");
-        assert!(seen.iter().any(|text| text.contains("wholly inside")), "no innies in {seen:?}");
+        assert!(innies.iter().all(adds_up), "{innies:?}");
+        assert!(innies.iter().any(|text| text.starts_with("The cages that cover ")), "no outies in {innies:?}");
+        assert!(innies.iter().any(|text| text.contains("wholly inside")), "no innies in {innies:?}");
+        assert!(combinations.len() >= 3, "{combinations:?}");
+        let said = |text: &String| {
+            text.starts_with("Trying every way the cage of ") || text.starts_with("Every way the cage of ")
+        };
+        assert!(combinations.iter().all(said), "{combinations:?}");
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub(crate) fn find(
         XChain => chains::x_chain(grid, out, interrupt)?,
         XYChain => chains::xy_chain(grid, out, interrupt)?,
         // Classic grids have no variant rules; brute force needs the solution.
-        CageSum | NeighbourRule | InniesOuties | BruteForce => false,
+        CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
     })
 }
 
@@ -70,7 +70,9 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         SimpleColouring => colouring::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
-        CageSum | NeighbourRule | InniesOuties => unreachable!("`find` never finds a variant's rule on a classic grid"),
+        CageSum | NeighbourRule | InniesOuties | CageCombination => {
+            unreachable!("`find` never finds a variant's rule on a classic grid")
+        }
     }
 }
 
