@@ -777,22 +777,8 @@ impl<'a> Pencil<'a> {
     /// uses; a placement when one cell is open.
     fn innies_outies(&self, step: &mut Step) -> bool {
         let Book::Variant(variant) = self.book else { return false };
-        'groups: for (number, group) in variant.sum_groups.iter().enumerate() {
-            let (mut open, mut count, mut left) = ([0usize; MAX_OPEN_SUM], 0, group.sum);
-            for &cell in &group.cells {
-                let cell = usize::from(cell);
-                match self.values[cell] {
-                    0 if count == MAX_OPEN_INNIES => continue 'groups,
-                    0 => {
-                        open[count] = cell;
-                        count += 1;
-                    }
-                    value => match left.checked_sub(u32::from(value)) {
-                        Some(rest) => left = rest,
-                        None => continue 'groups,
-                    },
-                }
-            }
+        for (number, group) in variant.sum_groups.iter().enumerate() {
+            let Some((open, count, left)) = self.open_sum(&group.cells, group.sum, MAX_OPEN_INNIES) else { continue };
             let open = &open[..count];
             let (support, _) = self.sum_support(open, left);
             // No way at all: only a wrong grid gets here.
@@ -816,6 +802,24 @@ impl<'a> Pencil<'a> {
             return true;
         }
         false
+    }
+
+    /// The open cells of `cells`, whose digits add up to `sum`, with how many there are and what
+    /// they add up to; `None` past `most` open cells, or when the placed digits exceed the sum.
+    fn open_sum(&self, cells: &[u16], sum: u32, most: usize) -> Option<([usize; MAX_OPEN_SUM], usize, u32)> {
+        let (mut open, mut count, mut left) = ([0usize; MAX_OPEN_SUM], 0, sum);
+        for &cell in cells {
+            let cell = usize::from(cell);
+            match self.values[cell] {
+                0 if count == most => return None,
+                0 => {
+                    open[count] = cell;
+                    count += 1;
+                }
+                value => left = left.checked_sub(u32::from(value))?,
+            }
+        }
+        Some((open, count, left))
     }
 
     /// Per cell of `open` (at most [`MAX_OPEN_SUM`]), the candidates it takes in some way of
@@ -892,23 +896,9 @@ impl<'a> Pencil<'a> {
     /// the digits every way uses, when the open cells share a house, leave its other cells.
     fn cage_combination(&self, step: &mut Step) -> bool {
         let Book::Variant(variant) = self.book else { return false };
-        'cages: for (number, cage) in variant.cages.iter().enumerate() {
-            let Some(mut left) = cage.sum else { continue };
-            let (mut open, mut count) = ([0usize; MAX_OPEN_SUM], 0);
-            for &cell in &cage.cells {
-                let cell = usize::from(cell);
-                match self.values[cell] {
-                    0 if count == MAX_OPEN_SUM => continue 'cages,
-                    0 => {
-                        open[count] = cell;
-                        count += 1;
-                    }
-                    value => match left.checked_sub(u32::from(value)) {
-                        Some(rest) => left = rest,
-                        None => continue 'cages,
-                    },
-                }
-            }
+        for (number, cage) in variant.cages.iter().enumerate() {
+            let Some(sum) = cage.sum else { continue };
+            let Some((open, count, left)) = self.open_sum(&cage.cells, sum, MAX_OPEN_SUM) else { continue };
             let open = &open[..count];
             if count < 2 {
                 continue;
