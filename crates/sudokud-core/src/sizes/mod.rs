@@ -9,6 +9,7 @@
 pub(crate) mod any;
 pub mod generate;
 mod grid;
+mod lanes;
 pub(crate) mod layout;
 pub mod logic;
 pub mod rules;
