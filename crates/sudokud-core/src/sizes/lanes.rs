@@ -2,7 +2,8 @@
 //! are 16 lanes of 16 bits, one lane per row, so a digit's whole grid is one 256-bit value.
 //!
 //! The rules are the generic search's ([`super::solver`]): naked and hidden singles, locked
-//! candidates, a guess on the two-candidate cell whose digits the most undecided peers share (else
+//! candidates, a guess on the two-candidate cell whose digits the most undecided peers share,
+//! weighed by [`linked_weight`] (else
 //! a digit with two places in a row, else the cell with the fewest candidates), binary
 //! branching, the restarts and the interrupt. Only the representation differs. There, a candidate
 //! set per cell, so a placement walks the cell's peers one by one (39 at 16x16) and each house
@@ -21,7 +22,7 @@
 use std::sync::OnceLock;
 
 use super::shape::Shape;
-use super::solver::{Attempt, Stop, after_guess};
+use super::solver::{Attempt, Stop, after_guess, linked_weight};
 use crate::solver::Interrupt;
 
 /// The most digits (and rows, and columns) of a grid searched here.
@@ -469,7 +470,11 @@ fn choose<const R: usize, const C: usize>(masks: &Masks, state: &State) -> (usiz
             let (first, second) = (digits.next().expect("two digits"), digits.next().expect("two digits"));
             let peers = &masks.peers[MAX_SIZE * row + col];
             let linked = (0..size)
-                .map(|lane| ((places[first][lane] | places[second][lane]) & peers[lane] & undecided[lane]).count_ones())
+                .map(|lane| {
+                    let shared = (places[first][lane] | places[second][lane]) & peers[lane] & undecided[lane];
+                    let pairs = shared & twice[lane] & !more[lane];
+                    (shared & !pairs).count_ones() * linked_weight(false) + pairs.count_ones() * linked_weight(true)
+                })
                 .sum::<u32>();
             if best.is_none_or(|(most, _, _)| linked > most) {
                 best = Some((linked, row, col));
