@@ -2,10 +2,12 @@
 //! `cargo bench --bench sizes [-- [--passes N] [FILTER]]` (`generate` as the filter for the
 //! generation table alone).
 //!
-//! For each size, 50 puzzles of our generator (seeds 0-49, the size's default box): minimal
-//! puzzles up to 16x16, and for 20x20 and 25x25 puzzles blanked down to 45 % and 51 % of the cells
-//! (generating minimal ones takes seconds to minutes there, see docs/benchmarks.md); then the
-//! public 25x25 set of `tests/data/sizes`. Each puzzle is solved as `sudokud solve` does (first
+//! For each size, the 50 puzzles of our generator in `tests/data/sizes/generated_NxN.txt` (seeds
+//! 0-49, the size's default box): minimal puzzles up to 16x16, and for 20x20 and 25x25 puzzles
+//! blanked down to 45 % and 51 % of the cells (generating minimal ones takes seconds to minutes
+//! there, see docs/benchmarks.md); kept in files, since the generator's puzzles follow the
+//! solver's first solutions and a change to the search would otherwise change the sample. Then
+//! the public 25x25 set of `tests/data/sizes`. Each puzzle is solved as `sudokud solve` does (first
 //! solution plus the uniqueness check); its time is the median of its passes, and the table
 //! gives the median, 99th percentile and maximum over the puzzles, since at these sizes a few
 //! puzzles take far longer than the rest.
@@ -30,16 +32,13 @@ const GENERATE_SEEDS: u64 = 5;
 /// How long one generation may take before it counts as not found.
 const GENERATE_BUDGET: Duration = Duration::from_secs(5);
 
-const PUZZLES_PER_SIZE: u64 = 50;
 const DEFAULT_PASSES: usize = 3;
 
-/// The floor of givens the generator blanks down to, as a share of the cells: 0 for minimal.
-fn floor(shape: Shape) -> usize {
-    match shape.size() {
-        20 => shape.cells() * 45 / 100,
-        25 => shape.cells() * 51 / 100,
-        _ => 0,
-    }
+/// The lines of `tests/data/sizes/<name>`.
+fn read_data(name: &str) -> impl Iterator<Item = &'static str> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sizes").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+    text.leak().lines()
 }
 
 fn row(label: &str, puzzles: &[Grid], passes: usize) {
@@ -68,19 +67,14 @@ fn main() {
         if !selected(&label) {
             continue;
         }
-        let puzzles: Vec<Grid> = (0..PUZZLES_PER_SIZE)
-            .map(|seed| {
-                generate::unique(shape, Symmetry::None, floor(shape), seed, &mut Never).expect("Never interrupts").0
-            })
+        let puzzles: Vec<Grid> = read_data(&format!("generated_{size}x{size}.txt"))
+            .map(|line| Grid::parse(line, None).expect("a puzzle"))
             .collect();
         row(&label, &puzzles, passes);
     }
     let name = "25x25_sudoku_smt_solvers.tsv";
     if selected(name) {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sizes").join(name);
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
-        let puzzles: Vec<Grid> = text
-            .lines()
+        let puzzles: Vec<Grid> = read_data(name)
             .map(|line| Grid::parse(line.split('\t').next().unwrap_or_default(), None).expect("a 25x25 puzzle"))
             .collect();
         row(name, &puzzles, passes);

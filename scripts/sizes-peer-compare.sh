@@ -6,7 +6,8 @@
 #
 # Usage: scripts/sizes-peer-compare.sh [PEER_DIR] [PUZZLES]
 #   PEER_DIR  the peer's crate (default: ../shared/bench/peer-service beside the repository)
-#   PUZZLES   puzzles per size (default 50): our generator's minimal puzzles, seeds 0..PUZZLES-1
+#   PUZZLES   puzzles per size (default 50, at most 50): the first of our generator's minimal
+#             puzzles in tests/data/sizes/generated_NxN.txt, as `cargo bench --bench sizes` reads
 #
 # Per size (its default box), both solve the same puzzles in one process, ours first solution plus
 # the uniqueness check, each puzzle timed alone (all of ours, then all of the peer's); the median, p99 and maximum in µs, and the ratio
@@ -33,8 +34,7 @@ TOML
 cat >"$work/src/main.rs" <<'RUST'
 use std::time::Instant;
 
-use sudokud_core::generate::Symmetry;
-use sudokud_core::sizes::{Grid, Shape, generate, solver};
+use sudokud_core::sizes::{Grid, Shape, solver};
 use sudokud_core::solver::Never;
 
 /// Median, 99th percentile and maximum of `times`, µs.
@@ -45,13 +45,16 @@ fn stats(mut times: Vec<f64>) -> (f64, f64, f64) {
 }
 
 fn main() {
-    let count: u64 = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(50);
+    let count: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(50);
+    let data = std::path::PathBuf::from(std::env::args().nth(2).expect("the data directory"));
     println!("| size | givens | ours median / p99 / max | peer median / p99 / max | peer / ours |");
     println!("|---|--:|--:|--:|--:|");
     for size in [4, 6, 8, 9, 10] {
         let shape = Shape::default_for(size).expect("a size");
+        let path = data.join(format!("generated_{size}x{size}.txt"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
         let puzzles: Vec<Grid> =
-            (0..count).map(|seed| generate::unique(shape, Symmetry::None, 0, seed, &mut Never).expect("generated").0).collect();
+            text.lines().take(count).map(|line| Grid::parse(line, Some(shape)).expect("a puzzle")).collect();
         // Each side solves every puzzle in turn, so neither runs on caches the other left.
         let mut ours = Vec::new();
         let mut answers = Vec::new();
@@ -83,4 +86,4 @@ fn main() {
 }
 RUST
 cargo build --quiet --release --manifest-path "$work/Cargo.toml" --target-dir "${CARGO_TARGET_DIR:-$work/target}"
-"${CARGO_TARGET_DIR:-$work/target}/release/sizes-peer-compare" "$puzzles"
+"${CARGO_TARGET_DIR:-$work/target}/release/sizes-peer-compare" "$puzzles" "$root/tests/data/sizes"

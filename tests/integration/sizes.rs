@@ -2,7 +2,7 @@
 //! answer checked against the solution an independent SAT solver found, and property tests at
 //! every shape up to 12x12.
 
-use sudokud::sizes::{Grid, solver};
+use sudokud::sizes::{Grid, rules, solver};
 use sudokud::solver::Never;
 
 use crate::common::data_dir;
@@ -31,6 +31,27 @@ fn every_25x25_puzzle_has_the_one_solution_the_sat_solver_found() {
         let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
         assert_eq!(count.solutions, 1, "{puzzle}");
         assert_eq!(count.first.as_ref(), Some(&solution), "{puzzle}");
+    }
+}
+
+/// The benchmark's puzzles of every size (`generated_NxN.txt`, ours): each has one solution,
+/// which keeps its givens and breaks no rule (checked by the rules, not the search).
+#[test]
+fn every_generated_benchmark_puzzle_has_one_solution() {
+    for size in sudokud::sizes::SIZES {
+        let path = data_dir().join("sizes").join(format!("generated_{size}x{size}.txt"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+        let puzzles: Vec<Grid> = text.lines().map(|line| Grid::parse(line, None).expect("a puzzle")).collect();
+        assert_eq!(puzzles.len(), 50, "{}", path.display());
+        for puzzle in puzzles {
+            assert_eq!(puzzle.size(), size, "{puzzle}");
+            let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+            assert_eq!(count.solutions, 1, "{puzzle}");
+            let solution = count.first.expect("a solution");
+            assert!(solution.is_complete() && rules::conflicts(&solution).is_empty(), "{puzzle}");
+            let kept = puzzle.cells().iter().zip(solution.cells()).all(|(&given, &value)| given == 0 || given == value);
+            assert!(kept, "{puzzle}");
+        }
     }
 }
 
