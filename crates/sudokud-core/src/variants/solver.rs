@@ -19,7 +19,7 @@
 use super::variant::{MAX_CAGES, MAX_HOUSES, Variant};
 use crate::random::SplitMix64;
 use crate::sizes::solver::{
-    Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, linked_weight, open_place,
+    Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, open_place,
 };
 use crate::sizes::{Grid, MAX_CELLS};
 use crate::solver::{Interrupt, Interrupted};
@@ -508,9 +508,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     /// The undecided peers of `cell` that share one of `candidates`, and the cell's related pairs.
     fn linked(&self, cell: usize, candidates: u32) -> usize {
         let peers = self.variant.peers(cell).iter().map(|&peer| self.candidates[usize::from(peer)]);
-        let peers = peers.filter(|&peer| peer & SOLVED == 0 && peer & candidates != 0);
-        peers.map(|peer| linked_weight(peer.count_ones() == 2)).sum::<u32>() as usize
-            + self.variant.pairs_of(cell).len()
+        peers.filter(|&peer| peer & SOLVED == 0 && peer & candidates != 0).count() + self.variant.pairs_of(cell).len()
     }
 }
 
