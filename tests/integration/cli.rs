@@ -319,7 +319,7 @@ fn generate_makes_variant_puzzles_with_their_constraints_on_each_line() {
         message.contains("hard puzzles are not offered for non-consecutive at 6x6; its levels are easy"),
         "{message}"
     );
-    let refused = run(&["generate", "--difficulty", "easy", "--variant", "x", "--size", "16"], "");
+    let refused = run(&["generate", "--difficulty", "easy", "--variant", "windoku", "--size", "16"], "");
     let message = String::from_utf8_lossy(&refused.stderr);
-    assert!(message.contains("x puzzles are not generated at 16x16"), "{message}");
+    assert!(message.contains("windoku puzzles are not generated at 16x16"), "{message}");
 }

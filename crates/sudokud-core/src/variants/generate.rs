@@ -34,19 +34,20 @@ pub struct GeneratedVariant {
 }
 
 /// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
-/// that every try (seeds 0-9 at 9x9, 0-4 at 6x6) reached within the default one-second solve
-/// timeout (docs/variants.md); none above 9x9, where windoku puzzles already miss it. A killer's
-/// level comes from its cages: easy or medium (innies and outies) from cages of two to four
-/// cells, hard (cage combinations) or a guess from cages of three to six, rarely expert (1 of 10
-/// within 3 s). Non-consecutive grids are
-/// few: their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing
-/// a solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds).
+/// that every try reached within the default one-second solve timeout (docs/variants.md; seeds 0-9
+/// at 9x9 and above, 0-4 at 6x6). A killer's level comes from its cages: easy or medium (innies
+/// and outies) from cages of two to four cells, hard (cage combinations) or a guess from cages of
+/// three to six, rarely expert (1 of 10 within 3 s). Non-consecutive grids are few: their puzzles
+/// are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a solved 9x9 grid
+/// takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above 9x9, see
+/// [`levels_above_9x9`].
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+    if shape.size() > 9 {
+        return levels_above_9x9(shape, preset, constraints);
+    }
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     // No 4x4 grid is non-consecutive.
-    let offered: &[Level] = if shape.size() > 9 {
-        &[]
-    } else if non_consecutive {
+    let offered: &[Level] = if non_consecutive {
         match shape.size() {
             6 | 8 => &[Level::Easy, Level::Extreme],
             9 => &[Level::Easy],
@@ -58,6 +59,46 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
     AnyGrid::levels(shape).iter().copied().filter(|level| offered.contains(level)).collect()
 }
 
+/// [`levels`] above 9x9: the levels every kind of rule present allows, each measured alone (seeds
+/// 0-9, the slowest under 0.8 s; docs/variants.md). Lines of cells (diagonals, anti-knight,
+/// anti-king) up to hard to 16x16 and easy beyond; regions (jigsaw, windoku) up to hard to 12x12,
+/// easy at 15x15, none beyond (a 16x16 windoku misses the timeout 2 times in 10); killer cages
+/// easy, and medium at 10x10; non-consecutive easy. Expert, extreme, and thermometers, Kropki dots
+/// and even or odd cells are not measured there, so not offered.
+fn levels_above_9x9(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+    const EASY: &[Level] = &[Level::Easy];
+    const TO_MEDIUM: &[Level] = &[Level::Easy, Level::Medium];
+    const TO_HARD: &[Level] = &[Level::Easy, Level::Medium, Level::Hard];
+    let size = shape.size();
+    let lines = if size <= 16 { TO_HARD } else { EASY };
+    let mut kinds = vec![lines];
+    let regions = constraints.regions.is_some() || !constraints.extra_regions.is_empty();
+    if regions || matches!(preset, Some(Preset::Jigsaw | Preset::Windoku)) {
+        kinds.push(match size {
+            10 | 12 => TO_HARD,
+            15 => EASY,
+            _ => &[],
+        });
+    }
+    if !constraints.cages.is_empty() || preset == Some(Preset::Killer) {
+        kinds.push(if size == 10 { TO_MEDIUM } else { EASY });
+    }
+    if constraints.non_consecutive || preset == Some(Preset::NonConsecutive) {
+        kinds.push(EASY);
+    }
+    let kropki = &constraints.kropki;
+    let unmeasured = !constraints.thermometers.is_empty()
+        || !kropki.white.is_empty()
+        || !kropki.black.is_empty()
+        || kropki.all_given
+        || !constraints.even.is_empty()
+        || !constraints.odd.is_empty();
+    if unmeasured {
+        kinds.push(&[]);
+    }
+    AnyGrid::levels(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
+}
+
 /// Why [`generate`] does not take a request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -66,7 +107,7 @@ pub enum Refused {
     Constraints(#[from] ConstraintError),
     /// The variant is not generated at the size (see [`levels`]).
     #[error(
-        "{variant} puzzles are not generated at {size}x{size} (variants are up to 9x9, non-consecutive at 6x6, 8x8 and 9x9)"
+        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
     Size {
         /// The variant's name, or `these constraints`.
@@ -413,6 +454,36 @@ mod tests {
     }
 
     #[test]
+    fn above_9x9_each_preset_is_made_at_its_hardest_offered_level_and_unmeasured_rules_are_refused() {
+        for (shape, preset) in [
+            (Shape::new(2, 5).unwrap(), Preset::Killer),
+            (Shape::new(3, 4).unwrap(), Preset::Jigsaw),
+            (Shape::new(3, 4).unwrap(), Preset::Windoku),
+            (Shape::new(3, 5).unwrap(), Preset::NonConsecutive),
+            (Shape::new(4, 4).unwrap(), Preset::AntiKing),
+            (Shape::new(4, 5).unwrap(), Preset::X),
+        ] {
+            let offered = levels(shape, Some(preset), &Constraints::default());
+            let hardest = *offered.last().unwrap_or_else(|| panic!("{preset} at {shape}: none offered"));
+            let made = generate(shape, Some(preset), &Constraints::default(), hardest, Symmetry::None, 2, &mut Never);
+            check(&made.unwrap().unwrap(), hardest);
+        }
+        let sixteen = Shape::new(4, 4).unwrap();
+        assert_eq!(
+            levels(sixteen, Some(Preset::X), &Constraints::default()),
+            [Level::Easy, Level::Medium, Level::Hard]
+        );
+        assert_eq!(
+            levels(Shape::new(2, 5).unwrap(), Some(Preset::Killer), &Constraints::default()),
+            [Level::Easy, Level::Medium]
+        );
+        assert!(levels(sixteen, Some(Preset::Jigsaw), &Constraints::default()).is_empty());
+        let even = Constraints { even: vec![Place(0, 0)], ..Constraints::default() };
+        assert!(levels(Shape::new(3, 4).unwrap(), None, &even).is_empty());
+        assert_eq!(levels(Shape::CLASSIC, None, &even).len(), 4, "9x9 is not limited here");
+    }
+
+    #[test]
     fn the_same_seed_gives_the_same_puzzle() {
         let six = Shape::new(2, 3).unwrap();
         let make = |seed| {
@@ -464,10 +535,10 @@ mod tests {
             assert_eq!(refused.unwrap_err().to_string(), "`constraints`: no 4x4 grid keeps these rules", "{preset}");
         }
         assert!(levels(four, Some(Preset::NonConsecutive), &Constraints::default()).is_empty());
-        let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::X), &Constraints::default(), Level::Easy);
+        let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::Windoku), &Constraints::default(), Level::Easy);
         assert_eq!(
             refused.unwrap_err().to_string(),
-            "x puzzles are not generated at 16x16 (variants are up to 9x9, non-consecutive at 6x6, 8x8 and 9x9)"
+            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
         );
     }
 
