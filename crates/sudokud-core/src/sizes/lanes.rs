@@ -22,7 +22,7 @@
 use std::sync::OnceLock;
 
 use super::shape::Shape;
-use super::solver::{Attempt, Stop, after_guess, linked_weight};
+use super::solver::{Attempt, SearchNode, Stop, linked_weight, search_copies};
 use crate::solver::Interrupt;
 
 /// The most digits (and rows, and columns) of a grid searched here.
@@ -94,16 +94,11 @@ struct State {
     locked: [Lanes; MAX_SIZE],
 }
 
-/// One attempt's search.
-struct Search<'a, I> {
+/// A state with its shape's masks: what [`search_copies`] copies for each guess.
+#[derive(Clone, Copy)]
+struct Node<const R: usize, const C: usize> {
     masks: &'static Masks,
-    limit: usize,
-    solutions: usize,
-    guesses: u32,
-    allowance: u32,
-    interrupt: &'a mut I,
-    /// The first solution's digits, as labels.
-    first: &'a mut [u8],
+    state: State,
 }
 
 /// Searches `puzzle` (9 to 16 digits) for up to `attempt.limit` solutions, as [`super::solver`]'s
@@ -145,17 +140,7 @@ fn attempt_in<const R: usize, const C: usize>(
             place::<R, C>(masks, &mut state, digit, row, col);
         }
     }
-    let mut search = Search {
-        masks,
-        limit: attempt.limit,
-        solutions: 0,
-        guesses: 0,
-        allowance: attempt.allowance,
-        interrupt: attempt.interrupt,
-        first: attempt.first,
-    };
-    search.search::<R, C>(state)?;
-    Ok(search.solutions)
+    search_copies(Node::<R, C> { masks, state }, attempt)
 }
 
 /// Decides the cell at `row`, `col` as `digit`: no other digit there, and the digit nowhere else
@@ -192,39 +177,37 @@ fn place_if_open<const R: usize, const C: usize>(
     open
 }
 
-impl<I: Interrupt> Search<'_, I> {
-    /// Depth-first search with binary branching: a guess is searched in a copy of the state
-    /// (recursion is at most one level per cell), and when it is done the guessed digit is removed
-    /// from the cell and the search goes on.
-    fn search<const R: usize, const C: usize>(&mut self, mut state: State) -> Result<(), Stop> {
-        let masks = self.masks;
-        loop {
-            if !propagate::<R, C>(masks, &mut state) {
-                return Ok(());
-            }
-            if state.decided == masks.all {
-                if self.solutions == 0 {
-                    let size = R * C;
-                    for (cell, label) in self.first.iter_mut().enumerate() {
-                        let (row, col) = (cell / size, cell % size);
-                        let digit = state.places[..size].iter().position(|places| places[row] >> col & 1 == 1);
-                        *label = digit.expect("a decided cell keeps its digit") as u8 + 1;
-                    }
-                }
-                self.solutions += 1;
-                return Ok(());
-            }
-            let (digit, row, col) = choose::<R, C>(masks, &state);
-            self.guesses += 1;
-            after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)?;
-            let mut guessed = state;
-            place::<R, C>(masks, &mut guessed, digit, row, col);
-            self.search::<R, C>(guessed)?;
-            if self.solutions >= self.limit {
-                return Ok(());
-            }
-            state.places[digit][row] &= !(1 << col);
+impl<const R: usize, const C: usize> SearchNode for Node<R, C> {
+    /// A digit, a row and a column.
+    type Guess = (usize, usize, usize);
+
+    fn propagate(&mut self) -> bool {
+        propagate::<R, C>(self.masks, &mut self.state)
+    }
+
+    fn solved(&self) -> bool {
+        self.state.decided == self.masks.all
+    }
+
+    fn write(&self, labels: &mut [u8]) {
+        let size = R * C;
+        for (cell, label) in labels.iter_mut().enumerate() {
+            let (row, col) = (cell / size, cell % size);
+            let digit = self.state.places[..size].iter().position(|places| places[row] >> col & 1 == 1);
+            *label = digit.expect("a decided cell keeps its digit") as u8 + 1;
         }
+    }
+
+    fn choose(&self) -> (usize, usize, usize) {
+        choose::<R, C>(self.masks, &self.state)
+    }
+
+    fn place(&mut self, (digit, row, col): (usize, usize, usize)) {
+        place::<R, C>(self.masks, &mut self.state, digit, row, col);
+    }
+
+    fn exclude(&mut self, (digit, row, col): (usize, usize, usize)) {
+        self.state.places[digit][row] &= !(1 << col);
     }
 }
 

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use super::layout::Layout;
 use super::shape::Shape;
-use super::solver::{Attempt, Stop, after_guess};
+use super::solver::{Attempt, SearchNode, Stop, search_copies};
 use crate::solver::Interrupt;
 
 /// The most cells a grid searched here has: one bit per cell in a `u64`.
@@ -69,16 +69,11 @@ struct State {
     decided: u64,
 }
 
-/// One attempt's search.
-struct Search<'a, I> {
+/// A state with its shape's masks: what [`search_copies`] copies for each guess.
+#[derive(Clone, Copy)]
+struct Node {
     masks: &'static Masks,
-    limit: usize,
-    solutions: usize,
-    guesses: u32,
-    allowance: u32,
-    interrupt: &'a mut I,
-    /// The first solution's digits, as labels.
-    first: &'a mut [u8],
+    state: State,
 }
 
 /// Searches `puzzle` (at most 64 cells) for up to `attempt.limit` solutions, as
@@ -97,17 +92,7 @@ pub(super) fn attempt(shape: Shape, puzzle: &[u8], attempt: Attempt<'_, impl Int
             place(masks, &mut state, digit, cell);
         }
     }
-    let mut search = Search {
-        masks,
-        limit: attempt.limit,
-        solutions: 0,
-        guesses: 0,
-        allowance: attempt.allowance,
-        interrupt: attempt.interrupt,
-        first: attempt.first,
-    };
-    search.search(state)?;
-    Ok(search.solutions)
+    search_copies(Node { masks, state }, attempt)
 }
 
 /// Decides `cell` as `digit`: no other digit there, and the digit nowhere else in its houses.
@@ -121,37 +106,35 @@ fn place(masks: &Masks, state: &mut State, digit: usize, cell: usize) {
     state.decided |= bit;
 }
 
-impl<I: Interrupt> Search<'_, I> {
-    /// Depth-first search with binary branching: a guess is searched in a copy of the state
-    /// (recursion is at most one level per cell), and when it is done the guessed digit is removed
-    /// from the cell and the search goes on.
-    fn search(&mut self, mut state: State) -> Result<(), Stop> {
-        let masks = self.masks;
-        loop {
-            if !propagate(masks, &mut state) {
-                return Ok(());
-            }
-            if state.decided == masks.all {
-                if self.solutions == 0 {
-                    for (cell, label) in self.first.iter_mut().enumerate() {
-                        let digit = state.places[..masks.size].iter().position(|&places| places >> cell & 1 == 1);
-                        *label = digit.expect("a decided cell keeps its digit") as u8 + 1;
-                    }
-                }
-                self.solutions += 1;
-                return Ok(());
-            }
-            let (digit, cell) = choose(masks, &state);
-            self.guesses += 1;
-            after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)?;
-            let mut guessed = state;
-            place(masks, &mut guessed, digit, cell);
-            self.search(guessed)?;
-            if self.solutions >= self.limit {
-                return Ok(());
-            }
-            state.places[digit] &= !(1 << cell);
+impl SearchNode for Node {
+    /// A digit and a cell.
+    type Guess = (usize, usize);
+
+    fn propagate(&mut self) -> bool {
+        propagate(self.masks, &mut self.state)
+    }
+
+    fn solved(&self) -> bool {
+        self.state.decided == self.masks.all
+    }
+
+    fn write(&self, labels: &mut [u8]) {
+        for (cell, label) in labels.iter_mut().enumerate() {
+            let digit = self.state.places[..self.masks.size].iter().position(|&places| places >> cell & 1 == 1);
+            *label = digit.expect("a decided cell keeps its digit") as u8 + 1;
         }
+    }
+
+    fn choose(&self) -> (usize, usize) {
+        choose(self.masks, &self.state)
+    }
+
+    fn place(&mut self, (digit, cell): (usize, usize)) {
+        place(self.masks, &mut self.state, digit, cell);
+    }
+
+    fn exclude(&mut self, (digit, cell): (usize, usize)) {
+        self.state.places[digit] &= !(1 << cell);
     }
 }
 

@@ -210,6 +210,70 @@ fn with_restarts<I: Interrupt>(
     unreachable!("the allowance grows until an attempt finishes")
 }
 
+/// A search state explored by copying it for each guess: the word and lane searches
+/// (`small.rs`, `lanes.rs`), whose states are a few hundred bytes to 1.6 KB, share
+/// [`search_copies`].
+pub(super) trait SearchNode: Copy {
+    /// A digit in a cell.
+    type Guess: Copy;
+    /// Applies every rule until nothing changes; `false` on a contradiction.
+    fn propagate(&mut self) -> bool;
+    /// Whether every cell is decided.
+    fn solved(&self) -> bool;
+    /// The digits of a solved state as labels, one per cell in row-major order.
+    fn write(&self, labels: &mut [u8]);
+    /// The guess to make.
+    fn choose(&self) -> Self::Guess;
+    /// Decides the guess's cell as its digit.
+    fn place(&mut self, guess: Self::Guess);
+    /// Takes the guess's digit from its cell.
+    fn exclude(&mut self, guess: Self::Guess);
+}
+
+/// Counts the solutions of `node` for one attempt (see [`with_restarts`]): depth-first with
+/// binary branching, each guess searched in a copy of the state (recursion is at most one level
+/// per cell), and when it is done the guessed digit is removed from the cell and the search goes
+/// on.
+pub(super) fn search_copies(node: impl SearchNode, attempt: Attempt<'_, impl Interrupt>) -> Result<usize, Stop> {
+    let mut counter = Counter { attempt, solutions: 0, guesses: 0 };
+    counter.search(node)?;
+    Ok(counter.solutions)
+}
+
+/// What [`search_copies`] keeps across its recursion.
+struct Counter<'a, I> {
+    attempt: Attempt<'a, I>,
+    solutions: usize,
+    guesses: u32,
+}
+
+impl<I: Interrupt> Counter<'_, I> {
+    fn search<N: SearchNode>(&mut self, mut node: N) -> Result<(), Stop> {
+        loop {
+            if !node.propagate() {
+                return Ok(());
+            }
+            if node.solved() {
+                if self.solutions == 0 {
+                    node.write(self.attempt.first);
+                }
+                self.solutions += 1;
+                return Ok(());
+            }
+            let guess = node.choose();
+            self.guesses += 1;
+            after_guess(self.guesses, self.solutions, self.attempt.allowance, &mut *self.attempt.interrupt)?;
+            let mut guessed = node;
+            guessed.place(guess);
+            self.search(guessed)?;
+            if self.solutions >= self.attempt.limit {
+                return Ok(());
+            }
+            node.exclude(guess);
+        }
+    }
+}
+
 /// How much an undecided peer sharing a digit with a two-candidate cell counts for guessing that
 /// cell (the degree rule of every search here): one, and 16 more when the peer has two candidates
 /// itself, since either digit of the guess then decides it or leaves it one, and the chain of
