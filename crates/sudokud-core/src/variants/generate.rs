@@ -39,8 +39,8 @@ pub struct GeneratedVariant {
 /// and outies) from cages of two to four cells, hard (cage combinations) or a guess from cages of
 /// three to six, rarely expert (1 of 10 within 3 s). Non-consecutive grids are few: their puzzles
 /// are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a solved 9x9 grid
-/// takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above 9x9, see
-/// [`levels_above_9x9`].
+/// takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above 9x9, the levels
+/// every kind of rule present allows, each kind measured alone.
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     if shape.size() > 9 {
         return levels_above_9x9(shape, preset, constraints);
