@@ -61,27 +61,33 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
 
 /// [`levels`] above 9x9: the levels every kind of rule present allows, each measured alone (seeds
 /// 0-9, the slowest under 0.8 s; docs/variants.md). Lines of cells (diagonals, anti-knight,
-/// anti-king) up to hard to 16x16 and easy beyond; regions (jigsaw, windoku) up to hard to 12x12,
-/// easy at 15x15, none beyond (a 16x16 windoku misses the timeout 2 times in 10); killer cages
-/// easy, and medium at 10x10; non-consecutive easy. Expert, extreme, and thermometers, Kropki dots
-/// and even or odd cells are not measured there, so not offered.
+/// anti-king) up to hard to 16x16 and easy beyond, and extreme at 10x10 and 12x12; regions (jigsaw,
+/// windoku) up to hard at 10x10 and 12x12, with extreme at 10x10, easy at 15x15 and none beyond (a
+/// 16x16 windoku misses the timeout 2 times in 10); killer cages easy, and medium and extreme at
+/// 10x10; non-consecutive easy. Expert, and thermometers, Kropki dots and even or odd cells, are not
+/// offered there.
 fn levels_above_9x9(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     const EASY: &[Level] = &[Level::Easy];
-    const TO_MEDIUM: &[Level] = &[Level::Easy, Level::Medium];
     const TO_HARD: &[Level] = &[Level::Easy, Level::Medium, Level::Hard];
+    const TO_HARD_AND_EXTREME: &[Level] = &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme];
     let size = shape.size();
-    let lines = if size <= 16 { TO_HARD } else { EASY };
+    let lines = match size {
+        10 | 12 => TO_HARD_AND_EXTREME,
+        15 | 16 => TO_HARD,
+        _ => EASY,
+    };
     let mut kinds = vec![lines];
     let regions = constraints.regions.is_some() || !constraints.extra_regions.is_empty();
     if regions || matches!(preset, Some(Preset::Jigsaw | Preset::Windoku)) {
         kinds.push(match size {
-            10 | 12 => TO_HARD,
+            10 => TO_HARD_AND_EXTREME,
+            12 => TO_HARD,
             15 => EASY,
             _ => &[],
         });
     }
     if !constraints.cages.is_empty() || preset == Some(Preset::Killer) {
-        kinds.push(if size == 10 { TO_MEDIUM } else { EASY });
+        kinds.push(if size == 10 { &[Level::Easy, Level::Medium, Level::Extreme] } else { EASY });
     }
     if constraints.non_consecutive || preset == Some(Preset::NonConsecutive) {
         kinds.push(EASY);
@@ -475,7 +481,7 @@ mod tests {
         );
         assert_eq!(
             levels(Shape::new(2, 5).unwrap(), Some(Preset::Killer), &Constraints::default()),
-            [Level::Easy, Level::Medium]
+            [Level::Easy, Level::Medium, Level::Extreme]
         );
         assert!(levels(sixteen, Some(Preset::Jigsaw), &Constraints::default()).is_empty());
         let even = Constraints { even: vec![Place(0, 0)], ..Constraints::default() };
