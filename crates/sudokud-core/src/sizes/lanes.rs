@@ -21,6 +21,7 @@
 
 use std::sync::OnceLock;
 
+use super::layout::Layout;
 use super::shape::Shape;
 use super::solver::{Attempt, SearchNode, Stop, linked_weight, search_copies};
 use crate::solver::Interrupt;
@@ -47,20 +48,13 @@ impl Masks {
             let size = shape.size();
             let mut all = [0; MAX_SIZE];
             all[..size].fill(((1u32 << size) - 1) as u16);
+            let layout = Layout::of(shape);
             let mut peers = vec![[0; MAX_SIZE]; MAX_SIZE * MAX_SIZE];
-            for row in 0..size {
-                for col in 0..size {
-                    let lanes = &mut peers[MAX_SIZE * row + col];
-                    for (other_row, lane) in lanes.iter_mut().enumerate().take(size) {
-                        for other_col in 0..size {
-                            let same_box = shape.box_of(other_row, other_col) == shape.box_of(row, col);
-                            let sees = (other_row == row || other_col == col || same_box)
-                                && (other_row, other_col) != (row, col);
-                            if sees {
-                                *lane |= 1 << other_col;
-                            }
-                        }
-                    }
+            for cell in 0..shape.cells() {
+                let lanes = &mut peers[MAX_SIZE * (cell / size) + cell % size];
+                for &peer in layout.peers(cell) {
+                    let peer = usize::from(peer);
+                    lanes[peer / size] |= 1 << (peer % size);
                 }
             }
             Masks { all, peers }
@@ -211,6 +205,14 @@ impl<const R: usize, const C: usize> SearchNode for Node<R, C> {
     }
 }
 
+/// Whether the digit of `places` is decided in every row (its places are all `decided` cells):
+/// no sweep finds anything for it.
+#[inline]
+fn settled(places: &Lanes, decided: &Lanes) -> bool {
+    // A fold over every lane, not `all`: without its early exit, the loop vectorizes.
+    places.iter().zip(decided).fold(0, |open, (&places, &decided)| open | places & !decided) == 0
+}
+
 /// For each lane, the bits set in at least one of `places` and in at least two.
 #[inline]
 fn once_twice<'p>(places: impl Iterator<Item = &'p Lanes>) -> (Lanes, Lanes) {
@@ -279,8 +281,7 @@ fn hidden_singles<const R: usize, const C: usize>(masks: &Masks, state: &mut Sta
             continue;
         }
         state.swept[digit] = places;
-        let open = (0..size).fold(0, |open, row| open | places[row] & !decided[row]);
-        if open == 0 {
+        if settled(&places, &decided) {
             continue;
         }
         // The rows without a place and the rows with one open place, as bits, all lanes at once.
@@ -346,8 +347,10 @@ fn hidden_singles<const R: usize, const C: usize>(masks: &Masks, state: &mut Sta
 fn locked_candidates<const R: usize, const C: usize>(masks: &Masks, state: &mut State) -> bool {
     let (size, box_rows, box_cols) = (R * C, R, C);
     let bands = size / box_rows;
-    // The first column of each stack, and a set of those widened to the stacks' columns.
+    // Stacks as their first columns: those `cols` touch, and a set of them widened back to the
+    // stacks' columns.
     let starts = stack_starts::<R, C>();
+    let narrow = |cols: u16| (0..box_cols).fold(0, |firsts, shift| firsts | cols >> shift) & starts;
     let widen = |firsts: u16| (0..box_cols).fold(0, |stacks, shift| stacks | firsts << shift);
     let mut removed = false;
     for digit in 0..size {
@@ -356,17 +359,11 @@ fn locked_candidates<const R: usize, const C: usize>(masks: &Masks, state: &mut 
             continue;
         }
         state.locked[digit] = before;
-        if (0..size).all(|row| before[row] & !state.decided[row] == 0) {
+        if settled(&before, &state.decided) {
             continue;
         }
-        // The stacks each row holds the digit in, as their first columns.
-        let mut spread = before;
-        for shift in 1..box_cols {
-            for lane in 0..MAX_SIZE {
-                spread[lane] |= before[lane] >> shift;
-            }
-        }
-        let stacks_of: Lanes = std::array::from_fn(|lane| spread[lane] & starts);
+        // The stacks each row holds the digit in.
+        let stacks_of: Lanes = std::array::from_fn(|lane| narrow(before[lane]));
         let mut keep = masks.all;
         // Per band: the columns it holds the digit in, and those a box of it points down.
         let (mut band_cols, mut pointing_down) = ([0u16; MAX_SIZE], [0u16; MAX_SIZE]);
@@ -414,8 +411,7 @@ fn locked_candidates<const R: usize, const C: usize>(masks: &Masks, state: &mut 
             // all lie in this band claims its box, whose other columns lose the digit here.
             let down = (0..bands).filter(|&other| other != band).fold(0, |down, other| down | pointing_down[other]);
             let claiming = col_once & !col_twice & cols;
-            let claimed = (0..box_cols).fold(0, |firsts, shift| firsts | claiming >> shift) & starts;
-            let lose = down | widen(claimed) & !claiming;
+            let lose = down | widen(narrow(claiming)) & !claiming;
             rows.iter_mut().for_each(|keep| *keep &= !lose);
         }
         let places = &mut state.places[digit];

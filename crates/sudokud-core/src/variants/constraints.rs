@@ -132,7 +132,8 @@ pub struct Kropki {
 }
 
 impl Kropki {
-    fn is_empty(&self) -> bool {
+    /// Whether no dot is given and `all_given` is off: the grid has no Kropki rule.
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Kropki::default()
     }
 }

@@ -42,10 +42,10 @@ pub struct GeneratedVariant {
 /// takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above 9x9, the levels
 /// every kind of rule present allows, each kind measured alone.
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
-    if shape.size() > 9 {
-        return levels_above_9x9(shape, preset, constraints);
-    }
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
+    if shape.size() > 9 {
+        return levels_above_9x9(shape, preset, constraints, non_consecutive);
+    }
     // No 4x4 grid is non-consecutive.
     let offered: &[Level] = if non_consecutive {
         match shape.size() {
@@ -66,7 +66,12 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
 /// 16x16 windoku misses the timeout 2 times in 10); killer cages easy, and medium and extreme at
 /// 10x10; non-consecutive easy. Expert, and thermometers, Kropki dots and even or odd cells, are not
 /// offered there.
-fn levels_above_9x9(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+fn levels_above_9x9(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    non_consecutive: bool,
+) -> Vec<Level> {
     const EASY: &[Level] = &[Level::Easy];
     const TO_HARD: &[Level] = &[Level::Easy, Level::Medium, Level::Hard];
     const TO_HARD_AND_EXTREME: &[Level] = &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme];
@@ -89,14 +94,11 @@ fn levels_above_9x9(shape: Shape, preset: Option<Preset>, constraints: &Constrai
     if !constraints.cages.is_empty() || preset == Some(Preset::Killer) {
         kinds.push(if size == 10 { &[Level::Easy, Level::Medium, Level::Extreme] } else { EASY });
     }
-    if constraints.non_consecutive || preset == Some(Preset::NonConsecutive) {
+    if non_consecutive {
         kinds.push(EASY);
     }
-    let kropki = &constraints.kropki;
     let unmeasured = !constraints.thermometers.is_empty()
-        || !kropki.white.is_empty()
-        || !kropki.black.is_empty()
-        || kropki.all_given
+        || !constraints.kropki.is_empty()
         || !constraints.even.is_empty()
         || !constraints.odd.is_empty();
     if unmeasured {
