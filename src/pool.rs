@@ -17,11 +17,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tracing::Span;
 
 use crate::metrics;
 use crate::solver::{Deadline, Interrupt, Interrupted};
-use crate::telemetry::Sampled;
+use crate::telemetry::{RequestContext, Sampled};
 
 /// Sizes and limits of a [`SolverPool`].
 #[derive(Clone, Copy, Debug)]
@@ -132,7 +131,7 @@ impl SolverPool {
     ///
     /// For one request's work: refused at once when the queue is full, or after the queue
     /// timeout without a slot. The deadline starts at admission, so waiting counts. The job runs
-    /// inside the caller's tracing span, so its logs carry the request id.
+    /// with the caller's request context, so its logs carry the request id.
     pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
@@ -252,13 +251,16 @@ where
     T: Send + 'static,
     P: Send + 'static,
 {
-    let span = Span::current();
+    let context = RequestContext::current();
     let handle = tokio::task::spawn_blocking(move || {
         // The permits move into the job: if the caller goes away (client hung up, request
         // timeout), the slot stays taken until the CPU work really ends.
         let _permits = permits;
         let mut in_flight = InFlight { work, started: Instant::now(), timed_out: false };
-        let result = span.in_scope(|| job(&mut deadline));
+        let result = match &context {
+            Some(context) => RequestContext::scope(context, || job(&mut deadline)),
+            None => job(&mut deadline),
+        };
         // A job may also end normally after its deadline stopped part of it (a batch piece
         // whose later boards failed with `solve-timeout`): it reached its deadline all the same.
         in_flight.timed_out = result.is_err() || deadline.should_stop();
@@ -310,6 +312,24 @@ mod tests {
     #[tokio::test]
     async fn runs_a_job_and_returns_its_value() {
         assert_eq!(pool(1, 0).run("test", |_| Ok(42)).await, Ok(42));
+    }
+
+    /// A line logged by the job, on a thread of the blocking pool, carries the request's id.
+    #[tokio::test]
+    async fn a_job_runs_in_its_callers_request_context() {
+        use axum::http::{HeaderValue, Method, Uri};
+        let context = Arc::new(RequestContext {
+            method: Method::POST,
+            uri: Uri::from_static("/v1/solve"),
+            request_id: HeaderValue::from_static("job-1"),
+        });
+        let pool = pool(1, 0);
+        let mut job = Box::pin(pool.run("test", |_| {
+            Ok(crate::telemetry::with_request(|request| request.map(|request| request.id().to_owned())))
+        }));
+        // Polled in the context, as the front layer polls a request.
+        let seen = std::future::poll_fn(|cx| RequestContext::scope(&context, || job.as_mut().poll(cx))).await;
+        assert_eq!(seen, Ok(Some("job-1".to_owned())));
     }
 
     /// A quick job ends on the caller's thread; one that outlasts the inline budget is run

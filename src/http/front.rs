@@ -9,6 +9,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Instant;
 
@@ -20,6 +21,7 @@ use tower::{Layer, Service};
 
 use super::REQUEST_ID;
 use crate::random::SplitMix64;
+use crate::telemetry::RequestContext;
 
 /// The longest client-chosen request id kept: room for a UUID, a W3C trace id or a path of
 /// several of them.
@@ -62,19 +64,14 @@ where
         let started = Instant::now();
         let request_id = usable_request_id(request.headers_mut()).unwrap_or_else(fresh_request_id);
         request.headers_mut().insert(REQUEST_ID, request_id.clone());
-        // At ERROR, the most severe level, the span is enabled whatever RUST_LOG says, so every
-        // line of a request carries its id at every level (an INFO span would vanish under
-        // RUST_LOG=warn, and with it the id of the warnings and errors).
-        let span = tracing::error_span!(
-            "request",
-            method = request.method().as_str(),
-            path = request.uri().path(),
-            request_id = request_id.to_str().unwrap_or_default(),
-        );
+        // Every line logged while the request is handled carries its method, path and id,
+        // whatever RUST_LOG says (see `telemetry::RequestContext`).
+        let context =
+            Arc::new(RequestContext { method: request.method().clone(), uri: request.uri().clone(), request_id });
         let method = crate::metrics::method_label(request.method());
         let route = request.extensions().get::<MatchedPath>().cloned();
-        let inner = span.in_scope(|| self.inner.call(request));
-        FrontFuture { inner, span, started, request_id, method, route }
+        let inner = RequestContext::scope(&context, || self.inner.call(request));
+        FrontFuture { inner, context, started, method, route }
     }
 }
 
@@ -83,9 +80,8 @@ pin_project! {
     pub(super) struct FrontFuture<F> {
         #[pin]
         inner: F,
-        span: tracing::Span,
+        context: Arc<RequestContext>,
         started: Instant,
-        request_id: HeaderValue,
         method: &'static str,
         route: Option<MatchedPath>,
     }
@@ -99,26 +95,40 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        let _entered = this.span.enter();
-        let Ok(mut response) = ready!(this.inner.poll(cx));
-        let elapsed = this.started.elapsed();
-        let status = response.status();
-        if !response.headers().contains_key(REQUEST_ID) {
-            response.headers_mut().insert(REQUEST_ID, this.request_id.clone());
-        }
-        let route = this.route.as_ref().map_or("unmatched", MatchedPath::as_str);
-        crate::metrics::record_request(this.method, route, status.as_u16(), elapsed);
-        let latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
-        tracing::info!(target: "sudokud::access", status = status.as_u16(), latency_us, "finished processing request");
-        // A 503 is not a failure of the server: a full server refusing work, a deadline or a
-        // shutdown are the service working as configured; each is in the access log line,
-        // counted in the metrics, and overload is logged sampled where it is decided
-        // ([`crate::pool`]). One ERROR line per shed request would bury the log under load.
-        if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
-            tracing::error!(status = status.as_u16(), latency_us, "response failed");
-        }
-        Poll::Ready(Ok(response))
+        let context = this.context;
+        let inner = this.inner;
+        RequestContext::scope(context, || {
+            let Ok(response) = ready!(inner.poll(cx));
+            Poll::Ready(Ok(finish(context, *this.started, this.method, this.route.as_ref(), response)))
+        })
     }
+}
+
+/// Echoes the request id, counts and times the request, and writes its access log line.
+fn finish<B>(
+    context: &RequestContext,
+    started: Instant,
+    method: &'static str,
+    route: Option<&MatchedPath>,
+    mut response: Response<B>,
+) -> Response<B> {
+    let elapsed = started.elapsed();
+    let status = response.status();
+    if !response.headers().contains_key(REQUEST_ID) {
+        response.headers_mut().insert(REQUEST_ID, context.request_id.clone());
+    }
+    let route = route.map_or("unmatched", MatchedPath::as_str);
+    crate::metrics::record_request(method, route, status.as_u16(), elapsed);
+    let latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+    tracing::info!(target: "sudokud::access", status = status.as_u16(), latency_us, "finished processing request");
+    // A 503 is not a failure of the server: a full server refusing work, a deadline or a
+    // shutdown are the service working as configured; each is in the access log line,
+    // counted in the metrics, and overload is logged sampled where it is decided
+    // ([`crate::pool`]). One ERROR line per shed request would bury the log under load.
+    if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
+        tracing::error!(status = status.as_u16(), latency_us, "response failed");
+    }
+    response
 }
 
 /// The client's `x-request-id`, taken out of `headers` unless it is unusable: it is echoed in
@@ -202,5 +212,47 @@ mod tests {
         assert_eq!(with(&[&[0xc3, 0xa9]]), None);
         assert_eq!(with(&[&[b'x'; MAX_REQUEST_ID_LEN]]), Some(vec![b'x'; MAX_REQUEST_ID_LEN]));
         assert_eq!(with(&[&[b'x'; MAX_REQUEST_ID_LEN + 1]]), None);
+    }
+
+    /// The access log line, and a line logged by the handler, carry the request's method, path
+    /// and id, at info as at warn.
+    #[test]
+    fn every_line_of_a_request_carries_its_context() {
+        use axum::Router;
+        use axum::body::Body;
+        use tower::ServiceExt;
+
+        let captured = crate::telemetry::Captured::default();
+        let subscriber = crate::telemetry::subscriber(
+            crate::config::LogFormat::Json,
+            tracing_subscriber::EnvFilter::new("info"),
+            captured.clone(),
+        );
+        let routes = Router::new().route(
+            "/here",
+            axum::routing::get(|| async {
+                tracing::warn!("inside");
+                "ok"
+            }),
+        );
+        let app = routes.layer(FrontLayer);
+        tracing::subscriber::with_default(subscriber, || {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let request = Request::get("/here?q=1").header(REQUEST_ID, "trace-7").body(Body::empty()).unwrap();
+            let response = runtime.block_on(app.oneshot(request)).unwrap();
+            assert_eq!(response.headers()[REQUEST_ID], "trace-7");
+        });
+        let lines: Vec<serde_json::Value> =
+            captured.text().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert_eq!(lines[0]["fields"]["message"], "inside");
+        assert_eq!((&lines[1]["target"], &lines[1]["fields"]["status"]), (&"sudokud::access".into(), &200.into()));
+        assert!(lines[1]["fields"]["latency_us"].is_u64());
+        for line in &lines {
+            assert_eq!(
+                line["span"],
+                serde_json::json!({"method": "GET", "path": "/here", "request_id": "trace-7", "name": "request"})
+            );
+        }
     }
 }

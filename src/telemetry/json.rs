@@ -19,9 +19,23 @@ use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
 use tracing_subscriber::registry::LookupSpan;
 
+use super::context::{RequestContext, with_current};
+
 /// Formats an event as one JSON line, with its innermost span's fields under `span`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonLines;
+
+/// Writes a request's context as the `span` member lines had when it was a tracing span named
+/// `request`, which log queries by `span.request_id` rely on.
+fn write_request(out: &mut impl Write, request: &RequestContext) -> fmt::Result {
+    out.write_str(",\"span\":{\"method\":")?;
+    write_string(out, request.method.as_str())?;
+    out.write_str(",\"path\":")?;
+    write_string(out, request.path())?;
+    out.write_str(",\"request_id\":")?;
+    write_string(out, request.id())?;
+    out.write_str(",\"name\":\"request\"}")
+}
 
 /// Formats fields as the members of a JSON object, without the braces, so a span's stored fields
 /// can be copied into every line as they are.
@@ -42,7 +56,10 @@ where
         fields.result?;
         out.write_str("},\"target\":")?;
         write_string(&mut out, metadata.target())?;
-        if let Some(span) = ctx.event_scope().and_then(|mut scope| scope.next()) {
+        // The request's context, else the innermost span (spans of dependencies, of tests).
+        if let Some(written) = with_current(|request| request.map(|request| write_request(&mut out, request))) {
+            written?;
+        } else if let Some(span) = ctx.event_scope().and_then(|mut scope| scope.next()) {
             out.write_str(",\"span\":{")?;
             let extensions = span.extensions();
             if let Some(stored) = extensions.get::<FormattedFields<JsonFields>>().filter(|stored| !stored.is_empty()) {
@@ -226,34 +243,12 @@ fn civil_date(days: u64) -> (u64, u64, u64) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
     use serde_json::{Value, json};
-    use tracing_subscriber::fmt::MakeWriter;
 
     use super::*;
-
-    /// Collects what the subscriber writes.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl<'a> MakeWriter<'a> for Captured {
-        type Writer = Captured;
-        fn make_writer(&'a self) -> Captured {
-            self.clone()
-        }
-    }
+    use crate::telemetry::Captured;
 
     fn lines_of(log: impl FnOnce()) -> Vec<Value> {
         let captured = Captured::default();
@@ -263,8 +258,11 @@ mod tests {
             .event_format(JsonLines)
             .finish();
         tracing::subscriber::with_default(subscriber, log);
-        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-        text.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))).collect()
+        captured
+            .text()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+            .collect()
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Logging set-up for the server: JSON lines for collectors, pretty lines for people, written
 //! off the request path by a thread of their own.
 
+mod context;
 mod json;
+mod pretty;
 mod writer;
 
 use std::io::IsTerminal;
@@ -14,7 +16,9 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::LogFormat;
+pub use context::{RequestContext, with_current as with_request};
 use json::{JsonFields, JsonLines};
+use pretty::PrettyLines;
 pub use writer::{BatchWriter, LogGuard};
 
 /// Installs the global subscriber, writing to stdout through a [`BatchWriter`]; keep the guard
@@ -35,10 +39,10 @@ where
 {
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
     match format {
-        // Span fields (method, path, request_id) go on every line of a request, flattened, so a
+        // The request's method, path and id go on every line of the request (see `context`), so a
         // log query by request id finds all of them.
         LogFormat::Json => Box::new(builder.fmt_fields(JsonFields).event_format(JsonLines).finish()),
-        LogFormat::Pretty => Box::new(builder.finish()),
+        LogFormat::Pretty => Box::new(builder.event_format(PrettyLines).finish()),
     }
 }
 
@@ -78,6 +82,37 @@ impl Sampled {
 fn origin() -> Instant {
     static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     *ORIGIN.get_or_init(Instant::now)
+}
+
+/// What a test's subscriber writes, kept to be read back.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Captured {
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+#[cfg(test)]
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl<'a> MakeWriter<'a> for Captured {
+    type Writer = Captured;
+    fn make_writer(&'a self) -> Captured {
+        self.clone()
+    }
 }
 
 #[cfg(test)]
