@@ -102,7 +102,10 @@ struct Guards {
 impl Guards {
     fn new(config: &ServeConfig, stop: watch::Receiver<bool>, drained: mpsc::Sender<()>) -> Guards {
         let mut builder = auto::Builder::new(TokioExecutor::new());
-        builder.http1().timer(TokioTimer::new()).keep_alive(true);
+        // hyper's own header timeout is off: the connection's idle timeout (`connection.rs`)
+        // covers a slow head, at the configured length (hyper's default of 30 s would cut a
+        // longer one short), and hyper re-armed its timer for every request.
+        builder.http1().timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
         builder.http2().timer(TokioTimer::new());
         Guards {
             connections: Arc::new(Semaphore::new(config.max_connections.get())),
