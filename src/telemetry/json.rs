@@ -56,7 +56,7 @@ where
         LINE.with(|line| match line.try_borrow_mut() {
             Ok(mut line) => {
                 line.clear();
-                write_line(&mut *line, ctx, event)?;
+                write_line(&mut line, ctx, event)?;
                 out.write_str(&line)
             }
             // A field whose formatting logs a line of its own.
