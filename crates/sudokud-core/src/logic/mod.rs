@@ -45,6 +45,15 @@ pub use step::{Step, Technique};
 use grid::Grid;
 use step::Deduction;
 
+/// The 9x9 engine's grid and finders, the oracle the grid-size engine's tests check their
+/// chains against.
+#[cfg(test)]
+pub(crate) mod oracle {
+    pub(crate) use super::grid::Grid;
+    pub(crate) use super::techniques::describe;
+    pub(crate) use super::techniques::testing::{run, sparse};
+}
+
 /// Difficulty levels, each a band of ratings (see [`Level::range`]). By name in JSON, both
 /// ways, and on the command line, so a request can name the level it wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,11 +1,12 @@
 //! Human-style rating of grids of every size: the techniques of the 9x9 logic engine
-//! ([`crate::logic`]) that rest on houses alone (full house, hidden and naked singles, pointing and
-//! claiming, naked and hidden pairs, triples and quads, X-Wing, swordfish and jellyfish), taken
-//! easiest first one step at a time as there, with the same ratings and levels.
+//! ([`crate::logic`]) that rest on houses and peers alone (full house, hidden and naked singles,
+//! pointing and claiming, naked and hidden pairs, triples and quads, X-Wing, swordfish and
+//! jellyfish, the XY-Wing, X-chains and XY-chains in `chains`), taken easiest first one step at a
+//! time as there, with the same ratings and levels.
 //!
-//! Wings, colouring, uniqueness and chains are not applied here yet, so a grid that needs one of
-//! them takes a brute-force step and rates extreme, where the 9x9 engine might rate it hard or
-//! expert. On a 9x9 grid the two engines agree whenever the 9x9 path uses none of those.
+//! The XYZ- and W-Wings, colouring and uniqueness are not applied here yet, so a grid that needs
+//! one of them takes a harder technique or a brute-force step, where the 9x9 engine might rate it
+//! lower. On a 9x9 grid the two engines agree whenever the 9x9 path uses none of those.
 //!
 //! Every technique here only ever removes candidates that cannot be the answer, and each stays
 //! applicable as more candidates go, so whether a grid is solved within a level does not depend on
@@ -17,6 +18,8 @@ use serde::Serialize;
 
 use super::grid::Grid;
 use super::layout::Layout;
+mod chains;
+
 use super::shape::{Shape, symbol};
 use crate::logic::step::join;
 use crate::logic::{Level, Rating, Technique};
@@ -26,7 +29,7 @@ use crate::variants::Variant;
 
 /// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum,
 /// the neighbour rule and innies and outies only find anything on a variant's grid.
-pub const TECHNIQUES: [Technique; 20] = [
+pub const TECHNIQUES: [Technique; 23] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -43,9 +46,12 @@ pub const TECHNIQUES: [Technique; 20] = [
     Technique::CageCombination,
     Technique::Swordfish,
     Technique::HiddenTriple,
+    Technique::XYWing,
     Technique::NakedQuad,
     Technique::Jellyfish,
     Technique::HiddenQuad,
+    Technique::XChain,
+    Technique::XYChain,
     Technique::BruteForce,
 ];
 
@@ -490,6 +496,9 @@ impl<'a> Pencil<'a> {
             Technique::XWing => self.fish(2, step),
             Technique::Swordfish => self.fish(3, step),
             Technique::Jellyfish => self.fish(4, step),
+            Technique::XYWing => self.xy_chain(3, step),
+            Technique::XChain => self.x_chain(step),
+            Technique::XYChain => self.xy_chain(usize::MAX, step),
             _ => false,
         }
     }
@@ -1183,6 +1192,25 @@ impl<'a> Pencil<'a> {
                     cells(&eliminated)
                 )
             }
+            (Technique::XYWing, None) => {
+                let [pivot, a, b] = [0, 1, 2].map(|at| self.cell_name(step.cells[at]));
+                let either = |first: u8, second: u8| {
+                    let (low, high) = (first.min(second), first.max(second));
+                    format!("{} or {}", symbol(low), symbol(high))
+                };
+                let [x, y, z] = [step.values[0], step.values[1], step.values[2]];
+                format!(
+                    "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of {a} and {b} is {} and {}, seeing \
+                     both, can't be {}.",
+                    either(x, y),
+                    either(x, z),
+                    either(y, z),
+                    symbol(z),
+                    cells(&eliminated),
+                    symbol(z)
+                )
+            }
+            (Technique::XChain | Technique::XYChain, None) => self.describe_chain(technique, step, &eliminated),
             (_, None) => format!(
                 "In {}, {} fit only in {} ({name}), so the other candidates there go.",
                 self.house_name(step.houses[0]),
