@@ -44,6 +44,7 @@ pub use step::{Step, Technique};
 
 use grid::Grid;
 use step::Deduction;
+pub(crate) use techniques::trace_chain;
 
 /// The 9x9 engine's grid and finders, the oracle the grid-size engine's tests check their
 /// chains against.

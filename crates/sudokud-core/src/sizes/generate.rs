@@ -32,15 +32,12 @@ pub struct Generated {
 
 /// The levels offered at each size: those generated within the service's default solve timeout
 /// (one second) in every try measured (`cargo bench --bench sizes -- generate`; the table is in
-/// docs/benchmarks.md). A 4x4 grid never needs more than singles, no 6x6 puzzle in those tries
-/// needed a triple, and no 8x8 one a quad. 6x6 hard and 10x10 expert take up to five seconds;
-/// 20x20 and 25x25 puzzles that need guessing take minutes to blank to a minimum. 9x9 has every
-/// level, from [`crate::generate`].
+/// docs/benchmarks.md). A 4x4 grid never needs more than singles; 20x20 and 25x25 puzzles that
+/// need guessing take minutes to blank to a minimum. Expert rests on the chains, which made it
+/// (and 6x6 hard) quick at 6x6, 8x8 and 10x10 too. 9x9 has every level, from [`crate::generate`].
 pub fn levels(shape: Shape) -> &'static [Level] {
     match shape.size() {
         4 => &[Level::Easy],
-        6 => &[Level::Easy, Level::Medium, Level::Extreme],
-        8 | 10 => &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme],
         20 | 25 => &[Level::Easy, Level::Medium, Level::Hard, Level::Expert],
         _ => &Level::ALL,
     }

@@ -35,12 +35,14 @@ pub struct GeneratedVariant {
 
 /// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
 /// that every try reached within the default one-second solve timeout (docs/variants.md; seeds 0-9
-/// at 9x9 and above, 0-4 at 6x6). A killer's level comes from its cages: easy or medium (innies
-/// and outies) from cages of two to four cells, hard (cage combinations) or a guess from cages of
-/// three to six, rarely expert (1 of 10 within 3 s). Non-consecutive grids are few: their puzzles
-/// are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a solved 9x9 grid
-/// takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above 9x9, the levels
-/// every kind of rule present allows, each kind measured alone.
+/// at 9x9 and above, 0-4 at 6x6). Expert rests on the chains (XY-Wing, X- and XY-chains) and is
+/// offered for lines and regions, not for killer cages (5 of 10 tries missed 3 s at 9x9) nor for
+/// thermometers, Kropki dots or even and odd cells, which were not measured at it. A killer's
+/// level comes from its cages: easy or medium (innies and outies) from cages of two to four cells,
+/// hard (cage combinations) or a guess from cages of three to six. Non-consecutive grids are few:
+/// their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a
+/// solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above
+/// 9x9, the levels every kind of rule present allows, each kind measured alone.
 pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     if shape.size() > 9 {
@@ -53,18 +55,34 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
             9 => &[Level::Easy],
             _ => &[],
         }
-    } else {
+    } else if has_cages(preset, constraints) || has_unmeasured(constraints) {
         &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
+    } else {
+        &Level::ALL
     };
     AnyGrid::levels(shape).iter().copied().filter(|level| offered.contains(level)).collect()
 }
 
+/// Whether the variant has killer cages.
+fn has_cages(preset: Option<Preset>, constraints: &Constraints) -> bool {
+    !constraints.cages.is_empty() || preset == Some(Preset::Killer)
+}
+
+/// Whether the variant has rules whose puzzles were measured only at some levels and sizes:
+/// thermometers, Kropki dots, even or odd cells (given ones are kept, never made).
+fn has_unmeasured(constraints: &Constraints) -> bool {
+    !constraints.thermometers.is_empty()
+        || !constraints.kropki.is_empty()
+        || !constraints.even.is_empty()
+        || !constraints.odd.is_empty()
+}
+
 /// [`levels`] above 9x9: the levels every kind of rule present allows, each measured alone (seeds
 /// 0-9, the slowest under 0.8 s; docs/variants.md). Lines of cells (diagonals, anti-knight,
-/// anti-king) up to hard to 16x16 and easy beyond, and extreme at 10x10 and 12x12; regions (jigsaw,
-/// windoku) up to hard at 10x10 and 12x12, with extreme at 10x10, easy at 15x15 and none beyond (a
-/// 16x16 windoku misses the timeout 2 times in 10); killer cages easy, and medium and extreme at
-/// 10x10; non-consecutive easy. Expert, and thermometers, Kropki dots and even or odd cells, are not
+/// anti-king) every level at 10x10 and 12x12, up to expert at 15x15 and 16x16 and easy beyond;
+/// regions (jigsaw, windoku) every level at 10x10, up to expert at 12x12, easy at 15x15 and none
+/// beyond (a 16x16 windoku misses the timeout 2 times in 10); killer cages easy, and medium, hard
+/// and extreme at 10x10; non-consecutive easy. Thermometers, Kropki dots and even or odd cells are not
 /// offered there.
 fn levels_above_9x9(
     shape: Shape,
@@ -73,35 +91,30 @@ fn levels_above_9x9(
     non_consecutive: bool,
 ) -> Vec<Level> {
     const EASY: &[Level] = &[Level::Easy];
-    const TO_HARD: &[Level] = &[Level::Easy, Level::Medium, Level::Hard];
-    const TO_HARD_AND_EXTREME: &[Level] = &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme];
+    const TO_EXPERT: &[Level] = &[Level::Easy, Level::Medium, Level::Hard, Level::Expert];
     let size = shape.size();
     let lines = match size {
-        10 | 12 => TO_HARD_AND_EXTREME,
-        15 | 16 => TO_HARD,
+        10 | 12 => &Level::ALL,
+        15 | 16 => TO_EXPERT,
         _ => EASY,
     };
     let mut kinds = vec![lines];
     let regions = constraints.regions.is_some() || !constraints.extra_regions.is_empty();
     if regions || matches!(preset, Some(Preset::Jigsaw | Preset::Windoku)) {
         kinds.push(match size {
-            10 => TO_HARD_AND_EXTREME,
-            12 => TO_HARD,
+            10 => &Level::ALL,
+            12 => TO_EXPERT,
             15 => EASY,
             _ => &[],
         });
     }
-    if !constraints.cages.is_empty() || preset == Some(Preset::Killer) {
-        kinds.push(if size == 10 { &[Level::Easy, Level::Medium, Level::Extreme] } else { EASY });
+    if has_cages(preset, constraints) {
+        kinds.push(if size == 10 { &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme] } else { EASY });
     }
     if non_consecutive {
         kinds.push(EASY);
     }
-    let unmeasured = !constraints.thermometers.is_empty()
-        || !constraints.kropki.is_empty()
-        || !constraints.even.is_empty()
-        || !constraints.odd.is_empty();
-    if unmeasured {
+    if has_unmeasured(constraints) {
         kinds.push(&[]);
     }
     AnyGrid::levels(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
@@ -435,6 +448,14 @@ mod tests {
                     .unwrap()
                     .unwrap();
             check(&generated, Level::Easy);
+            // Expert rests on the chains, offered where every preset's tries were quick.
+            let offered = levels(nine, Some(preset), &Constraints::default());
+            assert_eq!(offered.contains(&Level::Expert), !matches!(preset, Preset::Killer | Preset::NonConsecutive));
+            if offered.contains(&Level::Expert) {
+                let made =
+                    generate(nine, Some(preset), &Constraints::default(), Level::Expert, Symmetry::None, 3, &mut Never);
+                check(&made.unwrap().unwrap(), Level::Expert);
+            }
             match preset {
                 Preset::Jigsaw => assert!(generated.constraints.regions.is_some()),
                 Preset::Killer => assert!(!generated.constraints.cages.is_empty()),
@@ -479,11 +500,11 @@ mod tests {
         let sixteen = Shape::new(4, 4).unwrap();
         assert_eq!(
             levels(sixteen, Some(Preset::X), &Constraints::default()),
-            [Level::Easy, Level::Medium, Level::Hard]
+            [Level::Easy, Level::Medium, Level::Hard, Level::Expert]
         );
         assert_eq!(
             levels(Shape::new(2, 5).unwrap(), Some(Preset::Killer), &Constraints::default()),
-            [Level::Easy, Level::Medium, Level::Extreme]
+            [Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
         );
         assert!(levels(sixteen, Some(Preset::Jigsaw), &Constraints::default()).is_empty());
         let even = Constraints { even: vec![Place(0, 0)], ..Constraints::default() };

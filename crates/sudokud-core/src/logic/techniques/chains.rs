@@ -97,6 +97,19 @@ fn spread(parent: &mut [usize; 81], visited: &mut Cells, frontier: Cells, links:
     next
 }
 
+/// Writes into `path` the chain a breadth-first search reached `end` by, start first: `parent`
+/// holds each reached cell's predecessor, `usize::MAX` for the start. Shared with the grid-size
+/// engine's chains.
+pub(crate) fn trace_chain(parent: &[usize], end: usize, path: &mut Vec<usize>) {
+    path.clear();
+    let mut cell = end;
+    while cell != usize::MAX {
+        path.push(cell);
+        cell = parent[cell];
+    }
+    path.reverse();
+}
+
 /// The shortest chain found so far: its cells from start to end, its digit and eliminations.
 struct Best {
     length: usize,
@@ -117,13 +130,7 @@ impl Best {
         if eliminated == 0 || length >= self.length {
             return;
         }
-        self.path.clear();
-        let mut cell = end;
-        while cell != usize::MAX {
-            self.path.push(cell);
-            cell = parent[cell];
-        }
-        self.path.reverse();
+        trace_chain(parent, end, &mut self.path);
         (self.length, self.digit, self.eliminated) = (length, digit, eliminated);
     }
 

@@ -9,6 +9,7 @@ use super::grid::Grid;
 use super::step::{Deduction, Technique};
 
 mod chains;
+pub(crate) use chains::trace_chain;
 mod colouring;
 mod fish;
 mod intersections;

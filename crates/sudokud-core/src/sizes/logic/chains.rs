@@ -9,6 +9,7 @@
 //! each cell joins a search once (no cell twice in a chain), as in the 9x9 engine.
 
 use super::{Pencil, Step, Technique, bit, join, symbol, values};
+use crate::logic::trace_chain;
 
 /// The shortest chain found so far, its value and the cells that lose it.
 struct Best {
@@ -29,13 +30,7 @@ impl Best {
         if eliminated.is_empty() || length >= self.length {
             return;
         }
-        self.path.clear();
-        let mut cell = end;
-        while cell != usize::MAX {
-            self.path.push(cell);
-            cell = parent[cell];
-        }
-        self.path.reverse();
+        trace_chain(parent, end, &mut self.path);
         (self.length, self.value, self.eliminated) = (length, value, eliminated);
     }
 }
