@@ -1242,6 +1242,12 @@ impl<'a> Pencil<'a> {
         let group = &variant.sum_groups[step.rule];
         let (area, one) = match group.houses[..] {
             [house] => (self.house_name(usize::from(house)), true),
+            // A pair of boxes or regions, side by side but not always numbered one after the other.
+            [first, second] if !self.is_line(usize::from(first)) => {
+                let kinds = if self.kind_name(usize::from(first)) == "box" { "boxes" } else { "regions" };
+                let number = |house: u16| usize::from(house) % self.size + 1;
+                (format!("{kinds} {} and {}", number(first), number(second)), false)
+            }
             [first, .., last] => {
                 let kind = self.kind_name(usize::from(first));
                 let number = |house: u16| usize::from(house) % self.size + 1;
@@ -1364,6 +1370,21 @@ mod tests {
             }
         }
         assert!(compared >= 8, "only {compared} puzzles used these techniques alone");
+    }
+
+    /// An innie of two boxes side by side names them as a pair, not as a run of houses.
+    #[test]
+    fn an_innie_of_two_boxes_is_said_of_the_pair() {
+        let constraints = crate::variants::sum_groups::tests::cages_across_two_boxes();
+        let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let rule = variant.sum_groups.iter().position(|group| group.cells == [23]).expect("the pair's innie");
+        let empty = Grid::empty(Shape::CLASSIC);
+        let pencil = Pencil::new(&empty, Book::Variant(&variant));
+        let step = Step { placements: vec![(23, 5)], cells: vec![23], values: vec![5], rule, ..Step::default() };
+        assert_eq!(
+            pencil.describe(Technique::InniesOuties, &step).explanation,
+            "Boxes 1 and 2 add up to 90 and the cages wholly inside them to 85, so r3c6 = 5."
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod constraints;
 pub mod generate;
 pub mod rules;
 pub mod solver;
-mod sum_groups;
+pub(crate) mod sum_groups;
 mod variant;
 
 pub use constraints::{Cage, Constraints, Diagonals, Kropki, Place, Preset, RegionId, Regions};

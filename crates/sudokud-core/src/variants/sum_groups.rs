@@ -30,8 +30,8 @@ pub(crate) struct SumGroup {
 }
 
 /// The innie and outie groups of a variant with `houses` (N cells each, of kinds `units`) and
-/// `cages`, each set of cells once, areas in house order then wider line unions, at most
-/// [`MAX_CAGES`] (the solver keeps them beside the cages). Groups of more than N cells are left
+/// `cages`, each set of cells once, areas in house order, then wider line unions, then pairs of
+/// boxes or regions side by side, at most [`MAX_CAGES`] (the solver keeps them beside the cages). Groups of more than N cells are left
 /// out: no one adds those up. None when cages with sums overlap, where cells would count twice.
 pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumGroup> {
     let cells = size * size;
@@ -62,6 +62,26 @@ pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[C
                 for start in first_line..=first_line + size - width {
                     areas.push((start..start + width).map(|number| number as u16).collect());
                 }
+            }
+        }
+    }
+    // Two boxes or regions side by side, the killer player's 45 rule on a pair of boxes.
+    let blocks: Vec<usize> =
+        (0..units.len()).filter(|&number| matches!(units[number], Unit::Box | Unit::Region)).collect();
+    let mut in_second = vec![false; cells];
+    for (at, &first) in blocks.iter().enumerate() {
+        for &second in &blocks[at + 1..] {
+            house(second).iter().for_each(|&cell| in_second[usize::from(cell)] = true);
+            let touches = house(first).iter().map(|&cell| usize::from(cell)).any(|cell| {
+                let (row, col) = (cell / size, cell % size);
+                (col + 1 < size && in_second[cell + 1])
+                    || (col > 0 && in_second[cell - 1])
+                    || (row + 1 < size && in_second[cell + size])
+                    || (row > 0 && in_second[cell - size])
+            });
+            house(second).iter().for_each(|&cell| in_second[usize::from(cell)] = false);
+            if touches {
+                areas.push(vec![first as u16, second as u16]);
             }
         }
     }
@@ -118,7 +138,7 @@ pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[C
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::{Constraints, Preset, Variant};
     use super::*;
     use crate::logic::Level;
@@ -189,6 +209,29 @@ mod tests {
             text.starts_with("Trying every way the cage of ") || text.starts_with("Every way the cage of ")
         };
         assert!(combinations.iter().all(said), "{combinations:?}");
+    }
+
+    /// Boxes 1 and 2 of a 9x9 grid: a cage across their border (r1c3, r1c4: 3), the rest of box
+    /// 1 (44) and of box 2 but r3c6 (38) lie wholly inside the pair, so r3c6 adds up to
+    /// 90 - 85 = 5, which neither box alone shows (each has a cage sticking out).
+    pub(crate) fn cages_across_two_boxes() -> Constraints {
+        let box_1 = (0..3).flat_map(|row| (0..3).map(move |col| [row, col]));
+        let box_2 = (0..3).flat_map(|row| (3..6).map(move |col| [row, col]));
+        let rest_1: Vec<_> = box_1.filter(|&cell| cell != [0, 2]).collect();
+        let rest_2: Vec<_> = box_2.filter(|&cell| cell != [0, 3] && cell != [2, 5]).collect();
+        serde_json::from_value(serde_json::json!({
+            "cages": [{"cells": [[0, 2], [0, 3]], "sum": 3}, {"cells": rest_1, "sum": 44}, {"cells": rest_2, "sum": 38}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cage_across_two_boxes_gives_an_innie_of_the_pair() {
+        let variant = Variant::new(Shape::CLASSIC, None, &cages_across_two_boxes()).unwrap();
+        let pair = variant.sum_groups.iter().find(|group| group.cells == [23]).expect("an innie r3c6");
+        assert_eq!((pair.sum, pair.outies, pair.houses.len()), (5, false, 2));
+        let boxes: Vec<Unit> = pair.houses.iter().map(|&house| variant.house_units[usize::from(house)]).collect();
+        assert_eq!(boxes, [Unit::Box, Unit::Box]);
     }
 
     #[test]
