@@ -1,5 +1,5 @@
-//! The front of every request: its id, its span, its metrics and its access log line, in one
-//! layer.
+//! The front of every request: its id, its logging context, its metrics and its access log line,
+//! in one layer.
 //!
 //! These were five layers (tower-http's request-id pair and trace layer, and two `from_fn`
 //! middlewares); each moved the inner future into its own, and the request id cost a `getrandom`
@@ -40,7 +40,7 @@ impl<S> Layer<S> for FrontLayer {
 }
 
 /// Gives each request an id (the client's `x-request-id` if usable, else a fresh UUID), runs it
-/// in a span that carries the id to every log line of the request, echoes the id in the
+/// in a context that carries the id to every log line of the request, echoes the id in the
 /// response, counts and times the request by matched route, and writes the access log line when
 /// the response head is ready (for a streamed NDJSON batch, at the start of the stream).
 #[derive(Clone, Debug)]
@@ -95,8 +95,7 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        let context = this.context;
-        let inner = this.inner;
+        let (context, inner) = (&*this.context, this.inner);
         RequestContext::scope(context, || {
             let Ok(response) = ready!(inner.poll(cx));
             Poll::Ready(Ok(finish(context, *this.started, this.method, this.route.as_ref(), response)))

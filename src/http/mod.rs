@@ -68,7 +68,7 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Puzzle, Format), ApiError> {
 }
 
 /// Wraps `routes` in the middleware every response passes through, outermost first: the
-/// request's id, span, metrics and access log ([`front`]), CORS, compression, and the timeout,
+/// request's id, logging context, metrics and access log ([`front`]), CORS, compression, and the timeout,
 /// panic catching and problem rendering ([`guard`]).
 fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
     let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins));
