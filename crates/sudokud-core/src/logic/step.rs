@@ -64,6 +64,9 @@ pub enum Technique {
     Jellyfish,
     /// Four digits confined to the same four cells of a unit.
     HiddenQuad,
+    /// Every open cell but one has two candidates, each in two cells of every house; the one
+    /// with three must hold the candidate it adds, or the grid would not have one solution.
+    BugPlusOne,
     /// A single-digit chain of alternating conjugate pairs and shared units.
     XChain,
     /// A chain of two-candidate cells.
@@ -88,6 +91,7 @@ pub enum Technique {
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
 ///   cell's candidates, a subset-sized piece of bookkeeping.
+/// - BUG+1 5.6, SE's bivalue universal grave type 1.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
@@ -114,6 +118,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("naked-quad", "Naked quad", 5.0),
     ("jellyfish", "Jellyfish", 5.2),
     ("hidden-quad", "Hidden quad", 5.4),
+    ("bug-plus-one", "BUG+1", 5.6),
     ("x-chain", "X-chain", 6.6),
     ("xy-chain", "XY-chain", 7.0),
     ("brute-force", "Brute force", 10.0),
@@ -121,7 +126,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 27] = [
+    pub const ALL: [Technique; 28] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -146,6 +151,7 @@ impl Technique {
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::BugPlusOne,
         Technique::XChain,
         Technique::XYChain,
         Technique::BruteForce,

@@ -52,6 +52,7 @@ pub(crate) fn find(
         WWing => wings::w_wing(grid, out),
         SimpleColouring => colouring::simple_colouring(grid, out),
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
+        BugPlusOne => uniqueness::bug_plus_one(grid, out),
         XChain => chains::x_chain(grid, out, interrupt)?,
         XYChain => chains::xy_chain(grid, out, interrupt)?,
         // Classic grids have no variant rules; brute force needs the solution.
@@ -70,6 +71,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         XYWing | XYZWing | WWing => wings::describe(deduction),
         SimpleColouring => colouring::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
+        BugPlusOne => uniqueness::describe_bug(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")

@@ -1,11 +1,21 @@
+//! Uniqueness: the rectangle of type 1 and BUG+1.
+//!
 //! Uniqueness rectangle type 1. Four blank cells in two rows, two columns and two boxes that
 //! could all be x or y would let a solution swap x and y around the rectangle and stay valid: a
 //! deadly pattern, impossible in a puzzle with one solution. So when three corners are exactly
-//! {x,y}, the fourth corner must be something else and loses x and y. Valid only because the
-//! callers guarantee a unique puzzle.
+//! {x,y}, the fourth corner must be something else and loses x and y.
+//!
+//! BUG+1 (bivalue universal grave plus one). A grid whose open cells all have two candidates,
+//! each candidate in exactly two cells of every house, has no solution or several: its
+//! candidates split into two colourings that both fit. So when every open cell but one is
+//! like that and the one has three candidates, its third (the one in three cells of each of its
+//! houses) must be its value.
+//!
+//! Both are valid only because the callers guarantee a unique puzzle.
 
 use crate::logic::grid::{Grid, digits, house_cells, ones};
 use crate::logic::step::{Deduction, cell_list, digit_list};
+use crate::position::House;
 use crate::position::{Cell, HouseKind};
 
 /// The first rectangle with three corners equal to one pair. Of those three, two share the row
@@ -32,6 +42,34 @@ pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
         }
     }
     false
+}
+
+/// BUG+1: the one open cell with three candidates, every other with two, and every candidate in
+/// exactly two cells of each house but the added one, in three cells of the odd cell's houses.
+pub(super) fn bug_plus_one(grid: &Grid, out: &mut Deduction) -> bool {
+    let others = grid.blanks() & !grid.cells_with_count(2);
+    if others.count_ones() != 1 || others & grid.cells_with_count(3) == 0 {
+        return false;
+    }
+    let cell = Cell::at(others.trailing_zeros() as usize);
+    let in_cell = |house: House| house_cells(house) >> cell.index() & 1 == 1;
+    let Some(added) = digits(grid.candidates(cell.index()))
+        .find(|&digit| HouseKind::ALL.iter().all(|&kind| grid.positions(cell.house(kind), digit).count_ones() == 3))
+    else {
+        return false;
+    };
+    let grave = House::all().all(|house| {
+        (1..=9).all(|digit| {
+            let count = grid.positions(house, digit).count_ones();
+            if digit == added && in_cell(house) { count == 3 } else { count == 0 || count == 2 }
+        })
+    });
+    if !grave {
+        return false;
+    }
+    out.add_cells([cell.index()]);
+    out.add_digits([added]);
+    out.place(cell.index(), added)
 }
 
 /// Records the rectangle if, of the corners `c` and `d` opposite the pair cells `a` and `b`, one
@@ -66,11 +104,51 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     )
 }
 
+/// "Every open cell but r5c5 has two candidates, each in two cells of its row, column and box;
+/// r5c5 adds 7, in three, so if r5c5 weren't 7 the puzzle would not have one solution: r5c5 = 7."
+pub(super) fn describe_bug(deduction: &Deduction) -> String {
+    let (cell, digit) = (deduction.cells[0], deduction.digits[0]);
+    format!(
+        "Every open cell but {cell} has two candidates, each in two cells of every row, column and box; {cell} \
+         adds {digit}, in three cells of its row, column and box, so if {cell} weren't {digit} the puzzle would \
+         not have one solution: {cell} = {digit}."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::logic::step::Technique;
     use crate::logic::techniques::testing::{cand, run, sparse};
+
+    /// A puzzle Sudoku Explainer rates 5.6 for its BUG+1 (from the public-domain SE-rated
+    /// exchange set): our path takes one BUG+1 step, which places the solution's digit, and
+    /// the whole path agrees with the solution and rates 5.6 too.
+    #[test]
+    fn bug_plus_one_places_the_added_candidate() {
+        use crate::board::Board;
+        use crate::solver::{Never, Outcome, solve};
+        let puzzle: Board =
+            ".........47.....81..36512....9.8.5.....7.3...2...9...7.4.2.7.5..1.....9.3...4...6".parse().unwrap();
+        let Outcome::Unique(solution) = solve(&puzzle) else { panic!("a proper puzzle") };
+        let explained = crate::logic::explain(&puzzle, &solution, &mut Never).unwrap();
+        let bugs: Vec<_> = explained.steps.iter().filter(|step| step.technique == Technique::BugPlusOne).collect();
+        assert_eq!(bugs.len(), 1);
+        let placed = bugs[0].placements[0];
+        assert_eq!(solution.get(placed.cell.row().into(), placed.cell.col().into()), placed.digit.get());
+        let (cell, digit) = (placed.cell, placed.digit);
+        assert!(bugs[0].explanation.starts_with(&format!("Every open cell but {cell} has two candidates")));
+        assert!(bugs[0].explanation.ends_with(&format!("{cell} = {digit}.")));
+        assert_eq!(explained.rating.rating, 5.6);
+        assert_eq!(explained.solution, solution);
+    }
+
+    /// Without the grave around it a three-candidate cell proves nothing.
+    #[test]
+    fn no_bug_without_a_grave() {
+        let grid = sparse(&[(1, 1, &[1, 2, 3]), (1, 2, &[1, 2]), (2, 1, &[1, 3])]);
+        assert!(run(Technique::BugPlusOne, &grid).is_none());
+    }
 
     #[test]
     fn type_1_clears_the_pair_from_the_fourth_corner() {
