@@ -67,6 +67,9 @@ pub enum Technique {
     /// Every open cell but one has two candidates, each in two cells of every house; the one
     /// with three must hold the candidate it adds, or the grid would not have one solution.
     BugPlusOne,
+    /// Every open cell but a few has two candidates, each in two cells of every house; the few
+    /// have three, all adding the same candidate, which one of them must hold.
+    BugType2,
     /// A single-digit chain of alternating conjugate pairs and shared units.
     XChain,
     /// A chain of two-candidate cells.
@@ -91,7 +94,7 @@ pub enum Technique {
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
 ///   cell's candidates, a subset-sized piece of bookkeeping.
-/// - BUG+1 5.6, SE's bivalue universal grave type 1.
+/// - BUG+1 5.6 and BUG type 2 5.7, SE's bivalue universal graves of types 1 and 2.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
@@ -119,6 +122,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("jellyfish", "Jellyfish", 5.2),
     ("hidden-quad", "Hidden quad", 5.4),
     ("bug-plus-one", "BUG+1", 5.6),
+    ("bug-type-2", "BUG type 2", 5.7),
     ("x-chain", "X-chain", 6.6),
     ("xy-chain", "XY-chain", 7.0),
     ("brute-force", "Brute force", 10.0),
@@ -126,7 +130,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 28] = [
+    pub const ALL: [Technique; 29] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -152,6 +156,7 @@ impl Technique {
         Technique::Jellyfish,
         Technique::HiddenQuad,
         Technique::BugPlusOne,
+        Technique::BugType2,
         Technique::XChain,
         Technique::XYChain,
         Technique::BruteForce,

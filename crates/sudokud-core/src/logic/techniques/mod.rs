@@ -53,6 +53,7 @@ pub(crate) fn find(
         SimpleColouring => colouring::simple_colouring(grid, out),
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
+        BugType2 => uniqueness::bug_type_2(grid, out),
         XChain => chains::x_chain(grid, out, interrupt)?,
         XYChain => chains::xy_chain(grid, out, interrupt)?,
         // Classic grids have no variant rules; brute force needs the solution.
@@ -71,7 +72,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         XYWing | XYZWing | WWing => wings::describe(deduction),
         SimpleColouring => colouring::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
-        BugPlusOne => uniqueness::describe_bug(deduction),
+        BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")

@@ -13,8 +13,8 @@
 //!
 //! Both are valid only because the callers guarantee a unique puzzle.
 
-use crate::logic::grid::{Grid, digits, house_cells, ones};
-use crate::logic::step::{Deduction, cell_list, digit_list};
+use crate::logic::grid::{Cells, Grid, digits, house_cells, ones, seeing_all};
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
 use crate::position::House;
 use crate::position::{Cell, HouseKind};
 
@@ -47,29 +47,47 @@ pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
 /// BUG+1: the one open cell with three candidates, every other with two, and every candidate in
 /// exactly two cells of each house but the added one, in three cells of the odd cell's houses.
 pub(super) fn bug_plus_one(grid: &Grid, out: &mut Deduction) -> bool {
-    let others = grid.blanks() & !grid.cells_with_count(2);
-    if others.count_ones() != 1 || others & grid.cells_with_count(3) == 0 {
+    let odd = grid.blanks() & !grid.cells_with_count(2);
+    if odd.count_ones() != 1 || odd & grid.cells_with_count(3) == 0 {
         return false;
     }
-    let cell = Cell::at(others.trailing_zeros() as usize);
-    let in_cell = |house: House| house_cells(house) >> cell.index() & 1 == 1;
-    let Some(added) = digits(grid.candidates(cell.index()))
-        .find(|&digit| HouseKind::ALL.iter().all(|&kind| grid.positions(cell.house(kind), digit).count_ones() == 3))
-    else {
+    let cell = odd.trailing_zeros() as usize;
+    let Some(added) = digits(grid.candidates(cell)).find(|&digit| grave_without(grid, odd, digit)) else {
         return false;
     };
-    let grave = House::all().all(|house| {
-        (1..=9).all(|digit| {
-            let count = grid.positions(house, digit).count_ones();
-            if digit == added && in_cell(house) { count == 3 } else { count == 0 || count == 2 }
-        })
-    });
-    if !grave {
+    out.add_cells([cell]);
+    out.add_digits([added]);
+    out.place(cell, added)
+}
+
+/// BUG type 2: two or more open cells with three candidates, every other with two, that all add
+/// the same candidate to a grave: one of them holds it, so every cell seeing them all loses it.
+pub(super) fn bug_type_2(grid: &Grid, out: &mut Deduction) -> bool {
+    let odd = grid.blanks() & !grid.cells_with_count(2);
+    if odd.count_ones() < 2 || odd & !grid.cells_with_count(3) != 0 {
         return false;
     }
-    out.add_cells([cell.index()]);
+    let shared = ones(odd).fold(0x1ff, |shared, cell| shared & grid.candidates(cell));
+    let Some(added) = digits(shared).find(|&digit| grave_without(grid, odd, digit)) else {
+        return false;
+    };
+    let cells: Vec<usize> = ones(odd).collect();
+    out.add_cells(cells.iter().copied());
     out.add_digits([added]);
-    out.place(cell.index(), added)
+    out.eliminate(seeing_all(grid, added, &cells), added);
+    out.finish()
+}
+
+/// Whether, with `digit` taken out of the `odd` cells, every house holds each candidate in no
+/// cell or in two: a bivalue universal grave (the other open cells have two candidates).
+fn grave_without(grid: &Grid, odd: Cells, digit: u8) -> bool {
+    House::all().all(|house| {
+        let odd_here = (odd & house_cells(house)).count_ones();
+        (1..=9).all(|candidate| {
+            let count = grid.positions(house, candidate).count_ones() - if candidate == digit { odd_here } else { 0 };
+            count == 0 || count == 2
+        })
+    })
 }
 
 /// Records the rectangle if, of the corners `c` and `d` opposite the pair cells `a` and `b`, one
@@ -104,15 +122,28 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     )
 }
 
-/// "Every open cell but r5c5 has two candidates, each in two cells of its row, column and box;
-/// r5c5 adds 7, in three, so if r5c5 weren't 7 the puzzle would not have one solution: r5c5 = 7."
+/// BUG+1: "Every open cell but r5c5 has two candidates, each in two cells of every row, column
+/// and box; r5c5 adds 7, in three cells of its row, column and box, so if r5c5 weren't 7 the
+/// puzzle would not have one solution: r5c5 = 7." Type 2 says the same of several cells and
+/// removes the digit from the cells that see them all.
 pub(super) fn describe_bug(deduction: &Deduction) -> String {
-    let (cell, digit) = (deduction.cells[0], deduction.digits[0]);
-    format!(
-        "Every open cell but {cell} has two candidates, each in two cells of every row, column and box; {cell} \
-         adds {digit}, in three cells of its row, column and box, so if {cell} weren't {digit} the puzzle would \
-         not have one solution: {cell} = {digit}."
-    )
+    let digit = deduction.digits[0];
+    let cells = cell_list(deduction.cells.iter().copied());
+    let grave = "two candidates, each in two cells of every row, column and box";
+    match &deduction.placements[..] {
+        [placed] => {
+            let cell = placed.cell;
+            format!(
+                "Every open cell but {cell} has {grave}; {cell} adds {digit}, in three cells of its row, column and \
+                 box, so if {cell} weren't {digit} the puzzle would not have one solution: {cell} = {digit}."
+            )
+        }
+        _ => format!(
+            "Every open cell but {cells} has {grave}; those each add {digit}, so one of them is {digit} or the \
+             puzzle would not have one solution, and {} can't be {digit}.",
+            eliminated_cells(deduction)
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -143,11 +174,32 @@ mod tests {
         assert_eq!(explained.solution, solution);
     }
 
+    /// A puzzle Sudoku Explainer rates 5.7 (same set): one BUG type 2 step, whose eliminations
+    /// the solution bears out, and the path rates 5.7.
+    #[test]
+    fn bug_type_2_clears_the_added_candidate_from_cells_seeing_the_odd_ones() {
+        use crate::board::Board;
+        use crate::solver::{Never, Outcome, solve};
+        let puzzle: Board =
+            ".6.1..5......23..63.7...9...3.2.9..4.9..5..8.5..4.8.3...9...4.14..89......3..1.9.".parse().unwrap();
+        let Outcome::Unique(solution) = solve(&puzzle) else { panic!("a proper puzzle") };
+        let explained = crate::logic::explain(&puzzle, &solution, &mut Never).unwrap();
+        let bugs: Vec<_> = explained.steps.iter().filter(|step| step.technique == Technique::BugType2).collect();
+        assert_eq!(bugs.len(), 1);
+        assert!(bugs[0].cells.len() >= 2 && !bugs[0].eliminations.is_empty());
+        for lost in &bugs[0].eliminations {
+            assert_ne!(solution.get(lost.cell.row().into(), lost.cell.col().into()), lost.digit.get());
+        }
+        assert!(bugs[0].explanation.contains("so one of them is"), "{}", bugs[0].explanation);
+        assert_eq!(explained.rating.rating, 5.7);
+    }
+
     /// Without the grave around it a three-candidate cell proves nothing.
     #[test]
     fn no_bug_without_a_grave() {
         let grid = sparse(&[(1, 1, &[1, 2, 3]), (1, 2, &[1, 2]), (2, 1, &[1, 3])]);
         assert!(run(Technique::BugPlusOne, &grid).is_none());
+        assert!(run(Technique::BugType2, &grid).is_none());
     }
 
     #[test]
