@@ -152,46 +152,46 @@ mod tests {
     use crate::logic::step::Technique;
     use crate::logic::techniques::testing::{cand, run, sparse};
 
-    /// A puzzle Sudoku Explainer rates 5.6 for its BUG+1 (from the public-domain SE-rated
-    /// exchange set): our path takes one BUG+1 step, which places the solution's digit, and
-    /// the whole path agrees with the solution and rates 5.6 too.
-    #[test]
-    fn bug_plus_one_places_the_added_candidate() {
-        use crate::board::Board;
+    /// The one step of `technique` on the path of `puzzle` (from the public-domain SE-rated
+    /// exchange set), the solution, and the path's rating.
+    fn only_step(puzzle: &str, technique: Technique) -> (crate::logic::Step, crate::board::Board, f32) {
         use crate::solver::{Never, Outcome, solve};
-        let puzzle: Board =
-            ".........47.....81..36512....9.8.5.....7.3...2...9...7.4.2.7.5..1.....9.3...4...6".parse().unwrap();
+        let puzzle: crate::board::Board = puzzle.parse().unwrap();
         let Outcome::Unique(solution) = solve(&puzzle) else { panic!("a proper puzzle") };
         let explained = crate::logic::explain(&puzzle, &solution, &mut Never).unwrap();
-        let bugs: Vec<_> = explained.steps.iter().filter(|step| step.technique == Technique::BugPlusOne).collect();
-        assert_eq!(bugs.len(), 1);
-        let placed = bugs[0].placements[0];
-        assert_eq!(solution.get(placed.cell.row().into(), placed.cell.col().into()), placed.digit.get());
-        let (cell, digit) = (placed.cell, placed.digit);
-        assert!(bugs[0].explanation.starts_with(&format!("Every open cell but {cell} has two candidates")));
-        assert!(bugs[0].explanation.ends_with(&format!("{cell} = {digit}.")));
-        assert_eq!(explained.rating.rating, 5.6);
         assert_eq!(explained.solution, solution);
+        let mut steps = explained.steps.into_iter().filter(|step| step.technique == technique);
+        let step = steps.next().expect("a step of the technique");
+        assert!(steps.next().is_none(), "one step of {technique:?}");
+        (step, solution, explained.rating.rating)
     }
 
-    /// A puzzle Sudoku Explainer rates 5.7 (same set): one BUG type 2 step, whose eliminations
-    /// the solution bears out, and the path rates 5.7.
+    /// SE rates this puzzle 5.6 for its BUG+1: our one BUG+1 step places the solution's digit,
+    /// and the path rates 5.6 too.
+    #[test]
+    fn bug_plus_one_places_the_added_candidate() {
+        let puzzle = ".........47.....81..36512....9.8.5.....7.3...2...9...7.4.2.7.5..1.....9.3...4...6";
+        let (step, solution, rating) = only_step(puzzle, Technique::BugPlusOne);
+        let placed = step.placements[0];
+        assert_eq!(solution.get(placed.cell.row().into(), placed.cell.col().into()), placed.digit.get());
+        let (cell, digit) = (placed.cell, placed.digit);
+        assert!(step.explanation.starts_with(&format!("Every open cell but {cell} has two candidates")));
+        assert!(step.explanation.ends_with(&format!("{cell} = {digit}.")));
+        assert_eq!(rating, 5.6);
+    }
+
+    /// SE rates this one 5.7: our one BUG type 2 step's eliminations are borne out by the
+    /// solution, and the path rates 5.7.
     #[test]
     fn bug_type_2_clears_the_added_candidate_from_cells_seeing_the_odd_ones() {
-        use crate::board::Board;
-        use crate::solver::{Never, Outcome, solve};
-        let puzzle: Board =
-            ".6.1..5......23..63.7...9...3.2.9..4.9..5..8.5..4.8.3...9...4.14..89......3..1.9.".parse().unwrap();
-        let Outcome::Unique(solution) = solve(&puzzle) else { panic!("a proper puzzle") };
-        let explained = crate::logic::explain(&puzzle, &solution, &mut Never).unwrap();
-        let bugs: Vec<_> = explained.steps.iter().filter(|step| step.technique == Technique::BugType2).collect();
-        assert_eq!(bugs.len(), 1);
-        assert!(bugs[0].cells.len() >= 2 && !bugs[0].eliminations.is_empty());
-        for lost in &bugs[0].eliminations {
+        let puzzle = ".6.1..5......23..63.7...9...3.2.9..4.9..5..8.5..4.8.3...9...4.14..89......3..1.9.";
+        let (step, solution, rating) = only_step(puzzle, Technique::BugType2);
+        assert!(step.cells.len() >= 2 && !step.eliminations.is_empty());
+        for lost in &step.eliminations {
             assert_ne!(solution.get(lost.cell.row().into(), lost.cell.col().into()), lost.digit.get());
         }
-        assert!(bugs[0].explanation.contains("so one of them is"), "{}", bugs[0].explanation);
-        assert_eq!(explained.rating.rating, 5.7);
+        assert!(step.explanation.contains("so one of them is"), "{}", step.explanation);
+        assert_eq!(rating, 5.7);
     }
 
     /// Without the grave around it a three-candidate cell proves nothing.
