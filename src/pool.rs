@@ -324,9 +324,8 @@ mod tests {
             request_id: HeaderValue::from_static("job-1"),
         });
         let pool = pool(1, 0);
-        let mut job = Box::pin(pool.run("test", |_| {
-            Ok(crate::telemetry::with_request(|request| request.map(|request| request.id().to_owned())))
-        }));
+        let mut job =
+            Box::pin(pool.run("test", |_| Ok(RequestContext::current().map(|request| request.id().to_owned()))));
         // Polled in the context, as the front layer polls a request.
         let seen = std::future::poll_fn(|cx| RequestContext::scope(&context, || job.as_mut().poll(cx))).await;
         assert_eq!(seen, Ok(Some("job-1".to_owned())));

@@ -7,7 +7,7 @@
 //! only read when a line is written, so here it costs one allocation per request and a
 //! thread-local swap per poll: [`RequestContext::scope`] makes it current on this thread while
 //! the request's future runs (the front layer), and on a blocking pool thread while the
-//! request's job runs (the pool), and the line formatters read it ([`with_current`]).
+//! request's job runs (the pool), and the line formatters read it ([`RequestContext::current`]).
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -43,9 +43,10 @@ impl RequestContext {
         work()
     }
 
-    /// The context current on this thread, to carry to another thread.
+    /// The context current on this thread: to carry to another thread, or for a log line.
     pub fn current() -> Option<Arc<RequestContext>> {
-        CURRENT.with(|current| current.borrow().clone())
+        // Lines logged while a thread is torn down have no context.
+        CURRENT.try_with(|current| current.try_borrow().ok().and_then(|current| current.clone())).ok().flatten()
     }
 
     /// The request's path, as logged.
@@ -56,15 +57,6 @@ impl RequestContext {
     /// The request id as text: the front layer keeps only printable ASCII ones.
     pub fn id(&self) -> &str {
         self.request_id.to_str().unwrap_or_default()
-    }
-}
-
-/// Calls `read` with the context current on this thread, if any.
-pub fn with_current<R>(read: impl FnOnce(Option<&RequestContext>) -> R) -> R {
-    // Lines logged while a thread is torn down have no context.
-    match CURRENT.try_with(|current| current.try_borrow().ok().map(|current| current.clone())) {
-        Ok(Some(current)) => read(current.as_deref()),
-        _ => read(None),
     }
 }
 
@@ -81,7 +73,7 @@ mod tests {
     }
 
     fn current_id() -> Option<String> {
-        with_current(|context| context.map(|context| context.id().to_owned()))
+        RequestContext::current().map(|context| context.id().to_owned())
     }
 
     #[test]

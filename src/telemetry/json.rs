@@ -19,9 +19,10 @@ use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
 use tracing_subscriber::registry::LookupSpan;
 
-use super::context::{RequestContext, with_current};
+use super::context::RequestContext;
 
-/// Formats an event as one JSON line, with its innermost span's fields under `span`.
+/// Formats an event as one JSON line, with its request's context (else its innermost span's
+/// fields) under `span`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonLines;
 
@@ -86,8 +87,8 @@ where
     out.push_str("},\"target\":");
     write_string(out, metadata.target())?;
     // The request's context, else the innermost span (spans of dependencies, of tests).
-    if let Some(written) = with_current(|request| request.map(|request| write_request(&mut *out, request))) {
-        written?;
+    if let Some(request) = RequestContext::current() {
+        write_request(out, &request)?;
     } else if let Some(span) = ctx.event_scope().and_then(|mut scope| scope.next()) {
         out.push_str(",\"span\":{");
         let extensions = span.extensions();

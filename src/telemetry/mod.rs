@@ -16,7 +16,7 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::LogFormat;
-pub use context::{RequestContext, with_current as with_request};
+pub use context::RequestContext;
 use json::{JsonFields, JsonLines};
 use pretty::PrettyLines;
 pub use writer::{BatchWriter, LogGuard};
@@ -86,32 +86,38 @@ fn origin() -> Instant {
 
 /// What a test's subscriber writes, kept to be read back.
 #[cfg(test)]
-#[derive(Clone, Default)]
-pub(crate) struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+pub(crate) use captured::Captured;
 
 #[cfg(test)]
-impl Captured {
-    pub(crate) fn text(&self) -> String {
-        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
-}
+mod captured {
+    use std::sync::{Arc, Mutex};
 
-#[cfg(test)]
-impl std::io::Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+    use tracing_subscriber::fmt::MakeWriter;
 
-#[cfg(test)]
-impl<'a> MakeWriter<'a> for Captured {
-    type Writer = Captured;
-    fn make_writer(&'a self) -> Captured {
-        self.clone()
+    #[derive(Clone, Default)]
+    pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Captured {
+        pub(crate) fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'a> MakeWriter<'a> for Captured {
+        type Writer = Captured;
+        fn make_writer(&'a self) -> Captured {
+            self.clone()
+        }
     }
 }
 

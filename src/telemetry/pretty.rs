@@ -10,7 +10,7 @@ use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
 use tracing_subscriber::registry::LookupSpan;
 
-use super::context::with_current;
+use super::context::RequestContext;
 use super::json::write_timestamp;
 
 /// Formats an event as one line of text, coloured when the writer takes ANSI escapes.
@@ -38,16 +38,9 @@ where
         };
         let (colour, reset) = if ansi { (colour, reset) } else { ("", "") };
         write!(out, " {colour}{:>5}{reset} ", metadata.level())?;
-        with_current(|request| match request {
-            Some(request) => write!(
-                out,
-                "request{{method={} path={} request_id={}}}: ",
-                request.method,
-                request.path(),
-                request.id()
-            ),
-            None => Ok(()),
-        })?;
+        if let Some(request) = RequestContext::current() {
+            write!(out, "request{{method={} path={} request_id={}}}: ", request.method, request.path(), request.id())?;
+        }
         for span in ctx.event_scope().into_iter().flat_map(|scope| scope.from_root()) {
             out.write_str(span.name())?;
             let extensions = span.extensions();
@@ -70,7 +63,6 @@ mod tests {
 
     use super::*;
     use crate::telemetry::Captured;
-    use crate::telemetry::context::RequestContext;
 
     #[test]
     fn a_line_shows_the_request_spans_target_message_and_fields() {

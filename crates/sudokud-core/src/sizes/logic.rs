@@ -1244,7 +1244,8 @@ impl<'a> Pencil<'a> {
             [house] => (self.house_name(usize::from(house)), true),
             // A pair of boxes or regions, side by side but not always numbered one after the other.
             [first, second] if !self.is_line(usize::from(first)) => {
-                let kinds = if self.kind_name(usize::from(first)) == "box" { "boxes" } else { "regions" };
+                let kinds =
+                    if self.book.unit(usize::from(first), self.size) == Unit::Box { "boxes" } else { "regions" };
                 let number = |house: u16| usize::from(house) % self.size + 1;
                 (format!("{kinds} {} and {}", number(first), number(second)), false)
             }
