@@ -136,6 +136,13 @@ impl Rating {
     /// `Technique as usize`): its hardest technique's, extreme whenever brute force was needed
     /// or the path stopped short (`completed` false).
     pub(crate) fn of_path(counts: &[u32; Technique::ALL.len()], completed: bool) -> Rating {
+        let hardest = Technique::ALL.iter().filter(|&&technique| counts[technique as usize] > 0);
+        Rating::of_steps(counts, hardest.map(|technique| technique.rating()).fold(0.0, f32::max), completed)
+    }
+
+    /// [`Rating::of_path`] for a path whose hardest step rated `hardest`: a chain's rating grows
+    /// with its length, so a step may rate above its technique's base.
+    pub(crate) fn of_steps(counts: &[u32; Technique::ALL.len()], hardest: f32, completed: bool) -> Rating {
         let solved_by_logic = completed && counts[Technique::BruteForce as usize] == 0;
         let techniques: Vec<TechniqueCount> = Technique::ALL
             .into_iter()
@@ -143,7 +150,7 @@ impl Rating {
             .filter(|&(_, count)| count > 0)
             .map(|(technique, count)| TechniqueCount { technique, count })
             .collect();
-        let rating = techniques.iter().map(|used| used.technique.rating()).fold(0.0, f32::max);
+        let rating = hardest;
         Rating { rating, level: Level::of(rating, solved_by_logic), solved_by_logic, techniques }
     }
 }
@@ -246,6 +253,7 @@ fn run(
     let mut counts = [0u32; Technique::ALL.len()];
     let mut solved_by_logic = true;
     let mut within_ceiling = true;
+    let mut hardest = 0.0f32;
     while !grid.is_solved() {
         if interrupt.should_stop() {
             return Err(Interrupted);
@@ -258,6 +266,12 @@ fn run(
             solved_by_logic = false;
             break;
         }
+        // A chain rates by its length, so it may land above a ceiling its base is under.
+        if found.rating > ceiling.range().1 {
+            within_ceiling = false;
+            solved_by_logic = false;
+            break;
+        }
         if on_step(&grid, &found).is_break() {
             break;
         }
@@ -266,8 +280,9 @@ fn run(
             break;
         }
         counts[found.technique as usize] += 1;
+        hardest = hardest.max(found.rating);
     }
-    Ok(Path { grid, rating: Rating::of_path(&counts, solved_by_logic), within_ceiling })
+    Ok(Path { grid, rating: Rating::of_steps(&counts, hardest, solved_by_logic), within_ceiling })
 }
 
 /// Finds the easiest step in `grid` among the techniques rated up to `ceiling`'s top, brute

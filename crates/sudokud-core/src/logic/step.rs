@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use super::grid::{Cells, Grid, ones};
+use super::techniques::Literal;
 use crate::position::{Candidate, Cell, Digit, House};
 
 /// A solving technique, in order of difficulty (the order [`Technique::ALL`] lists and the
@@ -74,6 +75,16 @@ pub enum Technique {
     XChain,
     /// A chain of two-candidate cells.
     XYChain,
+    /// A chain of implications, through cells and houses alike, from a candidate back to its
+    /// own opposite.
+    ForcingChain,
+    /// A digit assumed in a cell, followed within the digit, rules itself out.
+    Nishio,
+    /// Chains from every candidate of a cell, every place of a digit in a house, or a candidate
+    /// and its opposite, that agree; or from one candidate to a contradiction.
+    MultipleForcingChains,
+    /// Multiple forcing chains that also follow what each assumption has ruled out so far.
+    DynamicForcingChains,
     /// No technique applies: a digit taken from the solution.
     BruteForce,
 }
@@ -125,12 +136,16 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("bug-type-2", "BUG type 2", 5.7),
     ("x-chain", "X-chain", 6.6),
     ("xy-chain", "XY-chain", 7.0),
+    ("forcing-chain", "Forcing chain", 7.0),
+    ("nishio", "Nishio", 7.5),
+    ("multiple-forcing-chains", "Multiple forcing chains", 8.0),
+    ("dynamic-forcing-chains", "Dynamic forcing chains", 8.5),
     ("brute-force", "Brute force", 10.0),
 ];
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 29] = [
+    pub const ALL: [Technique; 33] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -159,6 +174,10 @@ impl Technique {
         Technique::BugType2,
         Technique::XChain,
         Technique::XYChain,
+        Technique::ForcingChain,
+        Technique::Nishio,
+        Technique::MultipleForcingChains,
+        Technique::DynamicForcingChains,
         Technique::BruteForce,
     ];
 
@@ -215,12 +234,16 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
     pub(crate) technique: Technique,
+    /// The step's difficulty: its technique's rating, more for a long chain.
+    pub(crate) rating: f32,
     pub(crate) cells: Vec<Cell>,
     pub(crate) digits: Vec<Digit>,
     pub(crate) houses: Vec<House>,
     pub(crate) split: usize,
     pub(crate) placements: Vec<Candidate>,
     pub(crate) eliminations: Vec<Candidate>,
+    /// A forcing chain's branches, each from its assumption to the conclusion.
+    pub(crate) chains: Vec<Vec<Literal>>,
 }
 
 impl Deduction {
@@ -228,12 +251,14 @@ impl Deduction {
     pub(crate) fn new() -> Deduction {
         Deduction {
             technique: Technique::BruteForce,
+            rating: Technique::BruteForce.rating(),
             cells: Vec::new(),
             digits: Vec::new(),
             houses: Vec::new(),
             split: 0,
             placements: Vec::new(),
             eliminations: Vec::new(),
+            chains: Vec::new(),
         }
     }
 
@@ -245,12 +270,14 @@ impl Deduction {
 
     /// Empties the buffer for another pattern of the same technique.
     pub(crate) fn reset(&mut self) {
+        self.rating = self.technique.rating();
         self.cells.clear();
         self.digits.clear();
         self.houses.clear();
         self.split = 0;
         self.placements.clear();
         self.eliminations.clear();
+        self.chains.clear();
     }
 
     /// Records the placement of `digit` in `cell` (a row-major index); always a finished step.
@@ -295,6 +322,21 @@ impl Deduction {
     pub(crate) fn add_house_cells(&mut self, house: House, positions: u16) {
         self.cells.extend(ones(u128::from(positions)).map(|i| house.cell(i as u8)));
     }
+}
+
+/// The rating of a chain step: its technique's `base`, plus 0.1 each time its `length` (the
+/// literals its conclusion rests on, assumption and conclusion included) passes a step of
+/// Sudoku Explainer's scale. Less the two ends, a chain up to 4 adds nothing, then the steps
+/// grow by turns by half and by a third: 6, 8, 12, 16, 24, 32, 48 and so on.
+pub(crate) fn chain_rating(base: f32, length: usize) -> f32 {
+    let inner = length.saturating_sub(2);
+    let (mut ceiling, mut added, mut by_half) = (4, 0, true);
+    while inner > ceiling {
+        added += 1;
+        ceiling = if by_half { ceiling * 3 / 2 } else { ceiling * 4 / 3 };
+        by_half = !by_half;
+    }
+    (base * 10.0).round().mul_add(0.1, added as f32 * 0.1)
 }
 
 /// The candidate of `digit` in `cell`, a row-major index: the techniques' bit sets and masks in

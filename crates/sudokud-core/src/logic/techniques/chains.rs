@@ -11,7 +11,7 @@
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
 use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, ones, seeing_all};
-use crate::logic::step::{Deduction, eliminated_cells};
+use crate::logic::step::{Deduction, chain_rating, eliminated_cells};
 use crate::solver::{Interrupt, Interrupted};
 
 use super::colouring::conjugates;
@@ -139,6 +139,10 @@ impl Best {
         if self.eliminated == 0 {
             return false;
         }
+        // Sudoku Explainer rates a chain by its literals, counting the eliminated candidate as
+        // the start and the end: an X-chain has one per cell, an XY-chain two (both digits).
+        let per_cell = if out.technique == super::Technique::XChain { 1 } else { 2 };
+        out.rating = chain_rating(out.technique.rating(), self.path.len() * per_cell + 2);
         out.add_cells(self.path.iter().copied());
         out.add_digits([self.digit]);
         out.eliminate(self.eliminated, self.digit);

@@ -12,6 +12,8 @@ mod chains;
 pub(crate) use chains::trace_chain;
 mod colouring;
 mod fish;
+mod forcing;
+pub(crate) use forcing::Literal;
 mod intersections;
 mod singles;
 mod subsets;
@@ -54,11 +56,38 @@ pub(crate) fn find(
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
-        XChain => chains::x_chain(grid, out, interrupt)?,
-        XYChain => chains::xy_chain(grid, out, interrupt)?,
+        XChain => single_chain(grid, out, interrupt)?,
+        // Found with X-chains, which take the easiest of the three.
+        XYChain | ForcingChain => false,
+        Nishio => forcing::multiple(grid, out, forcing::Multiple::Nishio, interrupt)?,
+        MultipleForcingChains => forcing::multiple(grid, out, forcing::Multiple::Static, interrupt)?,
+        DynamicForcingChains => forcing::multiple(grid, out, forcing::Multiple::Dynamic, interrupt)?,
         // Classic grids have no variant rules; brute force needs the solution.
         CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
     })
+}
+
+/// The easiest single chain: an X-chain, an XY-chain or a forcing chain through cells and houses
+/// alike, whichever rates lowest (the first of them on a tie), as SE's one search for all three
+/// takes its easiest.
+fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+    let mut best: Option<Deduction> = None;
+    type Finder = fn(&Grid, &mut Deduction, &mut dyn Interrupt) -> Result<bool, Interrupted>;
+    let finders: [(Technique, Finder); 3] = [
+        (Technique::XChain, chains::x_chain),
+        (Technique::XYChain, chains::xy_chain),
+        (Technique::ForcingChain, forcing::forcing_chain),
+    ];
+    for (technique, finder) in finders {
+        out.start(technique);
+        if finder(grid, out, interrupt)? && best.as_ref().is_none_or(|best| out.rating < best.rating) {
+            best = Some(out.clone());
+        }
+    }
+    Ok(best.is_some_and(|best| {
+        *out = best;
+        true
+    }))
 }
 
 /// The explanation of a deduction found in `grid` (the grid before the step is applied).
@@ -74,6 +103,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         UniqueRectangle1 => uniqueness::describe(deduction),
         BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
+        ForcingChain | Nishio | MultipleForcingChains | DynamicForcingChains => forcing::describe(deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")
         }

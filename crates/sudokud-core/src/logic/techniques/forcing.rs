@@ -1,0 +1,560 @@
+//! Forcing chains, as Sudoku Explainer finds and rates them: assume a candidate true or false,
+//! follow everything that must then follow, and conclude from what the assumption breaks or from
+//! what every possibility agrees on.
+//!
+//! An assumption's consequences are literals, a candidate that is true ("on") or false ("off"),
+//! found breadth first from the assumption, each remembering the literals it follows from, so a
+//! conclusion can be explained and its chain measured. What follows from what:
+//! - a true candidate turns off the cell's other candidates and its digit in every peer;
+//! - statically, a false candidate turns on the other candidate of a two-candidate cell, and
+//!   the other place of its digit in a house where the digit has two places (the grid's
+//!   candidates decide, not what the assumption has ruled out so far);
+//! - dynamically, a cell left with one candidate, or a house left with one place for a digit,
+//!   by what the assumption has ruled out turns that candidate on.
+//!
+//! The families, easiest first, each taking the shortest chain it finds (a chain rates higher
+//! the longer it is, see [`super::super::step::chain_rating`]):
+//! - forcing chain: one assumption leads back to its own opposite (statically);
+//! - nishio: a digit's assumption, followed dynamically within the digit, makes a candidate both
+//!   true and false;
+//! - multiple forcing chains (static) and dynamic forcing chains: an assumption that makes a
+//!   candidate both true and false; a literal that follows both from a candidate and from its
+//!   opposite; one that follows from every candidate of a cell, or from every place of a digit
+//!   in a house.
+//!
+//! These searches follow hundreds of assumptions per step, so their buffers live in one
+//! [`Engine`] per thread, reused from step to step.
+
+use std::cell::RefCell;
+
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones};
+use crate::logic::step::{Deduction, chain_rating, join};
+use crate::position::{Candidate, Cell, Digit, House};
+use crate::solver::{Interrupt, Interrupted};
+
+/// Candidates of the grid: `cell * 9 + digit - 1`.
+const CANDIDATES: usize = 81 * 9;
+
+/// A set of candidates, one bit each.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct CandidateSet([u64; CANDIDATES.div_ceil(64)]);
+
+impl CandidateSet {
+    fn contains(&self, candidate: usize) -> bool {
+        self.0[candidate / 64] >> (candidate % 64) & 1 == 1
+    }
+
+    fn insert(&mut self, candidate: usize) {
+        self.0[candidate / 64] |= 1 << (candidate % 64);
+    }
+
+    /// The nine candidate bits of `cell`, bit `d - 1` for digit `d`.
+    fn of_cell(&self, cell: usize) -> u16 {
+        let first = cell * 9;
+        let (word, shift) = (first / 64, first % 64);
+        let low = self.0[word] >> shift;
+        let high = if shift > 64 - 9 && word + 1 < self.0.len() { self.0[word + 1] << (64 - shift) } else { 0 };
+        ((low | high) & 0x1ff) as u16
+    }
+}
+
+/// A candidate that is true (`on`) or false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Literal {
+    /// `cell * 9 + digit - 1`.
+    candidate: u16,
+    on: bool,
+}
+
+impl Literal {
+    fn new(cell: usize, digit: u8, on: bool) -> Literal {
+        Literal { candidate: (cell * 9 + usize::from(digit) - 1) as u16, on }
+    }
+
+    fn cell(self) -> usize {
+        usize::from(self.candidate) / 9
+    }
+
+    fn digit(self) -> u8 {
+        (self.candidate % 9) as u8 + 1
+    }
+
+    fn opposite(self) -> Literal {
+        Literal { on: !self.on, ..self }
+    }
+
+    /// The index of this literal among the 2 × 729 (for tables indexed by literal).
+    fn index(self) -> usize {
+        usize::from(self.candidate) * 2 + usize::from(self.on)
+    }
+
+    /// "r4c5 is 5" or "r4c5 isn't 5".
+    fn describe(self) -> String {
+        let cell = Cell::at(self.cell());
+        let verb = if self.on { "is" } else { "isn't" };
+        format!("{cell} {verb} {}", self.digit())
+    }
+}
+
+/// How an assumption's consequences are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rules {
+    /// Only the grid's conjugate pairs and two-candidate cells turn candidates on; `digit_links`
+    /// and `cell_links` say which of the two (and of a true candidate's two kinds of
+    /// eliminations) a chain may use.
+    Static { digit_links: bool, cell_links: bool },
+    /// What the assumption has ruled out so far decides: `one_digit` keeps to the assumption's
+    /// digit (nishio).
+    Dynamic { one_digit: bool },
+}
+
+/// One literal an assumption leads to: where its reasons are in [`Implications::reasons`].
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    literal: Literal,
+    reasons_start: u32,
+    reasons_len: u8,
+}
+
+/// Everything one assumption leads to, in the order found (the assumption first), until the
+/// first contradiction.
+#[derive(Clone, Default)]
+struct Implications {
+    on: CandidateSet,
+    off: CandidateSet,
+    nodes: Vec<Node>,
+    /// Node indexes: the literals each node follows from.
+    reasons: Vec<u16>,
+    /// The two nodes of a candidate found both true and false, if that happened.
+    contradiction: Option<(u16, u16)>,
+}
+
+impl Implications {
+    fn holds(&self, literal: Literal) -> bool {
+        let set = if literal.on { &self.on } else { &self.off };
+        set.contains(usize::from(literal.candidate))
+    }
+
+    /// How many literals a node rests on, itself included: the length Sudoku Explainer rates
+    /// a chain by.
+    fn ancestors(&self, node: usize, seen: &mut Vec<bool>) -> usize {
+        seen.clear();
+        seen.resize(self.nodes.len(), false);
+        let mut stack = vec![node];
+        let mut count = 0;
+        seen[node] = true;
+        while let Some(at) = stack.pop() {
+            count += 1;
+            let Node { reasons_start, reasons_len, .. } = self.nodes[at];
+            for &reason in &self.reasons[reasons_start as usize..][..usize::from(reasons_len)] {
+                if !std::mem::replace(&mut seen[usize::from(reason)], true) {
+                    stack.push(usize::from(reason));
+                }
+            }
+        }
+        count
+    }
+
+    /// The chain behind a node: every literal it rests on, in the order found (so each follows
+    /// from earlier ones), ending with the node.
+    fn chain(&self, node: usize, seen: &mut Vec<bool>) -> Vec<Literal> {
+        self.ancestors(node, seen);
+        (0..self.nodes.len()).filter(|&at| seen[at]).map(|at| self.nodes[at].literal).collect()
+    }
+}
+
+/// Where each literal of the assumption being followed sits in its [`Implications`].
+struct Positions([u16; CANDIDATES * 2]);
+
+/// The searches' buffers: the consequences of every assumption of a step.
+struct Engine {
+    /// Indexed by literal: what it leads to, for the multiple and dynamic searches.
+    all: Vec<Implications>,
+    /// The consequences of one assumption, for the single-chain searches.
+    one: Implications,
+    positions: Box<Positions>,
+    seen: Vec<bool>,
+}
+
+thread_local! {
+    static ENGINE: RefCell<Engine> = RefCell::new(Engine {
+        all: Vec::new(),
+        one: Implications::default(),
+        positions: Box::new(Positions([0; CANDIDATES * 2])),
+        seen: Vec::new(),
+    });
+}
+
+/// Follows `assumption` in `grid` under `rules`, filling `out`. With `stop` it ends at the first
+/// contradiction; without, it goes on (everything still follows from the assumption), so a
+/// single chain back to the assumption's opposite is found even past another contradiction.
+fn follow(
+    grid: &Grid,
+    assumption: Literal,
+    rules: Rules,
+    stop: bool,
+    out: &mut Implications,
+    positions: &mut Positions,
+) {
+    out.on = CandidateSet::default();
+    out.off = CandidateSet::default();
+    out.nodes.clear();
+    out.reasons.clear();
+    out.contradiction = None;
+    // The candidates ruled out and already followed, per cell and per digit: the dynamic rules
+    // count only these as gone, as SE does. A house whose last places are ruled out together
+    // then still turns one of them on, and the clash shows the contradiction.
+    let mut gone = CandidateSet::default();
+    let mut gone_cells: [Cells; 9] = [0; 9];
+    let mut reasons = [0u16; 9];
+    let push = |out: &mut Implications, positions: &mut Positions, literal: Literal, reasons: &[u16]| -> bool {
+        if out.holds(literal) {
+            return true;
+        }
+        let at = out.nodes.len() as u16;
+        out.nodes.push(Node { literal, reasons_start: out.reasons.len() as u32, reasons_len: reasons.len() as u8 });
+        out.reasons.extend_from_slice(reasons);
+        positions.0[literal.index()] = at;
+        let candidate = usize::from(literal.candidate);
+        if literal.on {
+            out.on.insert(candidate);
+        } else {
+            out.off.insert(candidate);
+        }
+        if out.holds(literal.opposite()) && out.contradiction.is_none() {
+            out.contradiction = Some((positions.0[literal.opposite().index()], at));
+            return !stop;
+        }
+        true
+    };
+    push(out, positions, assumption, &[]);
+    let (digit_links, cell_links, dynamic) = match rules {
+        Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false),
+        Rules::Dynamic { one_digit } => (true, !one_digit, true),
+    };
+    // Breadth first, so a single chain is one of the shortest; the searches that stop at a
+    // contradiction take every pending true literal before a false one, as SE does.
+    let (mut next_on, mut next_off) = (0, 0);
+    loop {
+        let len = out.nodes.len();
+        if stop {
+            while next_on < len && !out.nodes[next_on].literal.on {
+                next_on += 1;
+            }
+            while next_off < len && out.nodes[next_off].literal.on {
+                next_off += 1;
+            }
+        }
+        let here = if next_on < len {
+            next_on += 1;
+            next_on - 1
+        } else if stop && next_off < len {
+            next_off += 1;
+            next_off - 1
+        } else {
+            break;
+        };
+        let literal = out.nodes[here].literal;
+        let (cell, digit) = (literal.cell(), literal.digit());
+        let here = here as u16;
+        if literal.on {
+            if cell_links {
+                for other in digits(grid.candidates(cell) & !bit(digit)) {
+                    if !push(out, positions, Literal::new(cell, other, false), &[here]) {
+                        return;
+                    }
+                }
+            }
+            for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
+                if !push(out, positions, Literal::new(peer, digit, false), &[here]) {
+                    return;
+                }
+            }
+            continue;
+        }
+        // A false candidate: which candidates it leaves alone in its cell and its houses.
+        if dynamic {
+            gone.insert(usize::from(literal.candidate));
+            gone_cells[usize::from(digit) - 1] |= 1 << cell;
+        }
+        if cell_links {
+            let left = grid.candidates(cell) & if dynamic { !gone.of_cell(cell) } else { !bit(digit) };
+            let alone = if dynamic { left.count_ones() == 1 } else { grid.candidates(cell).count_ones() == 2 };
+            if alone {
+                let value = left.trailing_zeros() as u8 + 1;
+                let mut count = 0;
+                if dynamic {
+                    for ruled_out in digits(grid.candidates(cell) & !bit(value)) {
+                        reasons[count] = positions.0[Literal::new(cell, ruled_out, false).index()];
+                        count += 1;
+                    }
+                } else {
+                    (reasons[0], count) = (here, 1);
+                }
+                if !push(out, positions, Literal::new(cell, value, true), &reasons[..count]) {
+                    return;
+                }
+            }
+        }
+        if digit_links {
+            let places = grid.cells_with(digit);
+            let ruled_out = if dynamic { gone_cells[usize::from(digit) - 1] } else { 1 << cell };
+            for house in Cell::at(cell).houses() {
+                let members = all_house_cells()[house.index()] & places;
+                let left = members & !ruled_out;
+                let alone = if dynamic { left.count_ones() == 1 } else { members.count_ones() == 2 };
+                if !alone {
+                    continue;
+                }
+                let place = left.trailing_zeros() as usize;
+                let mut count = 0;
+                if dynamic {
+                    for gone in ones(members & !left) {
+                        reasons[count] = positions.0[Literal::new(gone, digit, false).index()];
+                        count += 1;
+                    }
+                } else {
+                    (reasons[0], count) = (here, 1);
+                }
+                if !push(out, positions, Literal::new(place, digit, true), &reasons[..count]) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A conclusion and how hard its chains are.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    rating: f32,
+    conclusion: Literal,
+}
+
+/// Whether `literal` changes the grid: a candidate to remove, or one to place (a candidate is
+/// always in a blank cell).
+fn changes(grid: &Grid, literal: Literal) -> bool {
+    grid.has(literal.cell(), literal.digit())
+}
+
+/// Every candidate of the grid, as `(cell, digit)`.
+fn candidates(grid: &Grid) -> impl Iterator<Item = (usize, u8)> + '_ {
+    ones(grid.blanks()).flat_map(move |cell| digits(grid.candidates(cell)).map(move |digit| (cell, digit)))
+}
+
+/// Forcing chains: the shortest static chain from an assumption back to its opposite, using
+/// one digit's links (a forcing X-chain), two-candidate cells' (a forcing Y-chain) or both.
+pub(super) fn forcing_chain(
+    grid: &Grid,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    ENGINE.with_borrow_mut(|engine| {
+        let Engine { one, positions, seen, .. } = engine;
+        let mut best: Option<(Found, Vec<Literal>)> = None;
+        // SE's forcing chains: one digit's links (a forcing X-chain) or every link.
+        let kinds = [(true, false, 6.6), (true, true, 7.0)];
+        for (cell, digit) in candidates(grid) {
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            for (digit_links, cell_links, base) in kinds {
+                for on in [true, false] {
+                    let assumption = Literal::new(cell, digit, on);
+                    follow(grid, assumption, Rules::Static { digit_links, cell_links }, false, one, positions);
+                    if !one.holds(assumption.opposite()) {
+                        continue;
+                    }
+                    let end = usize::from(positions.0[assumption.opposite().index()]);
+                    let length = one.ancestors(end, seen);
+                    let rating = chain_rating(base, length);
+                    if best.as_ref().is_none_or(|(found, _)| rating < found.rating) {
+                        let chain = one.chain(end, seen);
+                        best = Some((Found { rating, conclusion: assumption.opposite() }, chain));
+                    }
+                }
+            }
+        }
+        Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain])))
+    })
+}
+
+/// Which searches [`multiple`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Multiple {
+    /// A digit's assumptions followed dynamically within the digit, looking for contradictions.
+    Nishio,
+    /// Static consequences of every candidate and its opposite, cells and houses.
+    Static,
+    /// The same, followed dynamically.
+    Dynamic,
+}
+
+/// Nishio, multiple and dynamic forcing chains: a contradiction from one assumption, or a
+/// literal that follows from both a candidate and its opposite, from each candidate of a cell, or
+/// from each place of a digit in a house. The easiest such conclusion wins.
+pub(super) fn multiple(
+    grid: &Grid,
+    out: &mut Deduction,
+    kind: Multiple,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    let (rules, base) = match kind {
+        Multiple::Nishio => (Rules::Dynamic { one_digit: true }, 7.5),
+        Multiple::Static => (Rules::Static { digit_links: true, cell_links: true }, 8.0),
+        Multiple::Dynamic => (Rules::Dynamic { one_digit: false }, 8.5),
+    };
+    ENGINE.with_borrow_mut(|engine| {
+        let Engine { all, positions, seen, .. } = engine;
+        all.resize_with(CANDIDATES * 2, Implications::default);
+        // Static chains start only from true candidates; the others from both.
+        let polarities: &[bool] = if kind == Multiple::Static { &[true] } else { &[true, false] };
+        for (cell, digit) in candidates(grid) {
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            for &on in polarities {
+                let assumption = Literal::new(cell, digit, on);
+                follow(grid, assumption, rules, true, &mut all[assumption.index()], positions);
+            }
+        }
+        let mut best: Option<(Found, Vec<Vec<Literal>>)> = None;
+        let mut offer = |found: Found, branches: &dyn Fn(&mut Vec<bool>) -> Vec<Vec<Literal>>, seen: &mut Vec<bool>| {
+            if best.as_ref().is_none_or(|(best, _)| found.rating < best.rating) {
+                best = Some((found, branches(seen)));
+            }
+        };
+        // Contradictions, nishio's and the dynamic ones: the assumption is false.
+        if kind != Multiple::Static {
+            for (cell, digit) in candidates(grid) {
+                for on in [true, false] {
+                    let assumption = Literal::new(cell, digit, on);
+                    let implications = &all[assumption.index()];
+                    let Some((first, second)) = implications.contradiction else { continue };
+                    let (first, second) = (usize::from(first), usize::from(second));
+                    let length = implications.ancestors(first, seen) + implications.ancestors(second, seen);
+                    let found = Found { rating: chain_rating(base, length), conclusion: assumption.opposite() };
+                    let branches =
+                        |seen: &mut Vec<bool>| vec![implications.chain(first, seen), implications.chain(second, seen)];
+                    offer(found, &branches, seen);
+                }
+            }
+        }
+        if kind == Multiple::Nishio {
+            return Ok(best.is_some_and(|(found, chains)| record(out, found, chains)));
+        }
+        // Sets of assumptions one of which holds. SE starts its static chains only from cells
+        // of three or more candidates (its region chains too, from the house's first place),
+        // its dynamic ones from any open cell, with the double chains of a candidate and its
+        // opposite again from three.
+        let fewest = if kind == Multiple::Static { 3 } else { 2 };
+        let mut sets: Vec<Vec<Literal>> = Vec::new();
+        if kind == Multiple::Dynamic {
+            for (cell, digit) in candidates(grid).filter(|&(cell, _)| grid.candidates(cell).count_ones() >= 3) {
+                sets.push(vec![Literal::new(cell, digit, true), Literal::new(cell, digit, false)]);
+            }
+        }
+        for cell in ones(grid.blanks()).filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
+            sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new(cell, digit, true)).collect());
+        }
+        for house in House::all() {
+            for digit in 1..=9 {
+                let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+                let first = places.trailing_zeros() as usize;
+                if places.count_ones() > 1 && grid.candidates(first).count_ones() >= fewest {
+                    sets.push(ones(places).map(|place| Literal::new(place, digit, true)).collect());
+                }
+            }
+        }
+        for set in &sets {
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            let branches: Vec<&Implications> = set.iter().map(|literal| &all[literal.index()]).collect();
+            if branches.iter().any(|branch| branch.contradiction.is_some()) {
+                continue;
+            }
+            let mut common_on = branches[0].on;
+            let mut common_off = branches[0].off;
+            for branch in &branches[1..] {
+                for word in 0..common_on.0.len() {
+                    common_on.0[word] &= branch.on.0[word];
+                    common_off.0[word] &= branch.off.0[word];
+                }
+            }
+            for (common, on) in [(common_on, true), (common_off, false)] {
+                for (word, &bits) in common.0.iter().enumerate() {
+                    for bit_index in ones(u128::from(bits)) {
+                        let conclusion = Literal { candidate: (word * 64 + bit_index) as u16, on };
+                        if !changes(grid, conclusion) || set.contains(&conclusion) {
+                            continue;
+                        }
+                        let ends: Vec<usize> = branches
+                            .iter()
+                            .map(|branch| branch.nodes.iter().position(|node| node.literal == conclusion))
+                            .map(|end| end.expect("a literal every branch holds is among its nodes"))
+                            .collect();
+                        let length: usize =
+                            branches.iter().zip(&ends).map(|(branch, &end)| branch.ancestors(end, seen)).sum();
+                        let found = Found { rating: chain_rating(base, length), conclusion };
+                        let chains = |seen: &mut Vec<bool>| {
+                            branches.iter().zip(&ends).map(|(branch, &end)| branch.chain(end, seen)).collect()
+                        };
+                        offer(found, &chains, seen);
+                    }
+                }
+            }
+        }
+        Ok(best.is_some_and(|(found, chains)| record(out, found, chains)))
+    })
+}
+
+/// Records a conclusion and the chains it rests on (each starting with its assumption).
+fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>) -> bool {
+    out.rating = found.rating;
+    let conclusion = found.conclusion;
+    let mut cells: Vec<usize> = chains.iter().flatten().map(|literal| literal.cell()).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    out.add_cells(cells);
+    out.add_digits([conclusion.digit()]);
+    out.chains = chains;
+    if conclusion.on {
+        out.place(conclusion.cell(), conclusion.digit())
+    } else {
+        out.eliminations.push(Candidate { cell: Cell::at(conclusion.cell()), digit: Digit::of(conclusion.digit()) });
+        true
+    }
+}
+
+/// One chain, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...".
+fn describe_chain(chain: &[Literal]) -> String {
+    join_so(chain[1..].iter().map(|literal| literal.describe()))
+}
+
+fn join_so(parts: impl Iterator<Item = String>) -> String {
+    parts.collect::<Vec<_>>().join(", so ")
+}
+
+/// The sentence of a forcing-chain step.
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let conclusion = match (deduction.placements.first(), deduction.eliminations.first()) {
+        (Some(placed), _) => format!("{} = {}", placed.cell, placed.digit),
+        (None, Some(removed)) => format!("{} can't be {}", removed.cell, removed.digit),
+        (None, None) => unreachable!("a forcing chain concludes something"),
+    };
+    let chains = &deduction.chains;
+    let assumed = |chain: &[Literal]| chain[0].describe();
+    let first = &chains[0];
+    if chains.len() == 1 {
+        return format!("If {}, then {}: a contradiction, so {conclusion}.", assumed(first), describe_chain(first));
+    }
+    if chains.iter().all(|chain| chain[0] == first[0]) {
+        // A contradiction: the same assumption leads to a candidate and its opposite.
+        let branches = join(chains.iter().map(|chain| describe_chain(chain)), "and also");
+        return format!("If {}, then {branches}: a contradiction, so {conclusion}.", assumed(first));
+    }
+    let branches: Vec<String> =
+        chains.iter().map(|chain| format!("if {}, {}", assumed(chain), describe_chain(chain))).collect();
+    format!("Either way, {conclusion}: {}.", branches.join("; "))
+}
