@@ -1,6 +1,6 @@
 //! The candidate grid the techniques read: per cell a 9-bit mask of the digits still possible,
 //! and per digit a 81-bit mask of the cells where it is still possible. Both views are kept in
-//! step, because singles and subsets think in cells while intersections, fish, colouring and
+//! step, because singles and subsets think in cells while intersections, fish and
 //! chains think in digits, and recomputing either view per question would dominate `rate`.
 //!
 //! Cells are row-major indexes and digits plain numbers here, for the inner loops; houses are

@@ -63,7 +63,7 @@ pub enum Level {
     Easy,
     /// Up to locked candidates, naked pairs, X-Wings and hidden pairs (up to 3.4).
     Medium,
-    /// Up to triples, swordfish, wings, colouring and UR type 1 (up to 4.6).
+    /// Up to triples, swordfish, XY- and XYZ-Wings and UR type 1 (up to 4.6).
     Hard,
     /// Up to quads, jellyfish and chains (up to 7.0).
     Expert,
@@ -87,7 +87,7 @@ impl Level {
     /// The ratings of the level as `(low, high)`: a rating `r` is in it when `low < r <= high`.
     ///
     /// The boundaries sit on technique ratings: easy ends at the naked single (2.3), medium at
-    /// the hidden pair (3.4), hard at 4.6 (just above the 4.5 of colouring and UR type 1, so
+    /// the hidden pair (3.4), hard at 4.6 (just above the 4.5 of UR type 1, so
     /// every technique rated 4.x is hard), expert at the XY-chain (7.0). Extreme is everything
     /// above, up to brute force's 10.0.
     pub fn range(self) -> (f32, f32) {

@@ -53,10 +53,6 @@ pub enum Technique {
     XYWing,
     /// An XY-Wing whose pivot also holds the shared digit.
     XYZWing,
-    /// Two cells with the same two candidates joined by a conjugate pair of one of them.
-    WWing,
-    /// A digit's conjugate pairs coloured in two alternating colours.
-    SimpleColouring,
     /// Uniqueness rectangle type 1: the one corner that prevents a deadly pattern.
     UniqueRectangle1,
     /// Four cells of a unit holding only four digits between them.
@@ -65,12 +61,19 @@ pub enum Technique {
     Jellyfish,
     /// Four digits confined to the same four cells of a unit.
     HiddenQuad,
+    /// Three cells of a house holding four digits, and a two-candidate cell seeing those of
+    /// them that hold one of its digits.
+    WxyzWing,
     /// Every open cell but one has two candidates, each in two cells of every house; the one
     /// with three must hold the candidate it adds, or the grid would not have one solution.
     BugPlusOne,
     /// Every open cell but a few has two candidates, each in two cells of every house; the few
     /// have three, all adding the same candidate, which one of them must hold.
     BugType2,
+    /// A WXYZ-Wing of four cells holding five digits.
+    VwxyzWing,
+    /// A WXYZ-Wing of five cells holding six digits.
+    UvwxyzWing,
     /// A single-digit chain of alternating conjugate pairs and shared units.
     XChain,
     /// A chain of two-candidate cells.
@@ -78,6 +81,8 @@ pub enum Technique {
     /// A chain of implications, through cells and houses alike, from a candidate back to its
     /// own opposite.
     ForcingChain,
+    /// A WXYZ-Wing of six cells holding seven digits.
+    TuvwxyzWing,
     /// A digit assumed in a cell, followed within the digit, rules itself out.
     Nishio,
     /// Chains from every candidate of a cell, every place of a digit in a house, or a candidate
@@ -91,21 +96,16 @@ pub enum Technique {
 
 /// Per technique: stable id, human name, rating. Indexed by `Technique as usize`.
 ///
-/// Ratings follow Sudoku Explainer (SE) where it has the technique. Where it does not:
-/// - W-Wing 4.4, as XYZ-Wing: both are three-to-four cell patterns resting on one strong link.
-/// - Simple colouring 4.5: SE has no colouring (its nearest, X-cycles, start at 6.5), but
-///   colouring only follows conjugate pairs of one digit, which people learn right after wings,
-///   so it sits with UR type 1 rather than with chains.
-/// - X-chain 6.6, SE's rating for the turbot fish and short forcing X-chains; XY-chain 7.0, the
-///   base of SE's forcing chains. SE adds a bonus for chain length; we rate the technique, not
-///   the chain, so a rating stays a property of which techniques a path needs.
+/// Ratings are Sudoku Explainer's (SE, as its maintained fork Sukaku Explainer rates), its
+/// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
+/// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
+/// Where SE has no technique:
 /// - Cage sum and neighbour rule 1.5, as a hidden single in a line: SE has no variants, and
 ///   these are the first things a player of killer, thermometer or Kropki puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
 ///   cell's candidates, a subset-sized piece of bookkeeping.
-/// - BUG+1 5.6 and BUG type 2 5.7, SE's bivalue universal graves of types 1 and 2.
 /// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
@@ -126,17 +126,19 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("hidden-triple", "Hidden triple", 4.0),
     ("xy-wing", "XY-Wing", 4.2),
     ("xyz-wing", "XYZ-Wing", 4.4),
-    ("w-wing", "W-Wing", 4.4),
-    ("simple-colouring", "Simple colouring", 4.5),
     ("unique-rectangle-1", "Unique rectangle (type 1)", 4.5),
     ("naked-quad", "Naked quad", 5.0),
     ("jellyfish", "Jellyfish", 5.2),
     ("hidden-quad", "Hidden quad", 5.4),
+    ("wxyz-wing", "WXYZ-Wing", 5.5),
     ("bug-plus-one", "BUG+1", 5.6),
     ("bug-type-2", "BUG type 2", 5.7),
+    ("vwxyz-wing", "VWXYZ-Wing", 6.2),
+    ("uvwxyz-wing", "UVWXYZ-Wing", 6.6),
     ("x-chain", "X-chain", 6.6),
     ("xy-chain", "XY-chain", 7.0),
     ("forcing-chain", "Forcing chain", 7.0),
+    ("tuvwxyz-wing", "TUVWXYZ-Wing", 7.5),
     ("nishio", "Nishio", 7.5),
     ("multiple-forcing-chains", "Multiple forcing chains", 8.0),
     ("dynamic-forcing-chains", "Dynamic forcing chains", 8.5),
@@ -145,7 +147,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 33] = [
+    pub const ALL: [Technique; 35] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -164,17 +166,19 @@ impl Technique {
         Technique::HiddenTriple,
         Technique::XYWing,
         Technique::XYZWing,
-        Technique::WWing,
-        Technique::SimpleColouring,
         Technique::UniqueRectangle1,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::WxyzWing,
         Technique::BugPlusOne,
         Technique::BugType2,
+        Technique::VwxyzWing,
+        Technique::UvwxyzWing,
         Technique::XChain,
         Technique::XYChain,
         Technique::ForcingChain,
+        Technique::TuvwxyzWing,
         Technique::Nishio,
         Technique::MultipleForcingChains,
         Technique::DynamicForcingChains,
@@ -229,8 +233,8 @@ pub struct Step {
 
 /// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
 /// the rating path allocates only while the buffers grow. `houses` names the rows, columns or
-/// boxes of the pattern and `split` where `cells` divides into two groups (the two colours of
-/// a colouring), both for the explanation.
+/// boxes of the pattern and `split` where `cells` divides into two groups (the cells of
+/// an ALS wing's set and its pivot), both for the explanation.
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
     pub(crate) technique: Technique,
@@ -336,7 +340,7 @@ pub(crate) fn chain_rating(base: f32, length: usize) -> f32 {
         ceiling = if by_half { ceiling * 3 / 2 } else { ceiling * 4 / 3 };
         by_half = !by_half;
     }
-    (base * 10.0).round().mul_add(0.1, added as f32 * 0.1)
+    ((base * 10.0).round() + added as f32) / 10.0
 }
 
 /// The candidate of `digit` in `cell`, a row-major index: the techniques' bit sets and masks in

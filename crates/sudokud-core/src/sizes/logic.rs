@@ -4,7 +4,7 @@
 //! jellyfish, the XY-Wing, X-chains and XY-chains in `chains`), taken easiest first one step at a
 //! time as there, with the same ratings and levels.
 //!
-//! The XYZ- and W-Wings, colouring and uniqueness are not applied here yet, so a grid that needs
+//! The XYZ- and ALS wings, uniqueness and forcing chains are not applied here yet, so a grid that needs
 //! one of them takes a harder technique or a brute-force step, where the 9x9 engine might rate it
 //! lower. On a 9x9 grid the two engines agree whenever the 9x9 path uses none of those.
 //!

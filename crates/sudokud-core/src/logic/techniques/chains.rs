@@ -10,11 +10,9 @@
 //! the shortest; across starts the shortest wins. Each cell joins a search once, which keeps
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
-use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, ones, seeing_all};
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, chain_rating, eliminated_cells};
 use crate::solver::{Interrupt, Interrupted};
-
-use super::colouring::conjugates;
 
 /// The shortest X-chain of three or more links that eliminates something.
 pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
@@ -77,6 +75,21 @@ pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Int
         }
     }
     Ok(best.record(out))
+}
+
+/// For each cell, the cells it forms a conjugate pair of `digit` with (a house where `digit`
+/// fits in exactly those two cells).
+fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
+    let mut links = [0; 81];
+    for &house_cells in all_house_cells() {
+        let pair = grid.cells_with(digit) & house_cells;
+        if pair.count_ones() == 2 {
+            for cell in ones(pair) {
+                links[cell] |= pair & !(1 << cell);
+            }
+        }
+    }
+    links
 }
 
 /// The other digit of a two-candidate cell.
@@ -189,8 +202,7 @@ mod tests {
     #[test]
     fn x_chain_finds_a_skyscraper() {
         // 1: conjugate pairs in column 1 (r1c1, r7c1) and column 5 (r7c5, r2c5), joined by row 7.
-        // r2c2 sees both ends. The other cells keep row 2, row 7 and box 1 from being pairs, so
-        // colouring finds nothing.
+        // r2c2 sees both ends. The other cells keep row 2, row 7 and box 1 from being pairs.
         let grid = sparse(&[
             (1, 1, &[1, 2]),
             (7, 1, &[1, 3]),
@@ -201,7 +213,6 @@ mod tests {
             (2, 8, &[1, 8]),
             (3, 3, &[1, 9]),
         ]);
-        assert!(run(Technique::SimpleColouring, &grid).is_none());
         let step = run(Technique::XChain, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(2, 2, 1)]);
         assert_eq!(

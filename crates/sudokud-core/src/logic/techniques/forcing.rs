@@ -556,5 +556,101 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     }
     let branches: Vec<String> =
         chains.iter().map(|chain| format!("if {}, {}", assumed(chain), describe_chain(chain))).collect();
-    format!("Either way, {conclusion}: {}.", branches.join("; "))
+    let starts: Vec<Literal> = chains.iter().map(|chain| chain[0]).collect();
+    let cell = Cell::at(starts[0].cell());
+    let digit = starts[0].digit();
+    let opening = if starts.len() == 2 && starts[0] == starts[1].opposite() {
+        format!("Whether or not {cell} is {digit}")
+    } else if starts.iter().all(|start| start.cell() == starts[0].cell()) {
+        format!("Whatever {cell} is")
+    } else {
+        let cells: Vec<Cell> = starts.iter().map(|start| Cell::at(start.cell())).collect();
+        let house =
+            cell.houses().into_iter().find(|house| cells.iter().all(|&other| other.house(house.kind()) == *house));
+        let house = house.expect("a digit's places in a house share it");
+        format!("Wherever {digit} goes in {house}")
+    };
+    format!("{opening}, {conclusion}: {}.", branches.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::solver::Never;
+
+    #[test]
+    fn forcing_chain_from_a_candidate_back_to_its_opposite() {
+        // r2c2 = 1 empties r1c1 of 1, so r1c1 = 2, r1c5 = 3, r2c6 = 1, which r2c2 sees.
+        // r3c3 and r2c9 keep box 1 and row 2 from being pairs of 1, so no chain runs backwards.
+        let grid = sparse(&[
+            (2, 2, &[1, 9]),
+            (1, 1, &[1, 2]),
+            (1, 5, &[2, 3]),
+            (2, 6, &[3, 1]),
+            (3, 3, &[1, 8]),
+            (2, 9, &[1, 8]),
+        ]);
+        let mut out = Deduction::new();
+        out.start(Technique::ForcingChain);
+        assert!(forcing_chain(&grid, &mut out, &mut Never).unwrap());
+        assert_eq!(out.eliminations, [cand(2, 2, 1)]);
+        assert_eq!(out.rating, 7.1, "eight literals, from r2c2 = 1 to r2c2 isn't 1");
+        assert_eq!(
+            describe(&out),
+            "If r2c2 is 1, then r1c1 isn't 1, so r1c1 is 2, so r1c5 isn't 2, so r1c5 is 3, so r2c6 isn't 3, so r2c6 \
+             is 1, so r2c2 isn't 1: a contradiction, so r2c2 can't be 1."
+        );
+        // Broken at r1c5, the chain never comes back.
+        let grid = sparse(&[
+            (2, 2, &[1, 9]),
+            (1, 1, &[1, 2]),
+            (1, 5, &[2, 3, 4]),
+            (2, 6, &[3, 1]),
+            (3, 3, &[1, 8]),
+            (2, 9, &[1, 8]),
+        ]);
+        let mut out = Deduction::new();
+        out.start(Technique::ForcingChain);
+        assert!(!forcing_chain(&grid, &mut out, &mut Never).unwrap());
+    }
+
+    #[test]
+    fn cell_forcing_chains_agree_whatever_the_cell_holds() {
+        // Whatever r5c5 is (1, 2 or 3), a 7 lands in r5c9, r9c5 or r9c1, each seeing r9c9; r1c9
+        // keeps 7 in column 9 from being a pair.
+        let cells: &[(usize, usize, &[u8])] = &[
+            (1, 9, &[6, 7]),
+            (5, 5, &[1, 2, 3]),
+            (5, 9, &[1, 7]),
+            (9, 5, &[2, 7]),
+            (5, 1, &[3, 4]),
+            (9, 1, &[4, 7]),
+            (9, 9, &[7, 8]),
+        ];
+        let step = run(Technique::MultipleForcingChains, &sparse(cells)).unwrap();
+        assert_eq!(step.eliminations, [cand(9, 9, 7)]);
+        assert_eq!(step.rating, 8.3, "branches of 4, 4 and 6 literals");
+        assert_eq!(
+            describe(&step),
+            "Whatever r5c5 is, r9c9 can't be 7: if r5c5 is 1, r5c9 isn't 1, so r5c9 is 7, so r9c9 isn't 7; if r5c5 \
+             is 2, r9c5 isn't 2, so r9c5 is 7, so r9c9 isn't 7; if r5c5 is 3, r5c1 isn't 3, so r5c1 is 4, so r9c1 \
+             isn't 4, so r9c1 is 7, so r9c9 isn't 7."
+        );
+        // With r5c1 free to be something else, the third branch proves nothing.
+        let open: Vec<_> = cells
+            .iter()
+            .map(|&(row, col, digits)| if (row, col) == (5, 1) { (5, 1, &[3, 4, 6][..]) } else { (row, col, digits) })
+            .collect();
+        assert!(run(Technique::MultipleForcingChains, &sparse(&open)).is_none());
+    }
+
+    #[test]
+    fn chain_ratings_add_a_tenth_per_step_of_length() {
+        let added = [6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27, 34, 35, 50, 51, 66, 67]
+            .map(|length| ((chain_rating(7.0, length) - 7.0) * 10.0).round() as i32);
+        assert_eq!(added, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9]);
+        assert_eq!(chain_rating(8.5, 12), 8.8);
+    }
 }

@@ -10,7 +10,7 @@ use super::step::{Deduction, Technique};
 
 mod chains;
 pub(crate) use chains::trace_chain;
-mod colouring;
+mod als;
 mod fish;
 mod forcing;
 pub(crate) use forcing::Literal;
@@ -51,9 +51,11 @@ pub(crate) fn find(
         Jellyfish => fish::fish(grid, out, 4),
         XYWing => wings::xy_wing(grid, out),
         XYZWing => wings::xyz_wing(grid, out),
-        WWing => wings::w_wing(grid, out),
-        SimpleColouring => colouring::simple_colouring(grid, out),
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
+        WxyzWing => als::wing(grid, out, 3),
+        VwxyzWing => als::wing(grid, out, 4),
+        UvwxyzWing => als::wing(grid, out, 5),
+        TuvwxyzWing => als::wing(grid, out, 6),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
         XChain => single_chain(grid, out, interrupt)?,
@@ -98,10 +100,10 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         Pointing | Claiming => intersections::describe(deduction),
         NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => subsets::describe(deduction),
         XWing | Swordfish | Jellyfish => fish::describe(deduction),
-        XYWing | XYZWing | WWing => wings::describe(deduction),
-        SimpleColouring => colouring::describe(deduction),
+        XYWing | XYZWing => wings::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
         BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
+        WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         ForcingChain | Nishio | MultipleForcingChains | DynamicForcingChains => forcing::describe(deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {

@@ -3,12 +3,10 @@
 //!
 //! - XY-Wing: a pivot {x,y} sees pincers {x,z} and {y,z}; whatever the pivot is, one pincer is z.
 //! - XYZ-Wing: the pivot is {x,y,z}; then one of pivot and pincers is z.
-//! - W-Wing: two unrelated cells {x,y} are joined by a house where x fits only in two cells, each
-//!   seeing one of them; they cannot both be x, so one is y.
 
-use crate::logic::grid::{Cells, Grid, PEERS, bit, digits, members, ones, seeing_all, sees};
+use crate::logic::grid::{Cells, Grid, PEERS, bit, ones, seeing_all};
 use crate::logic::step::{Deduction, Technique, digit_list, eliminated_cells};
-use crate::position::{Digit, House};
+use crate::position::Digit;
 
 /// XY-Wing: pivot and pincers all have two candidates.
 pub(super) fn xy_wing(grid: &Grid, out: &mut Deduction) -> bool {
@@ -57,50 +55,6 @@ fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
     false
 }
 
-/// W-Wing: two cells with the same two candidates that do not see each other, and a conjugate
-/// pair of one of the digits whose ends see one cell each.
-pub(super) fn w_wing(grid: &Grid, out: &mut Deduction) -> bool {
-    let bivalue = grid.cells_with_count(2);
-    for p in ones(bivalue) {
-        for q in ones(bivalue & after(p)) {
-            if grid.candidates(p) != grid.candidates(q) || sees(p, q) {
-                continue;
-            }
-            for x in digits(grid.candidates(p)) {
-                let y = first(grid.candidates(p) & !bit(x));
-                let eliminated = seeing_all(grid, y, &[p, q]);
-                if eliminated == 0 {
-                    continue;
-                }
-                for house in House::all() {
-                    let cells = members(house);
-                    let positions = grid.positions(house, x);
-                    if positions.count_ones() != 2 {
-                        continue;
-                    }
-                    let s = usize::from(cells[positions.trailing_zeros() as usize]);
-                    let t = usize::from(cells[15 - positions.leading_zeros() as usize]);
-                    let (s, t) = match () {
-                        () if sees(s, p) && sees(t, q) => (s, t),
-                        () if sees(t, p) && sees(s, q) => (t, s),
-                        () => continue,
-                    };
-                    if [s, t].iter().any(|&end| end == p || end == q) {
-                        continue;
-                    }
-                    out.reset();
-                    out.add_cells([p, s, t, q]);
-                    out.add_digits([x, y]);
-                    out.houses.push(house);
-                    out.eliminate(eliminated, y);
-                    return out.finish();
-                }
-            }
-        }
-    }
-    false
-}
-
 /// The cells after `cell` in row-major order, so each pair of cells is tried once.
 fn after(cell: usize) -> Cells {
     !((2 << cell) - 1)
@@ -121,12 +75,6 @@ pub(super) fn describe(deduction: &Deduction) -> String {
         digit_list(digits, "or")
     };
     match (deduction.technique, &names[..], &deduction.digits[..]) {
-        (Technique::WWing, [p, s, t, q], &[x, y]) => format!(
-            "{p} and {q} are both {}, and {x} in {} fits only in {s} (seeing {p}) and {t} (seeing {q}), so {p} and \
-             {q} can't both be {x}, one of them is {y}, and {eliminated} can't be {y}.",
-            either(&[x, y]),
-            deduction.houses[0]
-        ),
         (Technique::XYZWing, [pivot, a, b], &[x, y, z]) => format!(
             "{pivot} is {}, and {a} ({}) and {b} ({}) see it, so one of the three is {z} and {eliminated}, seeing \
              all three, can't be {z}.",
@@ -175,30 +123,5 @@ mod tests {
         assert!(run(Technique::XYWing, &grid).is_none());
         let step = run(Technique::XYZWing, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(2, 3, 3)]);
-    }
-
-    #[test]
-    fn w_wing_joins_two_pairs_through_a_conjugate_pair() {
-        // r1c1 and r5c9 are {3,6}; in row 9, 3 fits only in r9c1 (sees r1c1) and r9c9 (sees r5c9).
-        // r1c9 and r5c1 see both pair cells.
-        let grid = sparse(&[
-            (1, 1, &[3, 6]),
-            (5, 9, &[3, 6]),
-            (9, 1, &[3, 4]),
-            (9, 9, &[3, 5]),
-            (1, 9, &[6, 7]),
-            (5, 1, &[6, 8]),
-        ]);
-        let step = run(Technique::WWing, &grid).unwrap();
-        assert_eq!(step.eliminations, [cand(1, 9, 6), cand(5, 1, 6)]);
-        assert_eq!(
-            describe(&step),
-            "r1c1 and r5c9 are both 3 or 6, and 3 in row 9 fits only in r9c1 (seeing r1c1) and r9c9 (seeing r5c9), \
-             so r1c1 and r5c9 can't both be 3, one of them is 6, and r1c9 and r5c1 can't be 6."
-        );
-        // A third 3 in row 9 breaks the link.
-        let mut cells = vec![(1, 1, &[3, 6][..]), (5, 9, &[3, 6]), (9, 1, &[3, 4]), (9, 9, &[3, 5]), (1, 9, &[6, 7])];
-        cells.push((9, 5, &[3, 2]));
-        assert!(run(Technique::WWing, &sparse(&cells)).is_none());
     }
 }
