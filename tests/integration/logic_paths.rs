@@ -117,7 +117,7 @@ fn hardest_set_needs_chains_or_brute_force() {
 
 /// Puzzles from the data sets whose hardest step is each technique (found by rating the sets),
 /// so every technique fires on a real path and the level follows from its rating.
-const HARDEST_STEP: [(Technique, Level, &str); 19] = [
+const HARDEST_STEP: [(Technique, Level, &str); 21] = [
     (
         Technique::XWing,
         Level::Medium,
@@ -137,6 +137,11 @@ const HARDEST_STEP: [(Technique, Level, &str); 19] = [
         Technique::HiddenTriple,
         Level::Hard,
         ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4.....",
+    ),
+    (
+        Technique::TurbotFish,
+        Level::Hard,
+        "..24....7.9..26.8...57.31..7...594......4..3...3....1...6.....45..6.4...3.....8..",
     ),
     (
         Technique::XYWing,
@@ -163,17 +168,22 @@ const HARDEST_STEP: [(Technique, Level, &str); 19] = [
         Level::Expert,
         ".........6.......4.4.795.3.36..2..89.9..4..5....8.9.....9.6.7...8.3.4.2.43..7..65",
     ),
-    (
-        Technique::XChain,
-        Level::Expert,
-        "...........1..2..3.4..5..6.........7......1.2.8..4.......68..9....9.....2.7......",
-    ),
     // From here on, puzzles of the public-domain SE-rated exchange set (tests/data/README.md);
     // chains rate by their length, so above 7.0 they are extreme.
     (
         Technique::XYChain,
         Level::Extreme,
         "...97.1...5......416.....397..48...6.2..3..7.6...51..259.....632......1...6.98...",
+    ),
+    (
+        Technique::ThreeStrongLinks,
+        Level::Expert,
+        "9....5.6.....873..7.3.....1...41.27....2.6....12.58...2.....1.9..986.....3.5....6",
+    ),
+    (
+        Technique::FourStrongLinks,
+        Level::Expert,
+        "....7.....9.4.1.2...3...1...6.....4.8..7.3..11..5.9..7..6.9.8..5.16.87.4.........",
     ),
     (
         Technique::WxyzWing,

@@ -52,7 +52,7 @@ pub(crate) use techniques::trace_chain;
 pub(crate) mod oracle {
     pub(crate) use super::grid::Grid;
     pub(crate) use super::techniques::describe;
-    pub(crate) use super::techniques::testing::{run, sparse};
+    pub(crate) use super::techniques::testing::{run_alone as run, sparse};
 }
 
 /// Difficulty levels, each a band of ratings (see [`Level::range`]). By name in JSON, both

@@ -49,6 +49,9 @@ pub enum Technique {
     Swordfish,
     /// Three digits confined to the same three cells of a unit.
     HiddenTriple,
+    /// Two strong links of a digit joined end to end: skyscraper, 2-string kite, turbot fish,
+    /// empty rectangle.
+    TurbotFish,
     /// A two-candidate pivot and two pincers: one pincer holds the shared digit.
     XYWing,
     /// An XY-Wing whose pivot also holds the shared digit.
@@ -61,6 +64,8 @@ pub enum Technique {
     Jellyfish,
     /// Four digits confined to the same four cells of a unit.
     HiddenQuad,
+    /// Three strong links of a digit joined end to end.
+    ThreeStrongLinks,
     /// Three cells of a house holding four digits, and a two-candidate cell seeing those of
     /// them that hold one of its digits.
     WxyzWing,
@@ -70,6 +75,8 @@ pub enum Technique {
     /// Every open cell but a few has two candidates, each in two cells of every house; the few
     /// have three, all adding the same candidate, which one of them must hold.
     BugType2,
+    /// Four strong links of a digit joined end to end.
+    FourStrongLinks,
     /// A WXYZ-Wing of four cells holding five digits.
     VwxyzWing,
     /// A WXYZ-Wing of five cells holding six digits.
@@ -124,15 +131,18 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("cage-combination", "Cage combination", 3.6),
     ("swordfish", "Swordfish", 3.8),
     ("hidden-triple", "Hidden triple", 4.0),
+    ("turbot-fish", "Turbot fish", 4.0),
     ("xy-wing", "XY-Wing", 4.2),
     ("xyz-wing", "XYZ-Wing", 4.4),
     ("unique-rectangle-1", "Unique rectangle (type 1)", 4.5),
     ("naked-quad", "Naked quad", 5.0),
     ("jellyfish", "Jellyfish", 5.2),
     ("hidden-quad", "Hidden quad", 5.4),
+    ("three-strong-links", "Three strong links", 5.4),
     ("wxyz-wing", "WXYZ-Wing", 5.5),
     ("bug-plus-one", "BUG+1", 5.6),
     ("bug-type-2", "BUG type 2", 5.7),
+    ("four-strong-links", "Four strong links", 5.8),
     ("vwxyz-wing", "VWXYZ-Wing", 6.2),
     ("uvwxyz-wing", "UVWXYZ-Wing", 6.6),
     ("x-chain", "X-chain", 6.6),
@@ -147,7 +157,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 35] = [
+    pub const ALL: [Technique; 38] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -164,15 +174,18 @@ impl Technique {
         Technique::CageCombination,
         Technique::Swordfish,
         Technique::HiddenTriple,
+        Technique::TurbotFish,
         Technique::XYWing,
         Technique::XYZWing,
         Technique::UniqueRectangle1,
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::ThreeStrongLinks,
         Technique::WxyzWing,
         Technique::BugPlusOne,
         Technique::BugType2,
+        Technique::FourStrongLinks,
         Technique::VwxyzWing,
         Technique::UvwxyzWing,
         Technique::XChain,
@@ -248,6 +261,8 @@ pub(crate) struct Deduction {
     pub(crate) eliminations: Vec<Candidate>,
     /// A forcing chain's branches, each from its assumption to the conclusion.
     pub(crate) chains: Vec<Vec<Literal>>,
+    /// How `cells` divides into groups, in order: the ends of strong links.
+    pub(crate) groups: Vec<usize>,
 }
 
 impl Deduction {
@@ -263,6 +278,7 @@ impl Deduction {
             placements: Vec::new(),
             eliminations: Vec::new(),
             chains: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
@@ -282,6 +298,7 @@ impl Deduction {
         self.placements.clear();
         self.eliminations.clear();
         self.chains.clear();
+        self.groups.clear();
     }
 
     /// Records the placement of `digit` in `cell` (a row-major index); always a finished step.

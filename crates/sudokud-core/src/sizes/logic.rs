@@ -1366,8 +1366,9 @@ mod tests {
                 assert_eq!((rating.rating, rating.level), (expected.rating, expected.level), "{}", generated.puzzle);
                 compared += 1;
             } else {
-                // A technique missing here is replaced by harder ones or a guess.
-                assert!(rating.rating > expected.rating, "{}: {rating:?} vs {expected:?}", generated.puzzle);
+                // A technique missing here is replaced by harder ones or a guess (or by ones no
+                // harder than the path's hardest).
+                assert!(rating.rating >= expected.rating, "{}: {rating:?} vs {expected:?}", generated.puzzle);
             }
         }
         assert!(compared >= 8, "only {compared} puzzles used these techniques alone");

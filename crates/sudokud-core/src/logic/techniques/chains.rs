@@ -197,7 +197,7 @@ pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
 mod tests {
     use crate::logic::step::Technique;
     use crate::logic::techniques::describe;
-    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::logic::techniques::testing::{cand, run_alone as run, sparse};
 
     #[test]
     fn x_chain_finds_a_skyscraper() {

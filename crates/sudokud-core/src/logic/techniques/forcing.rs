@@ -108,12 +108,25 @@ enum Rules {
     Dynamic { one_digit: bool },
 }
 
-/// One literal an assumption leads to: where its reasons are in [`Implications::reasons`].
+/// One literal an assumption leads to: where its reasons are in [`Implications::reasons`], and
+/// how many steps from the assumption it was found.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     literal: Literal,
     reasons_start: u32,
     reasons_len: u8,
+    depth: u16,
+}
+
+/// When following an assumption ends, besides running out of consequences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At the first candidate found both true and false (every pending true literal is followed
+    /// before a false one, as SE does).
+    AtContradiction,
+    /// Once `target` is found, or past `depth` steps (nothing further could be short enough);
+    /// strictly breadth first, so the target is found by one of its shortest chains.
+    At { target: Literal, depth: u16 },
 }
 
 /// Everything one assumption leads to, in the order found (the assumption first), until the
@@ -185,14 +198,14 @@ thread_local! {
     });
 }
 
-/// Follows `assumption` in `grid` under `rules`, filling `out`. With `stop` it ends at the first
-/// contradiction; without, it goes on (everything still follows from the assumption), so a
-/// single chain back to the assumption's opposite is found even past another contradiction.
+/// Follows `assumption` in `grid` under `rules`, filling `out`, until `stop`. A single chain's
+/// search goes on past a contradiction (everything still follows from the assumption), so the
+/// chain back to the assumption's opposite is found even then.
 fn follow(
     grid: &Grid,
     assumption: Literal,
     rules: Rules,
-    stop: bool,
+    stop: Stop,
     out: &mut Implications,
     positions: &mut Positions,
 ) {
@@ -207,12 +220,18 @@ fn follow(
     let mut gone = CandidateSet::default();
     let mut gone_cells: [Cells; 9] = [0; 9];
     let mut reasons = [0u16; 9];
-    let push = |out: &mut Implications, positions: &mut Positions, literal: Literal, reasons: &[u16]| -> bool {
-        if out.holds(literal) {
+    let (on_first, target, max_depth) = match stop {
+        Stop::AtContradiction => (true, None, u16::MAX),
+        Stop::At { target, depth } => (false, Some(target), depth),
+    };
+    // Adds a literal found `depth` steps out; false when following should end.
+    let push = |out: &mut Implications, positions: &mut Positions, literal: Literal, reasons: &[u16], depth: u16| {
+        if out.holds(literal) || depth > max_depth {
             return true;
         }
         let at = out.nodes.len() as u16;
-        out.nodes.push(Node { literal, reasons_start: out.reasons.len() as u32, reasons_len: reasons.len() as u8 });
+        let reasons_start = out.reasons.len() as u32;
+        out.nodes.push(Node { literal, reasons_start, reasons_len: reasons.len() as u8, depth });
         out.reasons.extend_from_slice(reasons);
         positions.0[literal.index()] = at;
         let candidate = usize::from(literal.candidate);
@@ -223,11 +242,13 @@ fn follow(
         }
         if out.holds(literal.opposite()) && out.contradiction.is_none() {
             out.contradiction = Some((positions.0[literal.opposite().index()], at));
-            return !stop;
+            if on_first {
+                return false;
+            }
         }
-        true
+        target != Some(literal)
     };
-    push(out, positions, assumption, &[]);
+    push(out, positions, assumption, &[], 0);
     let (digit_links, cell_links, dynamic) = match rules {
         Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false),
         Rules::Dynamic { one_digit } => (true, !one_digit, true),
@@ -237,7 +258,7 @@ fn follow(
     let (mut next_on, mut next_off) = (0, 0);
     loop {
         let len = out.nodes.len();
-        if stop {
+        if on_first {
             while next_on < len && !out.nodes[next_on].literal.on {
                 next_on += 1;
             }
@@ -248,25 +269,25 @@ fn follow(
         let here = if next_on < len {
             next_on += 1;
             next_on - 1
-        } else if stop && next_off < len {
+        } else if on_first && next_off < len {
             next_off += 1;
             next_off - 1
         } else {
             break;
         };
-        let literal = out.nodes[here].literal;
+        let Node { literal, depth, .. } = out.nodes[here];
         let (cell, digit) = (literal.cell(), literal.digit());
-        let here = here as u16;
+        let (here, depth) = (here as u16, depth.saturating_add(1));
         if literal.on {
             if cell_links {
                 for other in digits(grid.candidates(cell) & !bit(digit)) {
-                    if !push(out, positions, Literal::new(cell, other, false), &[here]) {
+                    if !push(out, positions, Literal::new(cell, other, false), &[here], depth) {
                         return;
                     }
                 }
             }
             for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
-                if !push(out, positions, Literal::new(peer, digit, false), &[here]) {
+                if !push(out, positions, Literal::new(peer, digit, false), &[here], depth) {
                     return;
                 }
             }
@@ -291,7 +312,7 @@ fn follow(
                 } else {
                     (reasons[0], count) = (here, 1);
                 }
-                if !push(out, positions, Literal::new(cell, value, true), &reasons[..count]) {
+                if !push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth) {
                     return;
                 }
             }
@@ -316,7 +337,7 @@ fn follow(
                 } else {
                     (reasons[0], count) = (here, 1);
                 }
-                if !push(out, positions, Literal::new(place, digit, true), &reasons[..count]) {
+                if !push(out, positions, Literal::new(place, digit, true), &reasons[..count], depth) {
                     return;
                 }
             }
@@ -347,6 +368,7 @@ fn candidates(grid: &Grid) -> impl Iterator<Item = (usize, u8)> + '_ {
 pub(super) fn forcing_chain(
     grid: &Grid,
     out: &mut Deduction,
+    below: f32,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
     ENGINE.with_borrow_mut(|engine| {
@@ -359,9 +381,13 @@ pub(super) fn forcing_chain(
                 return Err(Interrupted);
             }
             for (digit_links, cell_links, base) in kinds {
+                // The longest chain that would still rate below the best so far.
+                let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
+                let Some(longest) = longest_below(base, bound) else { continue };
                 for on in [true, false] {
                     let assumption = Literal::new(cell, digit, on);
-                    follow(grid, assumption, Rules::Static { digit_links, cell_links }, false, one, positions);
+                    let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
+                    follow(grid, assumption, Rules::Static { digit_links, cell_links }, stop, one, positions);
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -377,6 +403,15 @@ pub(super) fn forcing_chain(
         }
         Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain])))
     })
+}
+
+/// The most literals a chain of technique rating `base` may have to rate below `bound`
+/// (unbounded for an infinite bound), `None` if even the shortest does not.
+fn longest_below(base: f32, bound: f32) -> Option<u16> {
+    if bound.is_infinite() {
+        return Some(u16::MAX);
+    }
+    (2..u16::MAX).take_while(|&length| chain_rating(base, length.into()) < bound).last()
 }
 
 /// Which searches [`multiple`] runs.
@@ -415,7 +450,7 @@ pub(super) fn multiple(
             }
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
-                follow(grid, assumption, rules, true, &mut all[assumption.index()], positions);
+                follow(grid, assumption, rules, Stop::AtContradiction, &mut all[assumption.index()], positions);
             }
         }
         let mut best: Option<(Found, Vec<Vec<Literal>>)> = None;
@@ -594,7 +629,7 @@ mod tests {
         ]);
         let mut out = Deduction::new();
         out.start(Technique::ForcingChain);
-        assert!(forcing_chain(&grid, &mut out, &mut Never).unwrap());
+        assert!(forcing_chain(&grid, &mut out, f32::INFINITY, &mut Never).unwrap());
         assert_eq!(out.eliminations, [cand(2, 2, 1)]);
         assert_eq!(out.rating, 7.1, "eight literals, from r2c2 = 1 to r2c2 isn't 1");
         assert_eq!(
@@ -613,7 +648,7 @@ mod tests {
         ]);
         let mut out = Deduction::new();
         out.start(Technique::ForcingChain);
-        assert!(!forcing_chain(&grid, &mut out, &mut Never).unwrap());
+        assert!(!forcing_chain(&grid, &mut out, f32::INFINITY, &mut Never).unwrap());
     }
 
     #[test]

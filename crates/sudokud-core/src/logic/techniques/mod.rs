@@ -16,6 +16,7 @@ mod forcing;
 pub(crate) use forcing::Literal;
 mod intersections;
 mod singles;
+mod strong_links;
 mod subsets;
 mod uniqueness;
 mod wings;
@@ -49,6 +50,9 @@ pub(crate) fn find(
         XWing => fish::fish(grid, out, 2),
         Swordfish => fish::fish(grid, out, 3),
         Jellyfish => fish::fish(grid, out, 4),
+        TurbotFish => strong_links::strong_links(grid, out, 2),
+        ThreeStrongLinks => strong_links::strong_links(grid, out, 3),
+        FourStrongLinks => strong_links::strong_links(grid, out, 4),
         XYWing => wings::xy_wing(grid, out),
         XYZWing => wings::xyz_wing(grid, out),
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
@@ -75,16 +79,19 @@ pub(crate) fn find(
 fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
     let mut best: Option<Deduction> = None;
     type Finder = fn(&Grid, &mut Deduction, &mut dyn Interrupt) -> Result<bool, Interrupted>;
-    let finders: [(Technique, Finder); 3] = [
-        (Technique::XChain, chains::x_chain),
-        (Technique::XYChain, chains::xy_chain),
-        (Technique::ForcingChain, forcing::forcing_chain),
-    ];
+    let finders: [(Technique, Finder); 2] =
+        [(Technique::XChain, chains::x_chain), (Technique::XYChain, chains::xy_chain)];
     for (technique, finder) in finders {
         out.start(technique);
         if finder(grid, out, interrupt)? && best.as_ref().is_none_or(|best| out.rating < best.rating) {
             best = Some(out.clone());
         }
+    }
+    // Forcing chains only matter where they beat those.
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    out.start(Technique::ForcingChain);
+    if forcing::forcing_chain(grid, out, below, interrupt)? {
+        best = Some(out.clone());
     }
     Ok(best.is_some_and(|best| {
         *out = best;
@@ -101,6 +108,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => subsets::describe(deduction),
         XWing | Swordfish | Jellyfish => fish::describe(deduction),
         XYWing | XYZWing => wings::describe(deduction),
+        TurbotFish | ThreeStrongLinks | FourStrongLinks => strong_links::describe(deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
         BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
         WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(deduction),
@@ -211,6 +219,19 @@ pub(crate) mod testing {
     pub(crate) fn run(technique: Technique, grid: &Grid) -> Option<Deduction> {
         let mut out = Deduction::new();
         find(technique, grid, &mut out, &mut Never).expect("Never interrupts").then_some(out)
+    }
+
+    /// [`run`], but an X-chain or an XY-chain by its own finder, not with the other single
+    /// chains: the oracle the grid-size engine's chains are checked against.
+    pub(crate) fn run_alone(technique: Technique, grid: &Grid) -> Option<Deduction> {
+        let mut out = Deduction::new();
+        out.start(technique);
+        let found = match technique {
+            Technique::XChain => chains::x_chain(grid, &mut out, &mut Never),
+            Technique::XYChain => chains::xy_chain(grid, &mut out, &mut Never),
+            _ => return run(technique, grid),
+        };
+        found.expect("Never interrupts").then_some(out)
     }
 
     /// 1-based `(row, col, digit)` as a candidate.

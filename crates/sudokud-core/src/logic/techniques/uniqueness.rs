@@ -170,7 +170,7 @@ mod tests {
     /// and the path rates 5.6 too.
     #[test]
     fn bug_plus_one_places_the_added_candidate() {
-        let puzzle = ".........47.....81..36512....9.8.5.....7.3...2...9...7.4.2.7.5..1.....9.3...4...6";
+        let puzzle = "324..9..5..1...2.3.5...2.894.8.3.......7.4.......9.4.181.4...5.5.6...8..7..8..614";
         let (step, solution, rating) = only_step(puzzle, Technique::BugPlusOne);
         let placed = step.placements[0];
         assert_eq!(solution.get(placed.cell.row().into(), placed.cell.col().into()), placed.digit.get());

@@ -1,0 +1,339 @@
+//! Strong-link fish, Sudoku Explainer's turbot family: skyscraper, 2-string kite, turbot fish and
+//! empty rectangle with two strong links, and their longer kin with three or four.
+//!
+//! A strong link is a house where a digit fits in only two places (or, grouped, in only two
+//! groups: the two box segments of a line, or the row and column of a box's cross, an "empty
+//! rectangle"): one of its ends holds the digit. Chain such links so that each one's second
+//! end shares a house with the next one's first end (they cannot both hold the digit); then if
+//! the first link's first end is empty, each link passes the digit on, and the last link's last
+//! end holds it. So one of the chain's two outer ends holds the digit, and every cell seeing both
+//! loses it.
+//!
+//! SE rates the family by its number of links (two 4.0, three 5.4, four 5.8), plus 0.3 for a
+//! grouped link, else 0.1 when the links mix rows and columns or use a box, 0.2 when they use a
+//! box, rows and columns ([`rating`]).
+
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, ones};
+use crate::logic::step::{Deduction, cell_list, eliminated_cells};
+use crate::position::{Cell, House, HouseKind};
+
+/// A house where a digit fits in two places or two groups.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    house: House,
+    ends: [Cells; 2],
+    /// For each end, the houses (bit [`House::index`]) holding all its cells.
+    end_houses: [u32; 2],
+    grouped: bool,
+}
+
+impl Link {
+    fn new(house: House, ends: [Cells; 2], grouped: bool) -> Link {
+        Link { house, ends, end_houses: ends.map(houses_holding), grouped }
+    }
+
+    fn cells(&self) -> Cells {
+        self.ends[0] | self.ends[1]
+    }
+}
+
+/// The houses (bit [`House::index`]) that hold every cell of `cells`.
+fn houses_holding(cells: Cells) -> u32 {
+    ones(cells).fold(u32::MAX >> 5, |acc, cell| {
+        acc & Cell::at(cell).houses().iter().fold(0, |bits, house| bits | 1 << house.index())
+    })
+}
+
+/// The chain of `length` strong links SE would take: the lowest rating, then the most
+/// eliminations.
+pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> bool {
+    let mut best: Option<Found> = None;
+    for digit in 1..=9 {
+        let links = links(grid, digit);
+        let walks = |at: usize| (links[at / 2], at % 2 == 1);
+        // For each walked link, the walked links that may follow it: their first end shares a
+        // house with its second end, and no cell.
+        let mut next = [0u128; 128];
+        for (from, follows) in next.iter_mut().enumerate().take(links.len() * 2) {
+            let (link, flipped) = walks(from);
+            let (end, end_houses) = (link.ends[usize::from(!flipped)], link.end_houses[usize::from(!flipped)]);
+            for to in (0..links.len() * 2).filter(|&to| to / 2 != from / 2) {
+                let (other, other_flipped) = walks(to);
+                let start = other.ends[usize::from(other_flipped)];
+                if end_houses & other.end_houses[usize::from(other_flipped)] != 0 && end & start == 0 {
+                    *follows |= 1 << to;
+                }
+            }
+        }
+        let search = Search { grid, digit, links: &links, next: &next, length };
+        let mut chain = Vec::with_capacity(length);
+        for first in 0..links.len() * 2 {
+            let (link, flipped) = walks(first);
+            // Nothing outside the chain sees the first end: no chain from it eliminates anything.
+            let start = link.ends[usize::from(flipped)];
+            if ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & PEERS[cell]) == 0 {
+                continue;
+            }
+            chain.push(first);
+            search.extend(&mut chain, grid_house(grid, digit, link), &mut best);
+            chain.pop();
+        }
+    }
+    best.is_some_and(|best| {
+        out.rating = best.rating;
+        for &(link, flipped) in &best.chain {
+            out.houses.push(link.house);
+            let [first, second] = if flipped { [link.ends[1], link.ends[0]] } else { link.ends };
+            for group in [first, second] {
+                out.add_cells(ones(group));
+                out.groups.push(group.count_ones() as usize);
+            }
+        }
+        out.add_digits([best.digit]);
+        out.eliminate(best.eliminated, best.digit);
+        out.finish()
+    })
+}
+
+/// The digit's places in a link's house: no other link of the chain may use one of them.
+fn grid_house(grid: &Grid, digit: u8, link: Link) -> Cells {
+    all_house_cells()[link.house.index()] & grid.cells_with(digit)
+}
+
+/// A chain found: its links (each with whether it is walked from its second end), digit, rating
+/// and eliminations.
+struct Found {
+    chain: Vec<(Link, bool)>,
+    digit: u8,
+    rating: f32,
+    eliminated: Cells,
+}
+
+/// One digit's search: its links, each walked either way (`2 * link + flipped`), and which
+/// walked link may follow which.
+struct Search<'a> {
+    grid: &'a Grid,
+    digit: u8,
+    links: &'a [Link],
+    next: &'a [u128; 128],
+    length: usize,
+}
+
+impl Search<'_> {
+    /// Grows `chain` (walked links, `2 * link + flipped`; `used` the places of their houses) to
+    /// `length` links, offering each full chain once (the last link's index above the first's,
+    /// so a chain and its reverse are one).
+    fn extend(&self, chain: &mut Vec<usize>, used: Cells, best: &mut Option<Found>) {
+        if chain.len() == self.length {
+            // On the stack: every full chain comes through here.
+            let mut walked = [(self.links[0], false); 4];
+            for (slot, &at) in walked.iter_mut().zip(chain.iter()) {
+                *slot = (self.links[at / 2], at % 2 == 1);
+            }
+            offer(self.grid, self.digit, &walked[..chain.len()], best);
+            return;
+        }
+        for to in ones(self.next[chain[chain.len() - 1]]) {
+            let link = self.links[to / 2];
+            let places = grid_house(self.grid, self.digit, link);
+            if places & used != 0 || (chain.len() + 1 == self.length && to / 2 < chain[0] / 2) {
+                continue;
+            }
+            chain.push(to);
+            self.extend(chain, used | places, best);
+            chain.pop();
+        }
+    }
+}
+
+/// Keeps the chain if it eliminates something and beats the best so far.
+fn offer(grid: &Grid, digit: u8, chain: &[(Link, bool)], best: &mut Option<Found>) {
+    let (first, first_flipped) = chain[0];
+    let (last, last_flipped) = chain[chain.len() - 1];
+    let start = first.ends[usize::from(first_flipped)];
+    let end = last.ends[usize::from(!last_flipped)];
+    let mut eliminated = ones(start | end).fold(grid.cells_with(digit), |acc, cell| acc & PEERS[cell]);
+    for (i, &(link, flipped)) in chain.iter().enumerate() {
+        eliminated &= !all_house_cells()[link.house.index()];
+        if let Some(&(next, next_flipped)) = chain.get(i + 1) {
+            let shared = link.end_houses[usize::from(!flipped)] & next.end_houses[usize::from(next_flipped)];
+            for house in ones(u128::from(shared)) {
+                eliminated &= !all_house_cells()[house];
+            }
+        }
+    }
+    if eliminated == 0 {
+        return;
+    }
+    let rating = rating(chain.iter().map(|(link, _)| link));
+    let better = best.as_ref().is_none_or(|best| {
+        rating < best.rating || (rating == best.rating && eliminated.count_ones() > best.eliminated.count_ones())
+    });
+    if better {
+        *best = Some(Found { chain: chain.to_vec(), digit, rating, eliminated });
+    }
+}
+
+/// SE's rating of a chain of these links.
+fn rating<'a>(links: impl Iterator<Item = &'a Link> + Clone) -> f32 {
+    let base = match links.clone().count() {
+        2 => 40,
+        3 => 54,
+        _ => 58,
+    };
+    let has = |kind: HouseKind| links.clone().any(|link| link.house.kind() == kind);
+    let added = if links.clone().any(|link| link.grouped) {
+        3
+    } else if !has(HouseKind::Box) && (!has(HouseKind::Row) || !has(HouseKind::Column)) {
+        0
+    } else if has(HouseKind::Box) && has(HouseKind::Row) && has(HouseKind::Column) {
+        2
+    } else {
+        1
+    };
+    (base + added) as f32 / 10.0
+}
+
+/// The strong links of `digit`: houses where it fits in two cells (a box's two only when they
+/// share no line, which the line's link covers), and grouped, lines whose places lie in two of
+/// their three box segments and boxes whose places form a cross (an empty rectangle).
+fn links(grid: &Grid, digit: u8) -> Vec<Link> {
+    let mut links = Vec::new();
+    for house in House::all() {
+        let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+        let count = places.count_ones();
+        if count < 2 {
+            continue;
+        }
+        if count == 2 {
+            let (a, b) = (places.trailing_zeros() as usize, 127 - places.leading_zeros() as usize);
+            let (a_cell, b_cell) = (Cell::at(a), Cell::at(b));
+            let same_line = a_cell.row() == b_cell.row() || a_cell.col() == b_cell.col();
+            if house.kind() != HouseKind::Box || !same_line {
+                links.push(Link::new(house, [1 << a, 1 << b], false));
+            }
+            continue;
+        }
+        if count > 6 {
+            continue;
+        }
+        match house.kind() {
+            HouseKind::Box => {
+                for heart in house.cells() {
+                    let row = all_house_cells()[heart.house(HouseKind::Row).index()];
+                    let column = all_house_cells()[heart.house(HouseKind::Column).index()];
+                    let (across, down) = (places & row, places & column);
+                    if places & !(row | column) == 0 && across & !down != 0 && down & !across != 0 {
+                        links.push(Link::new(house, [across, down], true));
+                    }
+                }
+            }
+            _ => {
+                let segments: Vec<Cells> = (0..9)
+                    .map(|index| places & all_house_cells()[HouseKind::Box.house(index).index()])
+                    .filter(|&segment| segment != 0)
+                    .collect();
+                if let [a, b] = segments[..] {
+                    links.push(Link::new(house, [a, b], true));
+                }
+            }
+        }
+    }
+    // Plain links first, then grouped: a search holds at most 64 (walked both ways, 128 bits),
+    // far more than a grid that gets this far has.
+    links.sort_by_key(|link| link.grouped);
+    links.truncate(64);
+    links
+}
+
+/// "In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8; r1c2 and r4c2
+/// share a house, so one of r1c7 and r4c8 is 5, and r2c8, seeing both, can't be 5."
+pub(super) fn describe(deduction: &Deduction) -> String {
+    let digit = deduction.digits[0];
+    let mut groups = Vec::new();
+    let mut rest = &deduction.cells[..];
+    for &size in &deduction.groups {
+        let (group, after) = rest.split_at(size);
+        groups.push(match group {
+            [cell] => cell.to_string(),
+            _ => format!("{{{}}}", cell_list(group.iter().copied())),
+        });
+        rest = after;
+    }
+    let links: Vec<String> = (deduction.houses.iter().enumerate())
+        .map(|(i, house)| {
+            let lead =
+                if i == 0 { format!("In {house}, {digit} fits only in") } else { format!("in {house}, only in") };
+            format!("{lead} {} and {}", groups[2 * i], groups[2 * i + 1])
+        })
+        .collect();
+    let joints: Vec<String> = (1..deduction.houses.len())
+        .map(|i| format!("{} and {} share a house", groups[2 * i - 1], groups[2 * i]))
+        .collect();
+    format!(
+        "{}; {}, so one of {} and {} is {digit}, and {}, seeing both, can't be {digit}.",
+        links.join("; "),
+        joints.join(", "),
+        groups[0],
+        groups[groups.len() - 1],
+        eliminated_cells(deduction)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::testing::{cand, run, sparse};
+
+    #[test]
+    fn skyscraper_two_rows_joined_by_a_column() {
+        // 5 in row 1 only in r1c2 and r1c7, in row 4 only in r4c2 and r4c8: column 2 joins them,
+        // so r1c7 or r4c8 is 5, and r2c8 and r3c8 (seeing both) lose it.
+        let cells: &[(usize, usize, &[u8])] = &[
+            (1, 2, &[5, 1]),
+            (1, 7, &[5, 2]),
+            (4, 2, &[5, 3]),
+            (4, 8, &[5, 4]),
+            (2, 8, &[5, 6]),
+            (3, 8, &[5, 7]),
+            (7, 2, &[5, 8]),
+            (7, 5, &[5, 9]),
+        ];
+        let step = run(Technique::TurbotFish, &sparse(cells)).unwrap();
+        assert_eq!(step.eliminations, [cand(2, 8, 5), cand(3, 8, 5)]);
+        assert_eq!(step.rating, 4.0, "rows only: a skyscraper");
+        let text = describe(&step);
+        assert!(text.ends_with("so one of r1c7 and r4c8 is 5, and r2c8 and r3c8, seeing both, can't be 5."), "{text}");
+        assert!(text.starts_with("In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8;"), "{text}");
+        // A third 5 in row 4 breaks the skyscraper (what is left is a grouped chain through box 3
+        // and column 8, which clears r4c2 at 4.3).
+        let mut broken = cells.to_vec();
+        broken.push((4, 5, &[5, 1]));
+        let step = run(Technique::TurbotFish, &sparse(&broken)).unwrap();
+        assert_eq!((step.eliminations, step.rating), (vec![cand(4, 2, 5)], 4.3));
+    }
+
+    #[test]
+    fn kite_mixes_a_row_and_a_column_and_a_grouped_link_rates_more() {
+        // Row 1: 3 only in r1c2 and r1c7; column 1: only in r2c1 and r8c1; r1c2 and r2c1 share
+        // box 1, so r1c7 or r8c1 is 3: r8c7 loses it.
+        // r5c7, r8c4 and r3c3 keep column 7, row 8 and box 1 from being links of their own.
+        let kite = [
+            (1, 2, &[3, 1][..]),
+            (1, 7, &[3, 2]),
+            (2, 1, &[3, 4]),
+            (8, 1, &[3, 5]),
+            (8, 7, &[3, 6]),
+            (5, 7, &[3, 7]),
+            (8, 4, &[3, 8]),
+            (3, 3, &[3, 9]),
+        ];
+        let step = run(Technique::TurbotFish, &sparse(&kite)).unwrap();
+        assert_eq!((step.eliminations.clone(), step.rating), (vec![cand(8, 7, 3)], 4.1));
+        let grouped = [Link::new(House::Row(0), [1, 2], true), Link::new(House::Column(0), [4, 8], false)];
+        assert_eq!(rating(grouped.iter()), 4.3);
+        let three = [House::Row(0), House::Column(0), House::Box(0)].map(|house| Link::new(house, [1, 2], false));
+        assert_eq!(rating(three.iter()), 5.6, "three links over a box, a row and a column");
+    }
+}
