@@ -117,7 +117,7 @@ fn hardest_set_needs_chains_or_brute_force() {
 
 /// Puzzles from the data sets whose hardest step is each technique (found by rating the sets),
 /// so every technique fires on a real path and the level follows from its rating.
-const HARDEST_STEP: [(Technique, Level, &str); 21] = [
+const HARDEST_STEP: [(Technique, Level, &str); 23] = [
     (
         Technique::XWing,
         Level::Medium,
@@ -173,7 +173,7 @@ const HARDEST_STEP: [(Technique, Level, &str); 21] = [
     (
         Technique::XYChain,
         Level::Extreme,
-        "...97.1...5......416.....397..48...6.2..3..7.6...51..259.....632......1...6.98...",
+        "............468...87.....52..3.5.7...9.6.3.4..6879231...9...5..18.....23...3.7...",
     ),
     (
         Technique::ThreeStrongLinks,
@@ -201,9 +201,19 @@ const HARDEST_STEP: [(Technique, Level, &str); 21] = [
         ".8.....2...2.4.5..4...5...3.5..2..7..6.9.8.3.9.......1.17...85...87.31...........",
     ),
     (
+        Technique::YCycle,
+        Level::Expert,
+        "...4.7....1..9..4.84..2..73...956...9...1...5...2.8...7.......1.2.....3...85342..",
+    ),
+    (
+        Technique::XYCycle,
+        Level::Extreme,
+        "...1.8.75...9.7..3..6..59...32...6.86.......78.4...53...38..7..5..4.1...28.7.6...",
+    ),
+    (
         Technique::ForcingChain,
         Level::Extreme,
-        "....7....3...9...1.98...63.....1.....84...96...7.5.2.............62.47...4.7.1.8.",
+        "7...3..522.69..4...3.....8....5.3.2.3.......9.9.8.4....2.....3...3..21.418..4...7",
     ),
     (
         Technique::TuvwxyzWing,

@@ -79,12 +79,18 @@ pub enum Technique {
     FourStrongLinks,
     /// A WXYZ-Wing of four cells holding five digits.
     VwxyzWing,
+    /// A loop of one digit's alternating links that holds read either way round.
+    XCycle,
+    /// A loop of two-candidate cells that holds read either way round.
+    YCycle,
     /// A WXYZ-Wing of five cells holding six digits.
     UvwxyzWing,
     /// A single-digit chain of alternating conjugate pairs and shared units.
     XChain,
     /// A chain of two-candidate cells.
     XYChain,
+    /// A loop through cells and houses alike that holds read either way round.
+    XYCycle,
     /// A chain of implications, through cells and houses alike, from a candidate back to its
     /// own opposite.
     ForcingChain,
@@ -144,9 +150,12 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("bug-type-2", "BUG type 2", 5.7),
     ("four-strong-links", "Four strong links", 5.8),
     ("vwxyz-wing", "VWXYZ-Wing", 6.2),
+    ("x-cycle", "X-cycle", 6.5),
+    ("y-cycle", "Y-cycle", 6.5),
     ("uvwxyz-wing", "UVWXYZ-Wing", 6.6),
     ("x-chain", "X-chain", 6.6),
     ("xy-chain", "XY-chain", 7.0),
+    ("xy-cycle", "XY-cycle", 7.0),
     ("forcing-chain", "Forcing chain", 7.0),
     ("tuvwxyz-wing", "TUVWXYZ-Wing", 7.5),
     ("nishio", "Nishio", 7.5),
@@ -157,7 +166,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 38] = [
+    pub const ALL: [Technique; 41] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -187,9 +196,12 @@ impl Technique {
         Technique::BugType2,
         Technique::FourStrongLinks,
         Technique::VwxyzWing,
+        Technique::XCycle,
+        Technique::YCycle,
         Technique::UvwxyzWing,
         Technique::XChain,
         Technique::XYChain,
+        Technique::XYCycle,
         Technique::ForcingChain,
         Technique::TuvwxyzWing,
         Technique::Nishio,

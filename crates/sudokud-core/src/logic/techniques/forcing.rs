@@ -405,6 +405,170 @@ pub(super) fn forcing_chain(
     })
 }
 
+/// Bidirectional cycles: a loop of alternating links that closes on itself, from a candidate
+/// back to it, holds read either way round, so one of its two colourings is the truth. A
+/// candidate that sees a true end of one colouring and of the other is false either way. Kinds
+/// as SE: one digit's links (an X-cycle, 6.5), two-candidate cells' (a Y-cycle, 6.5) or both
+/// (7.0), plus the cycle's length; only cycles rating below `below` are looked for.
+pub(super) fn cycle(
+    grid: &Grid,
+    out: &mut Deduction,
+    below: f32,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    use crate::logic::step::Technique;
+    let kinds = [
+        (true, false, 6.5, Technique::XCycle),
+        (false, true, 6.5, Technique::YCycle),
+        (true, true, 7.0, Technique::XYCycle),
+    ];
+    let mut best: Option<(f32, Technique, Vec<Literal>, [Cells; 9])> = None;
+    let mut nodes: Vec<(Literal, u16)> = Vec::new();
+    for (digit_links, cell_links, base, technique) in kinds {
+        for (cell, digit) in candidates(grid) {
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            // Y-cycles start from two-candidate cells, as SE's do.
+            if !digit_links && grid.candidates(cell).count_ones() != 2 {
+                continue;
+            }
+            let bound = best.as_ref().map_or(below, |found| found.0);
+            let Some(longest) = longest_below(base, bound) else { break };
+            let start = Literal::new(cell, digit, true);
+            if let Some((length, loop_, eliminated)) =
+                find_cycle(grid, start, digit_links, cell_links, usize::from(longest), &mut nodes)
+            {
+                let rating = chain_rating(base, length);
+                if best.as_ref().is_none_or(|found| rating < found.0) {
+                    best = Some((rating, technique, loop_, eliminated));
+                }
+            }
+        }
+    }
+    Ok(best.is_some_and(|(rating, technique, loop_, eliminated)| {
+        out.start(technique);
+        out.rating = rating;
+        let mut cells: Vec<usize> = loop_.iter().map(|literal| literal.cell()).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        out.add_cells(cells);
+        for (digit, &cells) in (1..=9).zip(&eliminated) {
+            out.eliminate(cells, digit);
+        }
+        out.chains = vec![loop_];
+        out.finish()
+    }))
+}
+
+/// The shortest cycle through `start` (at most `longest` literals) that eliminates something:
+/// its length, its literals from `start` back to it, and what it eliminates per digit. Breadth
+/// first in alternating layers, each literal followed once; a loop closes when a true literal
+/// rules out a candidate whose falsehood would make `start` true again (another candidate of its
+/// two-candidate cell, or its digit's other place in a house), however early that candidate was
+/// reached, so a loop may come back through the start's own cell.
+fn find_cycle(
+    grid: &Grid,
+    start: Literal,
+    digit_links: bool,
+    cell_links: bool,
+    longest: usize,
+    nodes: &mut Vec<(Literal, u16)>,
+) -> Option<(usize, Vec<Literal>, [Cells; 9])> {
+    nodes.clear();
+    nodes.push((start, u16::MAX));
+    let (mut seen_on, mut seen_off) = (CandidateSet::default(), CandidateSet::default());
+    seen_on.insert(usize::from(start.candidate));
+    let (start_cell, start_digit) = (start.cell(), start.digit());
+    // Whether `off` being false makes `start` true: the cycle's last link.
+    let closes = |off: Literal| {
+        (cell_links
+            && off.cell() == start_cell
+            && off.digit() != start_digit
+            && grid.candidates(start_cell).count_ones() == 2)
+            || (digit_links
+                && off.digit() == start_digit
+                && off.cell() != start_cell
+                && Cell::at(start_cell).houses().iter().any(|house| {
+                    let places = all_house_cells()[house.index()] & grid.cells_with(start_digit);
+                    places.count_ones() == 2 && places >> off.cell() & 1 == 1
+                }))
+    };
+    let (mut layer_start, mut depth) = (0, 0);
+    while layer_start < nodes.len() && depth + 2 <= longest {
+        let layer_end = nodes.len();
+        for at in layer_start..layer_end {
+            let (literal, _) = nodes[at];
+            let (cell, digit) = (literal.cell(), literal.digit());
+            if literal.on {
+                let others = if cell_links { grid.candidates(cell) & !bit(digit) } else { 0 };
+                let offs = digits(others)
+                    .map(|other| Literal::new(cell, other, false))
+                    .chain(ones(PEERS[cell] & grid.cells_with(digit)).map(|peer| Literal::new(peer, digit, false)));
+                for off in offs {
+                    // Four literals at least: start, a link out, a link back, the closing one.
+                    if depth >= 2 && closes(off) {
+                        let mut loop_ = vec![start, off];
+                        let mut back = at as u16;
+                        while back != u16::MAX {
+                            loop_.push(nodes[usize::from(back)].0);
+                            back = nodes[usize::from(back)].1;
+                        }
+                        loop_.reverse();
+                        let eliminated = cycle_eliminations(grid, &loop_);
+                        if eliminated.iter().any(|&cells| cells != 0) {
+                            return Some((loop_.len() - 1, loop_, eliminated));
+                        }
+                    }
+                    if !seen_off.contains(usize::from(off.candidate)) {
+                        seen_off.insert(usize::from(off.candidate));
+                        nodes.push((off, at as u16));
+                    }
+                }
+                continue;
+            }
+            let mut ons = [start; 4];
+            let mut count = 0;
+            if cell_links && grid.candidates(cell).count_ones() == 2 {
+                let other = (grid.candidates(cell) & !bit(digit)).trailing_zeros() as u8 + 1;
+                ons[count] = Literal::new(cell, other, true);
+                count += 1;
+            }
+            if digit_links {
+                for house in Cell::at(cell).houses() {
+                    let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+                    if places.count_ones() == 2 {
+                        ons[count] = Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true);
+                        count += 1;
+                    }
+                }
+            }
+            for &on in &ons[..count] {
+                if !seen_on.contains(usize::from(on.candidate)) {
+                    seen_on.insert(usize::from(on.candidate));
+                    nodes.push((on, at as u16));
+                }
+            }
+        }
+        layer_start = layer_end;
+        depth += 1;
+    }
+    None
+}
+
+/// What a cycle (its literals, the start at both ends) eliminates, per digit: the candidates
+/// outside its cells that see a true literal of each reading.
+fn cycle_eliminations(grid: &Grid, loop_: &[Literal]) -> [Cells; 9] {
+    let cells = loop_.iter().fold(0u128, |acc, literal| acc | 1 << literal.cell());
+    let (mut forward, mut backward) = ([0u128; 9], [0u128; 9]);
+    for literal in &loop_[1..] {
+        let digit = usize::from(literal.digit()) - 1;
+        let seen = PEERS[literal.cell()] & grid.cells_with(literal.digit()) & !cells;
+        if literal.on { forward[digit] |= seen } else { backward[digit] |= seen }
+    }
+    std::array::from_fn(|digit| forward[digit] & backward[digit])
+}
+
 /// The most literals a chain of technique rating `base` may have to rate below `bound`
 /// (unbounded for an infinite bound), `None` if even the shortest does not.
 fn longest_below(base: f32, bound: f32) -> Option<u16> {
@@ -608,6 +772,25 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     format!("{opening}, {conclusion}: {}.", branches.join("; "))
 }
 
+/// "The loop r1c1 is 5, so r1c5 isn't 5, ..., so r1c1 is 5 holds read either way round, so r2c5
+/// can't be 5 and r7c7 can't be 2."
+pub(super) fn describe_cycle(deduction: &Deduction) -> String {
+    let loop_ = &deduction.chains[0];
+    let mut lost: Vec<String> = Vec::new();
+    for digit in 1..=9 {
+        let cells: Vec<Cell> =
+            deduction.eliminations.iter().filter(|gone| gone.digit.get() == digit).map(|gone| gone.cell).collect();
+        if !cells.is_empty() {
+            lost.push(format!("{} can't be {digit}", crate::logic::step::cell_list(cells)));
+        }
+    }
+    format!(
+        "The loop {} holds read either way round, so {}.",
+        join_so(loop_.iter().map(|literal| literal.describe())),
+        join(lost, "and")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -679,6 +862,29 @@ mod tests {
             .map(|&(row, col, digits)| if (row, col) == (5, 1) { (5, 1, &[3, 4, 6][..]) } else { (row, col, digits) })
             .collect();
         assert!(run(Technique::MultipleForcingChains, &sparse(&open)).is_none());
+    }
+
+    #[test]
+    fn x_cycle_clears_cells_seeing_both_ends_of_its_weak_links() {
+        // Rows 1 and 5 hold 1 only in columns 1 and 5: the loop r1c1-r1c5-r5c5-r5c1 holds
+        // either way round, so the other 1s of columns 1 and 5 go.
+        let cells: &[(usize, usize, &[u8])] =
+            &[(1, 1, &[1, 2]), (1, 5, &[1, 3]), (5, 5, &[1, 4]), (5, 1, &[1, 6]), (8, 1, &[1, 7]), (8, 5, &[1, 8])];
+        let grid = sparse(cells);
+        let step = run(Technique::XChain, &grid).expect("found with the single chains");
+        assert_eq!((step.technique, step.rating), (Technique::XCycle, 6.5));
+        assert_eq!(step.eliminations, [cand(8, 1, 1), cand(8, 5, 1)]);
+        let text = describe_cycle(&step);
+        assert!(
+            text.starts_with("The loop r")
+                && text.ends_with("holds read either way round, so r8c1 and r8c5 can't be 1."),
+            "{text}"
+        );
+        // A third 1 in rows 5 and 8 leaves row 1 the only pair: no loop.
+        let mut open = cells.to_vec();
+        open.extend([(5, 9, &[1, 9][..]), (8, 9, &[1, 9][..])]);
+        let mut out = Deduction::new();
+        assert!(!cycle(&sparse(&open), &mut out, f32::INFINITY, &mut Never).unwrap());
     }
 
     #[test]

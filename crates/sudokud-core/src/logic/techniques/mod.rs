@@ -63,8 +63,8 @@ pub(crate) fn find(
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
         XChain => single_chain(grid, out, interrupt)?,
-        // Found with X-chains, which take the easiest of the three.
-        XYChain | ForcingChain => false,
+        // Found with X-chains, which take the easiest of them all.
+        XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
         Nishio => forcing::multiple(grid, out, forcing::Multiple::Nishio, interrupt)?,
         MultipleForcingChains => forcing::multiple(grid, out, forcing::Multiple::Static, interrupt)?,
         DynamicForcingChains => forcing::multiple(grid, out, forcing::Multiple::Dynamic, interrupt)?,
@@ -73,9 +73,9 @@ pub(crate) fn find(
     })
 }
 
-/// The easiest single chain: an X-chain, an XY-chain or a forcing chain through cells and houses
-/// alike, whichever rates lowest (the first of them on a tie), as SE's one search for all three
-/// takes its easiest.
+/// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
+/// and houses alike, whichever rates lowest (the first of them on a tie), as SE's one search for
+/// them all takes its easiest.
 fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
     let mut best: Option<Deduction> = None;
     type Finder = fn(&Grid, &mut Deduction, &mut dyn Interrupt) -> Result<bool, Interrupted>;
@@ -87,7 +87,11 @@ fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt)
             best = Some(out.clone());
         }
     }
-    // Forcing chains only matter where they beat those.
+    // Cycles and forcing chains only matter where they beat those.
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    if forcing::cycle(grid, out, below, interrupt)? {
+        best = Some(out.clone());
+    }
     let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
     out.start(Technique::ForcingChain);
     if forcing::forcing_chain(grid, out, below, interrupt)? {
@@ -114,6 +118,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         ForcingChain | Nishio | MultipleForcingChains | DynamicForcingChains => forcing::describe(deduction),
+        XCycle | YCycle | XYCycle => forcing::describe_cycle(deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")
         }
