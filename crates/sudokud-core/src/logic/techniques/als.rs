@@ -25,7 +25,9 @@ pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
         let cells: Vec<usize> = ones(open).filter(|&cell| grid.candidates(cell).count_ones() >= 2).collect();
         let mut chosen = Vec::with_capacity(size);
         subsets(grid, &cells, size, &mut chosen, 0, &mut |set, union| {
-            for pivot in ones(bivalue & !set_cells(set)) {
+            // The pivot sees the set's cells holding x, so it sees one of the set at least.
+            let near = set.iter().fold(0, |acc, &cell| acc | PEERS[cell]);
+            for pivot in ones(bivalue & near & !set_cells(set)) {
                 let pair = grid.candidates(pivot);
                 if pair & union != pair {
                     continue;
@@ -36,9 +38,8 @@ pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
                     if set.iter().any(|&cell| grid.has(cell, x) && !sees(cell, pivot)) {
                         continue;
                     }
-                    let holding_z: Vec<usize> = set.iter().copied().filter(|&cell| grid.has(cell, z)).collect();
-                    let eliminated =
-                        holding_z.iter().fold(grid.cells_with(z) & PEERS[pivot], |acc, &cell| acc & PEERS[cell]);
+                    let holding_z = set.iter().filter(|&&cell| grid.has(cell, z));
+                    let eliminated = holding_z.fold(grid.cells_with(z) & PEERS[pivot], |acc, &cell| acc & PEERS[cell]);
                     if eliminated == 0 {
                         continue;
                     }

@@ -384,7 +384,16 @@ pub(super) fn forcing_chain(
                 // The longest chain that would still rate below the best so far.
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
+                // From "not d", the chain's last link must be a strong one into the candidate.
+                let strong_in = (cell_links && grid.candidates(cell).count_ones() == 2)
+                    || Cell::at(cell)
+                        .houses()
+                        .iter()
+                        .any(|house| (all_house_cells()[house.index()] & grid.cells_with(digit)).count_ones() == 2);
                 for on in [true, false] {
+                    if !on && !strong_in {
+                        continue;
+                    }
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
                     follow(grid, assumption, Rules::Static { digit_links, cell_links }, stop, one, positions);
@@ -480,20 +489,26 @@ fn find_cycle(
     let (mut seen_on, mut seen_off) = (CandidateSet::default(), CandidateSet::default());
     seen_on.insert(usize::from(start.candidate));
     let (start_cell, start_digit) = (start.cell(), start.digit());
-    // Whether `off` being false makes `start` true: the cycle's last link.
-    let closes = |off: Literal| {
-        (cell_links
-            && off.cell() == start_cell
-            && off.digit() != start_digit
-            && grid.candidates(start_cell).count_ones() == 2)
-            || (digit_links
-                && off.digit() == start_digit
-                && off.cell() != start_cell
-                && Cell::at(start_cell).houses().iter().any(|house| {
-                    let places = all_house_cells()[house.index()] & grid.cells_with(start_digit);
-                    places.count_ones() == 2 && places >> off.cell() & 1 == 1
-                }))
-    };
+    // The candidates whose falsehood makes `start` true, the cycle's last link: its cell's other
+    // candidate, its digit's other place in a house.
+    let mut closers = [usize::MAX; 4];
+    if cell_links && grid.candidates(start_cell).count_ones() == 2 {
+        let other = (grid.candidates(start_cell) & !bit(start_digit)).trailing_zeros() as u8 + 1;
+        closers[0] = usize::from(Literal::new(start_cell, other, false).candidate);
+    }
+    if digit_links {
+        for (slot, house) in closers[1..].iter_mut().zip(Cell::at(start_cell).houses()) {
+            let places = all_house_cells()[house.index()] & grid.cells_with(start_digit);
+            if places.count_ones() == 2 {
+                let place = (places & !(1 << start_cell)).trailing_zeros() as usize;
+                *slot = usize::from(Literal::new(place, start_digit, false).candidate);
+            }
+        }
+    }
+    if closers.iter().all(|&closer| closer == usize::MAX) {
+        return None;
+    }
+    let closes = |off: Literal| closers.contains(&usize::from(off.candidate));
     let (mut layer_start, mut depth) = (0, 0);
     while layer_start < nodes.len() && depth + 2 <= longest {
         let layer_end = nodes.len();

@@ -49,35 +49,13 @@ fn houses_holding(cells: Cells) -> u32 {
 pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> bool {
     let mut best: Option<Found> = None;
     for digit in 1..=9 {
-        let links = links(grid, digit);
-        let walks = |at: usize| (links[at / 2], at % 2 == 1);
-        // For each walked link, the walked links that may follow it: their first end shares a
-        // house with its second end, and no cell.
-        let mut next = [0u128; 128];
-        for (from, follows) in next.iter_mut().enumerate().take(links.len() * 2) {
-            let (link, flipped) = walks(from);
-            let (end, end_houses) = (link.ends[usize::from(!flipped)], link.end_houses[usize::from(!flipped)]);
-            for to in (0..links.len() * 2).filter(|&to| to / 2 != from / 2) {
-                let (other, other_flipped) = walks(to);
-                let start = other.ends[usize::from(other_flipped)];
-                if end_houses & other.end_houses[usize::from(other_flipped)] != 0 && end & start == 0 {
-                    *follows |= 1 << to;
-                }
+        TABLES.with_borrow_mut(|tables| {
+            let table = &mut tables[usize::from(digit) - 1];
+            if table.places != Some(grid.cells_with(digit)) {
+                *table = Table::of(grid, digit);
             }
-        }
-        let search = Search { grid, digit, links: &links, next: &next, length };
-        let mut chain = Vec::with_capacity(length);
-        for first in 0..links.len() * 2 {
-            let (link, flipped) = walks(first);
-            // Nothing outside the chain sees the first end: no chain from it eliminates anything.
-            let start = link.ends[usize::from(flipped)];
-            if ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & PEERS[cell]) == 0 {
-                continue;
-            }
-            chain.push(first);
-            search.extend(&mut chain, grid_house(grid, digit, link), &mut best);
-            chain.pop();
-        }
+            search(grid, digit, table, length, &mut best);
+        });
     }
     best.is_some_and(|best| {
         out.rating = best.rating;
@@ -93,6 +71,60 @@ pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> b
         out.eliminate(best.eliminated, best.digit);
         out.finish()
     })
+}
+
+/// One digit's links and which walked link (`2 * link + flipped`) may follow which: they depend
+/// only on where the digit can go, so they are kept per thread and digit while that stays the
+/// same (the three searches of a step, and steps that leave the digit alone, share them).
+struct Table {
+    places: Option<Cells>,
+    links: Vec<Link>,
+    next: [u128; 128],
+}
+
+impl Table {
+    fn of(grid: &Grid, digit: u8) -> Table {
+        let links = links(grid, digit);
+        let walks = |at: usize| (links[at / 2], at % 2 == 1);
+        // The walked links that may follow one: their first end shares a house with its second
+        // end, and no cell.
+        let mut next = [0u128; 128];
+        for (from, follows) in next.iter_mut().enumerate().take(links.len() * 2) {
+            let (link, flipped) = walks(from);
+            let (end, end_houses) = (link.ends[usize::from(!flipped)], link.end_houses[usize::from(!flipped)]);
+            for to in (0..links.len() * 2).filter(|&to| to / 2 != from / 2) {
+                let (other, other_flipped) = walks(to);
+                let start = other.ends[usize::from(other_flipped)];
+                if end_houses & other.end_houses[usize::from(other_flipped)] != 0 && end & start == 0 {
+                    *follows |= 1 << to;
+                }
+            }
+        }
+        Table { places: Some(grid.cells_with(digit)), links, next }
+    }
+}
+
+thread_local! {
+    static TABLES: std::cell::RefCell<[Table; 9]> =
+        std::cell::RefCell::new(std::array::from_fn(|_| Table { places: None, links: Vec::new(), next: [0; 128] }));
+}
+
+/// Every chain of `length` links of `digit`, offered to `best`.
+fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Option<Found>) {
+    let links = &table.links;
+    let search = Search { grid, digit, links, next: &table.next, length };
+    let mut chain = Vec::with_capacity(length);
+    for first in 0..links.len() * 2 {
+        let (link, flipped) = (links[first / 2], first % 2 == 1);
+        // Nothing outside the chain sees the first end: no chain from it eliminates anything.
+        let start = link.ends[usize::from(flipped)];
+        if ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & PEERS[cell]) == 0 {
+            continue;
+        }
+        chain.push(first);
+        search.extend(&mut chain, grid_house(grid, digit, link), best);
+        chain.pop();
+    }
 }
 
 /// The digit's places in a link's house: no other link of the chain may use one of them.
