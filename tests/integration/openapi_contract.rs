@@ -992,6 +992,13 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     let techniques: Vec<Value> =
         Technique::ALL.iter().map(|technique| serde_json::to_value(technique).expect("a name")).collect();
     assert_eq!(schemas["Technique"]["enum"], Value::from(techniques), "Technique");
+    // The spec's description is the table of weights: each technique with its rating.
+    let table = schemas["Technique"]["description"].as_str().expect("a description");
+    let table = table.split_whitespace().collect::<Vec<_>>().join(" ");
+    for technique in Technique::ALL {
+        let entry = format!("{} {:.1}", technique.id(), technique.rating());
+        assert!(table.contains(&entry), "the Technique description must say `{entry}`");
+    }
     assert_eq!(schemas["Variant"]["enum"], names(Preset::ALL.iter().map(ToString::to_string).collect()), "Variant");
     let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());
     assert_eq!(schemas["Constraints"]["properties"]["diagonals"]["enum"], diagonals, "Constraints.diagonals");
