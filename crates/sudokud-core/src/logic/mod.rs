@@ -1,9 +1,10 @@
 //! Human-style solving: the techniques a person uses, a step at a time, to explain a puzzle, hint
 //! the next move and rate its difficulty.
 //!
-//! Each round takes the easiest technique that changes the candidate grid (Sudoku Explainer
-//! style: [`Technique::ALL`] is in rating order), so a puzzle's [`Rating`] is the hardest step a
-//! solver that always prefers easy steps must take. When nothing applies the step is
+//! Each round takes the first technique, in Sudoku Explainer's order ([`Technique::ALL`]), that
+//! changes the candidate grid, and a technique with many patterns its easiest; a step rates by
+//! itself (a chain by its length too), so a puzzle's [`Rating`] is the hardest step a solver that
+//! always prefers easy steps must take. When nothing applies the step is
 //! [`Technique::BruteForce`]: a digit copied from the solution, which marks the puzzle as needing
 //! search. The candidate grid lives in `grid.rs`; `step.rs` has the types callers see (their
 //! cells, houses and digits are [`crate::position`]'s); the techniques are in `techniques/`, one

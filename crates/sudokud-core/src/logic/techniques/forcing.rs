@@ -14,6 +14,8 @@
 //!
 //! The families, easiest first, each taking the shortest chain it finds (a chain rates higher
 //! the longer it is, see [`super::super::step::chain_rating`]):
+//! - cycle: a loop from a candidate back to itself that holds read either way round, so what
+//!   sees a true literal of each reading goes (statically);
 //! - forcing chain: one assumption leads back to its own opposite (statically);
 //! - nishio: a digit's assumption, followed dynamically within the digit, makes a candidate both
 //!   true and false;
