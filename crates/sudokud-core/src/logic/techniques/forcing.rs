@@ -280,71 +280,75 @@ fn follow(
         let Node { literal, depth, .. } = out.nodes[here];
         let (cell, digit) = (literal.cell(), literal.digit());
         let (here, depth) = (here as u16, depth.saturating_add(1));
-        if literal.on {
-            if cell_links {
-                for other in digits(grid.candidates(cell) & !bit(digit)) {
-                    if !push(out, positions, Literal::new(cell, other, false), &[here], depth) {
-                        return;
-                    }
-                }
-            }
-            for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
-                if !push(out, positions, Literal::new(peer, digit, false), &[here], depth) {
-                    return;
-                }
-            }
-            continue;
-        }
-        // A false candidate: which candidates it leaves alone in its cell and its houses.
-        if dynamic {
+        let all_pushed = if literal.on {
+            turned_off(grid, literal, cell_links).all(|off| push(out, positions, off, &[here], depth))
+        } else if !dynamic {
+            turned_on(grid, literal, digit_links, cell_links).all(|on| push(out, positions, on, &[here], depth))
+        } else {
+            // A false candidate, once followed, is gone: which candidates that leaves alone in its
+            // cell and its houses, each resting on every candidate gone from there.
             gone.insert(usize::from(literal.candidate));
             gone_cells[usize::from(digit) - 1] |= 1 << cell;
-        }
-        if cell_links {
-            let left = grid.candidates(cell) & if dynamic { !gone.of_cell(cell) } else { !bit(digit) };
-            let alone = if dynamic { left.count_ones() == 1 } else { grid.candidates(cell).count_ones() == 2 };
-            if alone {
+            let mut all_pushed = true;
+            let left = grid.candidates(cell) & !gone.of_cell(cell);
+            if cell_links && left.count_ones() == 1 {
                 let value = left.trailing_zeros() as u8 + 1;
-                let mut count = 0;
-                if dynamic {
-                    for ruled_out in digits(grid.candidates(cell) & !bit(value)) {
-                        reasons[count] = positions.0[Literal::new(cell, ruled_out, false).index()];
-                        count += 1;
-                    }
-                } else {
-                    (reasons[0], count) = (here, 1);
-                }
-                if !push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth) {
-                    return;
+                let gone_here = digits(grid.candidates(cell) & !left).map(|other| Literal::new(cell, other, false));
+                let count = gather(positions, gone_here, &mut reasons);
+                all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth);
+            }
+            for house in Cell::at(cell).houses().into_iter().filter(|_| digit_links) {
+                let members = all_house_cells()[house.index()] & grid.cells_with(digit);
+                let left = members & !gone_cells[usize::from(digit) - 1];
+                if all_pushed && left.count_ones() == 1 {
+                    let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
+                    let count = gather(positions, gone_here, &mut reasons);
+                    let place = left.trailing_zeros() as usize;
+                    all_pushed = push(out, positions, Literal::new(place, digit, true), &reasons[..count], depth);
                 }
             }
-        }
-        if digit_links {
-            let places = grid.cells_with(digit);
-            let ruled_out = if dynamic { gone_cells[usize::from(digit) - 1] } else { 1 << cell };
-            for house in Cell::at(cell).houses() {
-                let members = all_house_cells()[house.index()] & places;
-                let left = members & !ruled_out;
-                let alone = if dynamic { left.count_ones() == 1 } else { members.count_ones() == 2 };
-                if !alone {
-                    continue;
-                }
-                let place = left.trailing_zeros() as usize;
-                let mut count = 0;
-                if dynamic {
-                    for gone in ones(members & !left) {
-                        reasons[count] = positions.0[Literal::new(gone, digit, false).index()];
-                        count += 1;
-                    }
-                } else {
-                    (reasons[0], count) = (here, 1);
-                }
-                if !push(out, positions, Literal::new(place, digit, true), &reasons[..count], depth) {
-                    return;
-                }
-            }
+            all_pushed
+        };
+        if !all_pushed {
+            return;
         }
     }
+}
+
+/// Writes into `reasons` where each of `literals` sits among the assumption's nodes; how many.
+fn gather(positions: &Positions, literals: impl Iterator<Item = Literal>, reasons: &mut [u16; 9]) -> usize {
+    let mut count = 0;
+    for (slot, literal) in reasons.iter_mut().zip(literals) {
+        *slot = positions.0[literal.index()];
+        count += 1;
+    }
+    count
+}
+
+/// What a true `literal` turns off: its cell's other candidates (with `cell_links`), then its
+/// digit in every peer.
+fn turned_off(grid: &Grid, literal: Literal, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
+    let (cell, digit) = (literal.cell(), literal.digit());
+    let others = if cell_links { grid.candidates(cell) & !bit(digit) } else { 0 };
+    digits(others)
+        .map(move |other| Literal::new(cell, other, false))
+        .chain(ones(PEERS[cell] & grid.cells_with(digit)).map(move |peer| Literal::new(peer, digit, false)))
+}
+
+/// What a false `literal` turns on by the grid's candidates alone: the other candidate of its
+/// two-candidate cell (with `cell_links`), then its digit's other place in each house where the
+/// digit has two (with `digit_links`). The links are strong, so they run both ways: these are also
+/// the candidates whose falsehood makes `literal` true.
+fn turned_on(grid: &Grid, literal: Literal, digit_links: bool, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
+    let (cell, digit) = (literal.cell(), literal.digit());
+    let pair = grid.candidates(cell);
+    let other = (cell_links && pair.count_ones() == 2)
+        .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
+    let houses = Cell::at(cell).houses().into_iter().filter(move |_| digit_links);
+    other.into_iter().chain(houses.filter_map(move |house| {
+        let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+        (places.count_ones() == 2).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
+    }))
 }
 
 /// A conclusion and how hard its chains are.
@@ -387,11 +391,8 @@ pub(super) fn forcing_chain(
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
-                let strong_in = (cell_links && grid.candidates(cell).count_ones() == 2)
-                    || Cell::at(cell)
-                        .houses()
-                        .iter()
-                        .any(|house| (all_house_cells()[house.index()] & grid.cells_with(digit)).count_ones() == 2);
+                let strong_in =
+                    turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
@@ -490,39 +491,23 @@ fn find_cycle(
     nodes.push((start, u16::MAX));
     let (mut seen_on, mut seen_off) = (CandidateSet::default(), CandidateSet::default());
     seen_on.insert(usize::from(start.candidate));
-    let (start_cell, start_digit) = (start.cell(), start.digit());
-    // The candidates whose falsehood makes `start` true, the cycle's last link: its cell's other
-    // candidate, its digit's other place in a house.
-    let mut closers = [usize::MAX; 4];
-    if cell_links && grid.candidates(start_cell).count_ones() == 2 {
-        let other = (grid.candidates(start_cell) & !bit(start_digit)).trailing_zeros() as u8 + 1;
-        closers[0] = usize::from(Literal::new(start_cell, other, false).candidate);
+    // The candidates whose falsehood makes `start` true, the cycle's last link: those a false
+    // `start` would turn on (strong links run both ways).
+    let mut closers = [u16::MAX; 4];
+    for (slot, closer) in closers.iter_mut().zip(turned_on(grid, start.opposite(), digit_links, cell_links)) {
+        *slot = closer.candidate;
     }
-    if digit_links {
-        for (slot, house) in closers[1..].iter_mut().zip(Cell::at(start_cell).houses()) {
-            let places = all_house_cells()[house.index()] & grid.cells_with(start_digit);
-            if places.count_ones() == 2 {
-                let place = (places & !(1 << start_cell)).trailing_zeros() as usize;
-                *slot = usize::from(Literal::new(place, start_digit, false).candidate);
-            }
-        }
-    }
-    if closers.iter().all(|&closer| closer == usize::MAX) {
+    if closers[0] == u16::MAX {
         return None;
     }
-    let closes = |off: Literal| closers.contains(&usize::from(off.candidate));
+    let closes = |off: Literal| closers.contains(&off.candidate);
     let (mut layer_start, mut depth) = (0, 0);
     while layer_start < nodes.len() && depth + 2 <= longest {
         let layer_end = nodes.len();
         for at in layer_start..layer_end {
             let (literal, _) = nodes[at];
-            let (cell, digit) = (literal.cell(), literal.digit());
             if literal.on {
-                let others = if cell_links { grid.candidates(cell) & !bit(digit) } else { 0 };
-                let offs = digits(others)
-                    .map(|other| Literal::new(cell, other, false))
-                    .chain(ones(PEERS[cell] & grid.cells_with(digit)).map(|peer| Literal::new(peer, digit, false)));
-                for off in offs {
+                for off in turned_off(grid, literal, cell_links) {
                     // Four literals at least: start, a link out, a link back, the closing one.
                     if depth >= 2 && closes(off) {
                         let mut loop_ = vec![start, off];
@@ -544,23 +529,7 @@ fn find_cycle(
                 }
                 continue;
             }
-            let mut ons = [start; 4];
-            let mut count = 0;
-            if cell_links && grid.candidates(cell).count_ones() == 2 {
-                let other = (grid.candidates(cell) & !bit(digit)).trailing_zeros() as u8 + 1;
-                ons[count] = Literal::new(cell, other, true);
-                count += 1;
-            }
-            if digit_links {
-                for house in Cell::at(cell).houses() {
-                    let places = all_house_cells()[house.index()] & grid.cells_with(digit);
-                    if places.count_ones() == 2 {
-                        ons[count] = Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true);
-                        count += 1;
-                    }
-                }
-            }
-            for &on in &ons[..count] {
+            for on in turned_on(grid, literal, digit_links, cell_links) {
                 if !seen_on.contains(usize::from(on.candidate)) {
                     seen_on.insert(usize::from(on.candidate));
                     nodes.push((on, at as u16));

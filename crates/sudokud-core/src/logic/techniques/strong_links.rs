@@ -122,13 +122,13 @@ fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Optio
             continue;
         }
         chain.push(first);
-        search.extend(&mut chain, grid_house(grid, digit, link), best);
+        search.extend(&mut chain, house_places(grid, digit, link), best);
         chain.pop();
     }
 }
 
 /// The digit's places in a link's house: no other link of the chain may use one of them.
-fn grid_house(grid: &Grid, digit: u8, link: Link) -> Cells {
+fn house_places(grid: &Grid, digit: u8, link: Link) -> Cells {
     all_house_cells()[link.house.index()] & grid.cells_with(digit)
 }
 
@@ -167,7 +167,7 @@ impl Search<'_> {
         }
         for to in ones(self.next[chain[chain.len() - 1]]) {
             let link = self.links[to / 2];
-            let places = grid_house(self.grid, self.digit, link);
+            let places = house_places(self.grid, self.digit, link);
             if places & used != 0 || (chain.len() + 1 == self.length && to / 2 < chain[0] / 2) {
                 continue;
             }
