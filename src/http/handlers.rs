@@ -14,15 +14,15 @@ use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Shape};
+use crate::sizes::{AnyGrid, Marks, Shape};
 use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
-/// The body of `/v1/solve`, `/v1/validate`, `/v1/rate`, `/v1/hint`, `/v1/explain` and each
-/// board of `/v1/solve/batch`. Unknown members are ignored.
+/// The body of `/v1/solve`, `/v1/validate`, `/v1/candidates`, `/v1/rate`, `/v1/hint`,
+/// `/v1/explain` and each board of `/v1/solve/batch`. Unknown members are ignored.
 #[derive(Deserialize)]
 pub struct BoardRequest {
     #[serde(default)]
@@ -91,6 +91,23 @@ fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveRe
 pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation<Conflict>>, ApiError> {
     let (puzzle, _) = request.puzzle()?;
     Ok(Json(puzzle.validate()))
+}
+
+#[derive(Serialize)]
+pub struct CandidatesResponse {
+    /// N rows of N arrays: the values possible in each cell, empty for a filled one.
+    candidates: Marks,
+    /// The same marks as one line of N x N x N characters, a filled cell as its value alone.
+    pencil_marks: String,
+}
+
+/// `POST /v1/candidates`: the pencil marks of every blank cell after the basic eliminations.
+/// Cheap enough to run inline.
+pub async fn candidates(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<CandidatesResponse>, ApiError> {
+    let (puzzle, _) = request.puzzle()?;
+    let candidates = puzzle.candidates();
+    let pencil_marks = candidates.to_line(&puzzle.grid());
+    Ok(Json(CandidatesResponse { candidates, pencil_marks }))
 }
 
 /// The body of `/v1/count`.

@@ -47,6 +47,7 @@ impl Route {
 pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/v1/solve", |filter| on(filter, handlers::solve)).body_limit(),
     Route::new(Method::POST, "/v1/validate", |filter| on(filter, handlers::validate)).body_limit(),
+    Route::new(Method::POST, "/v1/candidates", |filter| on(filter, handlers::candidates)).body_limit(),
     Route::new(Method::POST, "/v1/count", |filter| on(filter, handlers::count)).body_limit(),
     Route::new(Method::POST, "/v1/rate", |filter| on(filter, logic::rate)).body_limit(),
     Route::new(Method::POST, "/v1/hint", |filter| on(filter, logic::hint)).body_limit(),

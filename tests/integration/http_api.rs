@@ -345,3 +345,96 @@ async fn only_a_real_preflight_on_a_route_gets_a_cors_answer() {
     assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert_eq!(reply.headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "https://app.example");
 }
+
+/// The naive oracle for `/v1/candidates`: the values 1 to N that no filled cell of a blank
+/// cell's row, column or box holds, by index arithmetic over the text line alone.
+fn naive_candidates(line: &str, box_rows: usize, box_cols: usize) -> Vec<Vec<u32>> {
+    let size = box_rows * box_cols;
+    let value = |symbol: u8| match symbol {
+        b'.' | b'0' => 0,
+        b'1'..=b'9' => u32::from(symbol - b'0'),
+        _ => u32::from(symbol.to_ascii_uppercase() - b'A') + 10,
+    };
+    let cells: Vec<u32> = line.bytes().map(value).collect();
+    (0..size * size)
+        .map(|cell| {
+            let (row, col) = (cell / size, cell % size);
+            if cells[cell] != 0 {
+                return Vec::new();
+            }
+            let seen = |v: u32| {
+                (0..size * size).any(|other| {
+                    let (r, c) = (other / size, other % size);
+                    let same_box = r / box_rows == row / box_rows && c / box_cols == col / box_cols;
+                    (r == row || c == col || same_box) && cells[other] == v
+                })
+            };
+            (1..=size as u32).filter(|&v| !seen(v)).collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn candidates_are_what_no_peer_holds_in_both_forms() {
+    let router = router(&config());
+    let symbol = |v: u32| char::from_digit(v, 36).unwrap().to_ascii_uppercase();
+    let hard =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/magictour_top1465.txt")).unwrap();
+    let sixteen = format!("1.3{}", ".".repeat(253));
+    let mut boards: Vec<(String, usize, usize)> = hard.lines().take(25).map(|line| (line.to_owned(), 3, 3)).collect();
+    boards.extend([
+        (PUZZLE.to_owned(), 3, 3),
+        (sixteen, 4, 4),
+        ("..6....2..543....2452..3...3....4...".to_owned(), 3, 2),
+    ]);
+    for (line, box_rows, box_cols) in boards {
+        let body = json!({ "board": line, "box": format!("{box_rows}x{box_cols}") });
+        let reply = send(router.clone(), post_json("/v1/candidates", body.to_string())).await;
+        assert_eq!(reply.status, StatusCode::OK, "{line}: {}", reply.body);
+        let size = box_rows * box_cols;
+        let expected = naive_candidates(&line, box_rows, box_cols);
+        let rows = reply.body["candidates"].as_array().unwrap();
+        assert_eq!(rows.len(), size);
+        let pencil_marks = reply.body["pencil_marks"].as_str().unwrap();
+        assert_eq!(pencil_marks.len(), size * size * size);
+        for (cell, (expected, places)) in expected.iter().zip(pencil_marks.as_bytes().chunks(size)).enumerate() {
+            let listed: Vec<u32> = serde_json::from_value(rows[cell / size][cell % size].clone()).unwrap();
+            assert_eq!(&listed, expected, "{line}: cell {cell}");
+            // The line shows the same marks, and a filled cell as its value alone.
+            let given = line.as_bytes()[cell];
+            let shown: Vec<u32> = (1..=size as u32).filter(|&v| places[v as usize - 1] == symbol(v) as u8).collect();
+            let dots = places.iter().filter(|&&place| place == b'.').count();
+            if given == b'.' {
+                assert_eq!(&shown, expected, "{line}: cell {cell}");
+            } else {
+                assert_eq!(shown.len(), 1, "{line}: filled cell {cell}");
+                assert_eq!(symbol(shown[0]) as u8, given.to_ascii_uppercase(), "{line}: filled cell {cell}");
+            }
+            assert_eq!(dots + shown.len(), size, "{line}: cell {cell} has a stray character");
+        }
+    }
+}
+
+#[tokio::test]
+async fn candidates_follow_the_variant_rules() {
+    let router = router(&config());
+    // Anti-knight: a 5 in the centre leaves no 5 a knight's move away, but one two columns over.
+    let centre = format!("{}5{}", ".".repeat(40), ".".repeat(40));
+    let has_five = |reply: &Reply, row: usize, col: usize| {
+        reply.body["candidates"][row][col].as_array().unwrap().contains(&json!(5))
+    };
+    let knight = send(
+        router.clone(),
+        post_json("/v1/candidates", json!({ "board": centre, "variant": "anti-knight" }).to_string()),
+    )
+    .await;
+    assert_eq!(knight.status, StatusCode::OK);
+    assert!(!has_five(&knight, 2, 3) && !has_five(&knight, 6, 5));
+    assert!(has_five(&knight, 2, 2));
+    let classic = send(router.clone(), post_json("/v1/candidates", json!({ "board": centre }).to_string())).await;
+    assert!(has_five(&classic, 2, 3) && has_five(&classic, 6, 5));
+    // A board that is not a board is refused as everywhere.
+    let bad = send(router, post_json("/v1/candidates", json!({ "board": "1234" }).to_string())).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(bad.body["type"], "https://sudokud.dev/problems/invalid-board");
+}

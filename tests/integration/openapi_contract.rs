@@ -60,6 +60,7 @@ const PANIC_ONLY: &str = "`internal` is only answered when a handler or solver j
 const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ("POST", "/v1/solve", 500, PANIC_ONLY),
     ("POST", "/v1/validate", 500, PANIC_ONLY),
+    ("POST", "/v1/candidates", 500, PANIC_ONLY),
     ("POST", "/v1/count", 500, PANIC_ONLY),
     ("POST", "/v1/rate", 500, PANIC_ONLY),
     ("POST", "/v1/hint", 500, PANIC_ONLY),
@@ -380,7 +381,7 @@ fn cases() -> Vec<Case> {
     let unsolvable = format!(".123456789{}", ".".repeat(71));
     let oversized = |path| Call::json(path, json!({ "board": PUZZLE, "padding": "x".repeat(17_000) }).to_string());
     let mut cases = Vec::new();
-    for path in ["/v1/solve", "/v1/validate", "/v1/count", "/v1/rate", "/v1/hint", "/v1/explain"] {
+    for path in ["/v1/solve", "/v1/validate", "/v1/candidates", "/v1/count", "/v1/rate", "/v1/hint", "/v1/explain"] {
         cases.extend([
             case("a text board", Call::board(path, json!(PUZZLE)), 200, None),
             case("a board of strings", Call::board(path, rows_of_strings(PUZZLE)), 200, None),
@@ -420,7 +421,7 @@ fn cases() -> Vec<Case> {
     // Other sizes: a 6x6 puzzle of 3x2 boxes in numbers, a 16x16 one in strings, a 4x4 in text.
     let six = json!({ "board": rows_of(SIX_TALL, 6, |symbol| json!(symbol - b'0')), "box": "3x2" });
     let sixteen = rows_of(&".".repeat(256), 16, |symbol| json!(char::from(symbol).to_string()));
-    for path in ["/v1/solve", "/v1/validate", "/v1/count"] {
+    for path in ["/v1/solve", "/v1/validate", "/v1/candidates", "/v1/count"] {
         cases.extend([
             case("a 6x6 board of numbers with tall boxes", Call::json(path, six.to_string()), 200, None),
             case("an empty 16x16 board of strings", Call::board(path, sixteen.clone()), 200, None),
@@ -460,6 +461,8 @@ fn cases() -> Vec<Case> {
             problem: Some("overloaded"),
         },
         case("conflicting givens", Call::board("/v1/validate", rows_of_numbers(&conflicting)), 200, None),
+        case("conflicting givens", Call::board("/v1/candidates", json!(conflicting)), 200, None),
+        case("an unsolvable board", Call::board("/v1/candidates", json!(unsolvable)), 200, None),
         case(
             "the empty board",
             Call::json("/v1/count", json!({ "board": ".".repeat(81), "limit": 5 }).to_string()),

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::grid::Grid;
 use super::layout::Layout;
+use super::marks::Marks;
 mod chains;
 
 use super::shape::{Shape, symbol};
@@ -134,6 +135,13 @@ pub(crate) fn explain_in(
     })?;
     let end = Grid::new(puzzle.shape(), pencil.values).expect("the pencil holds values 0 to N");
     Ok((steps, rating, end))
+}
+
+/// The candidates a person pencils in before any technique: in each blank cell of `puzzle`
+/// every value `book` allows there that no peer holds.
+pub(crate) fn basic_marks(book: Book<'_>, puzzle: &Grid) -> Marks {
+    let pencil = Pencil::new(puzzle, book);
+    Marks::new(pencil.shape, pencil.candidates)
 }
 
 /// A cell of a grid, 0-based, as JSON writes cells: `{"row", "col"}`.
@@ -358,7 +366,7 @@ pub(crate) enum Book<'a> {
 
 impl<'a> Book<'a> {
     /// The classic rules of `puzzle`'s shape.
-    fn of(puzzle: &Grid) -> Book<'static> {
+    pub(crate) fn of(puzzle: &Grid) -> Book<'static> {
         Book::Classic(Layout::of(puzzle.shape()))
     }
 

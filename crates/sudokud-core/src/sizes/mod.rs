@@ -12,6 +12,7 @@ mod grid;
 mod lanes;
 pub(crate) mod layout;
 pub mod logic;
+mod marks;
 pub mod rules;
 pub(crate) mod shape;
 mod small;
@@ -19,4 +20,5 @@ pub mod solver;
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
 pub use grid::Grid;
+pub use marks::{Marks, MarksError};
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};

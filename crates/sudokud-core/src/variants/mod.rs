@@ -21,7 +21,7 @@ use crate::logic::Rating;
 use crate::rules::Validation;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Explained, Grid};
+use crate::sizes::{AnyGrid, Explained, Grid, Marks};
 use crate::solver::{Interrupt, Interrupted, Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
@@ -117,6 +117,21 @@ impl Puzzle {
         self.with_solution(interrupt, |solution, interrupt| {
             sized_logic::rate_in(Book::Variant(variant), grid, solution, interrupt)
         })
+    }
+
+    /// The candidates a person pencils in before any technique: in each blank cell every value
+    /// the rules allow there (an even cell's even values, say) that no peer holds, peers by the
+    /// variant's rules (a diagonal's cells, a knight's move away). For any board, proper puzzle
+    /// or not: a blank cell left with none shows why a board cannot be completed.
+    pub fn candidates(&self) -> Marks {
+        match self {
+            Puzzle::Classic(AnyGrid::Classic(board)) => {
+                let grid = Grid::from(board);
+                sized_logic::basic_marks(Book::of(&grid), &grid)
+            }
+            Puzzle::Classic(AnyGrid::Sized(grid)) => sized_logic::basic_marks(Book::of(grid), grid),
+            Puzzle::Variant(puzzle) => sized_logic::basic_marks(Book::Variant(&puzzle.1), &puzzle.0),
+        }
     }
 
     /// The steps a person takes up to and including the next placement, if it is a proper
