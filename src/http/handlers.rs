@@ -14,7 +14,7 @@ use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Marks, Shape};
+use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape};
 use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
@@ -36,6 +36,9 @@ pub struct BoardRequest {
     /// A variant's constraints, combined with the preset's.
     #[serde(default)]
     pub constraints: Option<Constraints>,
+    /// A player's pencil marks, which rate, hint and explain start from.
+    #[serde(default)]
+    pub candidates: Option<JsonMarks>,
 }
 
 /// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
@@ -49,6 +52,20 @@ impl BoardRequest {
     pub fn puzzle(self) -> Result<(Puzzle, Format), ApiError> {
         let (grid, format) = self.board.with_box(self.shape)?;
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
+    }
+
+    /// [`BoardRequest::puzzle`] and the pencil marks to start from: the player's, or else the
+    /// basic candidates (from which the path is the one the board alone gives).
+    pub fn puzzle_and_marks(mut self) -> Result<(Puzzle, Format, Marks), ApiError> {
+        let candidates = self.candidates.take();
+        let (puzzle, format) = self.puzzle()?;
+        let marks = match candidates {
+            Some(candidates) => candidates
+                .for_grid(&puzzle.grid())
+                .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?,
+            None => puzzle.candidates(),
+        };
+        Ok((puzzle, format, marks))
     }
 }
 

@@ -17,7 +17,7 @@ use crate::logic::{Level, Rating};
 use crate::member;
 use crate::pool::PoolError;
 use crate::sizes::logic::GridStep;
-use crate::sizes::{AnyGrid, Shape, ShapeError};
+use crate::sizes::{AnyGrid, Marked, Mistake, Shape, ShapeError};
 use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{Constraints, Preset};
 
@@ -26,9 +26,18 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _) = request.puzzle()?;
-    let rating = state.pool.run("rate", move |deadline| puzzle.rate(deadline)).await?;
-    Ok(Json(rating?))
+    let (puzzle, _, marks) = request.puzzle_and_marks()?;
+    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(&marks, deadline)).await??;
+    Ok(Json(followed(rating)?))
+}
+
+/// What follows from the player's marks, or 422 `wrong-candidates` naming the marks that
+/// crossed out the solution.
+fn followed<T>(marked: Marked<T>) -> Result<T, ApiError> {
+    match marked {
+        Marked::Followed(value) => Ok(value),
+        Marked::Mistaken(mistakes) => Err(ApiError::WrongCandidates(mistakes)),
+    }
 }
 
 #[derive(Serialize)]
@@ -41,9 +50,13 @@ pub struct HintResponse {
     /// The placement, the last of `steps`, for clients of the one-step answer; `null` when
     /// `solved`.
     step: Option<GridStep>,
-    /// Said only when `solved`, for people reading the answer.
+    /// Said when `solved` or `mistakes`, for people reading the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'static str>,
+    /// The player's pencil marks that crossed out the solution's value of their cell: the hint
+    /// is to mend them (`steps` is then empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    mistakes: Vec<Mistake>,
 }
 
 /// `POST /v1/hint`: the next value a person would place, and the eliminations that lead to it.
@@ -51,11 +64,17 @@ pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _) = request.puzzle()?;
-    let steps = state.pool.run("hint", move |deadline| puzzle.hint(deadline)).await??;
+    let (puzzle, _, marks) = request.puzzle_and_marks()?;
+    let steps = match state.pool.run("hint", move |deadline| puzzle.hint_from(&marks, deadline)).await?? {
+        Marked::Followed(steps) => steps,
+        Marked::Mistaken(mistakes) => {
+            let message = Some("some pencil marks cross out the solution's value of their cell: mend them first");
+            return Ok(Json(HintResponse { solved: false, steps: Vec::new(), step: None, message, mistakes }));
+        }
+    };
     let solved = steps.is_empty();
     let message = solved.then_some("the board is complete and correct: there is nothing left to do");
-    Ok(Json(HintResponse { solved, step: steps.last().cloned(), steps, message }))
+    Ok(Json(HintResponse { solved, step: steps.last().cloned(), steps, message, mistakes: Vec::new() }))
 }
 
 #[derive(Serialize)]
@@ -70,8 +89,9 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format) = request.puzzle()?;
-    let explained = state.pool.run("explain", move |deadline| puzzle.explain(deadline)).await??;
+    let (puzzle, format, marks) = request.puzzle_and_marks()?;
+    let explained = state.pool.run("explain", move |deadline| puzzle.explain_from(&marks, deadline)).await??;
+    let explained = followed(explained)?;
     Ok(Json(ExplainResponse {
         steps: explained.steps,
         rating: explained.rating,

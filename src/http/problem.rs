@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::board::BoardError;
 use crate::logic::Level;
 use crate::pool::{PoolError, Shed};
+use crate::sizes::Mistake;
 use crate::sizes::rules::Conflict;
 use crate::solver::Unanswerable;
 
@@ -46,6 +47,7 @@ pub enum Kind {
     ConflictingGivens,
     Unsolvable,
     MultipleSolutions,
+    WrongCandidates,
     SolveTimeout,
     Overloaded,
     ShuttingDown,
@@ -57,7 +59,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, for documentation checks.
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 19] = [
         Kind::MalformedJson,
         Kind::MalformedRequest,
         Kind::UriTooLong,
@@ -69,6 +71,7 @@ impl Kind {
         Kind::ConflictingGivens,
         Kind::Unsolvable,
         Kind::MultipleSolutions,
+        Kind::WrongCandidates,
         Kind::SolveTimeout,
         Kind::Overloaded,
         Kind::ShuttingDown,
@@ -91,6 +94,7 @@ impl Kind {
             Kind::ConflictingGivens => "conflicting-givens",
             Kind::Unsolvable => "unsolvable",
             Kind::MultipleSolutions => "multiple-solutions",
+            Kind::WrongCandidates => "wrong-candidates",
             Kind::SolveTimeout => "solve-timeout",
             Kind::Overloaded => "overloaded",
             Kind::ShuttingDown => "shutting-down",
@@ -114,6 +118,7 @@ impl Kind {
             Kind::ConflictingGivens => "Conflicting givens",
             Kind::Unsolvable => "Unsolvable puzzle",
             Kind::MultipleSolutions => "More than one solution",
+            Kind::WrongCandidates => "Pencil marks cross out the solution",
             Kind::SolveTimeout => "Solve deadline exceeded",
             Kind::Overloaded => "Overloaded",
             Kind::ShuttingDown => "Shutting down",
@@ -135,7 +140,8 @@ impl Kind {
             | Kind::InvalidBoard
             | Kind::ConflictingGivens
             | Kind::Unsolvable
-            | Kind::MultipleSolutions => StatusCode::UNPROCESSABLE_ENTITY,
+            | Kind::MultipleSolutions
+            | Kind::WrongCandidates => StatusCode::UNPROCESSABLE_ENTITY,
             Kind::SolveTimeout | Kind::Overloaded | Kind::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             Kind::NotFound => StatusCode::NOT_FOUND,
             Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -180,6 +186,8 @@ pub enum ApiError {
     InvalidBoard(#[from] BoardError),
     #[error(transparent)]
     Unanswerable(#[from] Unanswerable<Conflict>),
+    #[error("the pencil marks cross out the solution's value in {} of the blank cells: mend them first", .0.len())]
+    WrongCandidates(Vec<Mistake>),
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
@@ -207,6 +215,7 @@ impl ApiError {
             ApiError::InvalidRequest(_) => Kind::InvalidRequest,
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
             ApiError::Unanswerable(unanswerable) => Kind::from(unanswerable),
+            ApiError::WrongCandidates(_) => Kind::WrongCandidates,
             ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } => Kind::SolveTimeout,
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
@@ -264,6 +273,8 @@ pub struct Problem {
     pointer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<Vec<Conflict>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mistakes: Option<Vec<Mistake>>,
 }
 
 impl Problem {
@@ -281,7 +292,7 @@ impl Problem {
             Kind::Internal => ApiError::Internal.to_string(),
             _ => status.canonical_reason().unwrap_or("error").to_owned(),
         };
-        Problem { kind, detail, pointer: None, conflicts: None }
+        Problem { kind, detail, pointer: None, conflicts: None, mistakes: None }
     }
 }
 
@@ -289,12 +300,14 @@ impl From<ApiError> for Problem {
     fn from(error: ApiError) -> Problem {
         let kind = error.kind();
         let detail = error.to_string();
-        let (pointer, conflicts) = match error {
-            ApiError::InvalidBoard(board_error) => (Some(board_error.json_pointer()), None),
-            ApiError::Unanswerable(Unanswerable::Conflicting(conflicts)) => (None, Some(conflicts)),
-            _ => (None, None),
-        };
-        Problem { kind, detail, pointer, conflicts }
+        let (mut pointer, mut conflicts, mut mistakes) = (None, None, None);
+        match error {
+            ApiError::InvalidBoard(board_error) => pointer = Some(board_error.json_pointer()),
+            ApiError::Unanswerable(Unanswerable::Conflicting(found)) => conflicts = Some(found),
+            ApiError::WrongCandidates(found) => mistakes = Some(found),
+            _ => {}
+        }
+        Problem { kind, detail, pointer, conflicts, mistakes }
     }
 }
 
@@ -399,7 +412,7 @@ pub fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
              than 1.0 or 1.1, a folded header, conflicting Content-Length headers...)",
         ),
     };
-    let problem = Problem { kind, detail: detail.to_owned(), pointer: None, conflicts: None };
+    let problem = Problem { kind, detail: detail.to_owned(), pointer: None, conflicts: None, mistakes: None };
     #[derive(Serialize)]
     struct ParserContext<'a> {
         request_id: &'a str,

@@ -235,3 +235,122 @@ async fn generate_refuses_unknown_choices_naming_the_member_and_gives_up_at_its_
     let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
     assert!(problem["detail"].as_str().unwrap().contains("extreme"), "{problem}");
 }
+
+/// The one-line pencil marks `/v1/candidates` gives for `body`.
+async fn pencil_marks(body: &Value) -> String {
+    let reply = post("/v1/candidates", body.clone()).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    reply.body["pencil_marks"].as_str().unwrap().to_owned()
+}
+
+/// Crosses `digit` out of the cell at `row`, `col` in a 9x9 one-line form.
+fn cross_out(marks: &mut String, (row, col, digit): (usize, usize, u8)) {
+    let at = (row * 9 + col) * 9 + usize::from(digit) - 1;
+    marks.replace_range(at..=at, ".");
+}
+
+#[tokio::test]
+async fn the_basic_candidates_as_marks_change_nothing_in_either_form() {
+    let six = json!({ "board": "..6....2..543....2452..3...3....4...", "box": "3x2" });
+    let x = json!({ "board": "1...............", "variant": "x" });
+    let hard = json!({ "board": "..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4" });
+    for body in [json!({ "board": PUZZLE }), six, hard] {
+        let line = pencil_marks(&body).await;
+        let rows = post("/v1/candidates", body.clone()).await.body["candidates"].clone();
+        for path in ["/v1/rate", "/v1/hint", "/v1/explain"] {
+            let plain = post(path, body.clone()).await;
+            for marks in [json!(line), rows.clone()] {
+                let mut marked = body.clone();
+                marked["candidates"] = marks;
+                let reply = post(path, marked).await;
+                assert_eq!((reply.status, &reply.body), (plain.status, &plain.body), "{path} {body}");
+            }
+        }
+    }
+    // The X board has several solutions: the marks change nothing there either.
+    let mut marked = x.clone();
+    marked["candidates"] = json!(pencil_marks(&x).await);
+    assert_problem(&post("/v1/hint", marked).await, StatusCode::UNPROCESSABLE_ENTITY, "multiple-solutions");
+}
+
+#[tokio::test]
+async fn a_hint_starts_from_the_players_marks() {
+    let puzzle = "..8......634.95....97.86.5...35......41863..28...7.3..4.6957.38.8.134...3..628..4";
+    let solution = common::oracle::count(&board(puzzle), 1).first.unwrap();
+    let plain = post("/v1/hint", json!({ "board": puzzle })).await;
+    let steps = plain.body["steps"].as_array().unwrap();
+    assert!(steps.len() > 1, "the hint rests on eliminations: {}", plain.body);
+    // The player has already crossed out what the steps before the placement cross out.
+    let mut marks = pencil_marks(&json!({ "board": puzzle })).await;
+    for step in &steps[..steps.len() - 1] {
+        for removed in step["eliminations"].as_array().unwrap() {
+            cross_out(&mut marks, candidate(removed));
+        }
+    }
+    let marked = post("/v1/hint", json!({ "board": puzzle, "candidates": marks })).await;
+    assert_eq!(marked.status, StatusCode::OK);
+    assert_eq!(marked.body["steps"], json!([steps.last().unwrap()]), "straight to the placement");
+    let (row, col, digit) = candidate(&marked.body["step"]["placements"][0]);
+    assert_eq!(solution.get(row, col), digit);
+    // And the rest of the puzzle rates no harder from there.
+    let plain = post("/v1/rate", json!({ "board": puzzle })).await;
+    let from_marks = post("/v1/rate", json!({ "board": puzzle, "candidates": marks })).await;
+    assert!(from_marks.body["rating"].as_f64() <= plain.body["rating"].as_f64(), "{}", from_marks.body);
+}
+
+#[tokio::test]
+async fn marks_that_cross_out_the_solution_are_pointed_out() {
+    let solution = board(SOLUTION);
+    let mut marks = pencil_marks(&json!({ "board": PUZZLE })).await;
+    // r1c3 is blank in the puzzle; its solution is 4.
+    assert_eq!(solution.get(0, 2), 4);
+    cross_out(&mut marks, (0, 2, 4));
+    let expected = json!([{
+        "row": 0, "col": 2, "value": 4,
+        "message": "r1c3: 4 was crossed out, but the solution has it there",
+    }]);
+    let hint = post("/v1/hint", json!({ "board": PUZZLE, "candidates": marks })).await;
+    assert_eq!(hint.status, StatusCode::OK);
+    assert_eq!(hint.body["mistakes"], expected);
+    assert_eq!(
+        (hint.body["solved"].clone(), hint.body["steps"].clone(), hint.body["step"].clone()),
+        (json!(false), json!([]), Value::Null)
+    );
+    assert!(hint.body["message"].as_str().unwrap().contains("mend them"));
+    for path in ["/v1/rate", "/v1/explain"] {
+        let reply = post(path, json!({ "board": PUZZLE, "candidates": marks })).await;
+        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "wrong-candidates");
+        assert_eq!(reply.body["mistakes"], expected, "{path}");
+        assert!(reply.body["detail"].as_str().unwrap().contains("in 1 of the blank cells"), "{}", reply.body);
+    }
+}
+
+#[tokio::test]
+async fn marks_that_do_not_fit_the_board_are_refused_naming_the_member() {
+    let line = ".".repeat(729);
+    let mut wrong_symbol = line.clone();
+    wrong_symbol.replace_range(10..11, "5");
+    let row = vec![json!([]); 9];
+    let mut out_of_range = vec![row.clone(); 9];
+    out_of_range[2][3] = json!([1, 10]);
+    for (candidates, detail) in [
+        (json!("123"), "`candidates`: found 3 characters; the pencil marks of a 9x9 grid are 729"),
+        (json!(wrong_symbol), "`candidates`: character 10 ('5', row 0, col 1): expected '2' or '.'"),
+        (json!(vec![row.clone(); 8]), "`candidates`: found 8 rows of pencil marks; a 9x9 board has 9"),
+        (json!([row.clone(), vec![json!([]); 3]]), "`candidates`: found 2 rows of pencil marks; a 9x9 board has 9"),
+        (json!(out_of_range), "`candidates`: row 2, col 3: found 10; expected values 1 to 9"),
+    ] {
+        for path in ["/v1/rate", "/v1/hint", "/v1/explain"] {
+            let reply = post(path, json!({ "board": PUZZLE, "candidates": candidates })).await;
+            assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+            assert_eq!(reply.body["detail"], detail, "{path}");
+        }
+    }
+    let mut short_row = vec![row.clone(); 9];
+    short_row[4] = vec![json!([1])];
+    let reply = post("/v1/hint", json!({ "board": PUZZLE, "candidates": short_row })).await;
+    assert_eq!(reply.body["detail"], "`candidates`: row 4: found 1 cells of pencil marks; a 9x9 board has 9");
+    let reply = post("/v1/hint", json!({ "board": PUZZLE, "candidates": 5 })).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert!(reply.body["detail"].as_str().unwrap().contains("expected pencil marks"), "{}", reply.body);
+}

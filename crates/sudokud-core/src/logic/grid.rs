@@ -9,6 +9,7 @@
 
 use crate::board::{Board, CELLS, SIZE};
 use crate::position::{Cell, House};
+use crate::sizes::Marks;
 
 /// A set of cells, bit `i` for cell `i` (row-major).
 pub(crate) type Cells = u128;
@@ -206,6 +207,15 @@ impl Grid {
         self.candidates[cell] &= !bit(digit);
         self.digit_cells[usize::from(digit - 1)] &= !(1 << cell);
         had
+    }
+
+    /// Leaves each blank cell only the candidates a player's `marks` keep too.
+    pub(crate) fn keep_only(&mut self, marks: &Marks) {
+        for cell in 0..CELLS {
+            for digit in digits(self.candidates[cell] & !(marks.set(cell) as u16)) {
+                self.eliminate(cell, digit);
+            }
+        }
     }
 
     /// Whether every cell holds a digit.

@@ -35,6 +35,7 @@ use serde::Serialize;
 
 use crate::board::Board;
 use crate::member::{Choice, choice_traits};
+use crate::sizes::Marks;
 use crate::solver::{Interrupt, Interrupted};
 
 mod grid;
@@ -189,8 +190,20 @@ pub fn steps_to_next_placement(
     solution: &Board,
     interrupt: &mut impl Interrupt,
 ) -> Result<Vec<Step>, Interrupted> {
+    steps_to_next_placement_from(puzzle, None, solution, interrupt)
+}
+
+/// [`steps_to_next_placement`] from a player's `marks` of `puzzle` when given: each blank cell
+/// starts with the candidates both the basic eliminations and the marks leave. The marks must
+/// keep every value of `solution` (see [`Marks::mistakes`]).
+pub(crate) fn steps_to_next_placement_from(
+    puzzle: &Board,
+    marks: Option<&Marks>,
+    solution: &Board,
+    interrupt: &mut impl Interrupt,
+) -> Result<Vec<Step>, Interrupted> {
     let mut steps = Vec::new();
-    run(puzzle, solution, Level::Extreme, interrupt, |grid, found| {
+    run(puzzle, marks, solution, Level::Extreme, interrupt, |grid, found| {
         steps.push(to_step(grid, found));
         if found.placements.is_empty() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
     })?;
@@ -200,8 +213,18 @@ pub fn steps_to_next_placement(
 /// Solves `puzzle` step by step, easiest technique first each time, brute force when stuck,
 /// and explains every step. `interrupt` is polled once per step and during chain searches.
 pub fn explain(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Explanation, Interrupted> {
+    explain_from(puzzle, None, solution, interrupt)
+}
+
+/// [`explain`] from a player's `marks` when given, as [`steps_to_next_placement_from`].
+pub(crate) fn explain_from(
+    puzzle: &Board,
+    marks: Option<&Marks>,
+    solution: &Board,
+    interrupt: &mut impl Interrupt,
+) -> Result<Explanation, Interrupted> {
     let mut steps = Vec::new();
-    let path = run(puzzle, solution, Level::Extreme, interrupt, |grid, found| {
+    let path = run(puzzle, marks, solution, Level::Extreme, interrupt, |grid, found| {
         steps.push(to_step(grid, found));
         ControlFlow::Continue(())
     })?;
@@ -211,7 +234,18 @@ pub fn explain(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt)
 /// The rating of the path [`explain`] takes, without building its steps: the fast path for
 /// callers rating many puzzles.
 pub fn rate(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    run(puzzle, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(())).map(|path| path.rating)
+    rate_from(puzzle, None, solution, interrupt)
+}
+
+/// [`rate`] from a player's `marks` when given, as [`steps_to_next_placement_from`]: how hard
+/// the rest of the puzzle is from where the player stands.
+pub(crate) fn rate_from(
+    puzzle: &Board,
+    marks: Option<&Marks>,
+    solution: &Board,
+    interrupt: &mut impl Interrupt,
+) -> Result<Rating, Interrupted> {
+    run(puzzle, marks, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(())).map(|path| path.rating)
 }
 
 /// [`rate`] for a caller that only wants puzzles up to `level`: `Some` with the same rating as
@@ -224,7 +258,7 @@ pub fn rate_within(
     level: Level,
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
-    let path = run(puzzle, solution, level, interrupt, |_, _| ControlFlow::Continue(()))?;
+    let path = run(puzzle, None, solution, level, interrupt, |_, _| ControlFlow::Continue(()))?;
     Ok(path.within_ceiling.then_some(path.rating))
 }
 
@@ -244,12 +278,16 @@ struct Path {
 /// ends the path there, with the step shown but not applied.
 fn run(
     puzzle: &Board,
+    marks: Option<&Marks>,
     solution: &Board,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
     mut on_step: impl FnMut(&Grid, &Deduction) -> ControlFlow<()>,
 ) -> Result<Path, Interrupted> {
     let mut grid = Grid::new(puzzle);
+    if let Some(marks) = marks {
+        grid.keep_only(marks);
+    }
     let mut found = Deduction::new();
     let mut counts = [0u32; Technique::ALL.len()];
     let mut solved_by_logic = true;

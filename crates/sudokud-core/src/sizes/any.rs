@@ -5,7 +5,8 @@ use std::fmt;
 
 use super::generate as sized_generate;
 use super::grid::Grid;
-use super::logic::{self as sized_logic, GridStep};
+use super::logic::{self as sized_logic, Book, GridStep};
+use super::marks::Marks;
 use super::rules::{self as sized_rules, Conflict};
 use super::shape::Shape;
 use super::solver as sized_solver;
@@ -98,11 +99,26 @@ impl AnyGrid {
     /// for 9x9 and [`sized_logic::rate`] for other shapes, whose ratings use the house-based
     /// techniques alone); otherwise why it has no rating: its conflicts, no solution or several.
     pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
-        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
-            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => logic::rate(puzzle, solution, interrupt),
-            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => sized_logic::rate(puzzle, solution, interrupt),
+        self.with_solution(interrupt, |puzzle, solution, interrupt| puzzle.rate_with(None, solution, interrupt))
+    }
+
+    /// [`AnyGrid::rate`] with `solution` known, from a player's `marks` when given (which must keep
+    /// every value of the solution: see [`Marks::mistakes`]).
+    pub(crate) fn rate_with(
+        &self,
+        marks: Option<&Marks>,
+        solution: &AnyGrid,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Rating, Interrupted> {
+        match (self, solution) {
+            (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
+                logic::rate_from(puzzle, marks, solution, interrupt)
+            }
+            (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
+                sized_logic::rate_in(Book::of(puzzle), puzzle, marks, solution, interrupt)
+            }
             _ => unreachable!("a solution has its puzzle's shape"),
-        })
+        }
     }
 
     /// The steps a person takes up to and including the next placement, if it is a proper
@@ -112,16 +128,27 @@ impl AnyGrid {
         &self,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Vec<GridStep>, Unanswerable<Conflict>>, Interrupted> {
-        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
+        self.with_solution(interrupt, |puzzle, solution, interrupt| puzzle.hint_with(None, solution, interrupt))
+    }
+
+    /// [`AnyGrid::hint`] with `solution` known, from a player's `marks` when given, as
+    /// [`AnyGrid::rate_with`].
+    pub(crate) fn hint_with(
+        &self,
+        marks: Option<&Marks>,
+        solution: &AnyGrid,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Vec<GridStep>, Interrupted> {
+        match (self, solution) {
             (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
-                let steps = logic::steps_to_next_placement(puzzle, solution, interrupt)?;
+                let steps = logic::steps_to_next_placement_from(puzzle, marks, solution, interrupt)?;
                 Ok(steps.into_iter().map(GridStep::from).collect())
             }
             (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
-                sized_logic::steps_to_next_placement(puzzle, solution, interrupt)
+                sized_logic::steps_to_next_placement_in(Book::of(puzzle), puzzle, marks, solution, interrupt)
             }
             _ => unreachable!("a solution has its puzzle's shape"),
-        })
+        }
     }
 
     /// Every step from the puzzle to its solution, if it is a proper puzzle, with the path's
@@ -130,18 +157,30 @@ impl AnyGrid {
         &self,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Explained, Unanswerable<Conflict>>, Interrupted> {
-        self.with_solution(interrupt, |puzzle, solution, interrupt| match (puzzle, solution) {
+        self.with_solution(interrupt, |puzzle, solution, interrupt| puzzle.explain_with(None, solution, interrupt))
+    }
+
+    /// [`AnyGrid::explain`] with `solution` known, from a player's `marks` when given, as
+    /// [`AnyGrid::rate_with`].
+    pub(crate) fn explain_with(
+        &self,
+        marks: Option<&Marks>,
+        solution: &AnyGrid,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Explained, Interrupted> {
+        match (self, solution) {
             (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
-                let explanation = logic::explain(puzzle, solution, interrupt)?;
+                let explanation = logic::explain_from(puzzle, marks, solution, interrupt)?;
                 let steps = explanation.steps.into_iter().map(GridStep::from).collect();
                 Ok(Explained { steps, rating: explanation.rating, solution: AnyGrid::Classic(explanation.solution) })
             }
             (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
-                let (steps, rating, end) = sized_logic::explain(puzzle, solution, interrupt)?;
+                let (steps, rating, end) =
+                    sized_logic::explain_in(Book::of(puzzle), puzzle, marks, solution, interrupt)?;
                 Ok(Explained { steps, rating, solution: AnyGrid::Sized(end) })
             }
             _ => unreachable!("a solution has its puzzle's shape"),
-        })
+        }
     }
 
     /// `job` on the puzzle and its one solution, or why there is none: ratings, hints and

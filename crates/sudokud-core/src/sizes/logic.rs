@@ -59,17 +59,18 @@ pub const TECHNIQUES: [Technique; 23] = [
 /// How hard `puzzle` is for a person, by the hardest technique its easiest-first path takes.
 /// `solution` must be its one solution (brute-force steps copy from it).
 pub fn rate(puzzle: &Grid, solution: &Grid, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    rate_in(Book::of(puzzle), puzzle, solution, interrupt)
+    rate_in(Book::of(puzzle), puzzle, None, solution, interrupt)
 }
 
-/// [`rate`] under `book`'s houses and rules.
+/// [`rate`] under `book`'s houses and rules, from a player's `marks` when given.
 pub(crate) fn rate_in(
     book: Book<'_>,
     puzzle: &Grid,
+    marks: Option<&Marks>,
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<Rating, Interrupted> {
-    let path = run(book, puzzle, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(()));
+    let path = run(book, puzzle, marks, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(()));
     path.map(|(rating, ..)| rating)
 }
 
@@ -82,7 +83,7 @@ pub fn rate_within(
     interrupt: &mut impl Interrupt,
 ) -> Result<Option<Rating>, Interrupted> {
     let (rating, within, _) =
-        run(Book::of(puzzle), puzzle, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
+        run(Book::of(puzzle), puzzle, None, solution, level, interrupt, |_, _, _| ControlFlow::Continue(()))?;
     Ok(within.then_some(rating))
 }
 
@@ -93,18 +94,20 @@ pub fn steps_to_next_placement(
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<Vec<GridStep>, Interrupted> {
-    steps_to_next_placement_in(Book::of(puzzle), puzzle, solution, interrupt)
+    steps_to_next_placement_in(Book::of(puzzle), puzzle, None, solution, interrupt)
 }
 
-/// [`steps_to_next_placement`] under `book`'s houses and rules.
+/// [`steps_to_next_placement`] under `book`'s houses and rules, from a player's `marks` when
+/// given.
 pub(crate) fn steps_to_next_placement_in(
     book: Book<'_>,
     puzzle: &Grid,
+    marks: Option<&Marks>,
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<Vec<GridStep>, Interrupted> {
     let mut steps = Vec::new();
-    run(book, puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+    run(book, puzzle, marks, solution, Level::Extreme, interrupt, |pencil, technique, step| {
         steps.push(pencil.describe(technique, step));
         if step.placements.is_empty() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
     })?;
@@ -118,21 +121,23 @@ pub fn explain(
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<(Vec<GridStep>, Rating, Grid), Interrupted> {
-    explain_in(Book::of(puzzle), puzzle, solution, interrupt)
+    explain_in(Book::of(puzzle), puzzle, None, solution, interrupt)
 }
 
-/// [`explain`] under `book`'s houses and rules.
+/// [`explain`] under `book`'s houses and rules, from a player's `marks` when given.
 pub(crate) fn explain_in(
     book: Book<'_>,
     puzzle: &Grid,
+    marks: Option<&Marks>,
     solution: &Grid,
     interrupt: &mut impl Interrupt,
 ) -> Result<(Vec<GridStep>, Rating, Grid), Interrupted> {
     let mut steps = Vec::new();
-    let (rating, _, pencil) = run(book, puzzle, solution, Level::Extreme, interrupt, |pencil, technique, step| {
-        steps.push(pencil.describe(technique, step));
-        ControlFlow::Continue(())
-    })?;
+    let (rating, _, pencil) =
+        run(book, puzzle, marks, solution, Level::Extreme, interrupt, |pencil, technique, step| {
+            steps.push(pencil.describe(technique, step));
+            ControlFlow::Continue(())
+        })?;
     let end = Grid::new(puzzle.shape(), pencil.values).expect("the pencil holds values 0 to N");
     Ok((steps, rating, end))
 }
@@ -241,17 +246,22 @@ pub(crate) fn solves_within_in(
     Ok(true)
 }
 
-/// The path up to `ceiling`: its rating, whether it stayed within the ceiling, and the grid it
-/// ended on. `on_step` sees each step before it is applied, and may end the path there.
+/// The path up to `ceiling` from `puzzle`, or from a player's `marks` of it when given: its
+/// rating, whether it stayed within the ceiling, and the grid it ended on. `on_step` sees each
+/// step before it is applied, and may end the path there.
 fn run<'a>(
     book: Book<'a>,
     puzzle: &Grid,
+    marks: Option<&Marks>,
     solution: &Grid,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
     mut on_step: impl FnMut(&Pencil<'a>, Technique, &Step) -> ControlFlow<()>,
 ) -> Result<(Rating, bool, Pencil<'a>), Interrupted> {
     let mut pencil = Pencil::new(puzzle, book);
+    if let Some(marks) = marks {
+        pencil.keep_only(marks);
+    }
     let mut step = Step::default();
     let mut counts = [0u32; Technique::ALL.len()];
     let mut within = true;
@@ -437,6 +447,13 @@ impl<'a> Pencil<'a> {
             }
         }
         pencil
+    }
+
+    /// Leaves each blank cell only the candidates the player's `marks` keep too.
+    fn keep_only(&mut self, marks: &Marks) {
+        for (cell, candidates) in self.candidates.iter_mut().enumerate() {
+            *candidates &= marks.set(cell);
+        }
     }
 
     /// The houses, in order.

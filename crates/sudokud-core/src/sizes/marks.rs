@@ -7,9 +7,11 @@
 //! tdoku: `123......` is a cell that may hold 1, 2 or 3. A filled cell is written as its value
 //! alone, as those tools do, so one line describes the whole position.
 
+use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 use super::AnyGrid;
+use super::logic::GridCell;
 use super::shape::{Shape, symbol, value_of};
 
 /// The pencil marks of a grid: per cell the set of possible values, bit `v - 1` for value `v`.
@@ -27,6 +29,36 @@ pub enum MarksError {
     Length {
         /// Characters found, whitespace not counted.
         found: usize,
+        /// The board's size.
+        size: usize,
+    },
+    /// The rows of the array form are not N.
+    #[error("found {found} rows of pencil marks; a {size}x{size} board has {size}")]
+    Rows {
+        /// Rows found.
+        found: usize,
+        /// The board's size.
+        size: usize,
+    },
+    /// A row of the array form is not N cells.
+    #[error("row {row}: found {found} cells of pencil marks; a {size}x{size} board has {size}")]
+    RowLength {
+        /// The row, from 0.
+        row: usize,
+        /// Cells found.
+        found: usize,
+        /// The board's size.
+        size: usize,
+    },
+    /// A value of the array form out of 1 to N.
+    #[error("row {row}, col {col}: found {found}; expected values 1 to {size}")]
+    Value {
+        /// The row, from 0.
+        row: usize,
+        /// The column, from 0.
+        col: usize,
+        /// The value found.
+        found: u64,
         /// The board's size.
         size: usize,
     },
@@ -83,6 +115,11 @@ impl Marks {
         self.shape
     }
 
+    /// The possible values of the cell at row-major `index`, bit `v - 1` for value `v`.
+    pub(crate) fn set(&self, index: usize) -> u32 {
+        self.cells[index]
+    }
+
     /// The possible values of the cell at row-major `index`, smallest first.
     pub fn values(&self, index: usize) -> impl Iterator<Item = u8> + '_ {
         let set = self.cells[index];
@@ -101,6 +138,109 @@ impl Marks {
             }
         }
         line
+    }
+}
+
+/// A request's pencil marks as JSON, read against the board once its shape is known: the
+/// one-line form (a string) or N rows of N arrays of values. A filled cell's marks are not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonMarks(MarksForm);
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(
+    untagged,
+    expecting = "expected pencil marks: a line of N x N x N characters, or N rows of N arrays of values 1 to N"
+)]
+enum MarksForm {
+    Line(String),
+    Rows(Vec<Vec<Vec<u64>>>),
+}
+
+impl<'de> Deserialize<'de> for JsonMarks {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<JsonMarks, D::Error> {
+        MarksForm::deserialize(deserializer).map(JsonMarks)
+    }
+}
+
+impl JsonMarks {
+    /// The marks, if they fit `grid`'s shape.
+    pub fn for_grid(self, grid: &AnyGrid) -> Result<Marks, MarksError> {
+        let shape = grid.shape();
+        let size = shape.size();
+        let rows = match self.0 {
+            MarksForm::Line(text) => return Marks::parse_line(&text, shape),
+            MarksForm::Rows(rows) => rows,
+        };
+        if rows.len() != size {
+            return Err(MarksError::Rows { found: rows.len(), size });
+        }
+        let mut cells = Vec::with_capacity(shape.cells());
+        for (row, cells_of_row) in rows.iter().enumerate() {
+            if cells_of_row.len() != size {
+                return Err(MarksError::RowLength { row, found: cells_of_row.len(), size });
+            }
+            for (col, values) in cells_of_row.iter().enumerate() {
+                let mut set = 0u32;
+                for &found in values {
+                    if !(1..=size as u64).contains(&found) {
+                        return Err(MarksError::Value { row, col, found, size });
+                    }
+                    set |= 1 << (found - 1);
+                }
+                cells.push(set);
+            }
+        }
+        Ok(Marks::new(shape, cells))
+    }
+}
+
+/// What a player's marks came to: the path from them, or what in them contradicts the solution.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Marked<T> {
+    /// The marks keep every value of the solution, and this is what follows from them.
+    Followed(T),
+    /// The marks crossed out values of the solution; nothing sound follows until they are mended.
+    Mistaken(Vec<Mistake>),
+}
+
+/// A value of the solution crossed out of its cell's pencil marks.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Mistake {
+    /// The cell, 0-based.
+    #[serde(flatten)]
+    pub cell: GridCell,
+    /// The solution's value there.
+    pub value: u8,
+    /// One sentence for the player: `r3c4: 5 was crossed out, but the solution has it there`.
+    pub message: String,
+}
+
+impl Marks {
+    /// The cells, blank in `puzzle`, whose marks crossed out the value `solution` has there, in
+    /// row-major order.
+    ///
+    /// # Panics
+    /// If the marks, `puzzle` and `solution` are not of one shape.
+    pub fn mistakes(&self, puzzle: &AnyGrid, solution: &AnyGrid) -> Vec<Mistake> {
+        assert!(
+            puzzle.shape() == self.shape && solution.shape() == self.shape,
+            "pencil marks of another shape than the board"
+        );
+        let size = self.shape.size();
+        let cells = puzzle.cells().iter().zip(solution.cells()).enumerate();
+        cells
+            .filter(|&(index, (&given, &value))| given == 0 && self.cells[index] >> (value - 1) & 1 == 0)
+            .map(|(index, (_, &value))| {
+                let (row, col) = (index / size, index % size);
+                let message = format!(
+                    "r{}c{}: {} was crossed out, but the solution has it there",
+                    row + 1,
+                    col + 1,
+                    symbol(value)
+                );
+                Mistake { cell: GridCell { row, col }, value, message }
+            })
+            .collect()
     }
 }
 
@@ -233,5 +373,36 @@ mod tests {
         // Whitespace is skipped and 0 is a blank place.
         let spaced = format!("{} 0{}", "1".to_owned() + &".".repeat(8), &".".repeat(719));
         assert_eq!(Marks::parse_line(&spaced, Shape::CLASSIC).unwrap().values(0).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn mistakes_are_the_blank_cells_whose_marks_lost_the_solutions_value() {
+        let puzzle = classic(EXAMPLE_PUZZLE);
+        let solution = AnyGrid::parse(EXAMPLE_SOLUTION, None).unwrap();
+        let mut marks = puzzle.candidates();
+        assert!(marks.mistakes(&puzzle.grid(), &solution).is_empty());
+        // r1c3 (index 2) is 4 in the solution; r1c1 (index 0) is a given, whose marks are not read.
+        marks.cells[2] &= !(1 << 3);
+        marks.cells[0] = 0;
+        let mistakes = marks.mistakes(&puzzle.grid(), &solution);
+        assert_eq!(mistakes.len(), 1);
+        assert_eq!((mistakes[0].cell, mistakes[0].value), (GridCell { row: 0, col: 2 }, 4));
+        assert_eq!(mistakes[0].message, "r1c3: 4 was crossed out, but the solution has it there");
+    }
+
+    #[test]
+    fn json_marks_read_both_forms_against_the_board() {
+        let grid = AnyGrid::parse(&".".repeat(16), None).unwrap();
+        let read = |json: &str| serde_json::from_str::<JsonMarks>(json).unwrap().for_grid(&grid);
+        let rows = r#"[[[1,2],[],[3],[4]],[[],[],[],[]],[[],[],[],[]],[[],[],[],[]]]"#;
+        let marks = read(rows).unwrap();
+        assert_eq!(marks.values(0).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(marks.values(3).collect::<Vec<_>>(), [4]);
+        assert_eq!(read(&format!("\"12..{}\"", ".".repeat(60))).unwrap().values(0).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(read("[[[1]]]"), Err(MarksError::Rows { found: 1, size: 4 }));
+        assert_eq!(read("[[],[],[],[]]"), Err(MarksError::RowLength { row: 0, found: 0, size: 4 }));
+        let five = r#"[[[5],[],[],[]],[[],[],[],[]],[[],[],[],[]],[[],[],[],[]]]"#;
+        assert_eq!(read(five), Err(MarksError::Value { row: 0, col: 0, found: 5, size: 4 }));
+        assert!(serde_json::from_str::<JsonMarks>("5").unwrap_err().to_string().contains("expected pencil marks"));
     }
 }

@@ -20,5 +20,5 @@ pub mod solver;
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
 pub use grid::Grid;
-pub use marks::{Marks, MarksError};
+pub use marks::{JsonMarks, Marked, Marks, MarksError, Mistake};
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};

@@ -217,7 +217,7 @@ pub fn generate(
             Level::Extreme => Ok(count_solutions(puzzle, &variant, 2, interrupt)?.solutions == 1),
             _ => solves_within_in(book, puzzle, level, interrupt),
         })?;
-        let rating = rate_in(book, &puzzle, &solution, interrupt)?;
+        let rating = rate_in(book, &puzzle, None, &solution, interrupt)?;
         if rating.level == level {
             let constraints = variant.constraints().clone();
             return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating }));
@@ -435,7 +435,8 @@ mod tests {
         let count = count_solutions(&generated.puzzle, &variant, 2, &mut Never).unwrap();
         assert_eq!((count.solutions, count.first.as_ref()), (1, Some(&generated.solution)));
         assert_eq!(generated.rating.level, level);
-        let rating = rate_in(Book::Variant(&variant), &generated.puzzle, &generated.solution, &mut Never).unwrap();
+        let rating =
+            rate_in(Book::Variant(&variant), &generated.puzzle, None, &generated.solution, &mut Never).unwrap();
         assert_eq!(rating, generated.rating);
     }
 

@@ -21,7 +21,7 @@ use crate::logic::Rating;
 use crate::rules::Validation;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Explained, Grid, Marks};
+use crate::sizes::{AnyGrid, Explained, Grid, Marked, Marks};
 use crate::solver::{Interrupt, Interrupted, Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
@@ -115,7 +115,7 @@ impl Puzzle {
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         self.with_solution(interrupt, |solution, interrupt| {
-            sized_logic::rate_in(Book::Variant(variant), grid, solution, interrupt)
+            sized_logic::rate_in(Book::Variant(variant), grid, None, solution, interrupt)
         })
     }
 
@@ -145,7 +145,7 @@ impl Puzzle {
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         self.with_solution(interrupt, |solution, interrupt| {
-            sized_logic::steps_to_next_placement_in(Book::Variant(variant), grid, solution, interrupt)
+            sized_logic::steps_to_next_placement_in(Book::Variant(variant), grid, None, solution, interrupt)
         })
     }
 
@@ -160,9 +160,91 @@ impl Puzzle {
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         self.with_solution(interrupt, |solution, interrupt| {
-            let (steps, rating, end) = sized_logic::explain_in(Book::Variant(variant), grid, solution, interrupt)?;
+            let (steps, rating, end) =
+                sized_logic::explain_in(Book::Variant(variant), grid, None, solution, interrupt)?;
             Ok(Explained { steps, rating, solution: AnyGrid::from(end) })
         })
+    }
+
+    /// [`Puzzle::rate`] from a player's pencil marks: how hard the rest is from where the player
+    /// stands, each blank cell starting with the candidates both the marks and the basic
+    /// eliminations leave. Marks that crossed out a value of the solution are pointed out
+    /// instead, since a path from them could be wrong.
+    ///
+    /// # Panics
+    /// If `marks` are of another shape than the board.
+    pub fn rate_from(
+        &self,
+        marks: &Marks,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Marked<Rating>, Unanswerable<Conflict>>, Interrupted> {
+        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+            Puzzle::Classic(grid) => grid.rate_with(Some(marks), solution, interrupt),
+            Puzzle::Variant(puzzle) => {
+                let book = Book::Variant(&puzzle.1);
+                sized_logic::rate_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)
+            }
+        })
+    }
+
+    /// [`Puzzle::hint`] from a player's pencil marks, as [`Puzzle::rate_from`]: the steps up to
+    /// the next placement from where the player stands.
+    ///
+    /// # Panics
+    /// If `marks` are of another shape than the board.
+    pub fn hint_from(
+        &self,
+        marks: &Marks,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Marked<Vec<GridStep>>, Unanswerable<Conflict>>, Interrupted> {
+        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+            Puzzle::Classic(grid) => grid.hint_with(Some(marks), solution, interrupt),
+            Puzzle::Variant(puzzle) => {
+                let book = Book::Variant(&puzzle.1);
+                sized_logic::steps_to_next_placement_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)
+            }
+        })
+    }
+
+    /// [`Puzzle::explain`] from a player's pencil marks, as [`Puzzle::rate_from`].
+    ///
+    /// # Panics
+    /// If `marks` are of another shape than the board.
+    pub fn explain_from(
+        &self,
+        marks: &Marks,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<Marked<Explained>, Unanswerable<Conflict>>, Interrupted> {
+        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+            Puzzle::Classic(grid) => grid.explain_with(Some(marks), solution, interrupt),
+            Puzzle::Variant(puzzle) => {
+                let book = Book::Variant(&puzzle.1);
+                let (steps, rating, end) =
+                    sized_logic::explain_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)?;
+                Ok(Explained { steps, rating, solution: AnyGrid::from(end) })
+            }
+        })
+    }
+
+    /// `job` on the one solution once `marks` are checked against it, or what is wrong: the
+    /// marks' mistakes, or why the board has no one solution.
+    fn with_checked_marks<T, I: Interrupt>(
+        &self,
+        marks: &Marks,
+        interrupt: &mut I,
+        job: impl FnOnce(&AnyGrid, &mut I) -> Result<T, Interrupted>,
+    ) -> Result<Result<Marked<T>, Unanswerable<Conflict>>, Interrupted> {
+        assert!(marks.shape() == self.shape(), "pencil marks of another shape than the board");
+        match self.classify(interrupt)?.unique() {
+            Ok(solution) => {
+                let mistakes = marks.mistakes(&self.grid(), &solution);
+                if !mistakes.is_empty() {
+                    return Ok(Ok(Marked::Mistaken(mistakes)));
+                }
+                job(&solution, interrupt).map(|followed| Ok(Marked::Followed(followed)))
+            }
+            Err(unanswerable) => Ok(Err(unanswerable)),
+        }
     }
 
     /// `job` on the variant's one solution, or why there is none (see [`Puzzle::rate`]).
@@ -172,13 +254,7 @@ impl Puzzle {
         job: impl FnOnce(&Grid, &mut I) -> Result<T, Interrupted>,
     ) -> Result<Result<T, Unanswerable<Conflict>>, Interrupted> {
         match self.classify(interrupt)?.unique() {
-            Ok(solution) => {
-                let solution = match solution {
-                    AnyGrid::Classic(board) => Grid::from(&board),
-                    AnyGrid::Sized(grid) => grid,
-                };
-                job(&solution, interrupt).map(Ok)
-            }
+            Ok(solution) => job(&sized(&solution), interrupt).map(Ok),
             Err(unanswerable) => Ok(Err(unanswerable)),
         }
     }
@@ -192,5 +268,13 @@ impl Puzzle {
                 Validation { valid: conflicts.is_empty(), complete: puzzle.0.is_complete(), conflicts }
             }
         }
+    }
+}
+
+/// A grid of any shape as the variants' logic reads it.
+fn sized(grid: &AnyGrid) -> Grid {
+    match grid {
+        AnyGrid::Classic(board) => Grid::from(board),
+        AnyGrid::Sized(grid) => grid.clone(),
     }
 }
