@@ -4,8 +4,14 @@
 //! Rating, hints and explanations only mean something for a proper puzzle, so the core checks
 //! what `/v1/solve` checks and also that the solution is unique, and answers why not otherwise.
 
+use std::future::Future;
+use std::time::{SystemTime, UNIX_EPOCH};
+
 use axum::Json;
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::extract::JsonBody;
@@ -16,6 +22,7 @@ use crate::generate::{self, Symmetry};
 use crate::logic::{Level, Rating};
 use crate::member;
 use crate::pool::PoolError;
+use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
 use crate::sizes::logic::GridStep;
 use crate::sizes::{AnyGrid, Marked, Mistake, Shape, ShapeError};
 use crate::variants::generate::{self as variant_generate, Refused};
@@ -142,6 +149,12 @@ pub struct GenerateResponse {
     /// it), to send back with the puzzle.
     #[serde(skip_serializing_if = "Option::is_none")]
     constraints: Option<Constraints>,
+    /// What makes the puzzle again with `GET /v1/puzzles/{id}` (not for variants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    /// The date of a daily puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
 }
 
 /// `POST /v1/generate`: a new puzzle of the asked level.
@@ -157,17 +170,25 @@ pub async fn generate(
         return generate_variant(state, shape, request).await;
     }
     let GenerateRequest { difficulty, seed, symmetry, format, .. } = request;
-    AnyGrid::offers(shape, difficulty).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
     let seed = seed.unwrap_or_else(generate::fresh_seed);
+    let id = PuzzleId { shape, level: difficulty, symmetry, seed };
+    AnyGrid::offers(shape, difficulty).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+    Ok(Json(generate_puzzle(&state, id, format).await?))
+}
+
+/// The puzzle of `id`, made on the solver pool (a 503 when it takes longer than the solve
+/// timeout), the level already checked as offered for the shape.
+async fn generate_puzzle(state: &AppState, id: PuzzleId, format: Format) -> Result<GenerateResponse, ApiError> {
+    let PuzzleId { shape, level, symmetry, seed } = id;
     let generated = state
         .pool
-        .run("generate", move |deadline| AnyGrid::generate(shape, difficulty, symmetry, seed, deadline))
+        .run("generate", move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
         .await
         .map_err(|error| match error {
-            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
+            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
             error => error.into(),
         })?;
-    Ok(Json(GenerateResponse {
+    Ok(GenerateResponse {
         puzzle: FormattedGrid { grid: generated.puzzle, format },
         solution: FormattedGrid { grid: generated.solution, format },
         rating: generated.rating,
@@ -176,7 +197,86 @@ pub async fn generate(
         shape: (shape != Shape::CLASSIC).then_some(shape),
         variant: None,
         constraints: None,
-    }))
+        id: Some(id.to_string()),
+        date: None,
+    })
+}
+
+/// The query of `/v1/daily`. Unknown parameters are ignored.
+#[derive(Deserialize)]
+pub struct DailyQuery {
+    date: Option<String>,
+    difficulty: Option<String>,
+}
+
+/// How long a puzzle named by its id may be cached: the same id gives the same puzzle for as
+/// long as the version of sudokud serving it stays, so a day is safe across deployments.
+const CACHE_SECONDS: u64 = 86_400;
+
+/// `GET /v1/daily`: the puzzle of a date (today in UTC when none) at a level (medium when none),
+/// the same for everybody (see [`PuzzleId::daily`]), cacheable by its `ETag`.
+pub async fn daily(
+    State(state): State<AppState>,
+    query: Result<Query<DailyQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|rejection| ApiError::InvalidRequest(rejection.body_text()))?;
+    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+    let (date, max_age) = match query.date {
+        Some(date) => {
+            (date.parse().map_err(|error| ApiError::InvalidRequest(format!("`date`: {error}")))?, CACHE_SECONDS)
+        }
+        // Today's puzzle changes at midnight.
+        None => (Date::from_days(since_epoch / 86_400), 86_400 - since_epoch % 86_400),
+    };
+    let level = match query.difficulty {
+        Some(level) => {
+            member::parse(&level).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?
+        }
+        None => Level::Medium,
+    };
+    let id = PuzzleId::daily(date, level);
+    cached(&headers, id, max_age, async move {
+        let mut answer = generate_puzzle(&state, id, Format::Text).await?;
+        answer.date = Some(date.to_string());
+        Ok(answer)
+    })
+    .await
+}
+
+/// `GET /v1/puzzles/{id}`: a generated puzzle again, from the id `/v1/generate` or `/v1/daily`
+/// answered with it.
+pub async fn puzzle(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let id: PuzzleId = id.parse().map_err(|error: BadPuzzleId| ApiError::UnknownPuzzle(error.to_string()))?;
+    AnyGrid::offers(id.shape, id.level)
+        .map_err(|error| ApiError::UnknownPuzzle(format!("no puzzle has the id {id}: {error}")))?;
+    cached(&headers, id, CACHE_SECONDS, async move { generate_puzzle(&state, id, Format::Text).await }).await
+}
+
+/// The answer of `make`, with the puzzle's id as its `ETag` and cacheable for `max_age`
+/// seconds; a 304 without making it when the client already holds that puzzle.
+async fn cached(
+    headers: &HeaderMap,
+    id: PuzzleId,
+    max_age: u64,
+    make: impl Future<Output = Result<GenerateResponse, ApiError>>,
+) -> Result<Response, ApiError> {
+    let etag = HeaderValue::from_str(&format!("\"{id}\"")).expect("an id is printable ASCII");
+    let cache = HeaderValue::from_str(&format!("public, max-age={max_age}")).expect("ASCII");
+    let held = headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|value| value.to_str().ok());
+    let matches = held
+        .flat_map(|list| list.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag.to_str().expect("ASCII"));
+    let headers = [(header::ETAG, etag), (header::CACHE_CONTROL, cache)];
+    if matches {
+        return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
+    }
+    Ok((headers, Json(make.await?)).into_response())
 }
 
 /// `/v1/generate` for a variant: its levels checked, then a puzzle made for its rules.
@@ -214,5 +314,7 @@ async fn generate_variant(
         shape: (shape != Shape::CLASSIC).then_some(shape),
         variant,
         constraints: Some(generated.constraints),
+        id: None,
+        date: None,
     }))
 }

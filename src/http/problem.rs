@@ -198,6 +198,8 @@ pub enum ApiError {
     ShuttingDown,
     #[error("no route for {0}")]
     NotFound(String),
+    #[error("{0}")]
+    UnknownPuzzle(String),
     #[error("the line is longer than the limit of {0} bytes")]
     LineTooLong(usize),
     #[error("the request body stopped arriving for {} ms", .0.as_millis())]
@@ -219,7 +221,7 @@ impl ApiError {
             ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } => Kind::SolveTimeout,
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
-            ApiError::NotFound(_) => Kind::NotFound,
+            ApiError::NotFound(_) | ApiError::UnknownPuzzle(_) => Kind::NotFound,
             ApiError::BodyStalled(_) => Kind::RequestTimeout,
             ApiError::LineTooLong(_) => Kind::PayloadTooLarge,
             ApiError::Internal => Kind::Internal,

@@ -54,6 +54,8 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/v1/explain", |filter| on(filter, logic::explain)).body_limit(),
     Route::new(Method::POST, "/v1/generate", |filter| on(filter, logic::generate)).body_limit(),
     Route::new(Method::POST, "/v1/solve/batch", |filter| on(filter, batch::solve_batch)),
+    Route::new(Method::GET, "/v1/daily", |filter| on(filter, logic::daily)),
+    Route::new(Method::GET, "/v1/puzzles/{id}", |filter| on(filter, logic::puzzle)),
     Route::new(Method::GET, "/healthz", |filter| on(filter, handlers::healthz)),
     Route::new(Method::GET, "/readyz", |filter| on(filter, handlers::readyz)),
     Route::new(Method::GET, "/openapi.yaml", |filter| on(filter, handlers::openapi)),

@@ -354,3 +354,114 @@ async fn marks_that_do_not_fit_the_board_are_refused_naming_the_member() {
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
     assert!(reply.body["detail"].as_str().unwrap().contains("expected pencil marks"), "{}", reply.body);
 }
+
+async fn get(uri: &str, if_none_match: Option<&str>) -> Reply {
+    let mut request = axum::http::Request::get(uri);
+    if let Some(tag) = if_none_match {
+        request = request.header(axum::http::header::IF_NONE_MATCH, tag);
+    }
+    send(router(&config()), request.body(axum::body::Body::empty()).unwrap()).await
+}
+
+/// Checks a generated answer against the plain backtracking oracle: one solution, the one given.
+fn check_generated(answer: &Value) -> Board {
+    let puzzle = board(answer["puzzle"].as_str().unwrap());
+    let count = common::oracle::count(&puzzle, 2);
+    assert_eq!(count.solutions, 1, "{answer}");
+    assert_eq!(count.first.unwrap(), board(answer["solution"].as_str().unwrap()));
+    puzzle
+}
+
+#[tokio::test]
+async fn the_daily_puzzle_is_one_for_a_date_and_level_and_cacheable() {
+    let reply = get("/v1/daily?date=2026-12-02&difficulty=hard", None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let id = reply.body["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("hard.rotational.3x3."), "{id}");
+    assert_eq!(reply.body["date"], "2026-12-02");
+    assert_eq!(reply.body["rating"]["level"], "hard");
+    assert_eq!(reply.headers["etag"], format!("\"{id}\""));
+    assert_eq!(reply.headers["cache-control"], "public, max-age=86400");
+    // Givens in rotational symmetry, and a proper puzzle by the oracle.
+    let puzzle = check_generated(&reply.body);
+    assert!((0..81).all(|cell| (puzzle.cells()[cell] == 0) == (puzzle.cells()[80 - cell] == 0)));
+    // The same for everybody; another date or level, another puzzle.
+    assert_eq!(get("/v1/daily?difficulty=hard&date=2026-12-02", None).await.body, reply.body);
+    let next = get("/v1/daily?date=2026-12-03&difficulty=hard", None).await;
+    assert_ne!(next.body["puzzle"], reply.body["puzzle"]);
+    let easy = get("/v1/daily?date=2026-12-02&difficulty=easy", None).await;
+    assert_eq!(easy.body["rating"]["level"], "easy");
+    check_generated(&easy.body);
+    // A client holding it gets a 304, and the puzzle's id gives it again.
+    let held = get("/v1/daily?date=2026-12-02&difficulty=hard", Some(&format!("W/\"x\", \"{id}\""))).await;
+    assert_eq!((held.status, held.body.clone()), (StatusCode::NOT_MODIFIED, Value::Null));
+    assert_eq!(held.headers["etag"], format!("\"{id}\""));
+    let again = get(&format!("/v1/puzzles/{id}"), None).await;
+    assert_eq!(again.status, StatusCode::OK);
+    for member in ["puzzle", "solution", "rating", "seed", "symmetry", "id"] {
+        assert_eq!(again.body[member], reply.body[member], "{member}");
+    }
+    assert!(again.body.get("date").is_none());
+    assert_eq!(get(&format!("/v1/puzzles/{id}"), Some(&format!("\"{id}\""))).await.status, StatusCode::NOT_MODIFIED);
+}
+
+#[tokio::test]
+async fn today_is_the_default_date_and_medium_the_default_level() {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() / 86_400;
+    let today = sudokud::puzzle_id::Date::from_days(days).to_string();
+    let reply = get("/v1/daily", None).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    // A test running across midnight may see tomorrow.
+    let tomorrow = sudokud::puzzle_id::Date::from_days(days + 1).to_string();
+    assert!(reply.body["date"] == today || reply.body["date"] == tomorrow, "{}", reply.body);
+    assert_eq!(reply.body["rating"]["level"], "medium");
+    let max_age: u64 =
+        reply.headers["cache-control"].to_str().unwrap().strip_prefix("public, max-age=").unwrap().parse().unwrap();
+    assert!((1..=86_400).contains(&max_age));
+}
+
+#[tokio::test]
+async fn generate_answers_an_id_that_makes_the_puzzle_again() {
+    let made = post("/v1/generate", json!({ "difficulty": "medium", "seed": 5, "symmetry": "diagonal" })).await;
+    assert_eq!(made.body["id"], "medium.diagonal.3x3.5");
+    let again = get("/v1/puzzles/medium.diagonal.3x3.5", None).await;
+    assert_eq!(
+        (again.body["puzzle"].clone(), again.body["solution"].clone()),
+        (made.body["puzzle"].clone(), made.body["solution"].clone())
+    );
+    let six = post("/v1/generate", json!({ "difficulty": "easy", "seed": 3, "size": 6 })).await;
+    let id = six.body["id"].as_str().unwrap();
+    assert_eq!(id, "easy.none.2x3.3");
+    assert_eq!(get(&format!("/v1/puzzles/{id}"), None).await.body["puzzle"], six.body["puzzle"]);
+    // A variant puzzle has no id: its constraints are part of it.
+    let x = post("/v1/generate", json!({ "difficulty": "easy", "seed": 3, "variant": "x" })).await;
+    assert_eq!(x.status, StatusCode::OK);
+    assert!(x.body.get("id").is_none());
+}
+
+#[tokio::test]
+async fn what_names_no_daily_puzzle_or_id_is_refused() {
+    for (uri, detail) in [
+        (
+            "/v1/daily?date=2026-02-30",
+            "`date`: \"2026-02-30\" is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31",
+        ),
+        (
+            "/v1/daily?date=yesterday&difficulty=easy",
+            "`date`: \"yesterday\" is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31",
+        ),
+    ] {
+        let reply = get(uri, None).await;
+        assert_eq!(assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request")["detail"], detail);
+    }
+    let reply = get("/v1/daily?difficulty=insane", None).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert!(problem["detail"].as_str().unwrap().starts_with("`difficulty`: unknown level \"insane\""), "{problem}");
+    let reply = get("/v1/daily?date=2026-12-02&date=2026-12-03", None).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    for id in ["nonsense", "hard.none.3x3", "hard.none.3x3.x", "hard.none.7x7.1", "extreme.none.5x5.1"] {
+        let reply = get(&format!("/v1/puzzles/{id}"), None).await;
+        let problem = assert_problem(&reply, StatusCode::NOT_FOUND, "not-found");
+        assert!(problem["detail"].as_str().unwrap().contains(id), "{problem}");
+    }
+}

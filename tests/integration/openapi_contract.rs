@@ -66,6 +66,8 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ("POST", "/v1/hint", 500, PANIC_ONLY),
     ("POST", "/v1/explain", 500, PANIC_ONLY),
     ("POST", "/v1/generate", 500, PANIC_ONLY),
+    ("GET", "/v1/daily", 500, PANIC_ONLY),
+    ("GET", "/v1/puzzles/{id}", 500, PANIC_ONLY),
     (
         "POST",
         "/v1/solve/batch",
@@ -229,23 +231,44 @@ struct Reply {
 #[derive(Clone)]
 struct Call {
     method: &'static str,
+    /// The operation's path, as the spec writes it (templates included).
     path: &'static str,
+    /// What is requested: the path with its template filled and a query, or else `path`.
+    uri: Option<String>,
     content_type: Option<&'static str>,
+    if_none_match: Option<String>,
     body: String,
 }
 
 impl Call {
     fn get(path: &'static str) -> Call {
-        Call { method: "GET", path, content_type: None, body: String::new() }
+        Call { method: "GET", path, uri: None, content_type: None, if_none_match: None, body: String::new() }
+    }
+
+    /// A `GET` of the operation at `path` that requests `uri`.
+    fn get_at(path: &'static str, uri: impl Into<String>) -> Call {
+        Call { uri: Some(uri.into()), ..Call::get(path) }
     }
 
     fn json(path: &'static str, body: impl Into<String>) -> Call {
-        Call { method: "POST", path, content_type: Some("application/json"), body: body.into() }
+        let content_type = Some("application/json");
+        Call { method: "POST", path, uri: None, content_type, if_none_match: None, body: body.into() }
     }
 
     fn ndjson(path: &'static str, lines: &[Value]) -> Call {
         let body = lines.iter().map(|line| format!("{line}\n")).collect();
-        Call { method: "POST", path, content_type: Some("application/x-ndjson"), body }
+        let content_type = Some("application/x-ndjson");
+        Call { method: "POST", path, uri: None, content_type, if_none_match: None, body }
+    }
+
+    fn if_none_match(self, tag: impl Into<String>) -> Call {
+        Call { if_none_match: Some(tag.into()), ..self }
+    }
+
+    /// The path part of what is requested, as a problem's `instance` says it.
+    fn instance(&self) -> &str {
+        let uri = self.uri.as_deref().unwrap_or(self.path);
+        uri.split('?').next().unwrap_or(uri)
     }
 
     fn board(path: &'static str, board: Value) -> Call {
@@ -257,9 +280,12 @@ impl Call {
     }
 
     fn request(&self) -> Request<Body> {
-        let mut builder = Request::builder().method(self.method).uri(self.path);
+        let mut builder = Request::builder().method(self.method).uri(self.uri.as_deref().unwrap_or(self.path));
         if let Some(content_type) = self.content_type {
             builder = builder.header(header::CONTENT_TYPE, content_type);
+        }
+        if let Some(tag) = &self.if_none_match {
+            builder = builder.header(header::IF_NONE_MATCH, tag.as_str());
         }
         builder.body(Body::from(self.body.clone())).expect("a valid request")
     }
@@ -619,6 +645,60 @@ fn cases() -> Vec<Case> {
             status: 408,
             problem: Some("request-timeout"),
         },
+        case("a dated daily puzzle", Call::get_at("/v1/daily", "/v1/daily?date=2026-12-02&difficulty=easy"), 200, None),
+        case("today's puzzle", Call::get("/v1/daily"), 200, None),
+        case(
+            "a daily puzzle the client holds",
+            Call::get_at("/v1/daily", "/v1/daily?date=2026-12-02&difficulty=easy")
+                .if_none_match("\"easy.rotational.3x3.6731824462683605\""),
+            304,
+            None,
+        ),
+        case(
+            "a date that is none",
+            Call::get_at("/v1/daily", "/v1/daily?date=2026-02-30"),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "a level that is none",
+            Call::get_at("/v1/daily", "/v1/daily?difficulty=insane"),
+            422,
+            Some("invalid-request"),
+        ),
+        Case {
+            what: "a daily puzzle past its deadline",
+            call: Call::get_at("/v1/daily", "/v1/daily?date=2026-12-02&difficulty=easy"),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
+        case(
+            "a puzzle by its id",
+            Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/easy.rotational.3x3.6731824462683605"),
+            200,
+            None,
+        ),
+        case(
+            "a puzzle the client holds",
+            Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/hard.none.3x3.7").if_none_match("*"),
+            304,
+            None,
+        ),
+        case("an id that is none", Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/nonsense"), 404, Some("not-found")),
+        case(
+            "a level not offered for the size",
+            Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/extreme.none.5x5.1"),
+            404,
+            Some("not-found"),
+        ),
+        Case {
+            what: "a puzzle past its deadline",
+            call: Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/hard.none.3x3.7"),
+            setup: Setup::NoSolveTime,
+            status: 503,
+            problem: Some("solve-timeout"),
+        },
         case("liveness", Call::get("/healthz"), 200, None),
         case("readiness", Call::get("/readyz"), 200, None),
         Case {
@@ -791,12 +871,31 @@ fn every_route_is_documented_and_every_operation_is_routed() {
     );
 }
 
+/// `path` with every template filled with its parameter's example.
+fn example_uri(spec: &Spec, path: &str) -> String {
+    let mut uri = path.to_owned();
+    for ((_, operation_path), operation) in spec.operations() {
+        if operation_path != path {
+            continue;
+        }
+        for parameter in operation.get("parameters").and_then(Value::as_array).into_iter().flatten() {
+            let parameter = spec.resolve(parameter);
+            if parameter["in"] == "path" {
+                let example = parameter["example"].as_str().expect("a path parameter has an example");
+                uri = uri.replace(&format!("{{{}}}", parameter["name"].as_str().unwrap()), example);
+            }
+        }
+    }
+    assert!(!uri.contains('{'), "{path}: a path template without an example");
+    uri
+}
+
 #[tokio::test]
 async fn every_documented_operation_is_served() {
     let spec = Spec::load();
     for (method, path) in spec.operations().into_keys() {
-        assert!(!path.contains('{'), "{path}: path templates need example values in this test");
-        let request = Request::builder().method(method.as_str()).uri(&path).body(Body::empty()).unwrap();
+        let uri = example_uri(&spec, &path);
+        let request = Request::builder().method(method.as_str()).uri(&uri).body(Body::empty()).unwrap();
         let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), request).await;
         assert!(
             reply.status != 404 && reply.status != 405,
@@ -825,7 +924,8 @@ async fn other_methods_on_documented_paths_are_405_with_allow() {
                 continue;
             }
             let what = format!("{method} {path}");
-            let request = Request::builder().method(Method::from_bytes(method.as_bytes()).unwrap()).uri(path.as_str());
+            let uri = example_uri(&spec, path);
+            let request = Request::builder().method(Method::from_bytes(method.as_bytes()).unwrap()).uri(uri);
             let reply =
                 oneshot(router(&ServeConfig::default(), Readiness::default()), request.body(Body::empty()).unwrap())
                     .await;
@@ -902,7 +1002,7 @@ async fn every_example_gets_its_documented_status_and_response() {
             let problem: Value = serde_json::from_slice(&reply.body).unwrap();
             assert_eq!(problem["type"], format!("{PROBLEM_BASE}{kind}"), "{what}: {problem}");
             assert_eq!(problem["status"], case.status, "{what}: {problem}");
-            assert_eq!(problem["instance"], case.call.path, "{what}: {problem}");
+            assert_eq!(problem["instance"], case.call.instance(), "{what}: {problem}");
         }
         if case.call.path == "/openapi.yaml" && case.status == 200 {
             assert!(reply.body == SPEC_TEXT.as_bytes(), "{what}: not the repository's openapi.yaml byte for byte");

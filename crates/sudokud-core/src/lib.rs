@@ -30,6 +30,7 @@ pub mod generate;
 pub mod logic;
 pub mod member;
 pub mod position;
+pub mod puzzle_id;
 pub mod random;
 pub mod rules;
 pub mod sizes;

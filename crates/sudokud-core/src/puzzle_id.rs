@@ -1,0 +1,225 @@
+//! Names for generated puzzles, and the puzzle of the day.
+//!
+//! A generated puzzle is fixed by its box, level, symmetry and seed (see [`crate::generate`]), so
+//! those four are its id: `hard.rotational.3x3.42`. Anyone can make the puzzle again from it, and
+//! it is the same puzzle in every run of the same version of sudokud.
+//!
+//! The puzzle of the day is the puzzle of an id derived from the date alone, so everybody asking
+//! for a date and level gets the same one without the service keeping anything: its seed is
+//! `SplitMix64(days * 8 + level).next() >> 11` (days since 1970-01-01, level 0 for easy to 4 for
+//! extreme, the output's top 53 bits as every seed the service makes), on a 9x9 grid with
+//! rotational symmetry, as newspapers print them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::generate::Symmetry;
+use crate::logic::Level;
+use crate::member;
+use crate::random::SplitMix64;
+use crate::sizes::Shape;
+
+/// What makes a generated puzzle: enough to make it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PuzzleId {
+    /// The box, which gives the grid's size.
+    pub shape: Shape,
+    /// The level it was made for.
+    pub level: Level,
+    /// The pattern of its givens.
+    pub symmetry: Symmetry,
+    /// The generator's seed.
+    pub seed: u64,
+}
+
+impl PuzzleId {
+    /// The puzzle of `date` at `level`.
+    pub fn daily(date: Date, level: Level) -> PuzzleId {
+        let index = Level::ALL.iter().position(|&each| each == level).expect("every level is listed") as u64;
+        let seed = SplitMix64(date.days().wrapping_mul(8).wrapping_add(index)).next_u64() >> 11;
+        PuzzleId { shape: Shape::CLASSIC, level, symmetry: Symmetry::Rotational, seed }
+    }
+}
+
+/// `level.symmetry.box.seed`: `hard.rotational.3x3.42`.
+impl fmt::Display for PuzzleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}.{}", self.level, self.symmetry, self.shape, self.seed)
+    }
+}
+
+/// Why a text is no puzzle id.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{found:?} is no puzzle id: {why}; an id is LEVEL.SYMMETRY.BOX.SEED, as `hard.rotational.3x3.42`")]
+pub struct BadPuzzleId {
+    found: String,
+    why: String,
+}
+
+impl FromStr for PuzzleId {
+    type Err = BadPuzzleId;
+
+    fn from_str(text: &str) -> Result<PuzzleId, BadPuzzleId> {
+        let bad = |why: String| BadPuzzleId { found: text.to_owned(), why };
+        let parts: Vec<&str> = text.split('.').collect();
+        let [level, symmetry, shape, seed] = parts[..] else {
+            return Err(bad(format!("it has {} parts", parts.len())));
+        };
+        Ok(PuzzleId {
+            level: member::parse(level).map_err(|error| bad(error.to_string()))?,
+            symmetry: member::parse(symmetry).map_err(|error| bad(error.to_string()))?,
+            shape: shape.parse().map_err(|error: crate::sizes::UnknownShape| bad(error.to_string()))?,
+            seed: seed.parse().map_err(|_| bad(format!("seed {seed:?} is no whole number below 2^64")))?,
+        })
+    }
+}
+
+/// A day of the Gregorian calendar, from 1970-01-01 on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    year: u32,
+    month: u32,
+    day: u32,
+}
+
+/// Why a text is no date.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{found:?} is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31")]
+pub struct BadDate {
+    found: String,
+}
+
+impl Date {
+    /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    pub fn from_days(days: u64) -> Date {
+        let z = days + 719_468;
+        let era = z / 146_097;
+        let day_of_era = z % 146_097;
+        let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let shifted_month = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
+        let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 } as u32;
+        let year = (year_of_era + era * 400 + u64::from(month <= 2)) as u32;
+        Date { year, month, day }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+    pub fn days(self) -> u64 {
+        let year = u64::from(self.year) - u64::from(self.month <= 2);
+        let era = year / 400;
+        let year_of_era = year % 400;
+        let shifted_month = u64::from((self.month + 9) % 12);
+        let day_of_year = (153 * shifted_month + 2) / 5 + u64::from(self.day) - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
+    }
+}
+
+impl FromStr for Date {
+    type Err = BadDate;
+
+    fn from_str(text: &str) -> Result<Date, BadDate> {
+        let bad = || BadDate { found: text.to_owned() };
+        let bytes = text.as_bytes();
+        let digits = |range: std::ops::Range<usize>| {
+            let part = bytes.get(range).filter(|part| part.iter().all(u8::is_ascii_digit)).ok_or_else(bad)?;
+            Ok(part.iter().fold(0u32, |value, digit| value * 10 + u32::from(digit - b'0')))
+        };
+        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+            return Err(bad());
+        }
+        let date = Date { year: digits(0..4)?, month: digits(5..7)?, day: digits(8..10)? };
+        // A day past its month's end comes back as another date.
+        if date.year < 1970 || !(1..=12).contains(&date.month) || date.day == 0 || Date::from_days(date.days()) != date
+        {
+            return Err(bad());
+        }
+        Ok(date)
+    }
+}
+
+/// `YYYY-MM-DD`.
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The naive oracle: count the days one by one, month lengths by the leap-year rule.
+    fn naive_days(year: u32, month: u32, day: u32) -> u64 {
+        let leap = |year: u32| year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+        let length = |year: u32, month: u32| match month {
+            2 if leap(year) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        let whole_years: u64 = (1970..year).map(|year| if leap(year) { 366 } else { 365 }).sum();
+        let whole_months: u64 = (1..month).map(|month| length(year, month)).sum();
+        whole_years + whole_months + u64::from(day) - 1
+    }
+
+    #[test]
+    fn dates_count_days_as_the_calendar_does() {
+        for (text, days) in [("1970-01-01", 0), ("2000-02-29", naive_days(2000, 2, 29)), ("2026-12-02", 20_789)] {
+            let date: Date = text.parse().unwrap();
+            assert_eq!(date.days(), days, "{text}");
+            assert_eq!(date.to_string(), text);
+        }
+        for days in (0..200_000).step_by(37) {
+            let date = Date::from_days(days);
+            assert_eq!(naive_days(date.year, date.month, date.day), days, "{date}");
+            assert_eq!(date.to_string().parse::<Date>(), Ok(date));
+        }
+    }
+
+    #[test]
+    fn what_is_no_date_is_refused() {
+        for text in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-04-31",
+            "1969-12-31",
+            "2026-1-01",
+            "20261201",
+            "2026-12-0x",
+            "",
+        ] {
+            assert_eq!(text.parse::<Date>(), Err(BadDate { found: text.to_owned() }), "{text}");
+        }
+        assert!("2024-02-29".parse::<Date>().is_ok());
+    }
+
+    #[test]
+    fn ids_read_back_and_say_what_is_wrong() {
+        let id = PuzzleId { shape: Shape::CLASSIC, level: Level::Hard, symmetry: Symmetry::Rotational, seed: 42 };
+        assert_eq!(id.to_string(), "hard.rotational.3x3.42");
+        assert_eq!("hard.rotational.3x3.42".parse(), Ok(id));
+        let error = "hard.spiral.3x3.42".parse::<PuzzleId>().unwrap_err().to_string();
+        assert!(error.contains("unknown symmetry \"spiral\""), "{error}");
+        let error = "hard.none.3x3".parse::<PuzzleId>().unwrap_err().to_string();
+        assert!(error.contains("it has 3 parts") && error.contains("LEVEL.SYMMETRY.BOX.SEED"), "{error}");
+        assert!("hard.none.3x3.-1".parse::<PuzzleId>().unwrap_err().to_string().contains("seed \"-1\""));
+        assert!("hard.none.7x7.1".parse::<PuzzleId>().is_err());
+    }
+
+    #[test]
+    fn the_daily_puzzle_depends_on_the_date_and_level_only() {
+        let day: Date = "2026-12-02".parse().unwrap();
+        let next: Date = "2026-12-03".parse().unwrap();
+        let id = PuzzleId::daily(day, Level::Hard);
+        assert_eq!(id, PuzzleId::daily(day, Level::Hard));
+        assert_ne!(id.seed, PuzzleId::daily(next, Level::Hard).seed);
+        assert_ne!(id.seed, PuzzleId::daily(day, Level::Medium).seed);
+        assert_eq!((id.shape, id.symmetry, id.level), (Shape::CLASSIC, Symmetry::Rotational, Level::Hard));
+        assert!(id.seed < 1 << 53);
+        // The documented formula.
+        assert_eq!(id.seed, SplitMix64(day.days() * 8 + 2).next_u64() >> 11);
+    }
+}
