@@ -7,7 +7,9 @@
 //! outside world. The core's modules are re-exported under their own names, so `sudokud::solver`
 //! is `sudokud_core::solver`.
 
-pub use sudokud_core::{board, generate, logic, member, position, puzzle_id, random, rules, sizes, solver, variants};
+pub use sudokud_core::{
+    board, generate, logic, member, order, position, puzzle_id, random, rules, sizes, solver, variants,
+};
 
 // What the binary, the tests and the benches reach is public; the rest of the service is not.
 

@@ -19,8 +19,9 @@ use super::handlers::BoardRequest;
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
-use crate::logic::{Level, Rating};
+use crate::logic::{Level, Rating, Technique};
 use crate::member;
+use crate::order::Order;
 use crate::pool::PoolError;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
 use crate::sizes::logic::GridStep;
@@ -130,6 +131,64 @@ pub struct GenerateRequest {
     /// A variant's constraints the puzzle is made for.
     #[serde(default)]
     constraints: Option<Constraints>,
+    /// The lowest rating accepted, within the level's: a wish of a puzzle made to order.
+    #[serde(default)]
+    se_min: Option<f32>,
+    /// The highest rating accepted, within the level's.
+    #[serde(default)]
+    se_max: Option<f32>,
+    /// Techniques the solving path must use, by id.
+    #[serde(default)]
+    require: Vec<String>,
+    /// Techniques it must not use.
+    #[serde(default)]
+    exclude: Vec<String>,
+    /// The fewest givens accepted.
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    min_givens: Option<u64>,
+    /// The most givens accepted.
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    max_givens: Option<u64>,
+}
+
+impl GenerateRequest {
+    /// Whether the request asks for more than a level: a puzzle made to order.
+    fn has_wishes(&self) -> bool {
+        let GenerateRequest { se_min, se_max, require, exclude, min_givens, max_givens, .. } = self;
+        se_min.is_some()
+            || se_max.is_some()
+            || !require.is_empty()
+            || !exclude.is_empty()
+            || min_givens.is_some()
+            || max_givens.is_some()
+    }
+
+    /// The order of a puzzle made to order for `shape`, its wishes checked (422 naming the member
+    /// at fault, or saying why no puzzle can meet them).
+    fn order(&self, shape: Shape) -> Result<Order, ApiError> {
+        let techniques = |member: &str, ids: &[String]| {
+            ids.iter()
+                .map(|id| member::parse(id).map_err(|error| ApiError::InvalidRequest(format!("`{member}`: {error}"))))
+                .collect::<Result<Vec<Technique>, ApiError>>()
+        };
+        let (low, high) = self.difficulty.range();
+        let givens = |member: Option<u64>, default: usize| {
+            member.map_or(default, |count| usize::try_from(count).unwrap_or(usize::MAX))
+        };
+        let order = Order {
+            shape,
+            symmetry: self.symmetry,
+            level: self.difficulty,
+            rating: (self.se_min.unwrap_or(low), self.se_max.unwrap_or(high)),
+            require: techniques("require", &self.require)?,
+            exclude: techniques("exclude", &self.exclude)?,
+            givens: (givens(self.min_givens, 0), givens(self.max_givens, shape.cells())),
+        };
+        order
+            .check()
+            .map_err(|impossible| ApiError::InvalidRequest(format!("no puzzle can meet the order: {impossible}")))?;
+        Ok(order)
+    }
 }
 
 #[derive(Serialize)]
@@ -155,6 +214,9 @@ pub struct GenerateResponse {
     /// The date of a daily puzzle.
     #[serde(skip_serializing_if = "Option::is_none")]
     date: Option<String>,
+    /// Puzzles made for an order until one met it, that one included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attempts: Option<u32>,
 }
 
 /// `POST /v1/generate`: a new puzzle of the asked level.
@@ -166,14 +228,55 @@ pub async fn generate(
         let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
         ApiError::InvalidRequest(format!("`{member}`: {error}"))
     })?;
-    if request.variant.is_some() || request.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty()) {
+    let variant =
+        request.variant.is_some() || request.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
+    if variant && request.has_wishes() {
+        let wish = "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens`";
+        return Err(ApiError::InvalidRequest(format!("{wish} are not offered for variant puzzles yet")));
+    }
+    if variant {
         return generate_variant(state, shape, request).await;
     }
-    let GenerateRequest { difficulty, seed, symmetry, format, .. } = request;
-    let seed = seed.unwrap_or_else(generate::fresh_seed);
+    AnyGrid::offers(shape, request.difficulty)
+        .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+    let seed = request.seed.unwrap_or_else(generate::fresh_seed);
+    if request.has_wishes() {
+        return generate_to_order(state, request.order(shape)?, seed, request.format).await;
+    }
+    let GenerateRequest { difficulty, symmetry, format, .. } = request;
     let id = PuzzleId { shape, level: difficulty, symmetry, seed };
-    AnyGrid::offers(shape, difficulty).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
     Ok(Json(generate_puzzle(&state, id, format).await?))
+}
+
+/// `/v1/generate` of a puzzle made to order: puzzles of the level made from `seed` until one
+/// meets every wish, or a 503 saying what the puzzles made lacked.
+async fn generate_to_order(
+    state: AppState,
+    order: Order,
+    seed: u64,
+    format: Format,
+) -> Result<Json<GenerateResponse>, ApiError> {
+    let level = order.level;
+    let made = state.pool.run("generate", move |deadline| Ok(order.make(seed, deadline))).await?;
+    let made = made.map_err(|missed| ApiError::OrderNotMet {
+        level,
+        timeout: state.pool.limits().solve_timeout,
+        missed: missed.to_string(),
+    })?;
+    let shape = made.id.shape;
+    Ok(Json(GenerateResponse {
+        puzzle: FormattedGrid { grid: made.generated.puzzle, format },
+        solution: FormattedGrid { grid: made.generated.solution, format },
+        rating: made.generated.rating,
+        seed,
+        symmetry: made.id.symmetry,
+        shape: (shape != Shape::CLASSIC).then_some(shape),
+        variant: None,
+        constraints: None,
+        id: Some(made.id.to_string()),
+        date: None,
+        attempts: Some(made.attempts),
+    }))
 }
 
 /// The puzzle of `id`, made on the solver pool (a 503 when it takes longer than the solve
@@ -199,6 +302,7 @@ async fn generate_puzzle(state: &AppState, id: PuzzleId, format: Format) -> Resu
         constraints: None,
         id: Some(id.to_string()),
         date: None,
+        attempts: None,
     })
 }
 
@@ -227,7 +331,7 @@ pub async fn daily(
             (date.parse().map_err(|error| ApiError::InvalidRequest(format!("`date`: {error}")))?, CACHE_SECONDS)
         }
         // Today's puzzle changes at midnight.
-        None => (Date::from_days(since_epoch / 86_400), 86_400 - since_epoch % 86_400),
+        None => (Date::from_days((since_epoch / 86_400) as i64), 86_400 - since_epoch % 86_400),
     };
     let level = match query.difficulty {
         Some(level) => {
@@ -316,5 +420,6 @@ async fn generate_variant(
         constraints: Some(generated.constraints),
         id: None,
         date: None,
+        attempts: None,
     }))
 }

@@ -192,6 +192,11 @@ pub enum ApiError {
     SolveTimeout(Duration),
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
     GenerateTimeout { level: Level, timeout: Duration },
+    #[error(
+        "no {level} puzzle meeting the order was found within the solve timeout of {} ms ({missed}); loosen a wish, or try again with another seed",
+        .timeout.as_millis()
+    )]
+    OrderNotMet { level: Level, timeout: Duration, missed: String },
     #[error("all solver slots are busy and {0}")]
     Overloaded(Shed),
     #[error("the server is shutting down and takes no new work")]
@@ -218,7 +223,9 @@ impl ApiError {
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
             ApiError::Unanswerable(unanswerable) => Kind::from(unanswerable),
             ApiError::WrongCandidates(_) => Kind::WrongCandidates,
-            ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } => Kind::SolveTimeout,
+            ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } | ApiError::OrderNotMet { .. } => {
+                Kind::SolveTimeout
+            }
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) | ApiError::UnknownPuzzle(_) => Kind::NotFound,

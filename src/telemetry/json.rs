@@ -20,6 +20,7 @@ use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFi
 use tracing_subscriber::registry::LookupSpan;
 
 use super::context::RequestContext;
+use crate::puzzle_id::Date;
 
 /// Formats an event as one JSON line, with its request's context (else its innermost span's
 /// fields) under `span`.
@@ -270,10 +271,10 @@ pub(super) fn write_timestamp(out: &mut impl Write, time: SystemTime) -> fmt::Re
         if last.unix != unix {
             last.unix = unix;
             last.text.clear();
-            let (year, month, day) = civil_date(unix / 86_400);
+            let date = Date::from_days((unix / 86_400) as i64);
             let seconds_of_day = unix % 86_400;
             let (hour, minute, second) = (seconds_of_day / 3600, seconds_of_day / 60 % 60, seconds_of_day % 60);
-            write!(last.text, "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}")?;
+            write!(last.text, "{date}T{hour:02}:{minute:02}:{second:02}")?;
         }
         out.write_str(&last.text)
     })?;
@@ -284,21 +285,6 @@ pub(super) fn write_timestamp(out: &mut impl Write, time: SystemTime) -> fmt::Re
         micros /= 10;
     }
     out.write_str(std::str::from_utf8(&fraction).expect("ASCII digits"))
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`, for days after the epoch).
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -367,23 +353,5 @@ mod tests {
         text.clear();
         write_timestamp(&mut text, UNIX_EPOCH + Duration::new(951_782_400, 0)).unwrap();
         assert_eq!(text, "2000-02-29T00:00:00.000000Z");
-    }
-
-    /// The date of every day from 1970 to 2400 against a naive count of days per month.
-    #[test]
-    fn civil_dates_match_counting_days() {
-        let (mut year, mut month, mut day) = (1970, 1, 1);
-        for days in 0..157_000 {
-            assert_eq!(civil_date(days), (year, month, day), "day {days}");
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-            let length = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month as usize - 1];
-            day += 1;
-            if day > length {
-                (day, month) = (1, month + 1);
-                if month > 12 {
-                    (month, year) = (1, year + 1);
-                }
-            }
-        }
     }
 }

@@ -407,7 +407,7 @@ async fn the_daily_puzzle_is_one_for_a_date_and_level_and_cacheable() {
 
 #[tokio::test]
 async fn today_is_the_default_date_and_medium_the_default_level() {
-    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() / 86_400;
+    let days = (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() / 86_400) as i64;
     let today = sudokud::puzzle_id::Date::from_days(days).to_string();
     let reply = get("/v1/daily", None).await;
     assert_eq!(reply.status, StatusCode::OK);
@@ -442,14 +442,8 @@ async fn generate_answers_an_id_that_makes_the_puzzle_again() {
 #[tokio::test]
 async fn what_names_no_daily_puzzle_or_id_is_refused() {
     for (uri, detail) in [
-        (
-            "/v1/daily?date=2026-02-30",
-            "`date`: \"2026-02-30\" is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31",
-        ),
-        (
-            "/v1/daily?date=yesterday&difficulty=easy",
-            "`date`: \"yesterday\" is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31",
-        ),
+        ("/v1/daily?date=2026-02-30", "`date`: \"2026-02-30\" is no date: expected YYYY-MM-DD"),
+        ("/v1/daily?date=yesterday&difficulty=easy", "`date`: \"yesterday\" is no date: expected YYYY-MM-DD"),
     ] {
         let reply = get(uri, None).await;
         assert_eq!(assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request")["detail"], detail);
@@ -464,4 +458,71 @@ async fn what_names_no_daily_puzzle_or_id_is_refused() {
         let problem = assert_problem(&reply, StatusCode::NOT_FOUND, "not-found");
         assert!(problem["detail"].as_str().unwrap().contains(id), "{problem}");
     }
+}
+
+#[tokio::test]
+async fn generate_makes_puzzles_to_order() {
+    let order = json!({
+        "difficulty": "hard", "seed": 11, "se_min": 3.5, "se_max": 4.2,
+        "require": ["x-wing"], "min_givens": 20, "max_givens": 30,
+    });
+    let made = post("/v1/generate", order.clone()).await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+    let rating = made.body["rating"]["rating"].as_f64().unwrap();
+    assert!((3.5..=4.2).contains(&rating), "{}", made.body);
+    let used: Vec<&str> = made.body["rating"]["techniques"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|used| used["technique"].as_str().unwrap())
+        .collect();
+    assert!(used.contains(&"x-wing"), "{used:?}");
+    let puzzle = check_generated(&made.body);
+    assert!((20..=30).contains(&puzzle.givens()));
+    assert_eq!(made.body["seed"], 11);
+    assert!(made.body["attempts"].as_u64().unwrap() >= 1);
+    // The id makes exactly this puzzle; the same order and seed, the same answer.
+    let again = get(&format!("/v1/puzzles/{}", made.body["id"].as_str().unwrap()), None).await;
+    assert_eq!(again.body["puzzle"], made.body["puzzle"]);
+    assert_eq!(post("/v1/generate", order).await.body, made.body);
+    let without =
+        post("/v1/generate", json!({ "difficulty": "medium", "seed": 4, "exclude": ["hidden-pair", "pointing"] }))
+            .await;
+    assert_eq!(without.status, StatusCode::OK);
+    let used = without.body["rating"]["techniques"].to_string();
+    assert!(!used.contains("hidden-pair") && !used.contains("\"pointing\""), "{used}");
+}
+
+#[tokio::test]
+async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missing() {
+    for (order, detail) in [
+        (json!({ "difficulty": "hard", "require": ["x-wings"] }), "`require`: unknown technique \"x-wings\""),
+        (
+            json!({ "difficulty": "medium", "require": ["x-wing"], "se_max": 3.0 }),
+            "no puzzle can meet the order: x-wing rates 3.2, above the highest rating asked, 3.0",
+        ),
+        (
+            json!({ "difficulty": "hard", "se_min": 5.0 }),
+            "no puzzle can meet the order: the rating range 5.0-4.6 is empty",
+        ),
+        (
+            json!({ "difficulty": "easy", "variant": "x", "min_givens": 30 }),
+            "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens` are not offered for variant puzzles yet",
+        ),
+    ] {
+        let reply = post("/v1/generate", order.clone()).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(problem["detail"].as_str().unwrap().starts_with(detail), "{order}: {problem}");
+    }
+    // Hard puzzles of 18 givens are rare: a short solve timeout ends the search.
+    let router = router(&ServeConfig { solve_timeout_ms: 150, ..config() });
+    let rare = json!({ "difficulty": "hard", "seed": 1, "max_givens": 18 });
+    let reply = send(router, post_json("/v1/generate", rare.to_string())).await;
+    let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("no hard puzzle meeting the order was found within the solve timeout of 150 ms ("),
+        "{detail}"
+    );
+    assert!(detail.contains("had a number of givens outside the range"), "{detail}");
 }

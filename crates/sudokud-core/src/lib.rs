@@ -29,6 +29,7 @@ pub mod board;
 pub mod generate;
 pub mod logic;
 pub mod member;
+pub mod order;
 pub mod position;
 pub mod puzzle_id;
 pub mod random;

@@ -6,8 +6,9 @@
 //!
 //! The puzzle of the day is the puzzle of an id derived from the date alone, so everybody asking
 //! for a date and level gets the same one without the service keeping anything: its seed is
-//! `SplitMix64(days * 8 + level).next() >> 11` (days since 1970-01-01, level 0 for easy to 4 for
-//! extreme, the output's top 53 bits as every seed the service makes), on a 9x9 grid with
+//! `SplitMix64(days * 8 + level).next() >> 11` (days since 1970-01-01, negative before it, in
+//! 64-bit two's complement; level 0 for easy to 4 for extreme; the output's top 53 bits, as every
+//! seed the service makes), on a 9x9 grid with
 //! rotational symmetry, as newspapers print them.
 
 use std::fmt;
@@ -36,7 +37,7 @@ impl PuzzleId {
     /// The puzzle of `date` at `level`.
     pub fn daily(date: Date, level: Level) -> PuzzleId {
         let index = Level::ALL.iter().position(|&each| each == level).expect("every level is listed") as u64;
-        let seed = SplitMix64(date.days().wrapping_mul(8).wrapping_add(index)).next_u64() >> 11;
+        let seed = SplitMix64((date.days() as u64).wrapping_mul(8).wrapping_add(index)).next_u64() >> 11;
         PuzzleId { shape: Shape::CLASSIC, level, symmetry: Symmetry::Rotational, seed }
     }
 }
@@ -74,7 +75,7 @@ impl FromStr for PuzzleId {
     }
 }
 
-/// A day of the Gregorian calendar, from 1970-01-01 on.
+/// A day of the Gregorian calendar, years 0000 to 9999 (proleptic before 1582).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Date {
     year: u32,
@@ -84,33 +85,34 @@ pub struct Date {
 
 /// Why a text is no date.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{found:?} is no date: expected YYYY-MM-DD, from 1970-01-01 to 9999-12-31")]
+#[error("{found:?} is no date: expected YYYY-MM-DD")]
 pub struct BadDate {
     found: String,
 }
 
 impl Date {
-    /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    pub fn from_days(days: u64) -> Date {
+    /// The date `days` after 1970-01-01, before it when negative (Howard Hinnant's
+    /// `civil_from_days`, proleptic Gregorian).
+    pub fn from_days(days: i64) -> Date {
         let z = days + 719_468;
-        let era = z / 146_097;
-        let day_of_era = z % 146_097;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z.rem_euclid(146_097);
         let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
         let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
         let shifted_month = (5 * day_of_year + 2) / 153;
         let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
         let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 } as u32;
-        let year = (year_of_era + era * 400 + u64::from(month <= 2)) as u32;
+        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as u32;
         Date { year, month, day }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-    pub fn days(self) -> u64 {
-        let year = u64::from(self.year) - u64::from(self.month <= 2);
-        let era = year / 400;
-        let year_of_era = year % 400;
-        let shifted_month = u64::from((self.month + 9) % 12);
-        let day_of_year = (153 * shifted_month + 2) / 5 + u64::from(self.day) - 1;
+    /// Days since 1970-01-01, negative before it (Howard Hinnant's `days_from_civil`).
+    pub fn days(self) -> i64 {
+        let year = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year.rem_euclid(400);
+        let shifted_month = i64::from((self.month + 9) % 12);
+        let day_of_year = (153 * shifted_month + 2) / 5 + i64::from(self.day) - 1;
         let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
         era * 146_097 + day_of_era - 719_468
     }
@@ -131,8 +133,7 @@ impl FromStr for Date {
         }
         let date = Date { year: digits(0..4)?, month: digits(5..7)?, day: digits(8..10)? };
         // A day past its month's end comes back as another date.
-        if date.year < 1970 || !(1..=12).contains(&date.month) || date.day == 0 || Date::from_days(date.days()) != date
-        {
+        if !(1..=12).contains(&date.month) || date.day == 0 || Date::from_days(date.days()) != date {
             return Err(bad());
         }
         Ok(date)
@@ -151,7 +152,7 @@ mod tests {
     use super::*;
 
     /// The naive oracle: count the days one by one, month lengths by the leap-year rule.
-    fn naive_days(year: u32, month: u32, day: u32) -> u64 {
+    fn naive_days(year: u32, month: u32, day: u32) -> i64 {
         let leap = |year: u32| year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
         let length = |year: u32, month: u32| match month {
             2 if leap(year) => 29,
@@ -159,9 +160,11 @@ mod tests {
             4 | 6 | 9 | 11 => 30,
             _ => 31,
         };
-        let whole_years: u64 = (1970..year).map(|year| if leap(year) { 366 } else { 365 }).sum();
-        let whole_months: u64 = (1..month).map(|month| length(year, month)).sum();
-        whole_years + whole_months + u64::from(day) - 1
+        let year_days = |year: u32| if leap(year) { 366 } else { 365 };
+        let whole_years: i64 =
+            if year >= 1970 { (1970..year).map(year_days).sum() } else { -(year..1970).map(year_days).sum::<i64>() };
+        let whole_months: i64 = (1..month).map(|month| length(year, month)).sum();
+        whole_years + whole_months + i64::from(day) - 1
     }
 
     #[test]
@@ -171,7 +174,7 @@ mod tests {
             assert_eq!(date.days(), days, "{text}");
             assert_eq!(date.to_string(), text);
         }
-        for days in (0..200_000).step_by(37) {
+        for days in (-719_528..2_932_897).step_by(97) {
             let date = Date::from_days(days);
             assert_eq!(naive_days(date.year, date.month, date.day), days, "{date}");
             assert_eq!(date.to_string().parse::<Date>(), Ok(date));
@@ -185,7 +188,7 @@ mod tests {
             "2026-13-01",
             "2026-00-10",
             "2026-04-31",
-            "1969-12-31",
+            "1773-19-40",
             "2026-1-01",
             "20261201",
             "2026-12-0x",
@@ -193,7 +196,10 @@ mod tests {
         ] {
             assert_eq!(text.parse::<Date>(), Err(BadDate { found: text.to_owned() }), "{text}");
         }
-        assert!("2024-02-29".parse::<Date>().is_ok());
+        for text in ["2024-02-29", "1969-12-31", "0000-01-01", "9999-12-31", "1600-02-29"] {
+            assert_eq!(text.parse::<Date>().map(|date| date.to_string()).as_deref(), Ok(text));
+        }
+        assert_eq!("1969-12-31".parse::<Date>().unwrap().days(), -1);
     }
 
     #[test]
@@ -220,6 +226,24 @@ mod tests {
         assert_eq!((id.shape, id.symmetry, id.level), (Shape::CLASSIC, Symmetry::Rotational, Level::Hard));
         assert!(id.seed < 1 << 53);
         // The documented formula.
-        assert_eq!(id.seed, SplitMix64(day.days() * 8 + 2).next_u64() >> 11);
+        assert_eq!(id.seed, SplitMix64(day.days() as u64 * 8 + 2).next_u64() >> 11);
+    }
+
+    /// The date of every day from 1970 to 2400 against a naive count of days per month.
+    #[test]
+    fn dates_follow_day_by_day() {
+        let (mut year, mut month, mut day) = (1970, 1, 1);
+        for days in 0..157_000 {
+            assert_eq!(Date::from_days(days), Date { year, month, day }, "day {days}");
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+            let length = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month as usize - 1];
+            day += 1;
+            if day > length {
+                (day, month) = (1, month + 1);
+                if month > 12 {
+                    (month, year) = (1, year + 1);
+                }
+            }
+        }
     }
 }

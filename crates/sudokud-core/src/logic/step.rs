@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::member::Choice;
+
 use super::grid::{Cells, Grid, ones};
 use super::techniques::Literal;
 use crate::position::{Candidate, Cell, Digit, House};
@@ -229,6 +231,16 @@ impl Technique {
 impl fmt::Display for Technique {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Named by its [`Technique::id`], in requests as in answers.
+impl Choice for Technique {
+    const KIND: &'static str = "technique";
+    const ALL: &'static [Technique] = &Technique::ALL;
+
+    fn name(self) -> &'static str {
+        self.id()
     }
 }
 
