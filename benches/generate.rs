@@ -1,22 +1,35 @@
-//! Generation time per level: `cargo bench --bench generate [-- --puzzles N]`.
+//! Generation time per level: `cargo bench --bench generate [-- --puzzles N] [--orders]`.
 //!
 //! Generates N puzzles per level (seeds 0..N, no symmetry, then rotational) and prints the median,
 //! 90th percentile and maximum time per puzzle, the mean number of solved grids tried, and the
 //! mean number of givens. Times are of the library call alone, as the HTTP handler makes it.
+//!
+//! With `--orders`, puzzles made to order instead: for each order of a fixed table, N seeds, each
+//! with the service's default solve timeout (1 s), and prints how many were met in time, the
+//! median and 90th percentile time of those met, and the mean puzzles made per order met.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sudokud::generate::{Symmetry, generate};
-use sudokud::logic::Level;
-use sudokud::solver::Never;
+use sudokud::logic::{Level, Technique};
+use sudokud::order::Order;
+use sudokud::sizes::Shape;
+use sudokud::solver::{Deadline, Never};
+
+/// The default `--solve-timeout-ms`, the time an order gets over HTTP.
+const SOLVE_TIMEOUT: Duration = Duration::from_millis(1000);
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mut puzzles = 50;
+    let (mut puzzles, mut orders) = (50, false);
     while let Some(arg) = args.next() {
         if arg == "--puzzles" {
             puzzles = args.next().and_then(|n| n.parse().ok()).expect("--puzzles N");
         }
+        orders |= arg == "--orders";
+    }
+    if orders {
+        return made_to_order(puzzles as u64);
     }
     println!("{puzzles} puzzles per level and symmetry; ms per puzzle");
     println!(
@@ -47,5 +60,58 @@ fn main() {
                 givens as f64 / puzzles as f64
             );
         }
+    }
+}
+
+/// Success rates and times of puzzles made to order.
+fn made_to_order(seeds: u64) {
+    let order = |level: Level,
+                 rating: Option<(f32, f32)>,
+                 require: &[Technique],
+                 exclude: &[Technique],
+                 givens: (usize, usize)| Order {
+        shape: Shape::CLASSIC,
+        symmetry: Symmetry::None,
+        level,
+        rating: rating.unwrap_or(level.range()),
+        require: require.to_vec(),
+        exclude: exclude.to_vec(),
+        givens,
+    };
+    let table = [
+        ("hard, x-wing", order(Level::Hard, None, &[Technique::XWing], &[], (0, 81))),
+        ("hard, xy-wing", order(Level::Hard, None, &[Technique::XYWing], &[], (0, 81))),
+        ("hard, rated 4.4-4.6", order(Level::Hard, Some((4.4, 4.6)), &[], &[], (0, 81))),
+        ("hard, at most 22 givens", order(Level::Hard, None, &[], &[], (0, 22))),
+        ("medium, no pointing", order(Level::Medium, None, &[], &[Technique::Pointing], (0, 81))),
+        ("easy, at least 34 givens", order(Level::Easy, None, &[], &[], (34, 81))),
+        ("medium, 30-32 givens", order(Level::Medium, None, &[], &[], (30, 32))),
+        ("expert, rated 6.0-6.6", order(Level::Expert, Some((6.0, 6.6)), &[], &[], (0, 81))),
+        ("expert, wxyz-wing", order(Level::Expert, None, &[Technique::WxyzWing], &[], (0, 81))),
+        ("extreme, forcing-chain", order(Level::Extreme, None, &[Technique::ForcingChain], &[], (0, 81))),
+    ];
+    println!("{seeds} seeds per order, {} ms each; ms per order met", SOLVE_TIMEOUT.as_millis());
+    println!("{:<26} {:>6} {:>8} {:>8} {:>9}", "order", "met", "median", "p90", "attempts");
+    for (name, order) in table {
+        order.check().expect("the table's orders can be met");
+        let (mut times, mut attempts) = (Vec::new(), 0u64);
+        for seed in 0..seeds {
+            let start = Instant::now();
+            if let Ok(made) = order.make(seed, &mut Deadline(start + SOLVE_TIMEOUT)) {
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                attempts += u64::from(made.attempts);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let at = |fraction: f64| times.get(((times.len().max(1) - 1) as f64 * fraction).round() as usize).copied();
+        let shown = |value: Option<f64>| value.map_or("-".to_owned(), |ms| format!("{ms:.1}"));
+        println!(
+            "{:<26} {:>6} {:>8} {:>8} {:>9.1}",
+            name,
+            format!("{}/{seeds}", times.len()),
+            shown(at(0.5)),
+            shown(at(0.9)),
+            attempts as f64 / times.len().max(1) as f64
+        );
     }
 }

@@ -164,6 +164,29 @@ fn verdict(puzzle: &Board) -> Verdict {
     solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
+/// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form.
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    pub rules: Rules,
+}
+
+impl LineJob for Candidates {
+    type Answer = Result<String, LineError>;
+    const CHUNK: usize = 64;
+
+    fn answer(&self, line: &str) -> Self::Answer {
+        let puzzle = self.rules.puzzle(line)?;
+        Ok(puzzle.candidates().to_line(&puzzle.grid()))
+    }
+
+    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+        match answer {
+            Ok(line) => writeln!(out, "{line}"),
+            Err(error) => error.write(out),
+        }
+    }
+}
+
 /// `sudokud rate`: how hard the puzzle is for a person, for grids of every size and variant
 /// (read as [`Rules`] says).
 #[derive(Clone, Debug, Default)]

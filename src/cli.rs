@@ -73,6 +73,16 @@ pub enum Command {
     /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
     /// `error<TAB><reason>` and an empty line. --variant and --constraints as for `solve`.
     Explain(GridBatchArgs),
+    /// Pencil marks of puzzles in batch: the candidates of every blank cell.
+    ///
+    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
+    /// field of a line). Each gets one line of N x N x N characters, the pencil-mark form Sukaku
+    /// Explainer and tdoku read (729 for 9x9): cell after cell, each cell's N places holding its
+    /// value's symbol where the value is possible and `.` where not, a filled cell written as its
+    /// value alone; or `error<TAB><reason>` when the line is no board. Candidates are what no
+    /// filled cell of the row, column or box (or of the variant's rules, with --variant or
+    /// --constraints) rules out, as `POST /v1/candidates` answers.
+    Candidates(GridBatchArgs),
     /// Generate puzzles of a difficulty, one per line.
     ///
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
@@ -224,6 +234,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Explain(args) => match args.rules() {
             Ok(rules) => batch("explain", &batch::Explain { rules }, args.batch),
             Err(message) => usage_error("explain", &message),
+        },
+        Command::Candidates(args) => match args.rules() {
+            Ok(rules) => batch("candidates", &batch::Candidates { rules }, args.batch),
+            Err(message) => usage_error("candidates", &message),
         },
         Command::Generate(args) => generate(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {

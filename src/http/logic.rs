@@ -256,24 +256,24 @@ async fn generate_to_order(
     seed: u64,
     format: Format,
 ) -> Result<Json<GenerateResponse>, ApiError> {
-    let level = order.level;
+    let (level, symmetry) = (order.level, order.symmetry);
     let made = state.pool.run("generate", move |deadline| Ok(order.make(seed, deadline))).await?;
     let made = made.map_err(|missed| ApiError::OrderNotMet {
         level,
         timeout: state.pool.limits().solve_timeout,
         missed: missed.to_string(),
     })?;
-    let shape = made.id.shape;
+    let shape = made.generated.puzzle.shape();
     Ok(Json(GenerateResponse {
         puzzle: FormattedGrid { grid: made.generated.puzzle, format },
         solution: FormattedGrid { grid: made.generated.solution, format },
         rating: made.generated.rating,
         seed,
-        symmetry: made.id.symmetry,
+        symmetry,
         shape: (shape != Shape::CLASSIC).then_some(shape),
         variant: None,
         constraints: None,
-        id: Some(made.id.to_string()),
+        id: made.id.map(|id| id.to_string()),
         date: None,
         attempts: Some(made.attempts),
     }))

@@ -126,7 +126,7 @@ fn help_describes_every_subcommand() {
     let output = run(&["--help"], "");
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for subcommand in ["serve", "solve", "rate", "explain", "generate", "healthcheck"] {
+    for subcommand in ["serve", "solve", "rate", "explain", "candidates", "generate", "healthcheck"] {
         assert!(help.contains(subcommand), "{help}");
     }
 }
@@ -322,4 +322,28 @@ fn generate_makes_variant_puzzles_with_their_constraints_on_each_line() {
     let refused = run(&["generate", "--difficulty", "easy", "--variant", "windoku", "--size", "16"], "");
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("windoku puzzles are not generated at 16x16"), "{message}");
+}
+
+#[test]
+fn candidates_writes_the_pencil_mark_line_of_each_puzzle() {
+    let input = format!("{PUZZLE}\n1234\n# a comment\n{}\n", "1".to_owned() + &".".repeat(15));
+    let output = run(&["candidates"], &input);
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // The same line POST /v1/candidates answers, checked here cell by cell against the board.
+    assert_eq!(lines[0].len(), 729);
+    for (cell, places) in lines[0].as_bytes().chunks(9).enumerate() {
+        let given = PUZZLE.as_bytes()[cell];
+        if given != b'.' {
+            let shown: Vec<u8> = places.iter().copied().filter(|&place| place != b'.').collect();
+            assert_eq!(shown, [given], "cell {cell}");
+        }
+    }
+    assert_eq!(&lines[0][18..27], "12.4.....");
+    assert!(lines[1].starts_with("error\tinvalid-board: the board has 4 cells"), "{}", lines[1]);
+    assert_eq!(lines[2], "1....234.234.234.234.23412341234.234123412341234.234123412341234");
+    // Under the X rules the centre's diagonal loses the 1.
+    let x = run(&["candidates", "--variant", "x"], &format!("{}\n", "1".to_owned() + &".".repeat(15)));
+    assert_eq!(stdout_lines(&x), ["1....234.234.234.234.23412341234.2341234.2341234.23412341234.234"]);
 }

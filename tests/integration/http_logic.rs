@@ -485,6 +485,12 @@ async fn generate_makes_puzzles_to_order() {
     let again = get(&format!("/v1/puzzles/{}", made.body["id"].as_str().unwrap()), None).await;
     assert_eq!(again.body["puzzle"], made.body["puzzle"]);
     assert_eq!(post("/v1/generate", order).await.body, made.body);
+    // Easy puzzles with many givens: solution values given back, rated again, no id.
+    let generous = post("/v1/generate", json!({ "difficulty": "easy", "seed": 2, "min_givens": 40 })).await;
+    assert_eq!(generous.status, StatusCode::OK, "{}", generous.body);
+    assert!(check_generated(&generous.body).givens() >= 40);
+    assert_eq!(generous.body["rating"]["level"], "easy");
+    assert!(generous.body.get("id").is_none(), "{}", generous.body);
     let without =
         post("/v1/generate", json!({ "difficulty": "medium", "seed": 4, "exclude": ["hidden-pair", "pointing"] }))
             .await;

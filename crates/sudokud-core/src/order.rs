@@ -14,7 +14,7 @@ use crate::generate::Symmetry;
 use crate::logic::{Level, Technique};
 use crate::puzzle_id::PuzzleId;
 use crate::random::SplitMix64;
-use crate::sizes::{AnyGrid, GeneratedGrid, Shape, logic as sized_logic};
+use crate::sizes::{AnyGrid, GeneratedGrid, Grid, Shape, logic as sized_logic};
 use crate::solver::{Interrupt, Interrupted};
 
 /// What the caller wants of a puzzle.
@@ -107,8 +107,9 @@ pub enum Impossible {
 pub struct Made {
     /// The puzzle, its solution and rating.
     pub generated: GeneratedGrid,
-    /// What makes it again.
-    pub id: PuzzleId,
+    /// What makes it again: none when givens were given back for the fewest asked, since the
+    /// id makes the puzzle as generated, before that.
+    pub id: Option<PuzzleId>,
     /// Puzzles made before it, it included.
     pub attempts: u32,
 }
@@ -217,10 +218,50 @@ impl Order {
                 Err(Interrupted) => return Err(missed),
             };
             missed.attempts += 1;
+            let as_made = generated.puzzle.cells().iter().filter(|&&value| value != 0).count() >= self.givens.0;
+            let generated = match self.with_givens_back(generated, &mut seeds, interrupt) {
+                Ok(generated) => generated,
+                Err(Interrupted) => return Err(missed),
+            };
             if self.judge(&generated, &mut missed) {
-                return Ok(Made { generated, id, attempts: missed.attempts });
+                return Ok(Made { generated, id: as_made.then_some(id), attempts: missed.attempts });
             }
         }
+    }
+
+    /// `generated` with solution values given back in blank cells (symmetric partners together,
+    /// in an order drawn from `random`) until it has the fewest givens the order asks, and rated
+    /// again. The generator blanks as many cells as its level allows, so an order for more givens
+    /// than that would otherwise never be met; a given more leaves one solution, and may make
+    /// the puzzle easier, which the new rating says (and [`Order::judge`] then weighs).
+    fn with_givens_back(
+        &self,
+        generated: GeneratedGrid,
+        random: &mut SplitMix64,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<GeneratedGrid, Interrupted> {
+        let (size, fewest) = (self.shape.size(), self.givens.0);
+        let mut cells = generated.puzzle.cells().to_vec();
+        let mut givens = cells.iter().filter(|&&value| value != 0).count();
+        if givens >= fewest {
+            return Ok(generated);
+        }
+        let mut blanks: Vec<usize> = (0..cells.len()).filter(|&cell| cells[cell] == 0).collect();
+        random.shuffle(&mut blanks);
+        for cell in blanks {
+            if givens >= fewest {
+                break;
+            }
+            for cell in [cell, self.symmetry.partner(size, cell)] {
+                if cells[cell] == 0 {
+                    cells[cell] = generated.solution.cells()[cell];
+                    givens += 1;
+                }
+            }
+        }
+        let puzzle = AnyGrid::from(Grid::new(self.shape, cells).expect("solution values fit the shape"));
+        let rating = puzzle.rate_with(None, &generated.solution, interrupt)?;
+        Ok(GeneratedGrid { puzzle, rating, ..generated })
     }
 
     /// Whether `generated` meets the order; if not, counts the first wish it missed.
@@ -235,7 +276,8 @@ impl Order {
             None => tally.push((technique, 1)),
         };
         let givens = generated.puzzle.cells().iter().filter(|&&value| value != 0).count();
-        if rating < self.rating.0 || rating > self.rating.1 {
+        let level = Level::of(rating, generated.rating.solved_by_logic);
+        if level != self.level || rating < self.rating.0 || rating > self.rating.1 {
             missed.rating += 1;
         } else if let Some(&lacking) = self.require.iter().find(|&&technique| !used(technique)) {
             count(&mut missed.lacking, lacking);
@@ -278,8 +320,8 @@ mod tests {
         assert!(rating.techniques.iter().any(|used| used.technique == Technique::XWing), "{rating:?}");
         let givens = made.generated.puzzle.cells().iter().filter(|&&value| value != 0).count();
         assert!((20..=30).contains(&givens));
-        let again =
-            AnyGrid::generate(made.id.shape, made.id.level, made.id.symmetry, made.id.seed, &mut Never).unwrap();
+        let id = made.id.expect("no givens were given back");
+        let again = AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, &mut Never).unwrap();
         assert_eq!(again, made.generated);
         // The same order and seed, the same puzzle.
         assert_eq!(wanted.make(11, &mut Never).unwrap(), made);
@@ -287,6 +329,31 @@ mod tests {
         let without = Order { exclude: vec![Technique::XWing], require: Vec::new(), ..wanted };
         let made = without.make(11, &mut Never).unwrap();
         assert!(made.generated.rating.techniques.iter().all(|used| used.technique != Technique::XWing));
+    }
+
+    #[test]
+    fn givens_are_given_back_up_to_the_fewest_asked() {
+        let generous = Order {
+            level: Level::Easy,
+            rating: Level::Easy.range(),
+            givens: (40, 44),
+            symmetry: Symmetry::Rotational,
+            ..order()
+        };
+        generous.check().unwrap();
+        for seed in 0..5 {
+            let made = generous.make(seed, &mut Never).unwrap();
+            let puzzle = &made.generated.puzzle;
+            let givens = puzzle.cells().iter().filter(|&&value| value != 0).count();
+            assert!((40..=44).contains(&givens), "{givens}");
+            assert!((0..81).all(|cell| (puzzle.cells()[cell] == 0) == (puzzle.cells()[80 - cell] == 0)), "symmetric");
+            // Still one solution, the one answered, and rated anew.
+            let solution = crate::solver::classify(&puzzle.to_string().parse().unwrap(), &mut Never).unwrap();
+            assert_eq!(solution.unique().map(AnyGrid::Classic).ok(), Some(made.generated.solution.clone()));
+            assert_eq!(made.generated.rating, puzzle.rate(&mut Never).unwrap().unwrap());
+            assert_eq!(made.generated.rating.level, Level::Easy);
+            assert_eq!(made.id, None, "the id would make the sparser puzzle");
+        }
     }
 
     #[test]
