@@ -14,7 +14,7 @@ use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape};
+use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
 use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
@@ -39,6 +39,10 @@ pub struct BoardRequest {
     /// A player's pencil marks, which rate, hint and explain start from.
     #[serde(default)]
     pub candidates: Option<JsonMarks>,
+    /// The puzzle as first given, when `board` holds the player's entries too: rate, hint and
+    /// explain then point out entries the solution does not have.
+    #[serde(default)]
+    pub givens: Option<JsonBoard>,
 }
 
 /// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
@@ -54,18 +58,29 @@ impl BoardRequest {
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
     }
 
-    /// [`BoardRequest::puzzle`] and the pencil marks to start from: the player's, or else the
-    /// basic candidates (from which the path is the one the board alone gives).
-    pub fn puzzle_and_marks(mut self) -> Result<(Puzzle, Format, Marks), ApiError> {
-        let candidates = self.candidates.take();
+    /// [`BoardRequest::puzzle`], the pencil marks to start from (the player's, or else the basic
+    /// candidates, from which the path is the one the board alone gives) and the givens, if
+    /// sent, checked to be on the board.
+    pub fn player(mut self) -> Result<(Puzzle, Format, Marks, Option<AnyGrid>), ApiError> {
+        let (candidates, givens) = (self.candidates.take(), self.givens.take());
+        let shape = self.shape;
         let (puzzle, format) = self.puzzle()?;
+        let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`givens`: {error}"));
+        let givens = match givens {
+            Some(givens) => {
+                let (givens, _) = givens.with_box(shape).map_err(|error| invalid(&error))?;
+                check_givens(&puzzle.grid(), &givens).map_err(|error| invalid(&error))?;
+                Some(givens)
+            }
+            None => None,
+        };
         let marks = match candidates {
             Some(candidates) => candidates
                 .for_grid(&puzzle.grid())
                 .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?,
             None => puzzle.candidates(),
         };
-        Ok((puzzle, format, marks))
+        Ok((puzzle, format, marks, givens))
     }
 }
 

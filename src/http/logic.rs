@@ -34,13 +34,13 @@ pub async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
-    let (puzzle, _, marks) = request.puzzle_and_marks()?;
-    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(&marks, deadline)).await??;
+    let (puzzle, _, marks, givens) = request.player()?;
+    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(&marks, givens.as_ref(), deadline)).await??;
     Ok(Json(followed(rating)?))
 }
 
-/// What follows from the player's marks, or 422 `wrong-candidates` naming the marks that
-/// crossed out the solution.
+/// What follows from the player's entries and marks, or 422 `wrong-candidates` naming those
+/// that contradict the solution.
 fn followed<T>(marked: Marked<T>) -> Result<T, ApiError> {
     match marked {
         Marked::Followed(value) => Ok(value),
@@ -61,8 +61,8 @@ pub struct HintResponse {
     /// Said when `solved` or `mistakes`, for people reading the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<&'static str>,
-    /// The player's pencil marks that crossed out the solution's value of their cell: the hint
-    /// is to mend them (`steps` is then empty).
+    /// The player's entries the solution does not have, or else pencil marks that crossed out
+    /// the solution's value of their cell: the hint is to mend them (`steps` is then empty).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     mistakes: Vec<Mistake>,
 }
@@ -72,11 +72,12 @@ pub async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    let (puzzle, _, marks) = request.puzzle_and_marks()?;
-    let steps = match state.pool.run("hint", move |deadline| puzzle.hint_from(&marks, deadline)).await?? {
+    let (puzzle, _, marks, givens) = request.player()?;
+    let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(&marks, givens.as_ref(), deadline)).await??;
+    let steps = match hinted {
         Marked::Followed(steps) => steps,
         Marked::Mistaken(mistakes) => {
-            let message = Some("some pencil marks cross out the solution's value of their cell: mend them first");
+            let message = Some("some entries or pencil marks contradict the solution: mend them first");
             return Ok(Json(HintResponse { solved: false, steps: Vec::new(), step: None, message, mistakes }));
         }
     };
@@ -97,8 +98,9 @@ pub async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
-    let (puzzle, format, marks) = request.puzzle_and_marks()?;
-    let explained = state.pool.run("explain", move |deadline| puzzle.explain_from(&marks, deadline)).await??;
+    let (puzzle, format, marks, givens) = request.player()?;
+    let explained =
+        state.pool.run("explain", move |deadline| puzzle.explain_from(&marks, givens.as_ref(), deadline)).await??;
     let explained = followed(explained)?;
     Ok(Json(ExplainResponse {
         steps: explained.steps,

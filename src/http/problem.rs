@@ -186,7 +186,7 @@ pub enum ApiError {
     InvalidBoard(#[from] BoardError),
     #[error(transparent)]
     Unanswerable(#[from] Unanswerable<Conflict>),
-    #[error("the pencil marks cross out the solution's value in {} of the blank cells: mend them first", .0.len())]
+    #[error("the entries or pencil marks contradict the solution (see `mistakes`): mend them first")]
     WrongCandidates(Vec<Mistake>),
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),

@@ -306,7 +306,7 @@ async fn marks_that_cross_out_the_solution_are_pointed_out() {
     assert_eq!(solution.get(0, 2), 4);
     cross_out(&mut marks, (0, 2, 4));
     let expected = json!([{
-        "row": 0, "col": 2, "value": 4,
+        "row": 0, "col": 2, "kind": "removed-candidate", "value": 4,
         "message": "r1c3: 4 was crossed out, but the solution has it there",
     }]);
     let hint = post("/v1/hint", json!({ "board": PUZZLE, "candidates": marks })).await;
@@ -316,12 +316,12 @@ async fn marks_that_cross_out_the_solution_are_pointed_out() {
         (hint.body["solved"].clone(), hint.body["steps"].clone(), hint.body["step"].clone()),
         (json!(false), json!([]), Value::Null)
     );
-    assert!(hint.body["message"].as_str().unwrap().contains("mend them"));
+    assert!(hint.body["message"].as_str().unwrap().contains("mend them first"));
     for path in ["/v1/rate", "/v1/explain"] {
         let reply = post(path, json!({ "board": PUZZLE, "candidates": marks })).await;
         assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "wrong-candidates");
         assert_eq!(reply.body["mistakes"], expected, "{path}");
-        assert!(reply.body["detail"].as_str().unwrap().contains("in 1 of the blank cells"), "{}", reply.body);
+        assert!(reply.body["detail"].as_str().unwrap().contains("see `mistakes`"), "{}", reply.body);
     }
 }
 
@@ -531,4 +531,45 @@ async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missin
         "{detail}"
     );
     assert!(detail.contains("had a number of givens outside the range"), "{detail}");
+}
+
+#[tokio::test]
+async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
+    // The player has entered r1c3 = 4 (right) and r1c4 = 2 (the solution has 6).
+    let mut board = PUZZLE.to_owned();
+    board.replace_range(2..4, "42");
+    let expected = json!([{
+        "row": 0, "col": 3, "kind": "wrong-entry", "value": 2,
+        "message": "r1c4 = 2 is not part of the solution",
+    }]);
+    let hint = post("/v1/hint", json!({ "board": board, "givens": PUZZLE })).await;
+    assert_eq!(hint.status, StatusCode::OK, "{}", hint.body);
+    assert_eq!(hint.body["mistakes"], expected);
+    assert_eq!(hint.body["steps"], json!([]));
+    for path in ["/v1/rate", "/v1/explain"] {
+        let reply = post(path, json!({ "board": board, "givens": PUZZLE })).await;
+        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "wrong-candidates");
+        assert_eq!(reply.body["mistakes"], expected, "{path}");
+    }
+    // Without the givens the wrong entry only makes a board with no solution.
+    assert_problem(&post("/v1/hint", json!({ "board": board })).await, StatusCode::UNPROCESSABLE_ENTITY, "unsolvable");
+    // Right entries: the hint goes on from the board, the givens' solution checked.
+    let mut right = PUZZLE.to_owned();
+    right.replace_range(2..4, "46");
+    let hint = post("/v1/hint", json!({ "board": right, "givens": PUZZLE })).await;
+    assert_eq!(hint.status, StatusCode::OK);
+    assert!(hint.body.get("mistakes").is_none());
+    assert_eq!(hint.body, post("/v1/hint", json!({ "board": right })).await.body);
+    // The board must hold every given, unchanged, and be of the givens' shape.
+    let mut changed = board.clone();
+    changed.replace_range(0..1, "6");
+    for (givens, detail) in [
+        (json!(PUZZLE), "`givens`: row 0, col 0 holds 5 in the givens but 6 on the board"),
+        (json!(".".repeat(16)), "`givens`: the givens are a 2x2 grid, the board a 3x3 one"),
+        (json!("12"), "`givens`: the board has 2 cells, which fits no grid"),
+    ] {
+        let reply = post("/v1/hint", json!({ "board": changed, "givens": givens })).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(problem["detail"].as_str().unwrap().starts_with(detail), "{problem}");
+    }
 }

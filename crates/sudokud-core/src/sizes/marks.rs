@@ -203,16 +203,87 @@ pub enum Marked<T> {
     Mistaken(Vec<Mistake>),
 }
 
-/// A value of the solution crossed out of its cell's pencil marks.
+/// A player's mistake: a value entered that the solution does not have, or a value of the
+/// solution crossed out of its cell's pencil marks.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Mistake {
     /// The cell, 0-based.
     #[serde(flatten)]
     pub cell: GridCell,
-    /// The solution's value there.
+    /// What is wrong there.
+    pub kind: MistakeKind,
+    /// The value entered, or the solution's value crossed out.
     pub value: u8,
-    /// One sentence for the player: `r3c4: 5 was crossed out, but the solution has it there`.
+    /// One sentence for the player: `r3c4 = 5 is not part of the solution`, `r3c4: 5 was
+    /// crossed out, but the solution has it there`.
     pub message: String,
+}
+
+/// The kinds of [`Mistake`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MistakeKind {
+    /// A value entered in a cell that the solution does not have there.
+    WrongEntry,
+    /// The solution's value crossed out of the cell's pencil marks.
+    RemovedCandidate,
+}
+
+/// Why a board is not a player's position in a puzzle: it lacks or changes one of the givens.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotFromGivens {
+    /// The givens are of another size or box.
+    #[error("the givens are a {givens} grid, the board a {board} one")]
+    Shape {
+        /// The givens' box.
+        givens: Shape,
+        /// The board's box.
+        board: Shape,
+    },
+    /// A given missing from the board, or another value there.
+    #[error("row {row}, col {col} holds {given} in the givens but {found} on the board")]
+    Changed {
+        /// The row, from 0.
+        row: usize,
+        /// The column, from 0.
+        col: usize,
+        /// The given.
+        given: char,
+        /// What the board holds (`.` for nothing).
+        found: char,
+    },
+}
+
+/// Checks that `board` holds every given of `givens`, unchanged: a player's position in that
+/// puzzle.
+pub fn check_givens(board: &AnyGrid, givens: &AnyGrid) -> Result<(), NotFromGivens> {
+    if board.shape() != givens.shape() {
+        return Err(NotFromGivens::Shape { givens: givens.shape(), board: board.shape() });
+    }
+    let size = board.shape().size();
+    let mut cells = givens.cells().iter().zip(board.cells()).enumerate();
+    match cells.find(|&(_, (&given, &found))| given != 0 && given != found) {
+        Some((index, (&given, &found))) => {
+            let (row, col) = (index / size, index % size);
+            Err(NotFromGivens::Changed { row, col, given: symbol(given), found: symbol(found) })
+        }
+        None => Ok(()),
+    }
+}
+
+/// The entries of `board` (its values that are not `givens`) that `solution` does not have, in
+/// row-major order. `board` must hold the givens ([`check_givens`]).
+pub fn wrong_entries(board: &AnyGrid, givens: &AnyGrid, solution: &AnyGrid) -> Vec<Mistake> {
+    let size = board.shape().size();
+    let cells = board.cells().iter().zip(givens.cells()).zip(solution.cells()).enumerate();
+    cells
+        .filter(|&(_, ((&entered, &given), &value))| given == 0 && entered != 0 && entered != value)
+        .map(|(index, ((&entered, _), _))| {
+            let (row, col) = (index / size, index % size);
+            let message = format!("r{}c{} = {} is not part of the solution", row + 1, col + 1, symbol(entered));
+            Mistake { cell: GridCell { row, col }, kind: MistakeKind::WrongEntry, value: entered, message }
+        })
+        .collect()
 }
 
 impl Marks {
@@ -238,7 +309,7 @@ impl Marks {
                     col + 1,
                     symbol(value)
                 );
-                Mistake { cell: GridCell { row, col }, value, message }
+                Mistake { cell: GridCell { row, col }, kind: MistakeKind::RemovedCandidate, value, message }
             })
             .collect()
     }

@@ -20,5 +20,7 @@ pub mod solver;
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
 pub use grid::Grid;
-pub use marks::{JsonMarks, Marked, Marks, MarksError, Mistake};
+pub use marks::{
+    JsonMarks, Marked, Marks, MarksError, Mistake, MistakeKind, NotFromGivens, check_givens, wrong_entries,
+};
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};

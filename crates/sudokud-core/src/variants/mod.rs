@@ -21,7 +21,7 @@ use crate::logic::Rating;
 use crate::rules::Validation;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, Explained, Grid, Marked, Marks};
+use crate::sizes::{AnyGrid, Explained, Grid, Marked, Marks, wrong_entries};
 use crate::solver::{Interrupt, Interrupted, Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
@@ -168,17 +168,20 @@ impl Puzzle {
 
     /// [`Puzzle::rate`] from a player's pencil marks: how hard the rest is from where the player
     /// stands, each blank cell starting with the candidates both the marks and the basic
-    /// eliminations leave. Marks that crossed out a value of the solution are pointed out
-    /// instead, since a path from them could be wrong.
+    /// eliminations leave. With `givens`, the puzzle as first given (the board then holds the
+    /// player's entries too: see [`check_givens`](crate::sizes::check_givens)), the solution is
+    /// the givens' and entries it does not have are mistakes. Mistakes are pointed out instead of
+    /// a path, since a path from them could be wrong.
     ///
     /// # Panics
-    /// If `marks` are of another shape than the board.
+    /// If `marks` or `givens` are of another shape than the board.
     pub fn rate_from(
         &self,
         marks: &Marks,
+        givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Rating>, Unanswerable<Conflict>>, Interrupted> {
-        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+        self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
             Puzzle::Classic(grid) => grid.rate_with(Some(marks), solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
@@ -195,9 +198,10 @@ impl Puzzle {
     pub fn hint_from(
         &self,
         marks: &Marks,
+        givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Vec<GridStep>>, Unanswerable<Conflict>>, Interrupted> {
-        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+        self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
             Puzzle::Classic(grid) => grid.hint_with(Some(marks), solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
@@ -213,9 +217,10 @@ impl Puzzle {
     pub fn explain_from(
         &self,
         marks: &Marks,
+        givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Explained>, Unanswerable<Conflict>>, Interrupted> {
-        self.with_checked_marks(marks, interrupt, |solution, interrupt| match self {
+        self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
             Puzzle::Classic(grid) => grid.explain_with(Some(marks), solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
@@ -226,18 +231,31 @@ impl Puzzle {
         })
     }
 
-    /// `job` on the one solution once `marks` are checked against it, or what is wrong: the
-    /// marks' mistakes, or why the board has no one solution.
+    /// `job` on the one solution (of the givens when given, else of the board) once the board's
+    /// entries and `marks` are checked against it, or what is wrong: the mistakes, or why there
+    /// is no one solution.
     fn with_checked_marks<T, I: Interrupt>(
         &self,
         marks: &Marks,
+        givens: Option<&AnyGrid>,
         interrupt: &mut I,
         job: impl FnOnce(&AnyGrid, &mut I) -> Result<T, Interrupted>,
     ) -> Result<Result<Marked<T>, Unanswerable<Conflict>>, Interrupted> {
         assert!(marks.shape() == self.shape(), "pencil marks of another shape than the board");
-        match self.classify(interrupt)?.unique() {
+        assert!(givens.is_none_or(|givens| givens.shape() == self.shape()), "givens of another shape than the board");
+        let verdict = match givens {
+            Some(givens) => self.with_board(givens.clone()).classify(interrupt)?,
+            None => self.classify(interrupt)?,
+        };
+        match verdict.unique() {
             Ok(solution) => {
-                let mistakes = marks.mistakes(&self.grid(), &solution);
+                let board = self.grid();
+                // A wrong entry rules its value out of its peers, so it may take a solution value
+                // from marks the player never touched: entries first, marks once they are right.
+                let mut mistakes = givens.map_or_else(Vec::new, |givens| wrong_entries(&board, givens, &solution));
+                if mistakes.is_empty() {
+                    mistakes = marks.mistakes(&board, &solution);
+                }
                 if !mistakes.is_empty() {
                     return Ok(Ok(Marked::Mistaken(mistakes)));
                 }
@@ -256,6 +274,14 @@ impl Puzzle {
         match self.classify(interrupt)?.unique() {
             Ok(solution) => job(&sized(&solution), interrupt).map(Ok),
             Err(unanswerable) => Ok(Err(unanswerable)),
+        }
+    }
+
+    /// `grid` under this puzzle's rules.
+    fn with_board(&self, grid: AnyGrid) -> Puzzle {
+        match self {
+            Puzzle::Classic(_) => Puzzle::Classic(grid),
+            Puzzle::Variant(puzzle) => Puzzle::Variant(Box::new((sized(&grid), puzzle.1.clone()))),
         }
     }
 
