@@ -15,7 +15,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, Uri};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use pin_project_lite::pin_project;
 use tokio::time::{Instant, Sleep};
@@ -65,9 +65,25 @@ where
         let uri = request.uri().clone();
         let request_id = request.headers().get(REQUEST_ID).cloned();
         let deadline = Instant::now() + self.layer.timeout;
-        let inner = catch_unwind(AssertUnwindSafe(|| self.inner.call(request))).ok();
-        GuardFuture { inner, timer: None, deadline, uri, request_id, body_limit: self.layer.body_limit }
+        let head_too_large = head_len(&request) > MAX_HEAD_BYTES;
+        let inner =
+            if head_too_large { None } else { catch_unwind(AssertUnwindSafe(|| self.inner.call(request))).ok() };
+        GuardFuture { inner, timer: None, deadline, uri, request_id, body_limit: self.layer.body_limit, head_too_large }
     }
+}
+
+/// The longest request head served, request line and headers: hyper's own limit (its read
+/// buffer's 408 KB) is soft, since a read that overshoots it with the whole head in it parses, so
+/// a head of 500 KB was refused or served by how its bytes arrived.
+const MAX_HEAD_BYTES: usize = 400 * 1024;
+
+/// The bytes of `request`'s head as HTTP/1.1 writes it: the request line, and each header's name,
+/// `: `, value and line end.
+fn head_len(request: &Request) -> usize {
+    let target = request.uri().path_and_query().map_or(0, |target| target.as_str().len());
+    let line = request.method().as_str().len() + 1 + target + " HTTP/1.1\r\n".len();
+    let headers = request.headers().iter().map(|(name, value)| name.as_str().len() + value.len() + 4).sum::<usize>();
+    line + headers
 }
 
 pin_project! {
@@ -83,6 +99,8 @@ pin_project! {
         uri: Uri,
         request_id: Option<HeaderValue>,
         body_limit: usize,
+        // The head was over the limit: refused without calling the handler.
+        head_too_large: bool,
     }
 }
 
@@ -91,6 +109,16 @@ impl<F: Future<Output = Result<Response, Infallible>>> Future for GuardFuture<F>
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut this = self.project();
+        if *this.head_too_large {
+            let mut response = ApiError::HeadTooLarge.into_response();
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return Poll::Ready(Ok(problem::render(
+                response,
+                this.uri.path(),
+                this.request_id.as_ref(),
+                *this.body_limit,
+            )));
+        }
         let polled = match this.inner.as_mut().as_pin_mut() {
             Some(inner) => catch_unwind(AssertUnwindSafe(|| inner.poll(cx))),
             None => Err(Box::new("the handler's call panicked") as Box<dyn std::any::Any + Send>),
@@ -188,5 +216,20 @@ mod tests {
             let text = problem.to_string();
             assert!(!text.contains("in call") && !text.contains("in the future"), "the panic stays in the log: {text}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_head_over_the_limit_is_refused_however_its_bytes_arrived() {
+        let router = guarded(Router::new().route("/", get(|| async { "ok" })));
+        let with_header =
+            |bytes: usize| Request::get("/").header("x-big", "a".repeat(bytes)).body(Body::empty()).unwrap();
+        let served = router.clone().oneshot(with_header(300 * 1024)).await.unwrap();
+        assert_eq!(served.status(), StatusCode::OK);
+        let refused = router.oneshot(with_header(500 * 1024)).await.unwrap();
+        assert_eq!(refused.status(), StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
+        assert_eq!(refused.headers()[header::CONNECTION], "close");
+        let body = to_bytes(refused.into_body(), 4096).await.unwrap();
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["type"], "https://sudokud.dev/problems/headers-too-large");
     }
 }

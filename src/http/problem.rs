@@ -27,6 +27,9 @@ pub const PROBLEM_BASE: &str = "https://sudokud.dev/problems/";
 /// What a one-board request must send, as the detail of its 415.
 pub const JSON_MEDIA_TYPE: &str = "JSON, sent with `Content-Type: application/json`";
 
+/// The detail of a 431, whether hyper refused the head or the guard did (`guard.rs`).
+const HEAD_TOO_LARGE: &str = "the request has more than 100 headers or a head larger than about 400 KB";
+
 /// Seconds a client should wait before retrying after a 503.
 const RETRY_AFTER_SECONDS: u64 = 1;
 
@@ -209,6 +212,8 @@ pub enum ApiError {
     LineTooLong(usize),
     #[error("the request body stopped arriving for {} ms", .0.as_millis())]
     BodyStalled(Duration),
+    #[error("{HEAD_TOO_LARGE}")]
+    HeadTooLarge,
     #[error("an unexpected error occurred while handling the request")]
     Internal,
 }
@@ -231,6 +236,7 @@ impl ApiError {
             ApiError::NotFound(_) | ApiError::UnknownPuzzle(_) => Kind::NotFound,
             ApiError::BodyStalled(_) => Kind::RequestTimeout,
             ApiError::LineTooLong(_) => Kind::PayloadTooLarge,
+            ApiError::HeadTooLarge => Kind::HeadersTooLarge,
             ApiError::Internal => Kind::Internal,
         }
     }
@@ -412,9 +418,7 @@ impl Serialize for ItemProblem {
 pub fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
     let (kind, detail) = match status {
         StatusCode::URI_TOO_LONG => (Kind::UriTooLong, "the request target is longer than 65,534 bytes"),
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
-            (Kind::HeadersTooLarge, "the request has more than 100 headers or a head larger than about 400 KB")
-        }
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => (Kind::HeadersTooLarge, HEAD_TOO_LARGE),
         _ => (
             Kind::MalformedRequest,
             "the request is not valid HTTP/1.1 (its request line, a header or its framing: a version other \
