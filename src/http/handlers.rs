@@ -58,10 +58,9 @@ impl BoardRequest {
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
     }
 
-    /// [`BoardRequest::puzzle`], the pencil marks to start from (the player's, or else the basic
-    /// candidates, from which the path is the one the board alone gives) and the givens, if
-    /// sent, checked to be on the board.
-    pub fn player(mut self) -> Result<(Puzzle, Format, Marks, Option<AnyGrid>), ApiError> {
+    /// [`BoardRequest::puzzle`], and the player's pencil marks and the givens if sent, checked
+    /// against the board.
+    pub fn player(mut self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
         let (candidates, givens) = (self.candidates.take(), self.givens.take());
         let shape = self.shape;
         let (puzzle, format) = self.puzzle()?;
@@ -74,12 +73,10 @@ impl BoardRequest {
             }
             None => None,
         };
-        let marks = match candidates {
-            Some(candidates) => candidates
-                .for_grid(&puzzle.grid())
-                .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?,
-            None => puzzle.candidates(),
-        };
+        let marks = candidates
+            .map(|candidates| candidates.for_grid(&puzzle.grid()))
+            .transpose()
+            .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?;
         Ok((puzzle, format, marks, givens))
     }
 }

@@ -35,7 +35,8 @@ pub async fn rate(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(&marks, givens.as_ref(), deadline)).await??;
+    let rating =
+        state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline)).await??;
     Ok(Json(followed(rating)?))
 }
 
@@ -73,7 +74,8 @@ pub async fn hint(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(&marks, givens.as_ref(), deadline)).await??;
+    let hinted =
+        state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline)).await??;
     let steps = match hinted {
         Marked::Followed(steps) => steps,
         Marked::Mistaken(mistakes) => {
@@ -99,8 +101,10 @@ pub async fn explain(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
     let (puzzle, format, marks, givens) = request.player()?;
-    let explained =
-        state.pool.run("explain", move |deadline| puzzle.explain_from(&marks, givens.as_ref(), deadline)).await??;
+    let explained = state
+        .pool
+        .run("explain", move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
+        .await??;
     let explained = followed(explained)?;
     Ok(Json(ExplainResponse {
         steps: explained.steps,

@@ -125,11 +125,10 @@ impl Puzzle {
     /// or not: a blank cell left with none shows why a board cannot be completed.
     pub fn candidates(&self) -> Marks {
         match self {
-            Puzzle::Classic(AnyGrid::Classic(board)) => {
-                let grid = Grid::from(board);
+            Puzzle::Classic(grid) => {
+                let grid = sized(grid);
                 sized_logic::basic_marks(Book::of(&grid), &grid)
             }
-            Puzzle::Classic(AnyGrid::Sized(grid)) => sized_logic::basic_marks(Book::of(grid), grid),
             Puzzle::Variant(puzzle) => sized_logic::basic_marks(Book::Variant(&puzzle.1), &puzzle.0),
         }
     }
@@ -166,9 +165,9 @@ impl Puzzle {
         })
     }
 
-    /// [`Puzzle::rate`] from a player's pencil marks: how hard the rest is from where the player
-    /// stands, each blank cell starting with the candidates both the marks and the basic
-    /// eliminations leave. With `givens`, the puzzle as first given (the board then holds the
+    /// [`Puzzle::rate`] from a player's pencil marks when given: how hard the rest is from where
+    /// the player stands, each blank cell starting with the candidates both the marks and the
+    /// basic eliminations leave. With `givens`, the puzzle as first given (the board then holds the
     /// player's entries too: see [`check_givens`](crate::sizes::check_givens)), the solution is
     /// the givens' and entries it does not have are mistakes. Mistakes are pointed out instead of
     /// a path, since a path from them could be wrong.
@@ -177,15 +176,15 @@ impl Puzzle {
     /// If `marks` or `givens` are of another shape than the board.
     pub fn rate_from(
         &self,
-        marks: &Marks,
+        marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Rating>, Unanswerable<Conflict>>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
-            Puzzle::Classic(grid) => grid.rate_with(Some(marks), solution, interrupt),
+            Puzzle::Classic(grid) => grid.rate_with(marks, solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
-                sized_logic::rate_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)
+                sized_logic::rate_in(book, &puzzle.0, marks, &sized(solution), interrupt)
             }
         })
     }
@@ -197,15 +196,15 @@ impl Puzzle {
     /// If `marks` are of another shape than the board.
     pub fn hint_from(
         &self,
-        marks: &Marks,
+        marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Vec<GridStep>>, Unanswerable<Conflict>>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
-            Puzzle::Classic(grid) => grid.hint_with(Some(marks), solution, interrupt),
+            Puzzle::Classic(grid) => grid.hint_with(marks, solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
-                sized_logic::steps_to_next_placement_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)
+                sized_logic::steps_to_next_placement_in(book, &puzzle.0, marks, &sized(solution), interrupt)
             }
         })
     }
@@ -216,16 +215,16 @@ impl Puzzle {
     /// If `marks` are of another shape than the board.
     pub fn explain_from(
         &self,
-        marks: &Marks,
+        marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<Marked<Explained>, Unanswerable<Conflict>>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| match self {
-            Puzzle::Classic(grid) => grid.explain_with(Some(marks), solution, interrupt),
+            Puzzle::Classic(grid) => grid.explain_with(marks, solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
                 let (steps, rating, end) =
-                    sized_logic::explain_in(book, &puzzle.0, Some(marks), &sized(solution), interrupt)?;
+                    sized_logic::explain_in(book, &puzzle.0, marks, &sized(solution), interrupt)?;
                 Ok(Explained { steps, rating, solution: AnyGrid::from(end) })
             }
         })
@@ -236,12 +235,15 @@ impl Puzzle {
     /// is no one solution.
     fn with_checked_marks<T, I: Interrupt>(
         &self,
-        marks: &Marks,
+        marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut I,
         job: impl FnOnce(&AnyGrid, &mut I) -> Result<T, Interrupted>,
     ) -> Result<Result<Marked<T>, Unanswerable<Conflict>>, Interrupted> {
-        assert!(marks.shape() == self.shape(), "pencil marks of another shape than the board");
+        assert!(
+            marks.is_none_or(|marks| marks.shape() == self.shape()),
+            "pencil marks of another shape than the board"
+        );
         assert!(givens.is_none_or(|givens| givens.shape() == self.shape()), "givens of another shape than the board");
         let verdict = match givens {
             Some(givens) => self.with_board(givens.clone()).classify(interrupt)?,
@@ -253,7 +255,7 @@ impl Puzzle {
                 // A wrong entry rules its value out of its peers, so it may take a solution value
                 // from marks the player never touched: entries first, marks once they are right.
                 let mut mistakes = givens.map_or_else(Vec::new, |givens| wrong_entries(&board, givens, &solution));
-                if mistakes.is_empty() {
+                if let (true, Some(marks)) = (mistakes.is_empty(), marks) {
                     mistakes = marks.mistakes(&board, &solution);
                 }
                 if !mistakes.is_empty() {
