@@ -21,5 +21,6 @@ pub mod http;
 pub mod metrics;
 pub mod pool;
 mod progress;
+pub mod render;
 pub mod server;
 pub mod telemetry;

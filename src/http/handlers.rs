@@ -46,7 +46,11 @@ pub struct BoardRequest {
 }
 
 /// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
-fn with_rules(grid: AnyGrid, variant: Option<Preset>, constraints: Option<Constraints>) -> Result<Puzzle, ApiError> {
+pub(super) fn with_rules(
+    grid: AnyGrid,
+    variant: Option<Preset>,
+    constraints: Option<Constraints>,
+) -> Result<Puzzle, ApiError> {
     Puzzle::new(grid, variant, &constraints.unwrap_or_default())
         .map_err(|error| ApiError::InvalidRequest(error.to_string()))
 }

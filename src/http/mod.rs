@@ -15,6 +15,7 @@ mod handlers;
 mod logic;
 mod playground;
 pub mod problem;
+mod render;
 mod routes;
 mod state;
 

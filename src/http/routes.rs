@@ -8,7 +8,7 @@
 use axum::http::Method;
 use axum::routing::{MethodFilter, MethodRouter, on};
 
-use super::{AppState, batch, handlers, logic, playground};
+use super::{AppState, batch, handlers, logic, playground, render};
 
 /// One route: a method on a path, and the handler that answers it.
 pub struct Route {
@@ -53,6 +53,8 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/v1/hint", |filter| on(filter, logic::hint)).body_limit(),
     Route::new(Method::POST, "/v1/explain", |filter| on(filter, logic::explain)).body_limit(),
     Route::new(Method::POST, "/v1/generate", |filter| on(filter, logic::generate)).body_limit(),
+    Route::new(Method::POST, "/v1/render", |filter| on(filter, render::render)).body_limit(),
+    Route::new(Method::POST, "/v1/booklet", |filter| on(filter, render::booklet)).body_limit(),
     Route::new(Method::POST, "/v1/solve/batch", |filter| on(filter, batch::solve_batch)),
     Route::new(Method::GET, "/v1/daily", |filter| on(filter, logic::daily)),
     Route::new(Method::GET, "/v1/puzzles/{id}", |filter| on(filter, logic::puzzle)),

@@ -18,6 +18,7 @@ mod http_guards;
 mod http_hostile;
 mod http_logic;
 mod http_playground;
+mod http_render;
 mod http_server;
 mod http_sizes;
 mod http_variants;

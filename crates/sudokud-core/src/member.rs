@@ -48,6 +48,10 @@ pub struct UnknownChoice {
 }
 
 /// `Display` (the name, padded as asked: `{:<10}`), `FromStr`, `Serialize` and `Deserialize` for a [`Choice`].
+/// Exported for the service's own choices (an image's format, a page's size); the crate using it
+/// needs `serde`.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! choice_traits {
     ($choice:ty) => {
         impl std::fmt::Display for $choice {
@@ -77,10 +81,11 @@ macro_rules! choice_traits {
         }
     };
 }
-pub(crate) use choice_traits;
+pub use crate::choice_traits;
 
 /// Reads a choice by name; anything else is `found <value>; expected one of "a", "b"`.
-pub(crate) fn deserialize_choice<'de, T: Choice, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+#[doc(hidden)]
+pub fn deserialize_choice<'de, T: Choice, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_any(MemberVisitor {
         expected: one_of::<T>,
         accept: |found: Found<'_>| match found {

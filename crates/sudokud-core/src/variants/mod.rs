@@ -19,6 +19,7 @@ pub use variant::{ConstraintError, Variant, windows};
 
 use crate::logic::Rating;
 use crate::rules::Validation;
+use crate::sizes::layout::Layout;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, Explained, Grid, Marked, Marks, wrong_entries};
@@ -70,6 +71,25 @@ impl Puzzle {
             Puzzle::Classic(_) => None,
             Puzzle::Variant(puzzle) => Some(&puzzle.1),
         }
+    }
+
+    /// The box, or the jigsaw region, each cell is in, numbered from 0: the outlines a drawing
+    /// of the grid makes thick.
+    pub fn regions(&self) -> Vec<u8> {
+        let shape = self.shape();
+        let size = shape.size();
+        let boxes: Vec<&[u16]> = match self {
+            Puzzle::Classic(_) => Layout::of(shape).houses().skip(2 * size).take(size).collect(),
+            // Rows and columns come first in a variant's houses too, then the boxes or regions.
+            Puzzle::Variant(puzzle) => puzzle.1.houses().skip(2 * size).take(size).collect(),
+        };
+        let mut regions = vec![0; shape.cells()];
+        for (region, cells) in boxes.into_iter().enumerate() {
+            for &cell in cells {
+                regions[usize::from(cell)] = region as u8;
+            }
+        }
+        regions
     }
 
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
@@ -304,5 +324,28 @@ fn sized(grid: &AnyGrid) -> Grid {
     match grid {
         AnyGrid::Classic(board) => Grid::from(board),
         AnyGrid::Sized(grid) => grid.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizes::Shape;
+
+    #[test]
+    fn regions_are_the_boxes_or_the_jigsaw_regions() {
+        let grid = AnyGrid::from(Grid::empty(Shape::new(2, 3).unwrap()));
+        let classic = Puzzle::new(grid.clone(), None, &Constraints::default()).unwrap();
+        let expected: Vec<u8> = (0..36).map(|cell| (cell / 6 / 2 * 2 + cell % 6 / 3) as u8).collect();
+        assert_eq!(classic.regions(), expected);
+        // A diagonal keeps the boxes.
+        let x = Puzzle::new(grid.clone(), Some(Preset::X), &Constraints::default()).unwrap();
+        assert_eq!(x.regions(), expected);
+        // Jigsaw regions as columns: region = column.
+        let line: String = (0..36).map(|cell| char::from(b'a' + (cell % 6) as u8)).collect();
+        let constraints = Constraints { regions: Some(Regions::Line(line)), ..Constraints::default() };
+        let jigsaw = Puzzle::new(grid, Some(Preset::Jigsaw), &constraints).unwrap();
+        let columns: Vec<u8> = (0..36).map(|cell| (cell % 6) as u8).collect();
+        assert_eq!(jigsaw.regions(), columns);
     }
 }

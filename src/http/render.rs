@@ -1,0 +1,291 @@
+//! `POST /v1/render` and `POST /v1/booklet`: puzzles drawn as SVG, PNG or PDF. The drawing is
+//! [`crate::render`]'s; here requests are read and checked, and the solving, generating and
+//! drawing run on the solver pool (a large PNG or a booklet takes milliseconds).
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::extract::JsonBody;
+use super::handlers::with_rules;
+use super::{ApiError, AppState};
+use crate::board::JsonBoard;
+use crate::generate::{self, Symmetry};
+use crate::logic::Level;
+use crate::member;
+use crate::pool::PoolError;
+use crate::puzzle_id::PuzzleId;
+use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
+use crate::sizes::{AnyGrid, JsonMarks, Shape, ShapeError, check_givens};
+use crate::solver::Interrupted;
+use crate::variants::{Constraints, Preset, Puzzle};
+
+/// A member that is either `true` (the service works it out) or the caller's own value.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Shown<T> {
+    Computed(bool),
+    Given(T),
+}
+
+/// The body of `/v1/render`. Unknown members are ignored.
+#[derive(Deserialize)]
+pub struct RenderRequest {
+    #[serde(default)]
+    board: JsonBoard,
+    #[serde(default, rename = "box")]
+    shape: Option<Shape>,
+    #[serde(default)]
+    variant: Option<Preset>,
+    #[serde(default)]
+    constraints: Option<Constraints>,
+    #[serde(default = "svg")]
+    format: ImageFormat,
+    /// Pixels, for SVG and PNG.
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    width: Option<u64>,
+    /// The sheet a PDF is drawn on.
+    #[serde(default = "a4")]
+    paper: Paper,
+    /// `true`: the solution drawn in red in the blank cells; or the caller's solution.
+    #[serde(default)]
+    solution: Option<Shown<JsonBoard>>,
+    /// `true`: the basic candidates of every blank cell; or the player's pencil marks.
+    #[serde(default)]
+    candidates: Option<Shown<JsonMarks>>,
+    #[serde(default)]
+    title: Option<String>,
+}
+
+fn svg() -> ImageFormat {
+    ImageFormat::Svg
+}
+
+fn a4() -> Paper {
+    Paper::A4
+}
+
+/// A title a drawing can show (422 naming the member otherwise).
+fn checked_title(title: Option<String>) -> Result<Option<String>, ApiError> {
+    if let Some(title) = &title {
+        render::check_title(title).map_err(|error| ApiError::InvalidRequest(format!("`title`: {error}")))?;
+    }
+    Ok(title)
+}
+
+/// The answer of a drawing: its bytes as their media type, a PDF with the name to save it as.
+fn drawing(format: ImageFormat, bytes: Vec<u8>, file_name: &str) -> Response {
+    let disposition = format!("inline; filename=\"{file_name}.{format}\"");
+    ([(header::CONTENT_TYPE, format.media_type().to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes)
+        .into_response()
+}
+
+/// `POST /v1/render`: one puzzle drawn, with its solution or pencil marks if asked.
+pub async fn render(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<RenderRequest>,
+) -> Result<Response, ApiError> {
+    let RenderRequest { board, shape, variant, constraints, format, width, paper, solution, candidates, title } =
+        request;
+    let width = match width {
+        None => render::DEFAULT_WIDTH,
+        Some(width) => u32::try_from(width).ok().filter(|width| render::WIDTHS.contains(width)).ok_or_else(|| {
+            let (low, high) = (render::WIDTHS.start(), render::WIDTHS.end());
+            ApiError::InvalidRequest(format!("`width`: {width} pixels; expected {low} to {high}"))
+        })?,
+    };
+    let title = checked_title(title)?;
+    let (grid, _) = board.with_box(shape)?;
+    let puzzle = with_rules(grid, variant, constraints.clone())?;
+    let solve = matches!(solution, Some(Shown::Computed(true)));
+    let given_solution = match solution {
+        Some(Shown::Given(solution)) => Some(check_solution(&puzzle, solution, shape, variant, constraints)?),
+        _ => None,
+    };
+    let marks = match candidates {
+        Some(Shown::Given(marks)) => Some(
+            marks
+                .for_grid(&puzzle.grid())
+                .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?,
+        ),
+        Some(Shown::Computed(true)) => Some(puzzle.candidates()),
+        _ => None,
+    };
+    let bytes = state
+        .pool
+        .run("render", move |deadline| {
+            let solution = match given_solution {
+                Some(solution) => Some(solution),
+                None if solve => match puzzle.classify(deadline)?.unique() {
+                    Ok(solution) => Some(solution),
+                    Err(unanswerable) => return Ok(Err(ApiError::from(unanswerable))),
+                },
+                None => None,
+            };
+            let figure = Figure {
+                puzzle: &puzzle,
+                solution: solution.as_ref(),
+                marks: marks.as_ref(),
+                title: title.as_deref(),
+                caption: None,
+            };
+            Ok(Ok(render::render(&figure, format, width, paper)))
+        })
+        .await??;
+    Ok(drawing(format, bytes, "sudoku"))
+}
+
+/// The caller's solution of `puzzle`: complete, keeping every given, and breaking no rule.
+fn check_solution(
+    puzzle: &Puzzle,
+    solution: JsonBoard,
+    shape: Option<Shape>,
+    variant: Option<Preset>,
+    constraints: Option<Constraints>,
+) -> Result<AnyGrid, ApiError> {
+    let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`solution`: {error}"));
+    let (solution, _) = solution.with_box(shape).map_err(|error| invalid(&error))?;
+    check_givens(&solution, &puzzle.grid()).map_err(|error| invalid(&error))?;
+    if !solution.is_complete() {
+        return Err(invalid(&"it has blank cells; a solution fills every cell"));
+    }
+    let validation = with_rules(solution.clone(), variant, constraints)?.validate();
+    if let Some(conflict) = validation.conflicts.first() {
+        let (row, col, value) = (conflict.row + 1, conflict.col + 1, puzzle.shape().symbol(conflict.value));
+        return Err(invalid(&format!("it breaks the rules: r{row}c{col} = {value} repeats where it may not")));
+    }
+    Ok(solution)
+}
+
+/// The most puzzles a booklet holds.
+pub const MAX_BOOKLET_PUZZLES: usize = 100;
+
+/// The body of `/v1/booklet`. Unknown members are ignored.
+#[derive(Deserialize)]
+pub struct BookletRequest {
+    /// How many puzzles to make; or give `puzzles`.
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    count: Option<u64>,
+    #[serde(default = "medium")]
+    difficulty: Level,
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    seed: Option<u64>,
+    #[serde(default)]
+    symmetry: Symmetry,
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    size: Option<u64>,
+    #[serde(default, rename = "box")]
+    shape: Option<Shape>,
+    /// Puzzles to print instead of made ones.
+    #[serde(default)]
+    puzzles: Option<Vec<JsonBoard>>,
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    per_page: Option<u64>,
+    #[serde(default = "a4")]
+    paper: Paper,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default = "yes")]
+    answers: bool,
+}
+
+fn medium() -> Level {
+    Level::Medium
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `POST /v1/booklet`: puzzles made (or given) laid out k to a page, with answer pages, as one
+/// PDF; the same seed makes the same booklet.
+pub async fn booklet(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BookletRequest>,
+) -> Result<Response, ApiError> {
+    let title = checked_title(request.title)?;
+    let per_page = match request.per_page {
+        None => PerPage::DEFAULT,
+        Some(count) => PerPage::new(count).ok_or_else(|| {
+            ApiError::InvalidRequest(format!("`per_page`: {count}; expected one of {:?}", PerPage::ALL))
+        })?,
+    };
+    let puzzles = match (request.puzzles, request.count) {
+        (Some(_), Some(_)) => return Err(ApiError::InvalidRequest("give `count` or `puzzles`, not both".to_owned())),
+        (None, None) => {
+            return Err(ApiError::InvalidRequest("`count`: how many puzzles to make is missing".to_owned()));
+        }
+        (Some(boards), None) => {
+            let puzzles = given_puzzles(boards, request.shape)?;
+            state
+                .pool
+                .run("render", move |deadline| {
+                    puzzles
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, puzzle)| {
+                            Ok(BookletPuzzle::solved(puzzle, deadline)?.map_err(|unanswerable| {
+                                ApiError::InvalidRequest(format!("`puzzles[{index}]`: {unanswerable}"))
+                            }))
+                        })
+                        .collect::<Result<Result<Vec<_>, ApiError>, Interrupted>>()
+                })
+                .await??
+        }
+        (None, Some(count)) => {
+            let count = usize::try_from(count).ok().filter(|count| (1..=MAX_BOOKLET_PUZZLES).contains(count));
+            let count = count.ok_or_else(|| {
+                ApiError::InvalidRequest(format!("`count`: expected 1 to {MAX_BOOKLET_PUZZLES} puzzles"))
+            })?;
+            let shape = Shape::from_size_and_box(request.size, request.shape).map_err(|error| {
+                let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
+                ApiError::InvalidRequest(format!("`{member}`: {error}"))
+            })?;
+            let level = request.difficulty;
+            AnyGrid::offers(shape, level)
+                .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+            let seed = request.seed.unwrap_or_else(generate::fresh_seed);
+            let first = PuzzleId { shape, level, symmetry: request.symmetry, seed };
+            let mut puzzles = Vec::with_capacity(count);
+            // One job per puzzle: each has the solve timeout to be made, as `/v1/generate`'s.
+            for id in render::booklet::ids(first, count) {
+                let made = state.pool.run("generate", move |deadline| BookletPuzzle::generated(id, deadline)).await;
+                puzzles.push(made.map_err(|error| match error {
+                    PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
+                    error => error.into(),
+                })?);
+            }
+            puzzles
+        }
+    };
+    let (paper, answers) = (request.paper, request.answers);
+    let bytes = state
+        .pool
+        .run("render", move |_| {
+            let booklet = Booklet { puzzles: &puzzles, title: title.as_deref(), paper, per_page, answers };
+            Ok(booklet.pdf())
+        })
+        .await?;
+    Ok(drawing(ImageFormat::Pdf, bytes, "sudoku-booklet"))
+}
+
+/// The puzzles a booklet request gives, read with the same box, each error naming its place.
+fn given_puzzles(boards: Vec<JsonBoard>, shape: Option<Shape>) -> Result<Vec<Puzzle>, ApiError> {
+    if boards.is_empty() || boards.len() > MAX_BOOKLET_PUZZLES {
+        let found = boards.len();
+        return Err(ApiError::InvalidRequest(format!(
+            "`puzzles`: {found} puzzles; expected 1 to {MAX_BOOKLET_PUZZLES}"
+        )));
+    }
+    boards
+        .into_iter()
+        .enumerate()
+        .map(|(index, board)| {
+            let (grid, _) = board
+                .with_box(shape)
+                .map_err(|error| ApiError::InvalidRequest(format!("`puzzles[{index}]`: {error}")))?;
+            with_rules(grid, None, None)
+        })
+        .collect()
+}

@@ -1,0 +1,376 @@
+//! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
+//! variant (windows, diagonals, cages, thermometers, Kropki dots, even and odd cells), its
+//! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
+//! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
+//! width and page.
+
+use crate::sizes::{AnyGrid, Marks, Shape};
+use crate::variants::{Constraints, Diagonals, Place, Puzzle};
+
+use super::font::Font;
+use super::scene::{Color, Path, Point, Scene, Stroke};
+
+/// Givens.
+const GIVEN: Color = Color::BLACK;
+/// Digits the solution adds: the playground's red.
+const SOLVED: Color = Color(0xc0, 0x1c, 0x28);
+/// Pencil marks.
+const MARK: Color = Color(0x44, 0x44, 0x44);
+/// Extra regions (a windoku's windows), and even and odd cells.
+const SHADE: Color = Color(0xdd, 0xdd, 0xdd);
+/// Thermometers.
+const THERMOMETER: Color = Color(0xc4, 0xc4, 0xc4);
+/// Diagonals.
+const DIAGONAL: Color = Color(0x99, 0x99, 0x99);
+
+/// Shares of the grid's side above it for a title, and below for a caption.
+const TITLE_BAND: f32 = 0.09;
+const TITLE_SIZE: f32 = 0.06;
+const CAPTION_BAND: f32 = 0.055;
+const CAPTION_SIZE: f32 = 0.032;
+
+/// A puzzle and what is drawn with it.
+#[derive(Clone, Copy, Debug)]
+pub struct Figure<'a> {
+    pub puzzle: &'a Puzzle,
+    /// The solution, whose values in the puzzle's blank cells are drawn in red.
+    pub solution: Option<&'a AnyGrid>,
+    /// Pencil marks, drawn small in blank cells the solution does not fill.
+    pub marks: Option<&'a Marks>,
+    pub title: Option<&'a str>,
+    /// A line under the grid (a puzzle's id); the rules the drawing cannot show follow it.
+    pub caption: Option<&'a str>,
+}
+
+impl Figure<'_> {
+    /// How tall the figure is for each unit of its width.
+    pub fn aspect(&self) -> f32 {
+        1.0 + if self.title.is_some() { TITLE_BAND } else { 0.0 }
+            + if self.caption_line().is_empty() { 0.0 } else { CAPTION_BAND }
+    }
+
+    /// The caption and the rules no mark shows, in one line.
+    fn caption_line(&self) -> String {
+        let rules = self.puzzle.variant().map(|variant| unmarked_rules(variant.constraints())).unwrap_or_default();
+        let parts: Vec<&str> = self.caption.into_iter().chain(rules).collect();
+        parts.join(" · ")
+    }
+
+    /// Draws the figure `width` wide with its top left corner at `at`.
+    pub fn draw(&self, scene: &mut Scene, at: Point, width: f32) {
+        let mut top = at.1;
+        if let Some(title) = self.title {
+            let size = fit(title, TITLE_SIZE * width, width);
+            scene.text_centred(title, at.0 + width / 2.0, top + 0.07 * width, size, Color::BLACK);
+            top += TITLE_BAND * width;
+        }
+        let grid = GridBox {
+            left: at.0,
+            top,
+            cell: width / self.puzzle.shape().size() as f32,
+            size: self.puzzle.shape().size(),
+        };
+        if let Some(variant) = self.puzzle.variant() {
+            draw_under_lines(scene, &grid, variant.constraints());
+        }
+        draw_lines(scene, &grid, &self.puzzle.regions());
+        if let Some(variant) = self.puzzle.variant() {
+            draw_over_lines(scene, &grid, variant.constraints());
+        }
+        self.draw_symbols(scene, &grid);
+        let caption = self.caption_line();
+        if !caption.is_empty() {
+            let size = fit(&caption, CAPTION_SIZE * width, width);
+            scene.text_centred(&caption, at.0 + width / 2.0, top + width + 0.04 * width, size, Color::BLACK);
+        }
+    }
+
+    fn draw_symbols(&self, scene: &mut Scene, grid: &GridBox) {
+        let puzzle = self.puzzle.grid();
+        let shape = puzzle.shape();
+        for (index, &given) in puzzle.cells().iter().enumerate() {
+            let solved = self.solution.map_or(0, |solution| solution.cells()[index]);
+            if given != 0 {
+                grid.symbol(scene, index, shape.symbol(given), GIVEN);
+            } else if solved != 0 {
+                grid.symbol(scene, index, shape.symbol(solved), SOLVED);
+            } else if let Some(marks) = self.marks {
+                grid.marks(scene, index, shape, marks.values(index));
+            }
+        }
+    }
+}
+
+/// The font size at which `text` is `size` high at most and `width` wide at most.
+fn fit(text: &str, size: f32, width: f32) -> f32 {
+    let natural = Font::get().width(text, size);
+    if natural > width { size * width / natural } else { size }
+}
+
+/// The rules a drawing has no mark for, named under it.
+fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
+    let rules = [
+        (constraints.anti_knight, "anti-knight"),
+        (constraints.anti_king, "anti-king"),
+        (constraints.non_consecutive, "non-consecutive"),
+        (constraints.kropki.all_given, "every Kropki dot shown"),
+        (!constraints.even.is_empty(), "squares even"),
+        (!constraints.odd.is_empty(), "circles odd"),
+    ];
+    rules.into_iter().filter(|(applies, _)| *applies).map(|(_, name)| name).collect()
+}
+
+/// Where the grid is: its top left corner, a cell's side, and the cells per side.
+struct GridBox {
+    left: f32,
+    top: f32,
+    cell: f32,
+    size: usize,
+}
+
+impl GridBox {
+    fn corner(&self, row: usize, col: usize) -> Point {
+        Point(self.left + col as f32 * self.cell, self.top + row as f32 * self.cell)
+    }
+
+    fn centre(&self, place: Place) -> Point {
+        let Place(row, col) = place;
+        let Point(x, y) = self.corner(row as usize, col as usize);
+        Point(x + self.cell / 2.0, y + self.cell / 2.0)
+    }
+
+    fn side(&self) -> f32 {
+        self.cell * self.size as f32
+    }
+
+    /// `symbol` centred in the cell at `index`, a capital's height half the cell's.
+    fn symbol(&self, scene: &mut Scene, index: usize, symbol: char, color: Color) {
+        let centre = self.centre(Place((index / self.size) as u64, (index % self.size) as u64));
+        centred_glyph(scene, symbol, centre, 0.5 * self.cell, color);
+    }
+
+    /// Pencil marks in a cell, each value in its place of a small grid (3 x 3 for 9x9).
+    fn marks(&self, scene: &mut Scene, index: usize, shape: Shape, values: impl Iterator<Item = u8>) {
+        let (rows, cols) = (shape.box_rows().min(shape.box_cols()), shape.box_rows().max(shape.box_cols()));
+        let Point(left, top) = self.corner(index / self.size, index % self.size);
+        let (wide, high) = (self.cell / cols as f32, self.cell / rows as f32);
+        for value in values {
+            let place = usize::from(value - 1);
+            let centre = Point(
+                left + (place % cols) as f32 * wide + wide / 2.0,
+                top + (place / cols) as f32 * high + high / 2.0,
+            );
+            centred_glyph(scene, shape.symbol(value), centre, 0.55 * wide.min(high), MARK);
+        }
+    }
+}
+
+/// A glyph centred on `centre`, its capital height `height`.
+fn centred_glyph(scene: &mut Scene, ch: char, centre: Point, height: f32, color: Color) {
+    let font = Font::get();
+    let Some(glyph) = font.glyph(ch) else { return };
+    let size = height * font.units_per_em / font.cap_height;
+    let scale = size / font.units_per_em;
+    let x = centre.0 - (glyph.left + glyph.right) / 2.0 * scale;
+    scene.items.push(super::scene::Item::Glyph { ch, at: Point(x, centre.1 + height / 2.0), size, color });
+}
+
+/// Thin lines between every row and column, thick ones around the grid and between cells of
+/// different boxes or regions.
+fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
+    let (size, side) = (grid.size, grid.side());
+    let mut thin = Path::default();
+    for line in 1..size {
+        let offset = line as f32 * grid.cell;
+        thin.move_to(Point(grid.left + offset, grid.top));
+        thin.line_to(Point(grid.left + offset, grid.top + side));
+        thin.move_to(Point(grid.left, grid.top + offset));
+        thin.line_to(Point(grid.left + side, grid.top + offset));
+    }
+    scene.stroke(thin, Stroke { color: Color::BLACK, width: 0.02 * grid.cell, dash: None, round: false });
+    let mut thick = Path::rect(grid.left, grid.top, side, side);
+    for row in 0..size {
+        for col in 0..size {
+            let region = regions[row * size + col];
+            if col + 1 < size && regions[row * size + col + 1] != region {
+                thick.move_to(grid.corner(row, col + 1));
+                thick.line_to(grid.corner(row + 1, col + 1));
+            }
+            if row + 1 < size && regions[(row + 1) * size + col] != region {
+                thick.move_to(grid.corner(row + 1, col));
+                thick.line_to(grid.corner(row + 1, col + 1));
+            }
+        }
+    }
+    scene.stroke(thick, Stroke { color: Color::BLACK, width: 0.07 * grid.cell, dash: None, round: false });
+}
+
+/// What lies under the grid's lines: shaded windows, even and odd cells, thermometers and
+/// diagonals.
+fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
+    let cell = grid.cell;
+    for &Place(row, col) in constraints.extra_regions.iter().flatten() {
+        let Point(x, y) = grid.corner(row as usize, col as usize);
+        scene.fill(Path::rect(x, y, cell, cell), SHADE);
+    }
+    for &place in &constraints.even {
+        let Point(x, y) = grid.centre(place);
+        let half = 0.33 * cell;
+        scene.fill(Path::rect(x - half, y - half, 2.0 * half, 2.0 * half), SHADE);
+    }
+    for &place in &constraints.odd {
+        scene.fill(Path::circle(grid.centre(place), 0.36 * cell), SHADE);
+    }
+    for thermometer in &constraints.thermometers {
+        let Some(&bulb) = thermometer.first() else { continue };
+        scene.fill(Path::circle(grid.centre(bulb), 0.36 * cell), THERMOMETER);
+        let tube = Path::polyline(thermometer.iter().map(|&place| grid.centre(place)));
+        scene.stroke(tube, Stroke { color: THERMOMETER, width: 0.24 * cell, dash: None, round: true });
+    }
+    let (left, top, side) = (grid.left, grid.top, grid.side());
+    let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
+    if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
+        scene.stroke(Path::line(Point(left, top), Point(left + side, top + side)), diagonal);
+    }
+    if matches!(constraints.diagonals, Some(Diagonals::Anti | Diagonals::Both)) {
+        scene.stroke(Path::line(Point(left + side, top), Point(left, top + side)), diagonal);
+    }
+}
+
+/// What lies over the grid's lines: killer cages with their sums, and Kropki dots.
+fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
+    let cell = grid.cell;
+    for cage in &constraints.cages {
+        scene.stroke(
+            cage_outline(grid, &cage.cells),
+            Stroke { color: Color::BLACK, width: 0.025 * cell, dash: Some(0.07 * cell), round: false },
+        );
+        let (Some(sum), Some(&first)) = (cage.sum, cage.cells.iter().min_by_key(|place| (place.0, place.1))) else {
+            continue;
+        };
+        let label = sum.to_string();
+        let size = 0.26 * cell;
+        let Point(x, y) = grid.corner(first.0 as usize, first.1 as usize);
+        let width = Font::get().width(&label, size);
+        scene.fill(Path::rect(x + 0.04 * cell, y + 0.04 * cell, width + 0.06 * cell, 0.26 * cell), Color::WHITE);
+        scene.text(&label, Point(x + 0.07 * cell, y + 0.26 * cell), size, Color::BLACK);
+    }
+    let dots = constraints.kropki.white.iter().map(|pair| (pair, false));
+    for (&[first, second], black) in dots.chain(constraints.kropki.black.iter().map(|pair| (pair, true))) {
+        let centre = grid.centre(first).lerp(grid.centre(second), 0.5);
+        let dot = Path::circle(centre, 0.11 * cell);
+        scene.fill(dot.clone(), if black { Color::BLACK } else { Color::WHITE });
+        scene.stroke(dot, Stroke { color: Color::BLACK, width: 0.025 * cell, dash: None, round: false });
+    }
+}
+
+/// A cage's outline, drawn a little inside its cells: each side of a cage cell that borders a
+/// cell outside the cage, running on into the next cell's side along a straight stretch and
+/// meeting the turning side at an inner corner.
+fn cage_outline(grid: &GridBox, cells: &[Place]) -> Path {
+    let inset = 0.09 * grid.cell;
+    let size = grid.size as i64;
+    let inside = |row: i64, col: i64| {
+        (0..size).contains(&row) && (0..size).contains(&col) && cells.contains(&Place(row as u64, col as u64))
+    };
+    let mut path = Path::default();
+    for &Place(row, col) in cells {
+        let (row, col) = (row as i64, col as i64);
+        let Point(left, top) = grid.corner(row as usize, col as usize);
+        let (right, bottom) = (left + grid.cell, top + grid.cell);
+        // Each side: the step outwards (dr, dc), and along it (ar, ac).
+        for (dr, dc) in [(-1i64, 0i64), (0, 1), (1, 0), (0, -1)] {
+            if inside(row + dr, col + dc) {
+                continue;
+            }
+            let (ar, ac) = (dc, -dr);
+            // How far the side runs past each end: into the inset of a convex corner, to the
+            // cell's edge along a straight stretch, or past it to meet an inner corner.
+            let reach = |sign: i64| {
+                if !inside(row + sign * ar, col + sign * ac) {
+                    -inset
+                } else if inside(row + sign * ar + dr, col + sign * ac + dc) {
+                    inset
+                } else {
+                    0.0
+                }
+            };
+            let (before, after) = (reach(-1), reach(1));
+            let (from, to) = match (dr, dc) {
+                (-1, _) => (Point(left - before, top + inset), Point(right + after, top + inset)),
+                (1, _) => (Point(right + before, bottom - inset), Point(left - after, bottom - inset)),
+                (_, 1) => (Point(right - inset, top - before), Point(right - inset, bottom + after)),
+                _ => (Point(left + inset, bottom + before), Point(left + inset, top - after)),
+            };
+            path.move_to(from);
+            path.line_to(to);
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Cage, Preset};
+
+    fn grid() -> GridBox {
+        GridBox { left: 0.0, top: 0.0, cell: 100.0, size: 9 }
+    }
+
+    fn segments(path: &Path) -> Vec<(Point, Point)> {
+        path.segments
+            .chunks(2)
+            .map(|pair| match pair {
+                [super::super::scene::Segment::Move(from), super::super::scene::Segment::Line(to)] => (*from, *to),
+                other => panic!("not a line: {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_single_cell_cage_is_a_square_inside_the_cell() {
+        let lines = segments(&cage_outline(&grid(), &[Place(1, 1)]));
+        assert_eq!(
+            lines,
+            vec![
+                (Point(109.0, 109.0), Point(191.0, 109.0)),
+                (Point(191.0, 109.0), Point(191.0, 191.0)),
+                (Point(191.0, 191.0), Point(109.0, 191.0)),
+                (Point(109.0, 191.0), Point(109.0, 109.0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_l_shaped_cage_meets_at_its_inner_corner() {
+        // Cells r0c0, r0c1 and r1c0: the inner corner is at (191, 191) shifted by the inset.
+        let lines = segments(&cage_outline(&grid(), &[Place(0, 0), Place(0, 1), Place(1, 0)]));
+        // r0c1's bottom side runs from its right inset to past its left edge, to the corner the
+        // inner side of r1c0 (its right side) reaches.
+        assert!(lines.contains(&(Point(191.0, 91.0), Point(91.0, 91.0))), "{lines:?}");
+        assert!(lines.contains(&(Point(91.0, 91.0), Point(91.0, 191.0))), "{lines:?}");
+        // The top runs straight across both cells.
+        assert!(lines.contains(&(Point(9.0, 9.0), Point(100.0, 9.0))));
+        assert!(lines.contains(&(Point(100.0, 9.0), Point(191.0, 9.0))));
+        assert_eq!(lines.len(), 8);
+    }
+
+    #[test]
+    fn rules_without_marks_are_named_in_the_caption() {
+        let board = AnyGrid::parse(&".".repeat(81), None).unwrap();
+        let puzzle = Puzzle::new(board, Some(Preset::AntiKnight), &Constraints::default()).unwrap();
+        let figure =
+            Figure { puzzle: &puzzle, solution: None, marks: None, title: None, caption: Some("easy.none.3x3.1") };
+        assert_eq!(figure.caption_line(), "easy.none.3x3.1 · anti-knight");
+        let killer = Constraints {
+            cages: vec![Cage { cells: vec![Place(0, 0), Place(0, 1)], sum: Some(3) }],
+            ..Constraints::default()
+        };
+        let board = AnyGrid::parse(&".".repeat(81), None).unwrap();
+        let puzzle = Puzzle::new(board, Some(Preset::Killer), &killer).unwrap();
+        let figure = Figure { puzzle: &puzzle, solution: None, marks: None, title: None, caption: None };
+        assert_eq!(figure.caption_line(), "");
+        assert_eq!(figure.aspect(), 1.0);
+    }
+}

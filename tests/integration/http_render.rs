@@ -1,0 +1,288 @@
+//! `/v1/render` and `/v1/booklet` through the real router: SVGs byte for byte against golden
+//! files (`tests/data/render`; `SUDOKUD_BLESS=1` writes them anew after a deliberate change, to
+//! be looked at before committing), PNGs decoded and their pixels checked against the board,
+//! PDFs read by a real reader (`pdftoppm`, from poppler-utils) page by page, and every error.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use axum::body::to_bytes;
+use axum::http::{StatusCode, header};
+use serde_json::{Value, json};
+use tiny_skia::Pixmap;
+use tower::ServiceExt;
+
+use crate::common::data_dir;
+use crate::common::http::*;
+
+/// The status, the media type and the bytes of an answer.
+async fn draw(path: &str, body: Value) -> (StatusCode, String, Vec<u8>) {
+    let response = router(&config()).oneshot(post_json(path, body.to_string())).await.unwrap();
+    let status = response.status();
+    let media_type = response.headers()[header::CONTENT_TYPE].to_str().unwrap().to_owned();
+    let bytes = to_bytes(response.into_body(), 1 << 26).await.unwrap().to_vec();
+    (status, media_type, bytes)
+}
+
+async fn drawn(path: &str, body: Value, media_type: &str) -> Vec<u8> {
+    let (status, found, bytes) = draw(path, body).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&bytes));
+    assert_eq!(found, media_type);
+    bytes
+}
+
+fn golden(name: &str) -> PathBuf {
+    data_dir().join("render").join(name)
+}
+
+/// Compares `svg` with the golden file `name`, or writes it when blessing.
+fn assert_golden(name: &str, svg: &[u8]) {
+    if std::env::var_os("SUDOKUD_BLESS").is_some() {
+        std::fs::write(golden(name), svg).unwrap();
+        return;
+    }
+    let expected = std::fs::read(golden(name)).unwrap_or_else(|error| panic!("{name}: {error}"));
+    assert!(expected == svg, "{name}: the SVG differs from the golden file (SUDOKUD_BLESS=1 rewrites it)");
+}
+
+#[tokio::test]
+async fn svgs_are_byte_stable() {
+    let classic = json!({ "board": PUZZLE, "solution": true, "title": "LeetCode 37" });
+    assert_golden("classic-solution.svg", &drawn("/v1/render", classic, "image/svg+xml").await);
+    let marks = json!({ "board": ".14.........2..3", "candidates": true, "width": 300 });
+    assert_golden("four-candidates.svg", &drawn("/v1/render", marks, "image/svg+xml").await);
+    // Every mark a variant draws, on a 6x6 grid: a window, the diagonals, a cage with its sum, a
+    // thermometer, both kinds of Kropki dot, an even and an odd cell; anti-knight named below.
+    let variant = json!({
+        "board": "1.....".to_owned() + &".".repeat(30),
+        "constraints": {
+            "diagonals": "both",
+            "extra_regions": [[[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [2, 3]]],
+            "cages": [{ "cells": [[3, 0], [4, 0], [4, 1]], "sum": 10 }],
+            "thermometers": [[[5, 2], [5, 3], [4, 4]]],
+            "kropki": { "white": [[[0, 4], [0, 5]]], "black": [[[1, 5], [2, 5]]] },
+            "even": [[3, 3]],
+            "odd": [[3, 5]],
+            "anti_knight": true
+        },
+        "title": "Every mark"
+    });
+    assert_golden("six-variant.svg", &drawn("/v1/render", variant, "image/svg+xml").await);
+}
+
+/// A decoded PNG's pixel as red, green and blue.
+fn rgb(image: &Pixmap, x: u32, y: u32) -> (u8, u8, u8) {
+    let pixel = image.pixel(x, y).unwrap();
+    (pixel.red(), pixel.green(), pixel.blue())
+}
+
+fn is_dark((red, green, blue): (u8, u8, u8)) -> bool {
+    red < 96 && green < 96 && blue < 96
+}
+
+fn is_red((red, green, blue): (u8, u8, u8)) -> bool {
+    red > 150 && green < 90 && blue < 90
+}
+
+/// The pixels of the middle of each cell (its centre half, clear of the grid's lines), of a
+/// drawing with no title: the grid sits within a margin of 4 % of the width.
+fn cell_middles(image: &Pixmap, size: u32) -> Vec<Vec<(u8, u8, u8)>> {
+    let margin = (0.04 * image.width() as f32).round() as u32;
+    let cell = (image.width() - 2 * margin) as f32 / size as f32;
+    (0..size * size)
+        .map(|index| {
+            let (left, top) =
+                (margin as f32 + (index % size) as f32 * cell, margin as f32 + (index / size) as f32 * cell);
+            let span = (cell * 0.25) as u32..(cell * 0.75) as u32;
+            span.clone()
+                .flat_map(|dy| span.clone().map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| rgb(image, left as u32 + dx, top as u32 + dy))
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_png_has_the_width_asked_and_dark_givens_where_the_board_has_them() {
+    let png = drawn("/v1/render", json!({ "board": PUZZLE, "format": "png", "width": 450 }), "image/png").await;
+    let image = Pixmap::decode_png(&png).unwrap();
+    assert_eq!((image.width(), image.height()), (450, 450));
+    for (index, middle) in cell_middles(&image, 9).iter().enumerate() {
+        let given = PUZZLE.as_bytes()[index] != b'.';
+        assert_eq!(middle.iter().any(|&pixel| is_dark(pixel)), given, "cell {index}");
+        assert!(!middle.iter().any(|&pixel| is_red(pixel)), "cell {index}");
+    }
+    // With the solution, every blank cell holds red, and no given does.
+    let body = json!({ "board": PUZZLE, "format": "png", "width": 450, "solution": true });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    for (index, middle) in cell_middles(&image, 9).iter().enumerate() {
+        let given = PUZZLE.as_bytes()[index] != b'.';
+        assert_eq!(middle.iter().any(|&pixel| is_red(pixel)), !given, "cell {index}");
+    }
+    // The caller's solution draws the same.
+    let body = json!({ "board": PUZZLE, "format": "png", "width": 450, "solution": SOLUTION });
+    assert_eq!(Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap(), image);
+}
+
+#[tokio::test]
+async fn the_players_pencil_marks_are_drawn_in_the_cells_they_are_in() {
+    // A 4x4 board with marks only in r1c1 (2 and 3): every other blank cell stays white.
+    let board = "1...............";
+    let mut marks = vec![vec![Vec::<u8>::new(); 4]; 4];
+    marks[0][1] = vec![2, 3];
+    let body = json!({ "board": board, "format": "png", "width": 400, "candidates": marks });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    let middles = cell_middles(&image, 4);
+    let inked: Vec<usize> =
+        (0..16).filter(|&index| middles[index].iter().any(|&pixel| pixel != (255, 255, 255))).collect();
+    assert_eq!(inked, vec![0, 1]);
+}
+
+/// The pages of a PDF as read by `pdftoppm` at 36 dots per inch, or `None` when it is not
+/// installed and `SUDOKUD_REQUIRE_PDFTOPPM` is unset (CI sets it, so there the check always runs).
+fn pdf_pages(pdf: &[u8]) -> Option<Vec<Pixmap>> {
+    let dir = std::env::temp_dir().join(format!(
+        "sudokud-pdf-{}-{:x}",
+        std::process::id(),
+        pdf.len() ^ pdf[pdf.len() / 2] as usize
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("drawing.pdf");
+    std::fs::write(&file, pdf).unwrap();
+    let run = Command::new("pdftoppm").args(["-r", "36", "-png"]).arg(&file).arg(dir.join("page")).output();
+    let output = match run {
+        Ok(output) => output,
+        Err(error) if std::env::var_os("SUDOKUD_REQUIRE_PDFTOPPM").is_none() => {
+            eprintln!("pdftoppm not run ({error}): install poppler-utils to check PDFs with a real reader");
+            return None;
+        }
+        Err(error) => panic!("pdftoppm: {error}"),
+    };
+    assert!(output.status.success(), "pdftoppm: {}", String::from_utf8_lossy(&output.stderr));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "png"))
+        .collect();
+    pages.sort();
+    let images = pages.iter().map(|page| Pixmap::decode_png(&std::fs::read(page).unwrap()).unwrap()).collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    Some(images)
+}
+
+fn count(image: &Pixmap, test: fn((u8, u8, u8)) -> bool) -> usize {
+    (0..image.height())
+        .flat_map(|y| (0..image.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| test(rgb(image, x, y)))
+        .count()
+}
+
+#[tokio::test]
+async fn a_booklet_has_its_puzzle_and_answer_pages_and_is_the_same_for_the_same_seed() {
+    let body = json!({ "count": 8, "difficulty": "hard", "seed": 7, "title": "Hard puzzles" });
+    let pdf = drawn("/v1/booklet", body.clone(), "application/pdf").await;
+    assert_eq!(pdf, drawn("/v1/booklet", body, "application/pdf").await, "the same seed, the same bytes");
+    let other = drawn("/v1/booklet", json!({ "count": 8, "difficulty": "hard", "seed": 8 }), "application/pdf").await;
+    assert_ne!(pdf, other);
+    let Some(pages) = pdf_pages(&pdf) else { return };
+    // Four puzzles to a page, then the eight answers on one page.
+    assert_eq!(pages.len(), 3);
+    for (number, page) in pages.iter().enumerate() {
+        // A4 at 36 dpi.
+        assert_eq!((page.width(), page.height()), (298, 421), "page {}", number + 1);
+        assert!(count(page, is_dark) > 2_000, "page {} is nearly blank", number + 1);
+        let answers = number == 2;
+        assert_eq!(count(page, is_red) > 100, answers, "page {}: red only on the answer page", number + 1);
+    }
+    let without = drawn(
+        "/v1/booklet",
+        json!({ "count": 8, "seed": 7, "answers": false, "paper": "letter", "per_page": 2 }),
+        "application/pdf",
+    )
+    .await;
+    let pages = pdf_pages(&without).unwrap();
+    assert_eq!(pages.len(), 4);
+    assert_eq!((pages[0].width(), pages[0].height()), (306, 396), "Letter at 36 dpi");
+}
+
+#[tokio::test]
+async fn a_pdf_render_is_one_page_of_the_paper_asked() {
+    let pdf =
+        drawn("/v1/render", json!({ "board": PUZZLE, "format": "pdf", "paper": "letter" }), "application/pdf").await;
+    let Some(pages) = pdf_pages(&pdf) else { return };
+    assert_eq!(pages.len(), 1);
+    assert_eq!((pages[0].width(), pages[0].height()), (306, 396));
+    assert!(count(&pages[0], is_dark) > 1_000);
+}
+
+#[tokio::test]
+async fn a_booklet_of_given_puzzles_keeps_their_order() {
+    let puzzles = json!([PUZZLE, "...............1"]);
+    // The 4x4 one has many solutions: refused, naming it.
+    let reply = send(router(&config()), post_json("/v1/booklet", json!({ "puzzles": puzzles }).to_string())).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert!(problem["detail"].as_str().unwrap().starts_with("`puzzles[1]`: "), "{problem}");
+    let pdf = drawn("/v1/booklet", json!({ "puzzles": [PUZZLE, PUZZLE], "per_page": 1 }), "application/pdf").await;
+    let Some(pages) = pdf_pages(&pdf) else { return };
+    // Two puzzle pages and one of answers.
+    assert_eq!(pages.len(), 3);
+}
+
+#[tokio::test]
+async fn every_bad_request_is_a_problem_naming_its_member() {
+    let cases = [
+        (
+            "/v1/render",
+            json!({ "board": PUZZLE, "width": 99 }),
+            "invalid-request",
+            "`width`: 99 pixels; expected 100 to 2048",
+        ),
+        ("/v1/render", json!({ "board": PUZZLE, "format": "gif" }), "invalid-request", "`format`"),
+        ("/v1/render", json!({ "board": PUZZLE, "paper": "a3" }), "invalid-request", "`paper`"),
+        (
+            "/v1/render",
+            json!({ "board": PUZZLE, "title": "x".repeat(201) }),
+            "invalid-request",
+            "`title`: 201 characters; at most 200",
+        ),
+        (
+            "/v1/render",
+            json!({ "board": PUZZLE, "title": "Sudoku ☺" }),
+            "invalid-request",
+            "`title`: '☺' (U+263A) cannot be drawn",
+        ),
+        (
+            "/v1/render",
+            json!({ "board": PUZZLE, "solution": PUZZLE }),
+            "invalid-request",
+            "`solution`: it has blank cells",
+        ),
+        ("/v1/render", json!({ "board": PUZZLE, "solution": "2".repeat(81) }), "invalid-request", "`solution`: "),
+        ("/v1/render", json!({ "board": PUZZLE, "candidates": "12" }), "invalid-request", "`candidates`: "),
+        ("/v1/render", json!({ "board": "55" }), "invalid-board", ""),
+        ("/v1/booklet", json!({ "count": 0 }), "invalid-request", "`count`: expected 1 to 100 puzzles"),
+        ("/v1/booklet", json!({ "count": 101 }), "invalid-request", "`count`: expected 1 to 100 puzzles"),
+        ("/v1/booklet", json!({}), "invalid-request", "`count`: how many puzzles to make is missing"),
+        (
+            "/v1/booklet",
+            json!({ "count": 1, "puzzles": [PUZZLE] }),
+            "invalid-request",
+            "give `count` or `puzzles`, not both",
+        ),
+        (
+            "/v1/booklet",
+            json!({ "count": 1, "per_page": 5 }),
+            "invalid-request",
+            "`per_page`: 5; expected one of [1, 2, 4, 6, 9]",
+        ),
+        ("/v1/booklet", json!({ "count": 1, "size": 4, "difficulty": "hard" }), "invalid-request", "`difficulty`: "),
+        ("/v1/booklet", json!({ "count": 1, "size": 7 }), "invalid-request", "`size`: "),
+        ("/v1/booklet", json!({ "puzzles": [] }), "invalid-request", "`puzzles`: 0 puzzles; expected 1 to 100"),
+        ("/v1/booklet", json!({ "puzzles": ["12"] }), "invalid-request", "`puzzles[0]`: "),
+    ];
+    for (path, body, kind, detail) in cases {
+        let reply = send(router(&config()), post_json(path, body.to_string())).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, kind);
+        assert!(problem["detail"].as_str().unwrap().contains(detail), "{path} {body}: {problem}");
+    }
+}
