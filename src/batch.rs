@@ -365,7 +365,7 @@ fn split_lines(data: &[u8], at_end: bool) -> (Vec<Cow<'_, str>>, usize) {
 /// `<puzzle>\t<solution>\t...` and `solve`'s `<solution>\tmultiple` start with a board. ASCII,
 /// the usual case, needs no UTF-8 check; anything else is checked, and invalid bytes become
 /// U+FFFD.
-fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
+pub(crate) fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
     // `str::trim`'s whitespace within ASCII: tab, newline, vertical tab, form feed, CR, space.
     let blank = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ');
     let start = line.iter().position(|byte| !blank(byte)).unwrap_or(line.len());

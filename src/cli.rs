@@ -18,10 +18,12 @@ use crate::http::Readiness;
 use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
+use crate::puzzle_id::PuzzleId;
+use crate::render::{self, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, Shape};
 use crate::variants::generate as variant_generate;
 use crate::variants::{Constraints, Preset};
-use crate::{healthcheck, server, telemetry};
+use crate::{healthcheck, print, server, telemetry};
 
 /// Solve, rate, explain and generate Sudoku of every size from 4x4 to 25x25 over HTTP, or in batch
 /// from files.
@@ -92,6 +94,24 @@ pub enum Command {
     /// Puzzle i (from 0) is made from seed SEED + i, so any line can be made again alone with
     /// `--seed` and `--count 1`. Shows a progress bar on stderr when it is a terminal.
     Generate(GenerateArgs),
+    /// Draw a puzzle as SVG, PNG or PDF, as `POST /v1/render` does.
+    ///
+    /// PUZZLE is a line as `solve` reads it (its first tab-separated field, so a `generate` line
+    /// will do), of any size with --box, under --variant or --constraints. The givens are drawn
+    /// black; --solution adds the solution's values in red (the puzzle must have exactly one),
+    /// --candidates the basic pencil marks, --marks the player's (the one-line N x N x N form
+    /// `candidates` writes). SVG and PNG are --width pixels wide, a PDF one page of --paper. The
+    /// format is --format, else the extension of --output, else SVG. Writes to --output, or
+    /// stdout. Exits 2 when the puzzle or an option cannot be drawn, saying why.
+    Render(RenderArgs),
+    /// Print a booklet: puzzles made at a level, or read from files, k to a page with answer
+    /// pages, as one PDF, as `POST /v1/booklet` does.
+    ///
+    /// With --count, puzzles of --difficulty are made from --seed on (puzzle i from SEED + i,
+    /// as `generate` makes them; the same seed makes the same booklet), each captioned with its
+    /// id; else the puzzles are the lines of FILES (as `solve` reads them; each must have
+    /// exactly one solution). Up to 100 puzzles. Writes to --output, or stdout.
+    Booklet(BookletArgs),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
     Healthcheck(HealthcheckArgs),
@@ -186,6 +206,87 @@ pub struct GenerateArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The puzzle, one line.
+    pub puzzle: String,
+    /// svg, png or pdf [default: --output's extension, else svg].
+    #[arg(long, value_name = "FORMAT", value_parser = choice::<ImageFormat>())]
+    pub format: Option<ImageFormat>,
+    /// Pixels, for SVG and PNG.
+    #[arg(long, default_value_t = render::DEFAULT_WIDTH, value_name = "PIXELS",
+          value_parser = clap::value_parser!(u32).range(i64::from(*render::WIDTHS.start())..=i64::from(*render::WIDTHS.end())))]
+    pub width: u32,
+    /// The sheet of a PDF.
+    #[arg(long, default_value_t = Paper::A4, value_name = "PAPER", value_parser = choice::<Paper>())]
+    pub paper: Paper,
+    /// Draw the solution's values in red.
+    #[arg(long)]
+    pub solution: bool,
+    /// Draw the basic candidates of every blank cell.
+    #[arg(long, conflicts_with = "marks")]
+    pub candidates: bool,
+    /// Draw these pencil marks: one line of N x N x N characters, as `candidates` writes.
+    #[arg(long, value_name = "LINE")]
+    pub marks: Option<String>,
+    /// A title above the grid.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// The box, rows x columns, when not the size's default.
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<Shape>,
+    /// A variant by name.
+    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
+    pub variant: Option<Preset>,
+    /// A variant's constraints as JSON, or `@FILE` (as for `solve`).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub constraints: Option<String>,
+    /// The file to write [default: stdout].
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BookletArgs {
+    /// Files of puzzles to print, one per line (instead of --count).
+    #[arg(conflicts_with = "count", required_unless_present = "count")]
+    pub files: Vec<PathBuf>,
+    /// How many puzzles to make.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=render::booklet::MAX_PUZZLES as u64))]
+    pub count: Option<u64>,
+    /// How hard the made puzzles are.
+    #[arg(long, default_value_t = Level::Medium, value_name = "LEVEL", value_parser = choice::<Level>())]
+    pub difficulty: Level,
+    /// The seed of the first puzzle [default: a fresh one].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// The pattern the givens make.
+    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
+    pub symmetry: Symmetry,
+    /// The grid's size of made puzzles [default: 9, or the size of --box].
+    #[arg(long, value_name = "N")]
+    pub size: Option<u64>,
+    /// The box, rows x columns, when not the size's default.
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<Shape>,
+    /// Puzzles to a page.
+    #[arg(long, default_value = "4", value_name = "K", value_parser = per_page)]
+    pub per_page: PerPage,
+    /// The sheet.
+    #[arg(long, default_value_t = Paper::A4, value_name = "PAPER", value_parser = choice::<Paper>())]
+    pub paper: Paper,
+    /// A title at the top of every page.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// Leave out the answer pages.
+    #[arg(long)]
+    pub no_answers: bool,
+    /// The file to write [default: stdout].
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct HealthcheckArgs {
     /// The server's address; an unspecified IP (0.0.0.0) means this host.
     #[arg(long, env = "SUDOKUD_ADDR", default_value = "0.0.0.0:8080")]
@@ -240,6 +341,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Err(message) => usage_error("candidates", &message),
         },
         Command::Generate(args) => generate(args),
+        Command::Render(args) => render(args),
+        Command::Booklet(args) => booklet(args),
         Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(reason) => {
@@ -322,6 +425,68 @@ fn generate(args: GenerateArgs) -> ExitCode {
     let result = batch::generate(&job, seed, args.count, threads, &mut out, &progress);
     progress.finish();
     exit_code("generate", result.map_err(|error| Failed { input: "stdout".to_owned(), error }))
+}
+
+fn render(args: RenderArgs) -> ExitCode {
+    let variant = match read_variant(args.variant, args.constraints.as_deref()) {
+        Ok(variant) => variant,
+        Err(message) => return usage_error("render", &message),
+    };
+    let by_extension = args.output.as_deref().and_then(|path| path.extension()?.to_str()?.parse().ok());
+    let job = print::RenderJob {
+        puzzle: args.puzzle,
+        shape: args.shape,
+        variant,
+        format: args.format.or(by_extension).unwrap_or(ImageFormat::Svg),
+        width: args.width,
+        paper: args.paper,
+        solution: args.solution,
+        candidates: (args.candidates || args.marks.is_some()).then_some(args.marks),
+        title: args.title,
+    };
+    match print::render(&job) {
+        Ok(bytes) => written("render", args.output.as_deref(), &bytes),
+        Err(message) => usage_error("render", &message),
+    }
+}
+
+/// `--per-page`: a count a page holds.
+fn per_page(text: &str) -> Result<PerPage, String> {
+    text.parse().ok().and_then(PerPage::new).ok_or_else(|| format!("expected one of {:?}", PerPage::ALL))
+}
+
+fn booklet(args: BookletArgs) -> ExitCode {
+    let source = match args.count {
+        Some(count) => {
+            let shape = match Shape::from_size_and_box(args.size, args.shape) {
+                Ok(shape) => shape,
+                Err(error) => return usage_error("booklet", &error),
+            };
+            if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
+                return usage_error("booklet", &error);
+            }
+            let seed = args.seed.unwrap_or_else(generate::fresh_seed);
+            let first = PuzzleId { shape, level: args.difficulty, symmetry: args.symmetry, seed };
+            print::BookletSource::Made { first, count: count as usize }
+        }
+        None => print::BookletSource::Files { files: &args.files, shape: args.shape },
+    };
+    let layout = print::BookletLayout {
+        title: args.title,
+        paper: args.paper,
+        per_page: args.per_page,
+        answers: !args.no_answers,
+    };
+    match print::booklet(source, &layout) {
+        Ok(bytes) => written("booklet", args.output.as_deref(), &bytes),
+        Err(message) => usage_error("booklet", &message),
+    }
+}
+
+/// Writes a drawing out: exit 0, or 1 when it cannot be written.
+fn written(command: &str, output: Option<&std::path::Path>, bytes: &[u8]) -> ExitCode {
+    let input = output.map_or_else(|| "stdout".to_owned(), |path| path.display().to_string());
+    exit_code(command, print::write_out(output, bytes).map_err(|error| Failed { input, error }))
 }
 
 /// A request the arguments' parser could not see was wrong: said on stderr, exit code 2 as for

@@ -20,6 +20,7 @@ mod healthcheck;
 pub mod http;
 pub mod metrics;
 pub mod pool;
+mod print;
 mod progress;
 pub mod render;
 pub mod server;

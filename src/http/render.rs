@@ -16,6 +16,7 @@ use crate::logic::Level;
 use crate::member;
 use crate::pool::PoolError;
 use crate::puzzle_id::PuzzleId;
+use crate::render::booklet::MAX_PUZZLES;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, JsonMarks, Shape, ShapeError, check_givens};
 use crate::solver::Interrupted;
@@ -158,9 +159,6 @@ fn check_solution(
     Ok(solution)
 }
 
-/// The most puzzles a booklet holds.
-pub const MAX_BOOKLET_PUZZLES: usize = 100;
-
 /// The body of `/v1/booklet`. Unknown members are ignored.
 #[derive(Deserialize)]
 pub struct BookletRequest {
@@ -234,10 +232,9 @@ pub async fn booklet(
                 .await??
         }
         (None, Some(count)) => {
-            let count = usize::try_from(count).ok().filter(|count| (1..=MAX_BOOKLET_PUZZLES).contains(count));
-            let count = count.ok_or_else(|| {
-                ApiError::InvalidRequest(format!("`count`: expected 1 to {MAX_BOOKLET_PUZZLES} puzzles"))
-            })?;
+            let count = usize::try_from(count).ok().filter(|count| (1..=MAX_PUZZLES).contains(count));
+            let count = count
+                .ok_or_else(|| ApiError::InvalidRequest(format!("`count`: expected 1 to {MAX_PUZZLES} puzzles")))?;
             let shape = Shape::from_size_and_box(request.size, request.shape).map_err(|error| {
                 let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
                 ApiError::InvalidRequest(format!("`{member}`: {error}"))
@@ -272,11 +269,9 @@ pub async fn booklet(
 
 /// The puzzles a booklet request gives, read with the same box, each error naming its place.
 fn given_puzzles(boards: Vec<JsonBoard>, shape: Option<Shape>) -> Result<Vec<Puzzle>, ApiError> {
-    if boards.is_empty() || boards.len() > MAX_BOOKLET_PUZZLES {
+    if boards.is_empty() || boards.len() > MAX_PUZZLES {
         let found = boards.len();
-        return Err(ApiError::InvalidRequest(format!(
-            "`puzzles`: {found} puzzles; expected 1 to {MAX_BOOKLET_PUZZLES}"
-        )));
+        return Err(ApiError::InvalidRequest(format!("`puzzles`: {found} puzzles; expected 1 to {MAX_PUZZLES}")));
     }
     boards
         .into_iter()

@@ -12,6 +12,9 @@ use super::figure::Figure;
 use super::scene::{Color, Point, Scene};
 use super::{PAGE_MARGIN, Paper, pdf};
 
+/// The most puzzles a booklet holds: 25 pages of four and their answers.
+pub const MAX_PUZZLES: usize = 100;
+
 /// How many puzzles a page holds, and in how many columns and rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerPage(u8);

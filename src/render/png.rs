@@ -38,7 +38,25 @@ pub fn write(scene: &Scene) -> Vec<u8> {
             }
         }
     }
-    pixmap.encode_png().expect("an in-memory PNG always encodes")
+    encode(&pixmap)
+}
+
+/// The pixmap as an RGB PNG: the drawing is opaque, so alpha would be a quarter of the pixels'
+/// bytes for nothing. Deflate level 1: for a 600-pixel 9x9 drawing, 4.2 ms in all and 51 KB,
+/// against 9 ms and 38 KB at the default level 6, 6.2 ms and 39 KB at 3, and 3.6 ms but 74 KB
+/// with `png`'s fastest (`cargo bench --bench render`); the rasterising itself is about 3 ms.
+fn encode(pixmap: &Pixmap) -> Vec<u8> {
+    let rgb: Vec<u8> = pixmap.data().chunks_exact(4).flat_map(|pixel| [pixel[0], pixel[1], pixel[2]]).collect();
+    let mut file = Vec::with_capacity(rgb.len() / 8);
+    let mut encoder = png::Encoder::new(&mut file, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    let mut writer = encoder.write_header().expect("an in-memory PNG always encodes");
+    writer.write_image_data(&rgb).expect("an in-memory PNG always encodes");
+    writer.finish().expect("an in-memory PNG always encodes");
+    file
 }
 
 fn paint(Color(red, green, blue): Color) -> Paint<'static> {

@@ -10,6 +10,7 @@ mod common;
 mod docs;
 
 mod cli;
+mod cli_render;
 mod docs_match_code;
 mod http_api;
 mod http_batch;

@@ -174,6 +174,10 @@ fn request(place: &str, words: &[String], stdin: Option<&str>) -> Request<Body> 
             "-X" => method = words.next().cloned(),
             "-H" => headers.push(words.next().expect("a header").clone()),
             "-d" => body = words.next().cloned(),
+            // The answer goes to a file, so the example prints nothing: it must only succeed.
+            "-o" => {
+                words.next().unwrap_or_else(|| panic!("{place}: -o needs a file"));
+            }
             "--data-binary" => {
                 assert_eq!(
                     words.next().map(String::as_str),
@@ -226,8 +230,17 @@ fn run_sudokud(place: &str, args: &[String], stdin: &str) -> String {
             command.env_remove(name);
         }
     }
-    let mut child =
-        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // In a directory of its own, where files an example writes (`--output hard.pdf`) land.
+    let dir = std::env::temp_dir().join(format!("sudokud-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = command
+        .current_dir(&dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_owned();
     // Written from another thread, so a large output can never stall a large input.

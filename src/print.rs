@@ -1,0 +1,147 @@
+//! `sudokud render` and `sudokud booklet`: the drawings of `POST /v1/render` and
+//! `POST /v1/booklet` from the command line, written to a file or stdout. The layout and every
+//! check are [`crate::render`]'s; here puzzles are read from arguments and files and made or
+//! solved without a deadline.
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+
+use crate::batch::puzzle_field;
+use crate::puzzle_id::PuzzleId;
+use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
+use crate::sizes::{AnyGrid, Marks, Shape};
+use crate::solver::{Never, Unanswerable};
+use crate::variants::{Constraints, Preset, Puzzle};
+
+/// What `sudokud render` draws.
+pub struct RenderJob {
+    pub puzzle: String,
+    pub shape: Option<Shape>,
+    pub variant: Option<(Option<Preset>, Constraints)>,
+    pub format: ImageFormat,
+    pub width: u32,
+    pub paper: Paper,
+    pub solution: bool,
+    /// Draw the basic candidates, or these pencil marks (the one-line form).
+    pub candidates: Option<Option<String>>,
+    pub title: Option<String>,
+}
+
+/// The puzzle of a line, under a variant's rules if any; the message says what is wrong.
+fn read_puzzle(
+    line: &str,
+    shape: Option<Shape>,
+    variant: Option<&(Option<Preset>, Constraints)>,
+) -> Result<Puzzle, String> {
+    let grid = AnyGrid::parse(line, shape).map_err(|error| error.to_string())?;
+    match variant {
+        None => Ok(Puzzle::Classic(grid)),
+        Some((preset, constraints)) => Puzzle::new(grid, *preset, constraints).map_err(|error| error.to_string()),
+    }
+}
+
+/// The drawing's bytes, or why there is none.
+pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
+    if let Some(title) = &job.title {
+        render::check_title(title).map_err(|error| format!("--title: {error}"))?;
+    }
+    let puzzle = read_puzzle(puzzle_field(job.puzzle.as_bytes()).as_ref(), job.shape, job.variant.as_ref())?;
+    let solution = if job.solution {
+        let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+        Some(verdict.unique().map_err(|error: Unanswerable<_>| format!("--solution: {error}"))?)
+    } else {
+        None
+    };
+    let marks: Option<Marks> = match &job.candidates {
+        None => None,
+        Some(None) => Some(puzzle.candidates()),
+        Some(Some(line)) => {
+            let marks = Marks::parse_line(line, puzzle.shape()).map_err(|error| format!("--marks: {error}"))?;
+            Some(marks)
+        }
+    };
+    let figure = Figure {
+        puzzle: &puzzle,
+        solution: solution.as_ref(),
+        marks: marks.as_ref(),
+        title: job.title.as_deref(),
+        caption: None,
+    };
+    Ok(render::render(&figure, job.format, job.width, job.paper))
+}
+
+/// Where `sudokud booklet` takes its puzzles from.
+pub enum BookletSource<'a> {
+    /// `count` made from `first`'s seed on.
+    Made { first: PuzzleId, count: usize },
+    /// The puzzle lines of files (the first tab-separated field; `#` lines and empty ones
+    /// skipped), with one box for all.
+    Files { files: &'a [std::path::PathBuf], shape: Option<Shape> },
+}
+
+/// What `sudokud booklet` prints besides its puzzles.
+pub struct BookletLayout {
+    pub title: Option<String>,
+    pub paper: Paper,
+    pub per_page: PerPage,
+    pub answers: bool,
+}
+
+/// The booklet's PDF, or why there is none (naming the file and line at fault).
+pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>, String> {
+    if let Some(title) = &layout.title {
+        render::check_title(title).map_err(|error| format!("--title: {error}"))?;
+    }
+    let puzzles = match source {
+        BookletSource::Made { first, count } => render::booklet::ids(first, count)
+            .map(|id| BookletPuzzle::generated(id, &mut Never).expect("Never interrupts"))
+            .collect(),
+        BookletSource::Files { files, shape } => given_puzzles(files, shape)?,
+    };
+    let booklet = Booklet {
+        puzzles: &puzzles,
+        title: layout.title.as_deref(),
+        paper: layout.paper,
+        per_page: layout.per_page,
+        answers: layout.answers,
+    };
+    Ok(booklet.pdf())
+}
+
+/// Every puzzle of the files, each solved for its answer page.
+fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<Vec<BookletPuzzle>, String> {
+    let mut puzzles = Vec::new();
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        for (index, line) in io::BufReader::new(file).lines().enumerate() {
+            let at = |error: &dyn std::fmt::Display| format!("{}:{}: {error}", path.display(), index + 1);
+            let line = line.map_err(|error| at(&error))?;
+            let field = puzzle_field(line.as_bytes());
+            if field.is_empty() || field.starts_with('#') {
+                continue;
+            }
+            if puzzles.len() == render::booklet::MAX_PUZZLES {
+                return Err(at(&format!("a booklet holds at most {} puzzles", render::booklet::MAX_PUZZLES)));
+            }
+            let puzzle = read_puzzle(&field, shape, None).map_err(|error| at(&error))?;
+            let solved = BookletPuzzle::solved(puzzle, &mut Never).expect("Never interrupts");
+            puzzles.push(solved.map_err(|error| at(&error))?);
+        }
+    }
+    if puzzles.is_empty() {
+        return Err("the files hold no puzzle".to_owned());
+    }
+    Ok(puzzles)
+}
+
+/// Writes `bytes` to `output`, or stdout when none.
+pub fn write_out(output: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
+    match output {
+        Some(path) => std::fs::write(path, bytes),
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(bytes)?;
+            out.flush()
+        }
+    }
+}
