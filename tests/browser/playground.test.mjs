@@ -7,6 +7,7 @@
 // CHROMIUM overrides the browser's path (default /usr/bin/chromium).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.SUDOKUD_URL ?? 'http://127.0.0.1:8080';
@@ -141,9 +142,10 @@ test('the page has 81 labelled cells and a strict Content-Security-Policy', asyn
 
 test('keyboard only: Tab, typing a puzzle straight through, arrows, clearing, and Solve', async () => {
   await page.goto(`${BASE}/`);
-  // Tab order: the size, the variant, the three server buttons, the difficulty, Generate, Example,
-  // Clear, then the grid.
-  for (const name of ['Size', 'Variant', 'Solve', 'Validate', 'Hint', 'Difficulty', 'Generate', 'Example', 'Clear']) {
+  // Tab order: the size, the variant, the server buttons and the pencil-mark toggle, the
+  // difficulty, Generate, Daily, Example, Clear, Print, then the grid.
+  const order = ['Size', 'Variant', 'Solve', 'Validate', 'Hint', 'Pencil marks', 'Difficulty', 'Generate', 'Daily', 'Example', 'Clear', 'Print'];
+  for (const name of order) {
     await page.keyboard.press('Tab');
     const active = await page.evaluate(() => document.activeElement.labels?.[0]?.textContent ?? document.activeElement.textContent);
     assert.equal(active.trim(), name);
@@ -178,8 +180,8 @@ test('keyboard only: Tab, typing a puzzle straight through, arrows, clearing, an
   assert.equal(await board(), PUZZLE);
   assert.equal(await focused(), 'Row 1, column 3');
 
-  // Back through the grid's first cell and the seven controls to Solve, and Enter.
-  for (let presses = 0; presses < 2 + 7; presses++) await page.keyboard.press('Shift+Tab');
+  // Back through the grid's first cell and the ten controls to Solve, and Enter.
+  for (let presses = 0; presses < 2 + 10; presses++) await page.keyboard.press('Shift+Tab');
   const message = await act('Solve', 'Enter');
   assert.match(message, /^Solved: 51 cells filled in, in red\. The solution is unique\.$/);
   assert.equal(await board(), SOLUTION);
@@ -271,6 +273,52 @@ test('Example, Hint, Generate and Clear', async () => {
   await page.getByRole('button', { name: 'Clear' }).click();
   assert.equal(await board(), '.'.repeat(81));
   assert.equal(fragment(), '');
+});
+
+test('Daily, Print, and pencil marks that Hint starts from', async () => {
+  await page.goto(`${BASE}/`);
+  await page.getByLabel('Difficulty').selectOption('easy');
+  assert.match(await act('Daily'), /^The easy puzzle of \d{4}-\d{2}-\d{2} \(rating \d\.\d\), the same for everybody today\.$/);
+  const daily = await (await fetch(`${BASE}/v1/daily?difficulty=easy`)).json();
+  assert.equal(await board(), daily.puzzle, 'the API\'s puzzle of the day');
+  assert.equal(fragment(), daily.puzzle);
+
+  // Print downloads the board as a PDF, with the solution once solved.
+  await act('Solve');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Print' }).click()]);
+  assert.equal(download.suggestedFilename(), 'sudoku.pdf');
+  const pdf = await readFile(await download.path());
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  assert.equal(await page.locator('#message').textContent(), 'The board as a PDF: sudoku.pdf.');
+
+  // Pencil marks: the API's candidates, drawn in the blank cells.
+  await page.goto(`${BASE}/#${FOUR}`);
+  const pencil = page.getByRole('button', { name: 'Pencil marks' });
+  assert.match(await act('Pencil marks'), /^Pencil marks on/);
+  assert.equal(await pencil.getAttribute('aria-pressed'), 'true');
+  const candidates = await (await fetch(`${BASE}/v1/candidates`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ board: FOUR }),
+  })).json();
+  const count = () => page.$$eval('.overlay .mark', (marks) => marks.length);
+  const total = candidates.candidates.flat().reduce((sum, values) => sum + values.length, 0);
+  assert.equal(await count(), total);
+  // Typing the solution's value in r1c1 crosses it out rather than entering it; Hint points it out.
+  await cell(1, 1).focus();
+  await page.keyboard.press(FOUR_SOLUTION[0]);
+  assert.equal(await cell(1, 1).inputValue(), '', 'a mark, not an entry');
+  assert.equal(await count(), total - 1);
+  assert.equal(await act('Hint'), `r1c1: ${FOUR_SOLUTION[0]} was crossed out, but the solution has it there.`);
+  assert.ok(await cell(1, 1).evaluate((input) => input.classList.contains('conflict')));
+  // Put back, the hint places a digit from the marks.
+  await cell(1, 1).focus();
+  await page.keyboard.press(FOUR_SOLUTION[0]);
+  assert.equal(await count(), total);
+  await act('Hint');
+  assert.equal((await board()).split('.').length, FOUR.split('.').length - 1, 'one digit placed');
+  assert.ok(await count() < total, 'the placed cell shows no marks');
+  assert.equal(await act('Pencil marks'), 'Pencil marks off.');
+  assert.equal(await count(), 0);
+  assert.equal(await pencil.getAttribute('aria-pressed'), 'false');
 });
 
 test('usable at phone width: 360 px, no sideways scrolling, cells big enough to tap, typing without key events', async () => {

@@ -97,21 +97,23 @@ async fn the_page_references_only_same_origin_resources_and_runs_no_inline_code(
     assert!(!script.contains("://"), "the script names another origin");
 }
 
-/// Every API path the script calls exists and answers what the script sends.
+/// Every API path the script calls exists and answers what the script sends: a POST of a board
+/// (and a level), or a GET of a query the script completes (`?difficulty=` and the level).
 #[tokio::test]
 async fn the_script_calls_only_routes_that_exist() {
     let (_, _, script) = get("/playground.js").await;
-    let paths: Vec<&str> = script
-        .match_indices("call('")
-        .map(|(at, _)| {
-            let path = &script[at + "call('".len()..];
-            &path[..path.find('\'').unwrap()]
-        })
+    let paths: Vec<&str> = ["call('", "request('"]
+        .iter()
+        .flat_map(|call| script.match_indices(call).map(|(at, _)| &script[at + call.len()..]))
+        .map(|path| &path[..path.find('\'').unwrap()])
         .collect();
-    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(paths.len(), 7, "{paths:?}");
     for path in paths {
-        let body = json!({ "board": PUZZLE, "difficulty": "easy" }).to_string();
-        let reply = send(router(&config()), post_json(path, body)).await;
+        let request = match path.strip_suffix('=') {
+            Some(_) => Request::get(format!("{path}easy")).body(Body::empty()).unwrap(),
+            None => post_json(path, json!({ "board": PUZZLE, "difficulty": "easy" }).to_string()),
+        };
+        let reply = send(router(&config()), request).await;
         assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.body);
     }
 }

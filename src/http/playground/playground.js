@@ -51,6 +51,50 @@ let cells = [];
  */
 let rules = null;
 
+/**
+ * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
+ * is off. Drawn small in the blank cells, over the variant's marks.
+ */
+let pencil = null;
+const pencilButton = document.getElementById('pencil');
+const pencilLayer = document.createElementNS(SVG, 'g');
+
+/** Ends pencil-mark mode: its marks were about a board no longer shown. */
+function dropPencil() {
+  pencil = null;
+  pencilButton.setAttribute('aria-pressed', 'false');
+  pencilLayer.replaceChildren();
+}
+
+/** Draws each blank cell's marks, each symbol in its place of a small box-shaped grid (3x3 for 9x9). */
+function drawPencil() {
+  pencilLayer.replaceChildren();
+  if (!pencil) return;
+  const { rows, cols, size } = shape;
+  const [across, down] = [Math.max(rows, cols), Math.min(rows, cols)];
+  pencil.forEach((marks, index) => {
+    if (cells[index].value) return;
+    const [row, col] = [Math.floor(index / size), index % size];
+    for (const symbol of marks) {
+      const place = SYMBOLS.indexOf(symbol);
+      const x = col + ((place % across) + 0.5) / across;
+      const y = row + (Math.floor(place / across) + 0.5) / down;
+      const mark = document.createElementNS(SVG, 'text');
+      for (const [name, value] of Object.entries({ x, y, 'font-size': 0.75 / across })) mark.setAttribute(name, value);
+      mark.classList.add('mark');
+      mark.textContent = symbol;
+      pencilLayer.append(mark);
+    }
+  });
+}
+
+/** The marks as the API reads them: N rows of N arrays of values. */
+function pencilRows() {
+  const { size } = shape;
+  const values = pencil.map((marks) => [...marks].map((symbol) => SYMBOLS.indexOf(symbol) + 1).sort((a, b) => a - b));
+  return Array.from({ length: size }, (_, row) => values.slice(row * size, (row + 1) * size));
+}
+
 /** Replaces the grid with an empty one of `box`'s shape, and enables what works for its size. */
 function drawGrid(box) {
   shape = shapeOf(box);
@@ -77,6 +121,7 @@ function drawGrid(box) {
   overlay.setAttribute('viewBox', `0 0 ${size} ${size}`);
   boardElement.replaceChildren(...cells, overlay);
   rules = null;
+  dropPencil();
   drawRules();
 }
 
@@ -175,6 +220,7 @@ function drawRules() {
     draw('rect', { x: col + 0.15, y: row + 0.15, width: 0.7, height: 0.7 }, 'parity', 'even');
   }
   for (const [row, col] of constraints.odd ?? []) draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.36 }, 'parity', 'odd');
+  overlay.append(pencilLayer);
 }
 
 /** `symbol` (upper case) is a value of a cell of the current grid. */
@@ -292,6 +338,7 @@ function saveToFragment() {
 function edit(index, digit) {
   clearMarks();
   setCell(index, digit);
+  drawPencil();
   saveToFragment();
 }
 
@@ -302,6 +349,7 @@ function edit(index, digit) {
 function loadBoard(board, box = sizeOf(board) === shape.size ? shape.box : defaultBox(sizeOf(board))) {
   if (box !== shape.box) drawGrid(box);
   clearMarks();
+  dropPencil();
   [...board].forEach((digit, index) => setCell(index, digit === '.' ? '' : digit));
   saveToFragment();
 }
@@ -347,30 +395,38 @@ function focusCell(row, col) {
 }
 
 /**
- * POSTs `body` to `path`. Returns the JSON answer, or null after showing what went wrong: for a
+ * Sends a request about the grid shown: `body` POSTed as JSON to `path`, or a GET when there is
+ * none. Returns the response when it succeeded, or null after showing what went wrong: for a
  * problem response its title and `detail`, and the conflicts it lists. Null too, silently, when
  * the grid was redrawn meanwhile: the answer is about a board no longer shown.
  */
-async function call(path, body) {
+async function request(path, body = null) {
   const asked = cells;
+  const init = body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {};
   let response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    response = await fetch(path, init);
   } catch (error) {
     say(`Could not reach the server: ${error.message}`, 'error');
     return null;
   }
-  const answer = await response.json().catch(() => null);
   if (cells !== asked) return null;
-  if (response.ok && answer) return answer;
+  if (response.ok) return response;
+  const problem = await response.json().catch(() => null);
+  if (cells !== asked) return null;
   clearMarks();
-  if (answer?.conflicts) markConflicts(answer.conflicts);
-  say(answer?.detail ? `${answer.title}: ${answer.detail}` : `The server answered ${response.status}.`, 'error');
+  if (problem?.conflicts) markConflicts(problem.conflicts);
+  say(problem?.detail ? `${problem.title}: ${problem.detail}` : `The server answered ${response.status}.`, 'error');
   return null;
+}
+
+/** `request`, and its JSON answer; null as for `request`, or when the answer is not JSON. */
+async function call(path, body = null) {
+  const asked = cells;
+  const response = await request(path, body);
+  const answer = response && (await response.json().catch(() => null));
+  if (response && !answer) say(`The server's answer to ${path} was not JSON.`, 'error');
+  return cells === asked ? answer : null;
 }
 
 function cellName({ row, col }) {
@@ -416,9 +472,16 @@ async function validate() {
  * lead to rather than shown.
  */
 async function hint() {
-  const answer = await call('/v1/hint', gridRequest({ board: shownBoard() }));
+  const members = pencil ? { board: shownBoard(), candidates: pencilRows() } : { board: shownBoard() };
+  const answer = await call('/v1/hint', gridRequest(members));
   if (!answer) return;
   clearMarks();
+  if (answer.mistakes?.length > 0) {
+    // Pencil marks that crossed out the solution's value: pointed out, nothing placed.
+    for (const mistake of answer.mistakes) cellAt(mistake).classList.add('conflict');
+    say(`${answer.mistakes.map((mistake) => mistake.message).join('; ')}.`, 'error');
+    return;
+  }
   if (answer.solved) {
     say(answer.message, 'ok');
     return;
@@ -426,8 +489,66 @@ async function hint() {
   const placement = answer.steps[answer.steps.length - 1];
   for (const cell of placement.cells) cellAt(cell).classList.add('step');
   for (const position of placement.placements) setCell(indexAt(position), SYMBOLS[position.digit - 1], 'hinted');
+  drawPencil();
   saveToFragment();
   say(answer.steps.map((step) => step.explanation).join(' '), 'ok');
+}
+
+/**
+ * Pencil-mark mode on: the basic candidates of every blank cell, which typing a symbol in a blank
+ * cell then crosses out or puts back, and which Hint starts from. Off: the marks go.
+ */
+async function togglePencil() {
+  if (pencil) {
+    dropPencil();
+    say('Pencil marks off.', 'ok');
+    return;
+  }
+  const answer = await call('/v1/candidates', gridRequest({ board: shownBoard() }));
+  if (!answer) return;
+  pencil = answer.candidates.flat().map((values) => new Set(values.map((value) => SYMBOLS[value - 1])));
+  pencilButton.setAttribute('aria-pressed', 'true');
+  drawPencil();
+  say('Pencil marks on: every blank cell\'s candidates. Type a symbol in a blank cell to cross it out or put it back; Hint starts from your marks.', 'ok');
+}
+
+/** Crosses `symbol` out of a blank cell's pencil marks, or puts it back. */
+function toggleMark(index, symbol) {
+  const marks = pencil[index];
+  if (!marks.delete(symbol)) marks.add(symbol);
+  clearMarks();
+  drawPencil();
+}
+
+/**
+ * The board shown as a one-page PDF, downloaded: its solution in red when the solver filled it in,
+ * the pencil marks when they are on.
+ */
+async function print() {
+  const members = { board: puzzle(), format: 'pdf' };
+  if (cells.some((cell) => cell.classList.contains('solved'))) members.solution = shownBoard();
+  if (pencil) members.candidates = pencilRows();
+  const response = await request('/v1/render', gridRequest(members));
+  if (!response) return;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = 'sudoku.pdf';
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  say('The board as a PDF: sudoku.pdf.', 'ok');
+}
+
+/** The puzzle of the day at the picked difficulty: 9x9, the same for everybody on the date. */
+async function daily() {
+  const difficulty = document.getElementById('difficulty').value;
+  const answer = await call('/v1/daily?difficulty=' + difficulty);
+  if (!answer) return;
+  variantElement.value = '';
+  loadBoard(answer.puzzle, '3x3');
+  rules = null;
+  drawRules();
+  saveToFragment();
+  say(`The ${answer.rating.level} puzzle of ${answer.date} (rating ${answer.rating.rating.toFixed(1)}), the same for everybody today.`, 'ok');
 }
 
 /**
@@ -457,7 +578,9 @@ boardElement.addEventListener('keydown', (event) => {
   const [row, col] = [Math.floor(index / shape.size), index % shape.size];
   const next = () => (index < cells.length - 1 ? cells[index + 1].focus() : undefined);
   const { key } = event;
-  if (isSymbol(key.toUpperCase())) {
+  if (isSymbol(key.toUpperCase()) && pencil && !cells[index].value) {
+    toggleMark(index, key.toUpperCase());
+  } else if (isSymbol(key.toUpperCase())) {
     edit(index, key.toUpperCase());
     next();
   } else if (key === '0' || key === '.') {
@@ -509,6 +632,9 @@ document.getElementById('solve').addEventListener('click', solve);
 document.getElementById('validate').addEventListener('click', validate);
 document.getElementById('hint').addEventListener('click', hint);
 document.getElementById('generate').addEventListener('click', generate);
+document.getElementById('daily').addEventListener('click', daily);
+document.getElementById('print').addEventListener('click', print);
+pencilButton.addEventListener('click', togglePencil);
 variantElement.addEventListener('change', () => {
   rules = null;
   clearMarks();
