@@ -5,6 +5,7 @@
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Deserialize;
 
 use super::extract::JsonBody;
@@ -244,16 +245,24 @@ pub async fn booklet(
                 .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
             let seed = request.seed.unwrap_or_else(generate::fresh_seed);
             let first = PuzzleId { shape, level, symmetry: request.symmetry, seed };
-            let mut puzzles = Vec::with_capacity(count);
-            // One job per puzzle: each has the solve timeout to be made, as `/v1/generate`'s.
-            for id in render::booklet::ids(first, count) {
-                let made = state.pool.run("generate", move |deadline| BookletPuzzle::generated(id, deadline)).await;
-                puzzles.push(made.map_err(|error| match error {
-                    PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
-                    error => error.into(),
-                })?);
-            }
-            puzzles
+            // One job per puzzle, each with the solve timeout to be made as `/v1/generate`'s, as
+            // many at once as there are solver slots, waiting their turn as a batch's chunks do.
+            let (pool, patience) = (state.pool.clone(), state.request_timeout);
+            stream::iter(render::booklet::ids(first, count))
+                .map(|id| {
+                    let pool = pool.clone();
+                    async move {
+                        pool.run_patiently("generate", patience, move |deadline| BookletPuzzle::generated(id, deadline))
+                            .await
+                            .map_err(|error| match error {
+                                PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
+                                error => error.into(),
+                            })
+                    }
+                })
+                .buffered(state.pool.limits().slots)
+                .try_collect()
+                .await?
         }
     };
     let (paper, answers) = (request.paper, request.answers);
