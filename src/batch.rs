@@ -15,7 +15,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
-use crate::generate::Symmetry;
+use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
 use crate::progress::Progress;
@@ -675,7 +675,7 @@ pub fn generate(
     let mut puzzles: Vec<Option<String>> = Vec::new();
     for block_start in (0..count).step_by(BLOCK_LINES) {
         let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
-        let seed = |index: usize| first_seed.wrapping_add(block_start + index as u64);
+        let seed = |index: usize| generate::batch_seed(first_seed, block_start + index as u64);
         puzzles.clear();
         puzzles.resize_with(block_len, || None);
         // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
