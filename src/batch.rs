@@ -1,22 +1,26 @@
-//! The batch commands: `sudokud solve`, `rate` and `explain` answer puzzles from files or stdin,
-//! one answer per line in input order; `sudokud generate` makes puzzles from consecutive seeds.
+//! The batch commands: `sudokud solve`, `rate`, `explain` and `candidates` answer puzzles from
+//! files or stdin, one answer per puzzle in input order; `sudokud generate` makes puzzles from
+//! consecutive seeds.
 //!
-//! Input is read in blocks of bytes into one reused buffer and split into lines in place (no
-//! copy or allocation per line, and no UTF-8 check on ASCII lines); each block is answered in parallel by scoped threads that take chunks of work from a shared
-//! cursor, and written out in order before the next block is read. Memory stays bounded by
-//! the block size however long the input is, and output order never depends on thread timing.
+//! Puzzles come one per line (a board, or a line of pencil marks, followed by anything a
+//! collection puts after it), or as grids of N lines (`.sdk`, `.ss`), told apart per input
+//! ([`InputFormat`]). Input is read in blocks of bytes into one reused buffer and split into
+//! lines in place (no copy or allocation per line, and no UTF-8 check on the common line of 81
+//! cells); each block is answered in parallel by scoped threads that take chunks of work from a
+//! shared cursor, and written out in order before the next block is read. Memory stays bounded
+//! by the block size however long the input is, and output order never depends on thread timing.
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
-use crate::generate::Symmetry;
+use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, Explained, Shape};
+use crate::sizes::{self, AnyGrid, Explained, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
 use crate::solver::{self, Never, Unanswerable, Verdict};
 use crate::variants::generate as variant_generate;
 use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
@@ -24,15 +28,16 @@ use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 /// Puzzles read, answered and written per block.
 const BLOCK_LINES: usize = 16 * 1024;
 
-/// What a batch command does with each puzzle line.
+/// What a batch command does with each puzzle.
 pub trait LineJob: Sync {
-    type Answer: Send;
-    /// Lines a worker takes at a time: enough to make the shared cursor cheap, few enough that
+    type Output: Send;
+    /// Puzzles a worker takes at a time: enough to make the shared cursor cheap, few enough that
     /// the threads finish a block together.
     const CHUNK: usize;
-    fn answer(&self, line: &str) -> Self::Answer;
-    /// Writes the answer's lines.
-    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()>;
+    /// The answer to a puzzle's text: the first field of its line, or a grid's cells.
+    fn answer(&self, puzzle: &str) -> Result<Self::Output, LineError>;
+    /// Writes the answer's lines; an error names `line`, where the puzzle starts in its input.
+    fn write(&self, answer: &Result<Self::Output, LineError>, line: usize, out: &mut impl Write) -> io::Result<()>;
 }
 
 /// Why a puzzle line gets no answer. Errors keep what they need to be written, not a formatted
@@ -46,16 +51,32 @@ pub enum LineError {
     UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
     /// The variant's constraints do not fit the line's grid.
     Constraints(ConstraintError),
+    /// A line of pencil marks that cannot be read.
+    Marks(MarksError),
+    /// Pencil marks that cross out the one solution's value of their cell.
+    Mistaken(Vec<Mistake>),
+    /// Rows that make no grid.
+    Grid(GridError),
 }
 
 impl LineError {
-    /// Writes `error\t<kind>: <detail>`, in the words of the HTTP problem for the same outcome
-    /// (its `type` and `detail`), without tabs or newlines; conflicts follow as 0-based
-    /// `r<row>c<col>=<digit>`.
-    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+    /// Writes `error\t<kind>: <detail>\tline <line>`, in the words of the HTTP problem for the
+    /// same outcome (its `type` and `detail`), without tabs or newlines; conflicts follow as
+    /// 0-based `r<row>c<col>=<digit>`, mistakes as their sentences.
+    fn write(&self, line: usize, out: &mut impl Write) -> io::Result<()> {
         match self {
-            LineError::Invalid(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidBoard.slug()),
-            LineError::Constraints(error) => writeln!(out, "error\t{}: {error}", Kind::InvalidRequest.slug()),
+            LineError::Invalid(error) => write!(out, "error\t{}: {error}", Kind::InvalidBoard.slug())?,
+            LineError::Marks(error) => write!(out, "error\t{}: pencil marks: {error}", Kind::InvalidBoard.slug())?,
+            LineError::Grid(error) => write!(out, "error\t{}: {error}", Kind::InvalidBoard.slug())?,
+            LineError::Constraints(error) => write!(out, "error\t{}: {error}", Kind::InvalidRequest.slug())?,
+            LineError::Mistaken(mistakes) => {
+                write!(out, "error\t{}: the pencil marks contradict the solution:", Kind::WrongCandidates.slug())?;
+                let mut separator = " ";
+                for mistake in mistakes {
+                    write!(out, "{separator}{}", mistake.message)?;
+                    separator = "; ";
+                }
+            }
             LineError::Unanswerable(unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
                 if let Unanswerable::Conflicting(conflicts) = unanswerable {
@@ -68,7 +89,6 @@ impl LineError {
                         out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
                     }
                 }
-                out.write_all(b"\n")
             }
             LineError::UnanswerableGrid(shape, unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
@@ -78,9 +98,9 @@ impl LineError {
                         write!(out, " r{}c{}={}", conflict.row, conflict.col, shape.symbol(conflict.value))?;
                     }
                 }
-                out.write_all(b"\n")
             }
         }
+        writeln!(out, "\tline {line}")
     }
 }
 
@@ -98,54 +118,72 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// The line's puzzle under these rules.
-    fn puzzle(&self, line: &str) -> Result<Puzzle, LineError> {
-        let grid = AnyGrid::parse(line, self.shape).map_err(LineError::Invalid)?;
-        match &self.variant {
-            None => Ok(Puzzle::Classic(grid)),
-            Some((preset, constraints)) => Puzzle::new(grid, *preset, constraints).map_err(LineError::Constraints),
-        }
+    /// The puzzle under these rules, and the player's pencil marks when it is a line of them
+    /// (N x N x N characters, [`Marks::line_shape`]): its cells of one candidate are the board's
+    /// values.
+    fn puzzle(&self, text: &str) -> Result<(Puzzle, Option<Marks>), LineError> {
+        let count = if text.is_ascii() { text.len() } else { Grid::cell_count(text) };
+        let (grid, marks) = match Marks::line_shape(count, self.shape) {
+            Some(shape) => {
+                let marks = Marks::parse_line(text, shape).map_err(LineError::Marks)?;
+                (marks.placed(), Some(marks))
+            }
+            None => (AnyGrid::parse(text, self.shape).map_err(LineError::Invalid)?, None),
+        };
+        let puzzle = match &self.variant {
+            None => Puzzle::Classic(grid),
+            Some((preset, constraints)) => Puzzle::new(grid, *preset, constraints).map_err(LineError::Constraints)?,
+        };
+        Ok((puzzle, marks))
+    }
+}
+
+/// What follows from a puzzle and its player's marks: the answer, or why there is none.
+fn followed<T>(answer: Result<Marked<T>, Unanswerable<sizes::rules::Conflict>>, shape: Shape) -> Result<T, LineError> {
+    match answer.map_err(|unanswerable| LineError::UnanswerableGrid(shape, unanswerable))? {
+        Marked::Followed(value) => Ok(value),
+        Marked::Mistaken(mistakes) => Err(LineError::Mistaken(mistakes)),
     }
 }
 
 /// `sudokud solve`: the solution, and whether it is unique, for grids of every size and variant;
 /// a classic 9x9 line takes the 9x9 solver's fast path.
+///
+/// A line of pencil marks is a player's position: its values are solved as a puzzle, and marks
+/// that cross out the one solution's value of a cell are refused, as `rate` and `explain` refuse
+/// them. Several solutions leave nothing to check the marks against.
 #[derive(Clone, Debug, Default)]
 pub struct Solve {
     pub rules: Rules,
 }
 
 impl LineJob for Solve {
-    type Answer = Result<(AnyGrid, bool), LineError>;
+    type Output = (AnyGrid, bool);
     const CHUNK: usize = 64;
 
-    fn answer(&self, line: &str) -> Self::Answer {
-        let grid = match self.rules.puzzle(line)? {
-            Puzzle::Classic(grid) => grid,
-            puzzle => {
-                let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
-                return verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error));
-            }
-        };
-        match grid {
-            AnyGrid::Classic(puzzle) => {
-                let (solution, unique) = verdict(&puzzle).solved().map_err(LineError::Unanswerable)?;
-                Ok((AnyGrid::Classic(solution), unique))
-            }
-            AnyGrid::Sized(puzzle) => {
-                let verdict = sizes::solver::classify(&puzzle, &mut Never).expect("Never interrupts");
-                let (solution, unique) =
-                    verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
-                Ok((AnyGrid::Sized(solution), unique))
+    fn answer(&self, puzzle: &str) -> Result<(AnyGrid, bool), LineError> {
+        let (puzzle, marks) = self.rules.puzzle(puzzle)?;
+        if let (Puzzle::Classic(AnyGrid::Classic(board)), None) = (&puzzle, &marks) {
+            let (solution, unique) = verdict(board).solved().map_err(LineError::Unanswerable)?;
+            return Ok((AnyGrid::Classic(solution), unique));
+        }
+        let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+        let (solution, unique) =
+            verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
+        if let (true, Some(marks)) = (unique, &marks) {
+            let mistakes = marks.mistakes(&puzzle.grid(), &solution);
+            if !mistakes.is_empty() {
+                return Err(LineError::Mistaken(mistakes));
             }
         }
+        Ok((solution, unique))
     }
 
     /// The solution, plus `\tmultiple` when it is not unique.
-    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+    fn write(&self, answer: &Result<(AnyGrid, bool), LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
         let (solution, unique) = match answer {
             Ok(solved) => solved,
-            Err(error) => return error.write(out),
+            Err(error) => return error.write(line, out),
         };
         match solution {
             AnyGrid::Classic(board) => {
@@ -164,25 +202,30 @@ fn verdict(puzzle: &Board) -> Verdict {
     solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
-/// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form.
+/// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form; from a line
+/// of pencil marks, those the player's marks keep too.
 #[derive(Clone, Debug, Default)]
 pub struct Candidates {
     pub rules: Rules,
 }
 
 impl LineJob for Candidates {
-    type Answer = Result<String, LineError>;
+    type Output = String;
     const CHUNK: usize = 64;
 
-    fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = self.rules.puzzle(line)?;
-        Ok(puzzle.candidates().to_line(&puzzle.grid()))
+    fn answer(&self, puzzle: &str) -> Result<String, LineError> {
+        let (puzzle, marks) = self.rules.puzzle(puzzle)?;
+        let mut candidates = puzzle.candidates();
+        if let Some(marks) = &marks {
+            candidates.keep_only(marks);
+        }
+        Ok(candidates.to_line(&puzzle.grid()))
     }
 
-    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+    fn write(&self, answer: &Result<String, LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
         match answer {
-            Ok(line) => writeln!(out, "{line}"),
-            Err(error) => error.write(out),
+            Ok(marks) => writeln!(out, "{marks}"),
+            Err(error) => error.write(line, out),
         }
     }
 }
@@ -195,20 +238,21 @@ pub struct Rate {
 }
 
 impl LineJob for Rate {
-    type Answer = Result<Rating, LineError>;
+    type Output = Rating;
     const CHUNK: usize = 8;
 
-    fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = self.rules.puzzle(line)?;
-        let rating = puzzle.rate(&mut Never).expect("Never interrupts");
-        rating.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
+    /// From the player's pencil marks when the line is a line of them.
+    fn answer(&self, puzzle: &str) -> Result<Rating, LineError> {
+        let (puzzle, marks) = self.rules.puzzle(puzzle)?;
+        let rating = puzzle.rate_from(marks.as_ref(), None, &mut Never).expect("Never interrupts");
+        followed(rating, puzzle.shape())
     }
 
     /// `<rating>\t<level>\t<logic|search>\t<technique>=<count>,...`.
-    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+    fn write(&self, answer: &Result<Rating, LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
         let rating = match answer {
             Ok(rating) => rating,
-            Err(error) => return error.write(out),
+            Err(error) => return error.write(line, out),
         };
         write_rating(rating, out)?;
         let mut separator = "\t";
@@ -234,18 +278,19 @@ pub struct Explain {
 }
 
 impl LineJob for Explain {
-    type Answer = Result<Explained, LineError>;
+    type Output = Explained;
     const CHUNK: usize = 8;
 
-    fn answer(&self, line: &str) -> Self::Answer {
-        let puzzle = self.rules.puzzle(line)?;
-        let explained = puzzle.explain(&mut Never).expect("Never interrupts");
-        explained.map_err(|unanswerable| LineError::UnanswerableGrid(puzzle.shape(), unanswerable))
+    /// From the player's pencil marks when the line is a line of them.
+    fn answer(&self, puzzle: &str) -> Result<Explained, LineError> {
+        let (puzzle, marks) = self.rules.puzzle(puzzle)?;
+        let explained = puzzle.explain_from(marks.as_ref(), None, &mut Never).expect("Never interrupts");
+        followed(explained, puzzle.shape())
     }
 
     /// A paragraph: `<technique>\t<explanation>` per step, then
     /// `<solution>\t<rating>\t<level>\t<logic|search>`, then an empty line.
-    fn write(&self, answer: &Self::Answer, out: &mut impl Write) -> io::Result<()> {
+    fn write(&self, answer: &Result<Explained, LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
         match answer {
             Ok(explanation) => {
                 for step in &explanation.steps {
@@ -255,42 +300,58 @@ impl LineJob for Explain {
                 write_rating(&explanation.rating, out)?;
                 out.write_all(b"\n")?;
             }
-            Err(error) => error.write(out)?,
+            Err(error) => error.write(line, out)?,
         }
         out.write_all(b"\n")
     }
 }
 
-/// Answers every puzzle line of `input` with `job` and writes the answers to `out` in input
-/// order, using `threads` threads. The puzzle is a line's first tab-separated field, trimmed of
-/// whitespace; empty lines and lines starting with `#` are skipped. A line that is not UTF-8 is
-/// answered with its invalid bytes replaced by U+FFFD (so it gets an `invalid board` error),
-/// instead of failing the batch.
+/// How an input holds its puzzles (`--input-format`); without the flag, each input's first
+/// puzzle line tells ([`detect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    /// A puzzle per line, the line's first field: what follows whitespace, `#`, `:`, `,` or `;`
+    /// is not read.
+    Line,
+    /// A puzzle as N lines of N cells (SadMan .sdk, Simple Sudoku .ss): `|`, border lines and
+    /// `#` comments are ignored; blank lines and `[Puzzle]` headers end a grid.
+    Grid,
+}
+
+/// Answers every puzzle of `input` with `job` and writes the answers to `out` in input order,
+/// using `threads` threads. Puzzles are read as `format` says, or as the input's first puzzle
+/// line tells ([`detect`]); see [`Reader::split`]. A line that is not UTF-8 is read with its
+/// invalid bytes replaced by U+FFFD (so it gets an `invalid board` error), instead of failing
+/// the batch.
 pub fn run<J: LineJob>(
     job: &J,
     mut input: impl BufRead,
     out: &mut impl Write,
     threads: usize,
     progress: &Progress,
+    format: Option<InputFormat>,
 ) -> io::Result<()> {
-    // Lines are split in place in this buffer: no copy, and UTF-8 is checked only on lines
-    // that are not plain ASCII.
+    // Lines are split in place in this buffer: no copy, and no UTF-8 check on the common line.
     let mut data = vec![0u8; BLOCK_BYTES];
     let mut filled = 0;
     let mut at_end = false;
-    let mut answers: Vec<Option<J::Answer>> = Vec::with_capacity(BLOCK_LINES);
+    let mut reader = Reader { format, lines: 0 };
+    let mut answers: Vec<Option<Result<J::Output, LineError>>> = Vec::with_capacity(BLOCK_LINES);
     loop {
         if !at_end {
             filled += fill(&mut input, &mut data[filled..])?;
             at_end = filled < data.len();
         }
         let consumed = {
-            let (lines, consumed) = split_lines(&data[..filled], at_end);
+            let (puzzles, consumed) = reader.split(&data[..filled], at_end);
             answers.clear();
-            answers.resize_with(lines.len(), || None);
-            fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| job.answer(&lines[index]));
-            for answer in &answers {
-                job.write(answer.as_ref().expect("every line of the block was answered"), out)?;
+            answers.resize_with(puzzles.len(), || None);
+            fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| match &puzzles[index].text {
+                Ok(text) => job.answer(text),
+                Err(error) => Err(LineError::Grid(error.clone())),
+            });
+            for (answer, puzzle) in answers.iter().zip(&puzzles) {
+                job.write(answer.as_ref().expect("every puzzle of the block was answered"), puzzle.line, out)?;
             }
             consumed
         };
@@ -300,10 +361,28 @@ pub fn run<J: LineJob>(
             return out.flush();
         }
         if consumed == 0 {
-            // A line longer than the buffer.
+            // A line, or a grid's rows, longer than the buffer.
             data.resize(2 * data.len(), 0);
         }
     }
+}
+
+/// Every puzzle of a whole input read as the batch commands read it (`format`, or told by the
+/// input), for `sudokud booklet`: the line each starts on, and its text or why its rows make no
+/// grid.
+pub(crate) fn puzzles_of(data: &[u8], format: Option<InputFormat>) -> Vec<(usize, Result<String, GridError>)> {
+    let mut reader = Reader { format, lines: 0 };
+    let mut all = Vec::new();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let (puzzles, consumed) = reader.split(rest, true);
+        all.extend(puzzles.into_iter().map(|puzzle| (puzzle.line, puzzle.text.map(Cow::into_owned))));
+        if consumed == 0 {
+            break;
+        }
+        rest = &rest[consumed..];
+    }
+    all
 }
 
 /// Bytes read per block: room for [`BLOCK_LINES`] lines of 81 cells and a newline.
@@ -323,62 +402,245 @@ fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// The puzzle lines of `data`, trimmed, up to [`BLOCK_LINES`] of them, and how many bytes they
-/// took. A last line without a newline counts only `at_end`; otherwise it waits for more input.
-fn split_lines(data: &[u8], at_end: bool) -> (Vec<Cow<'_, str>>, usize) {
-    let mut lines = Vec::with_capacity(BLOCK_LINES);
-    let mut pos = 0;
-    while lines.len() < BLOCK_LINES && pos < data.len() {
-        // The common line: 81 printable ASCII characters and a newline, nothing to trim.
-        if let Some(&[ref line @ .., b'\n']) = data.get(pos..pos + CELLS + 1)
-            && line.iter().fold(true, |plain, &byte| plain & (b'!'..=b'~').contains(&byte))
-        {
-            pos += CELLS + 1;
-            if line[0] != b'#' {
-                // SAFETY: every byte of `line` is ASCII, so it is UTF-8.
-                lines.push(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line) }));
-            }
-            continue;
-        }
-        let rest = &data[pos..];
-        let line = match rest.iter().position(|&byte| byte == b'\n') {
-            Some(end) => {
-                pos += end + 1;
-                &rest[..end]
-            }
-            None if at_end => {
-                pos = data.len();
-                rest
-            }
-            None => break,
-        };
-        let puzzle = puzzle_field(line);
-        if !puzzle.is_empty() && !puzzle.starts_with('#') {
-            lines.push(puzzle);
-        }
-    }
-    (lines, pos)
+/// A puzzle as read: the line it starts on, and its text, or why its rows make no grid.
+struct ReadPuzzle<'a> {
+    line: usize,
+    text: Result<Cow<'a, str>, GridError>,
 }
 
-/// The puzzle of a line: its first tab-separated field, as text, trimmed like `str::trim`. So
-/// the lines the batch commands write feed the next one: `generate`'s
-/// `<puzzle>\t<solution>\t...` and `solve`'s `<solution>\tmultiple` start with a board. ASCII,
-/// the usual case, needs no UTF-8 check; anything else is checked, and invalid bytes become
-/// U+FFFD.
-pub(crate) fn puzzle_field(line: &[u8]) -> Cow<'_, str> {
-    // `str::trim`'s whitespace within ASCII: tab, newline, vertical tab, form feed, CR, space.
-    let blank = |byte: &u8| matches!(byte, b'\t'..=b'\r' | b' ');
-    let start = line.iter().position(|byte| !blank(byte)).unwrap_or(line.len());
-    // A tab is one byte in UTF-8, never part of another character, so cutting there is safe.
-    let field = line[start..].split(|&byte| byte == b'\t').next().unwrap_or_default();
-    let field = &field[..field.iter().rposition(|byte| !blank(byte)).map_or(0, |last| last + 1)];
-    if field.is_ascii() {
-        // SAFETY: `field` is ASCII, so it is UTF-8.
-        return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(field) });
+/// Why the rows of a grid (`--input-format grid`) make none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    /// The first row's length is no size.
+    #[error("the grid's first row has {found} cells; a row has as many as the grid's size, {}", sizes_list())]
+    Size {
+        /// Cells of the first row.
+        found: usize,
+    },
+    /// A row of another length than the first.
+    #[error("row {row} (line {line}) has {found} cells, but the grid's first row has {size}")]
+    Row {
+        /// The row, from 1.
+        row: usize,
+        /// Its line in the input.
+        line: usize,
+        /// Its cells.
+        found: usize,
+        /// The first row's cells.
+        size: usize,
+    },
+    /// A blank line, a header or the end of the input before the last row.
+    #[error("the grid ends after {rows} of its {size} rows")]
+    Short {
+        /// The rows read.
+        rows: usize,
+        /// The rows a grid of its size has.
+        size: usize,
+    },
+}
+
+/// `4, 6, 8, 9, 10, 12, 15, 16, 20 or 25`.
+fn sizes_list() -> String {
+    let (last, rest) = SIZES.split_last().expect("there are sizes");
+    let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
+    format!("{} or {last}", rest.join(", "))
+}
+
+/// Where the reading of one input stands between blocks.
+struct Reader {
+    /// The input's format, once given or told by its first puzzle line.
+    format: Option<InputFormat>,
+    /// Lines read so far.
+    lines: usize,
+}
+
+impl Reader {
+    /// The puzzles of `data`, up to [`BLOCK_LINES`] of them, and how many bytes they took. A last
+    /// line without a newline counts only `at_end`, and so do the rows of a grid that runs past
+    /// `data`; otherwise they wait for more input.
+    ///
+    /// In the line format a puzzle is a line's first field ([`field`]); empty lines and lines
+    /// starting with `#` are skipped. In the grid format a puzzle is N rows of N cells
+    /// ([`GridRows`]).
+    fn split<'a>(&mut self, data: &'a [u8], at_end: bool) -> (Vec<ReadPuzzle<'a>>, usize) {
+        let mut puzzles = Vec::with_capacity(BLOCK_LINES);
+        let mut grid: Option<GridRows> = None;
+        let mut pos = 0;
+        while puzzles.len() < BLOCK_LINES && pos < data.len() {
+            // The common line: 81 cells and a newline, nothing to trim or cut.
+            if self.format != Some(InputFormat::Grid)
+                && let Some(&[ref line @ .., b'\n']) = data.get(pos..pos + CELLS + 1)
+                && line.iter().fold(true, |plain, &byte| plain & is_field_byte(byte))
+            {
+                pos += CELLS + 1;
+                self.lines += 1;
+                self.format = Some(InputFormat::Line);
+                // SAFETY: every byte of `line` is ASCII, so it is UTF-8.
+                let text = Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line) });
+                puzzles.push(ReadPuzzle { line: self.lines, text: Ok(text) });
+                continue;
+            }
+            let rest = &data[pos..];
+            let (line, next) = match rest.iter().position(|&byte| byte == b'\n') {
+                Some(end) => (&rest[..end], pos + end + 1),
+                None if at_end => (rest, data.len()),
+                None => break,
+            };
+            let start = pos;
+            pos = next;
+            self.lines += 1;
+            let text = String::from_utf8_lossy(line);
+            if self.format.is_none() {
+                self.format = detect(&text);
+            }
+            match self.format {
+                // Blank lines and comments before the first puzzle.
+                None => {}
+                Some(InputFormat::Line) => {
+                    let text = match text {
+                        Cow::Borrowed(text) => field(text).map(Cow::Borrowed),
+                        Cow::Owned(text) => field(&text).map(|field| Cow::Owned(field.to_owned())),
+                    };
+                    if let Some(text) = text {
+                        puzzles.push(ReadPuzzle { line: self.lines, text: Ok(text) });
+                    }
+                }
+                Some(InputFormat::Grid) => match grid_line(&text) {
+                    GridLine::Skip => {}
+                    GridLine::Break => puzzles.extend(grid.take().map(GridRows::end)),
+                    GridLine::Row(cells) => {
+                        let rows = grid.get_or_insert_with(|| GridRows::new(start, self.lines));
+                        rows.push(&cells, self.lines);
+                        if rows.is_complete() {
+                            puzzles.extend(grid.take().map(GridRows::end));
+                        }
+                    }
+                },
+            }
+        }
+        if let Some(rows) = grid {
+            if at_end && pos == data.len() {
+                puzzles.push(rows.end());
+            } else {
+                // Read the grid again from its first row once more input is in.
+                pos = rows.start;
+                self.lines = rows.line - 1;
+            }
+        }
+        (puzzles, pos)
     }
-    match String::from_utf8_lossy(field) {
-        Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
-        Cow::Owned(text) => Cow::Owned(text.trim().to_owned()),
+}
+
+/// Whether `byte` may be part of a line's first field: printable ASCII, not a space and none of
+/// the characters that end the field.
+fn is_field_byte(byte: u8) -> bool {
+    // Bitwise, not short-circuit, operators keep the fast path's loop free of branches.
+    (b'!'..=b'~').contains(&byte) & (byte != b'#') & (byte != b':') & (byte != b',') & (byte != b';')
+}
+
+/// The puzzle of a line in the line format: its first field, after leading whitespace and up to
+/// whitespace, `#`, `:`, `,` or `;`. So the lines the batch commands write feed the next one
+/// (`generate`'s `<puzzle>\t<solution>\t...`, `solve`'s `<solution>\tmultiple`), and so do
+/// collections whose puzzles have comments or ratings after them (`<puzzle> #12 hard`,
+/// `<puzzle>:8.3`, CSV). `None` for a line without one: empty, or a `#` comment.
+pub(crate) fn field(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    if text.is_empty() || text.starts_with('#') {
+        return None;
+    }
+    let end = text.find(|c: char| c.is_whitespace() || matches!(c, '#' | ':' | ',' | ';'));
+    Some(&text[..end.unwrap_or(text.len())])
+}
+
+/// The format of an input whose first line with anything but whitespace or a comment is `text`:
+/// a grid when it is a `[Puzzle]` header, a border, or a row (N cells for a size N: 9 for 9x9;
+/// 16 cells are also a whole 4x4 puzzle, read as one); else one puzzle per line. `None` for a
+/// line that tells nothing.
+fn detect(text: &str) -> Option<InputFormat> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return None;
+    }
+    let GridLine::Row(cells) = grid_line(text) else { return Some(InputFormat::Grid) };
+    let found = cells.chars().count();
+    let row = SIZES.contains(&found) && Shape::for_cells(found).is_none();
+    Some(if row { InputFormat::Grid } else { InputFormat::Line })
+}
+
+/// A line of the grid format.
+enum GridLine {
+    /// A `#` comment, or a border (`-`, `+`, `*`, `=` and `|` alone): not read.
+    Skip,
+    /// A blank line or a `[Puzzle]` header: the end of a grid.
+    Break,
+    /// A row's cells, without `|` and whitespace.
+    Row(String),
+}
+
+fn grid_line(text: &str) -> GridLine {
+    let text = text.trim();
+    if text.is_empty() || (text.starts_with('[') && text.ends_with(']')) {
+        GridLine::Break
+    } else if text.starts_with('#')
+        || text.chars().all(|c| c.is_whitespace() || matches!(c, '-' | '+' | '*' | '=' | '|'))
+    {
+        GridLine::Skip
+    } else {
+        GridLine::Row(text.chars().filter(|&c| c != '|' && !c.is_whitespace()).collect())
+    }
+}
+
+/// The rows of a grid being read: the first row's length is the grid's size N, and N rows make
+/// the grid. A row of another length spoils the grid but is still one of its N rows, so the
+/// grids after it are read as they are.
+struct GridRows {
+    /// The byte its first row starts at, in the block being split.
+    start: usize,
+    /// The line of its first row.
+    line: usize,
+    /// The first row's length, when it is a size.
+    size: Option<usize>,
+    rows: usize,
+    cells: String,
+    error: Option<GridError>,
+}
+
+impl GridRows {
+    fn new(start: usize, line: usize) -> GridRows {
+        GridRows { start, line, size: None, rows: 0, cells: String::new(), error: None }
+    }
+
+    /// Adds the row `cells`, read on `line`.
+    fn push(&mut self, cells: &str, line: usize) {
+        let found = cells.chars().count();
+        match self.size {
+            None if self.rows == 0 => {
+                self.size = SIZES.contains(&found).then_some(found);
+                if self.size.is_none() {
+                    self.error = Some(GridError::Size { found });
+                }
+            }
+            Some(size) if found != size && self.error.is_none() => {
+                self.error = Some(GridError::Row { row: self.rows + 1, line, found, size });
+            }
+            _ => {}
+        }
+        self.cells.push_str(cells);
+        self.rows += 1;
+    }
+
+    fn is_complete(&self) -> bool {
+        self.size == Some(self.rows)
+    }
+
+    /// The grid read: its cells, or why they make no grid.
+    fn end(self) -> ReadPuzzle<'static> {
+        let text = match (self.error, self.size) {
+            (Some(error), _) => Err(error),
+            (None, Some(size)) if self.rows < size => Err(GridError::Short { rows: self.rows, size }),
+            (None, _) => Ok(Cow::Owned(self.cells)),
+        };
+        ReadPuzzle { line: self.line, text }
     }
 }
 
@@ -431,7 +693,7 @@ pub fn generate(
     let mut puzzles: Vec<Option<String>> = Vec::new();
     for block_start in (0..count).step_by(BLOCK_LINES) {
         let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
-        let seed = |index: usize| first_seed.wrapping_add(block_start + index as u64);
+        let seed = |index: usize| generate::batch_seed(first_seed, block_start + index as u64);
         puzzles.clear();
         puzzles.resize_with(block_len, || None);
         // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
@@ -483,13 +745,12 @@ fn fill_in_parallel<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sizes::Grid;
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
     fn run_job(job: &impl LineJob, input: &str, threads: usize) -> String {
         let mut out = Vec::new();
-        super::run(job, input.as_bytes(), &mut out, threads, &Progress::hidden()).unwrap();
+        super::run(job, input.as_bytes(), &mut out, threads, &Progress::hidden(), None).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -514,20 +775,36 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0], SOLUTION);
         assert!(lines[1].ends_with("\tmultiple"), "{}", lines[1]);
-        assert_eq!(lines[2], no_grid("3 cells"));
+        assert_eq!(lines[2], no_grid("3 cells") + "\tline 6");
     }
 
     #[test]
-    fn the_puzzle_is_the_first_tab_separated_field() {
+    fn the_puzzle_is_the_first_field() {
         let input = format!(
             "{PUZZLE}\t{SOLUTION}\t1.2\teasy\t7\n \t{PUZZLE} \t\tx\n{SOLUTION}\tmultiple\n#\t{PUZZLE}\n5\t{PUZZLE}\n"
         );
         let output = run(&input, 1);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines[..3], [SOLUTION, SOLUTION, SOLUTION]);
-        assert_eq!(lines[3..], [no_grid("1 cell")]);
-        assert_eq!(puzzle_field("é5\t1".as_bytes()), "é5");
-        assert_eq!(puzzle_field(b"\t\t"), "");
+        assert_eq!(lines[3..], [no_grid("1 cell") + "\tline 5"]);
+        // What collections put after a puzzle: a comment, a rating, more fields.
+        for line in [
+            format!("{PUZZLE} #12 Extreme (3382) X-Wing"),
+            format!("{PUZZLE}#12"),
+            format!("{PUZZLE}:8.3:hard"),
+            format!("{PUZZLE},{SOLUTION}"),
+            format!("{PUZZLE};1.2"),
+            format!("{PUZZLE}  ED=1.2/1.2/1.2"),
+        ] {
+            assert_eq!(run(&format!("{line}\n"), 1), format!("{SOLUTION}\n"), "{line}");
+        }
+        assert_eq!(field("é5\t1"), Some("é5"));
+        assert_eq!(field("\u{3000}é5 1"), Some("é5"));
+        assert_eq!(field("\t\t"), None);
+        assert_eq!(field("  # a comment"), None);
+        // A line with nothing before its first separator has an empty puzzle, which is no board.
+        assert_eq!(field(":0000:x"), Some(""));
+        assert_eq!(run(":0000:x\n", 1), no_grid("0 cells") + "\tline 1\n");
     }
 
     #[test]
@@ -542,9 +819,9 @@ mod tests {
         input.extend_from_slice(b"53\xff");
         input.extend_from_slice(format!("{}\n{PUZZLE}\n", &PUZZLE[3..]).as_bytes());
         let mut out = Vec::new();
-        super::run(&Solve::default(), &input[..], &mut out, 1, &Progress::hidden()).unwrap();
+        super::run(&Solve::default(), &input[..], &mut out, 1, &Progress::hidden(), None).unwrap();
         let expected = "error\tinvalid-board: board character at byte offset 2 (cell 2: row 0, col 2): found \
-                        '\u{fffd}'; expected a digit 1-9, or '.' or '0' for blank";
+                        '\u{fffd}'; expected a digit 1-9, or '.' or '0' for blank\tline 2";
         assert_eq!(String::from_utf8(out).unwrap(), format!("{SOLUTION}\n{expected}\n{SOLUTION}\n"));
     }
 
@@ -561,7 +838,7 @@ mod tests {
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), count + 1);
         assert!(lines[..count].iter().all(|&line| line == SOLUTION));
-        assert_eq!(lines[count], no_grid(&format!("{} cells", 2 * BLOCK_BYTES)));
+        assert_eq!(lines[count], no_grid(&format!("{} cells", 2 * BLOCK_BYTES)) + &format!("\tline {}", count + 1));
     }
 
     #[test]
@@ -590,12 +867,12 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();
         assert!(sizes::rules::conflicts(&solved).is_empty());
-        assert_eq!(lines[1], "error\tinvalid-board: box 3x2 makes a 6x6 grid, but the board is 9x9");
+        assert_eq!(lines[1], "error\tinvalid-board: box 3x2 makes a 6x6 grid, but the board is 9x9\tline 2");
     }
 
     #[test]
     fn lines_that_fit_no_size_name_the_sizes_and_conflicts_use_the_symbols() {
-        assert_eq!(run(&format!("{}\n", ".".repeat(80)), 1), no_grid("80 cells") + "\n");
+        assert_eq!(run(&format!("{}\n", ".".repeat(80)), 1), no_grid("80 cells") + "\tline 1\n");
         let mut repeated = vec![b'.'; 256];
         repeated[0] = b'G';
         repeated[15] = b'g';
@@ -603,7 +880,7 @@ mod tests {
         assert_eq!(
             out,
             "error\tconflicting-givens: the givens repeat a digit in a row, column or box (2 conflicting cells): \
-             r0c0=G r0c15=G\n"
+             r0c0=G r0c15=G\tline 1\n"
         );
     }
 
@@ -618,7 +895,7 @@ mod tests {
             "{}",
             lines[0]
         );
-        assert_eq!(lines[1], "error\tunsolvable: the givens do not conflict, but the puzzle has no solution");
+        assert_eq!(lines[1], "error\tunsolvable: the givens do not conflict, but the puzzle has no solution\tline 2");
     }
 
     #[test]
@@ -646,7 +923,7 @@ mod tests {
         assert_eq!(lines[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
         assert_eq!(
             lines[1],
-            "error\tmultiple-solutions: the puzzle has more than one solution, so no step of logic leads to one of them"
+            "error\tmultiple-solutions: the puzzle has more than one solution, so no step of logic leads to one of them\tline 2"
         );
     }
 
@@ -680,6 +957,207 @@ mod tests {
         assert!(lines[0].starts_with("full-house\t") && lines[1].starts_with("full-house\t"));
         assert_eq!(lines[2], format!("{SOLUTION}\t1.0\teasy\tlogic"));
         assert!(paragraphs[1].starts_with("error\tinvalid-board"));
+    }
+
+    /// The pencil-mark line `POST /v1/candidates` answers for `puzzle`.
+    fn marks_of(puzzle: &str) -> String {
+        run_job(&Candidates::default(), &format!("{puzzle}\n"), 1).trim_end().to_owned()
+    }
+
+    /// `line` with the place of `value` in the cell at row-major `cell` crossed out.
+    fn cross_out(line: &str, cell: usize, value: usize) -> String {
+        let mut bytes = line.as_bytes().to_vec();
+        bytes[cell * 9 + value - 1] = b'.';
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn a_line_of_pencil_marks_is_a_position_with_the_player_s_marks() {
+        let marks = marks_of(PUZZLE);
+        assert_eq!(marks.len(), 729);
+        // The basic candidates as marks: every command answers as for the board with the cells of
+        // one candidate (naked singles) filled in.
+        let singles: String = marks
+            .as_bytes()
+            .chunks(9)
+            .map(|places| match places.iter().filter(|&&place| place != b'.').collect::<Vec<_>>()[..] {
+                [&value] => value as char,
+                _ => '.',
+            })
+            .collect();
+        assert!(singles.len() == 81 && singles != PUZZLE, "{singles}");
+        assert_eq!(run(&marks, 1), format!("{SOLUTION}\n"));
+        assert_eq!(run_job(&Rate::default(), &marks, 1), run_job(&Rate::default(), &singles, 1));
+        assert_eq!(run_job(&Explain::default(), &marks, 1), run_job(&Explain::default(), &singles, 1));
+        assert_eq!(marks_of(&marks), marks_of(&singles));
+        // r1c3 is 4 in the solution: marks without it contradict the solution.
+        let wrong = cross_out(&marks, 2, 4);
+        let refused = "error\twrong-candidates: the pencil marks contradict the solution: r1c3: 4 was crossed out, \
+                       but the solution has it there\tline 1\n";
+        assert_eq!(run(&wrong, 1), refused);
+        assert_eq!(run_job(&Rate::default(), &wrong, 1), refused);
+        assert_eq!(run_job(&Explain::default(), &wrong, 1), format!("{refused}\n"));
+        // candidates keeps what the marks keep: r1c3 was 1, 2 or 4.
+        assert_eq!(&marks_of(&wrong)[18..27], "12.......");
+        // A cell of one candidate is a value: the position is the singles' with r1c3 filled in.
+        let placed = cross_out(&cross_out(&marks, 2, 1), 2, 2);
+        let mut board = singles.clone();
+        board.replace_range(2..3, "4");
+        assert_eq!(marks_of(&placed), marks_of(&board));
+    }
+
+    #[test]
+    fn rate_and_explain_start_from_the_marks() {
+        let marks = marks_of(PUZZLE);
+        // Every blank cell keeps its solution's value and at most one other.
+        let narrowed: String = marks
+            .as_bytes()
+            .chunks(9)
+            .zip(SOLUTION.bytes())
+            .map(|(places, value)| {
+                let other = places.iter().find(|&&place| place != b'.' && place != value).copied();
+                places
+                    .iter()
+                    .map(|&place| if place == value || Some(place) == other { place as char } else { '.' })
+                    .collect::<String>()
+            })
+            .collect();
+        let rules = Rules::default();
+        let (puzzle, read) = rules.puzzle(&narrowed).unwrap();
+        let expected = puzzle.rate_from(read.as_ref(), None, &mut Never).unwrap().unwrap();
+        let Marked::Followed(expected) = expected else { panic!("the marks keep the solution") };
+        let rated = run_job(&Rate::default(), &narrowed, 1);
+        assert!(rated.starts_with(&format!("{:.1}\t{}\tlogic\t", expected.rating, expected.level)), "{rated}");
+        assert_ne!(rated, run_job(&Rate::default(), PUZZLE, 1), "the marks change the path");
+        let explained = run_job(&Explain::default(), &narrowed, 1);
+        assert!(explained.contains(&format!("{SOLUTION}\t")), "{explained}");
+    }
+
+    #[test]
+    fn sixty_four_characters_are_4x4_marks_only_with_a_2x2_box() {
+        let line = format!("1...{}", "1234".repeat(15));
+        // An 8x8 board whose first row repeats 1.
+        assert!(run(&line, 1).starts_with("error\tconflicting-givens: "), "{}", run(&line, 1));
+        let small = Solve { rules: Rules { shape: Shape::new(2, 2), variant: None } };
+        let (solution, multiple) =
+            run_job(&small, &line, 1).trim_end().split_once('\t').map(|(a, b)| (a.to_owned(), b.to_owned())).unwrap();
+        assert_eq!((solution.len(), &solution[..1], multiple.as_str()), (16, "1", "multiple"));
+        let bad = format!("2...{}", "1234".repeat(15));
+        assert_eq!(
+            run_job(&small, &bad, 1),
+            "error\tinvalid-board: pencil marks: character 0 ('2', row 0, col 0): expected '1' or '.'\tline 1\n"
+        );
+    }
+
+    #[test]
+    fn grids_of_n_lines_are_read_as_one_puzzle_each() {
+        let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
+        // SadMan .sdk: a header and comment lines; plain rows.
+        let sdk = format!("[Puzzle]\n#AAn author\n#D{}\n{}\n", "A description", rows.join("\n"));
+        // Simple Sudoku .ss: bars between boxes and a border line between bands, then another grid
+        // straight after the first with spaces between cells.
+        let banded = |rows: &[&str]| {
+            rows.chunks(3)
+                .map(|band| {
+                    band.iter()
+                        .map(|row| format!("{}|{}|{}", &row[..3], &row[3..6], &row[6..]))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+                .collect::<Vec<_>>()
+                .join("\n---+---+---\n")
+        };
+        let spaced: Vec<String> =
+            rows.iter().map(|row| row.chars().map(String::from).collect::<Vec<_>>().join(" ")).collect();
+        let ss = format!("*-----------*\n{}\n*-----------*\n{}\n", banded(&rows), spaced.join("\r\n"));
+        for (input, answers) in [(sdk.as_str(), 1), (ss.as_str(), 2)] {
+            assert_eq!(run(input, 1), format!("{SOLUTION}\n").repeat(answers), "{input}");
+            let mut forced = Vec::new();
+            super::run(
+                &Solve::default(),
+                input.as_bytes(),
+                &mut forced,
+                1,
+                &Progress::hidden(),
+                Some(InputFormat::Grid),
+            )
+            .unwrap();
+            assert_eq!(String::from_utf8(forced).unwrap(), format!("{SOLUTION}\n").repeat(answers));
+        }
+        // 4x4 grids of four rows; rows of 16 cells are read as grids only when asked, since they
+        // are whole 4x4 puzzles too.
+        let four = ".14.\n....\n....\n2..3\n\n.14.\n....\n....\n2..3\n";
+        assert_eq!(run(four, 1), "3142423113242413\n".repeat(2));
+        let empty = format!("{}\n", ".".repeat(16)).repeat(16);
+        assert_eq!(run(&empty, 1).lines().count(), 16);
+        let mut out = Vec::new();
+        super::run(&Solve::default(), empty.as_bytes(), &mut out, 1, &Progress::hidden(), Some(InputFormat::Grid))
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.ends_with("\tmultiple\n") && out.lines().count() == 1 && out.len() == 256 + 10, "{out}");
+    }
+
+    #[test]
+    fn rows_that_make_no_grid_are_one_error_each_naming_the_line() {
+        let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
+        let grid = rows.join("\n");
+        // A short row still counts as one of the nine, so the next grid is read as it is.
+        let short_row = format!("{}\n{}\n{}\n", rows[..4].join("\n"), "53..7...", rows[5..].join("\n"));
+        let cut = rows[..7].join("\n");
+        let input = format!("{grid}\n{short_row}{grid}\n\n{cut}\n\n{grid}\n1234567\n12\n\n{cut}");
+        let output = run(&input, 2);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                SOLUTION,
+                "error\tinvalid-board: row 5 (line 14) has 8 cells, but the grid's first row has 9\tline 10",
+                SOLUTION,
+                "error\tinvalid-board: the grid ends after 7 of its 9 rows\tline 29",
+                SOLUTION,
+                "error\tinvalid-board: the grid's first row has 7 cells; a row has as many as the grid's size, \
+                 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25\tline 46",
+                "error\tinvalid-board: the grid ends after 7 of its 9 rows\tline 49",
+            ]
+        );
+        // A bad character is the board's error, at its cell.
+        let typo = format!("{}\n53..x....\n{}\n", rows[..3].join("\n"), rows[4..].join("\n"));
+        assert!(
+            run(&typo, 1)
+                .starts_with("error\tinvalid-board: board character at byte offset 31 (cell 31: row 3, col 4)")
+        );
+    }
+
+    #[test]
+    fn a_grid_that_runs_past_a_block_is_read_again_with_more_input() {
+        let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
+        let text = format!("#x\n{}\n\n{}\n", rows.join("\n"), rows.join("\n"));
+        let mut reader = Reader { format: None, lines: 0 };
+        // The second grid is cut after its fifth row: the first is answered, the second waits.
+        let cut = text.len() - 4 * 10;
+        let (puzzles, consumed) = reader.split(&text.as_bytes()[..cut], false);
+        assert_eq!(puzzles.len(), 1);
+        assert_eq!((puzzles[0].line, puzzles[0].text.as_deref()), (2, Ok(PUZZLE)));
+        assert_eq!(&text[consumed..], format!("{}\n", rows.join("\n")));
+        assert_eq!(reader.lines, 11);
+        let (puzzles, consumed) = reader.split(&text.as_bytes()[consumed..], true);
+        assert_eq!((puzzles.len(), puzzles[0].line, consumed), (1, 12, 90));
+    }
+
+    #[test]
+    fn the_first_puzzle_line_tells_the_format() {
+        assert_eq!(detect("  "), None);
+        assert_eq!(detect("# a comment"), None);
+        assert_eq!(detect(PUZZLE), Some(InputFormat::Line));
+        assert_eq!(detect(&format!("{PUZZLE} #1 hard")), Some(InputFormat::Line));
+        assert_eq!(detect(&".".repeat(729)), Some(InputFormat::Line));
+        assert_eq!(detect("[Puzzle]"), Some(InputFormat::Grid));
+        assert_eq!(detect("*-----------*"), Some(InputFormat::Grid));
+        assert_eq!(detect("53..7...."), Some(InputFormat::Grid));
+        assert_eq!(detect(" 5 3 . | . 7 . | . . ."), Some(InputFormat::Grid));
+        assert_eq!(detect("..6..2"), Some(InputFormat::Grid));
+        // 16 cells are a whole 4x4 puzzle, not a 16x16 grid's row.
+        assert_eq!(detect(".14.......2....3"), Some(InputFormat::Line));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::batch::{self, LineJob};
+use crate::batch::{self, InputFormat, LineJob};
 use crate::config::{ServeConfig, available_cpus};
 use crate::generate::{self, Symmetry};
 use crate::http::Readiness;
@@ -43,47 +43,65 @@ pub struct Cli {
 pub enum Command {
     /// Serve the HTTP API (the default).
     Serve(ServeConfig),
-    /// Solve puzzles in batch: one puzzle per line in, one answer line out.
+    /// Solve puzzles in batch: one answer line per puzzle, in input order.
     ///
-    /// A puzzle is a line of N x N cells for a grid of size N from 4x4 to 25x25 (16, 36, 64,
-    /// 81, 100, 144, 225, 256, 400 or 625 cells): `1`-`9` then `A`-`P` (either case), and `.` or
-    /// `0` for a blank. The box is the size's square one, or else the widest box no taller than
-    /// it is wide (6x6: 2x3); --box gives another (3x2). Reads each FILE in turn, or stdin
-    /// when none is given. The puzzle is the first
-    /// tab-separated field of a line, so the lines `generate` writes (and `solve`'s own) can be
-    /// piped in: `sudokud generate --difficulty hard --count 5 | sudokud solve`. Empty lines and
-    /// lines starting with '#' are skipped. Each puzzle gets one line, in input order: the
-    /// solution, one line of the puzzle's size; followed by a tab and `multiple` when the puzzle has more than one
-    /// solution; or `error<TAB><reason>` when it is invalid, its givens conflict, or it has no
-    /// solution. With --variant or --constraints every line is played by a variant's rules
-    /// (`sudokud solve --variant x`; docs/variants.md). Shows a progress bar on stderr when it
-    /// is a terminal. Exits 0 when every input was read, 1 when a file cannot be read.
+    /// A puzzle is N x N cells for a grid of size N from 4x4 to 25x25 (16, 36, 64, 81, 100, 144,
+    /// 225, 256, 400 or 625 cells): `1`-`9` then `A`-`P` (either case), and `.` or `0` for a
+    /// blank. The box is the size's square one, or else the widest box no taller than it is wide
+    /// (6x6: 2x3); --box gives another (3x2). Reads each FILE in turn, or stdin when none is
+    /// given, in one of two formats, which each input's first puzzle line tells (--input-format
+    /// says it instead).
+    ///
+    /// One puzzle per line (SadMan .sdm, HoDoKu's and most collections): a line's puzzle is its
+    /// first field, up to whitespace, '#', ':', ',' or ';', so what follows it is not read (`#12
+    /// hard (4.1)`, a rating, the tab-separated fields of `generate`'s lines: `sudokud generate
+    /// --difficulty hard --count 5 | sudokud solve`); empty lines and lines starting with '#' are
+    /// skipped. A line of N x N x N characters (729 for 9x9; 64 only with --box 2x2) is a
+    /// player's position in pencil marks, as `candidates` writes them: a cell of one candidate
+    /// holds that value, the others are blanks with the player's marks. Its values are solved,
+    /// and marks that cross out the solution's value of a cell are a `wrong-candidates` error.
+    ///
+    /// Grids of N lines of N cells (SadMan .sdk, Simple Sudoku .ss): '|' and whitespace in a row,
+    /// border lines ('---+---+---') and lines starting with '#' are ignored; a blank line or a
+    /// header such as '[Puzzle]' ends a grid. Rows of 16 cells are whole 4x4 puzzles unless
+    /// --input-format grid says they make a 16x16 grid.
+    ///
+    /// Each puzzle gets one line: the solution, one line of the puzzle's size, followed by a tab
+    /// and `multiple` when the puzzle has more than one solution; or
+    /// `error<TAB><reason><TAB>line <n>`, with the line the puzzle starts on, when it is invalid,
+    /// its givens conflict, or it has no solution. With --variant or --constraints every puzzle
+    /// is played by a variant's rules (`sudokud solve --variant x`; docs/variants.md). Shows a
+    /// progress bar on stderr when it is a terminal. Exits 0 when every input was read, 1 when a
+    /// file cannot be read.
     Solve(GridBatchArgs),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
-    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
-    /// field of a line, so `generate`'s lines pipe in). Each gets one line: `<rating>TAB<level>TAB<logic|search>TAB
-    /// <technique>=<count>,...`, the rating on the Sudoku Explainer scale, the level (easy,
-    /// medium, hard, expert, extreme), whether logic alone solved it, and the techniques used;
-    /// or `error<TAB><reason>` (also for a puzzle with more than one solution). --variant and
-    /// --constraints as for `solve`.
+    /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
+    /// lines pipe in; a line of pencil marks is rated from the player's marks. Each gets one
+    /// line: `<rating>TAB<level>TAB<logic|search>TAB<technique>=<count>,...`, the rating on the
+    /// Sudoku Explainer scale, the level (easy, medium, hard, expert, extreme), whether logic
+    /// alone solved it, and the techniques used; or `error<TAB><reason><TAB>line <n>` (also for
+    /// a puzzle with more than one solution). --variant and --constraints as for `solve`.
     Rate(GridBatchArgs),
     /// Explain puzzles in batch: every step a person would take.
     ///
-    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
-    /// field of a line, so `generate`'s lines pipe in). Each gets a paragraph: one `<technique>TAB<explanation>` line
-    /// per step, then `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
-    /// `error<TAB><reason>` and an empty line. --variant and --constraints as for `solve`.
+    /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
+    /// lines pipe in; a line of pencil marks is explained from the player's marks. Each gets a
+    /// paragraph: one `<technique>TAB<explanation>` line per step, then
+    /// `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
+    /// `error<TAB><reason><TAB>line <n>` and an empty line. --variant and --constraints as for
+    /// `solve`.
     Explain(GridBatchArgs),
     /// Pencil marks of puzzles in batch: the candidates of every blank cell.
     ///
-    /// Reads puzzles of every size like `solve`, with --box likewise (the first tab-separated
-    /// field of a line). Each gets one line of N x N x N characters, the pencil-mark form Sukaku
-    /// Explainer and tdoku read (729 for 9x9): cell after cell, each cell's N places holding its
-    /// value's symbol where the value is possible and `.` where not, a filled cell written as its
-    /// value alone; or `error<TAB><reason>` when the line is no board. Candidates are what no
+    /// Reads puzzles of every size and format like `solve`, with --box likewise. Each gets one
+    /// line of N x N x N characters, the pencil-mark form Sukaku Explainer and tdoku read (729
+    /// for 9x9): cell after cell, each cell's N places holding its value's symbol where the value
+    /// is possible and `.` where not, a filled cell written as its value alone; or
+    /// `error<TAB><reason><TAB>line <n>` when the puzzle is no board. Candidates are what no
     /// filled cell of the row, column or box (or of the variant's rules, with --variant or
-    /// --constraints) rules out, as `POST /v1/candidates` answers.
+    /// --constraints) rules out, as `POST /v1/candidates` answers; of a line of pencil marks,
+    /// those the player's marks keep too.
     Candidates(GridBatchArgs),
     /// Generate puzzles of a difficulty, one per line.
     ///
@@ -124,6 +142,10 @@ pub struct BatchArgs {
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
+    /// How the inputs hold their puzzles [default: told by each input's first puzzle line: a
+    /// grid when it is a row of N cells, a border or a header].
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<InputFormat>,
 }
 
 /// The arguments of the batch commands that read every size and variant: [`BatchArgs`], the
@@ -386,12 +408,12 @@ fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
     let progress = Progress::on_stderr(|| progress::count_lines(&args.files));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let result = if args.files.is_empty() {
-        batch::run(job, io::stdin().lock(), &mut out, threads, &progress)
+        batch::run(job, io::stdin().lock(), &mut out, threads, &progress, args.input_format)
             .map_err(|error| Failed { input: "stdin".to_owned(), error })
     } else {
         args.files.iter().try_for_each(|path| {
             File::open(path)
-                .and_then(|file| batch::run(job, BufReader::new(file), &mut out, threads, &progress))
+                .and_then(|file| batch::run(job, BufReader::new(file), &mut out, threads, &progress, args.input_format))
                 .map_err(|error| Failed { input: path.display().to_string(), error })
         })
     };

@@ -3,10 +3,10 @@
 //! check are [`crate::render`]'s; here puzzles are read from arguments and files and made or
 //! solved without a deadline.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
-use crate::batch::puzzle_field;
+use crate::batch::{field, puzzles_of};
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, Marks, Shape};
@@ -45,7 +45,8 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
     if let Some(title) = &job.title {
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
-    let puzzle = read_puzzle(puzzle_field(job.puzzle.as_bytes()).as_ref(), job.shape, job.variant.as_ref())?;
+    let line = field(&job.puzzle).ok_or("the puzzle line is empty")?;
+    let puzzle = read_puzzle(line, job.shape, job.variant.as_ref())?;
     let solution = if job.solution {
         let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
         Some(verdict.unique().map_err(|error: Unanswerable<_>| format!("--solution: {error}"))?)
@@ -108,22 +109,18 @@ pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>,
     Ok(booklet.pdf())
 }
 
-/// Every puzzle of the files, each solved for its answer page.
+/// Every puzzle of the files, read as the batch commands read them (one per line, or grids),
+/// each solved for its answer page.
 fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<Vec<BookletPuzzle>, String> {
     let mut puzzles = Vec::new();
     for path in files {
-        let file = std::fs::File::open(path).map_err(|error| format!("{}: {error}", path.display()))?;
-        for (index, line) in io::BufReader::new(file).lines().enumerate() {
-            let at = |error: &dyn std::fmt::Display| format!("{}:{}: {error}", path.display(), index + 1);
-            let line = line.map_err(|error| at(&error))?;
-            let field = puzzle_field(line.as_bytes());
-            if field.is_empty() || field.starts_with('#') {
-                continue;
-            }
+        let data = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        for (line, text) in puzzles_of(&data, None) {
+            let at = |error: &dyn std::fmt::Display| format!("{}:{line}: {error}", path.display());
             if puzzles.len() == render::booklet::MAX_PUZZLES {
                 return Err(at(&format!("a booklet holds at most {} puzzles", render::booklet::MAX_PUZZLES)));
             }
-            let puzzle = read_puzzle(&field, shape, None).map_err(|error| at(&error))?;
+            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, shape, None).map_err(|error| at(&error))?;
             let solved = BookletPuzzle::solved(puzzle, &mut Never).expect("Never interrupts");
             puzzles.push(solved.map_err(|error| at(&error))?);
         }

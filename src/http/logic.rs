@@ -1,21 +1,28 @@
-//! The human-style endpoints: rate, hint, explain and generate, for grids of every size, over
-//! [`crate::variants::Puzzle`]'s logic and [`AnyGrid`]'s generation.
+//! The human-style endpoints: rate, hint, explain and generate (one puzzle, or a batch streamed
+//! as NDJSON), for grids of every size, over [`crate::variants::Puzzle`]'s logic and
+//! [`AnyGrid`]'s generation.
 //!
 //! Rating, hints and explanations only mean something for a proper puzzle, so the core checks
 //! what `/v1/solve` checks and also that the solution is unique, and answers why not otherwise.
 
+use std::convert::Infallible;
 use std::future::Future;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Json;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::{self, StreamExt};
 use serde::{Deserialize, Serialize};
 
+use super::batch::NDJSON;
 use super::extract::JsonBody;
 use super::handlers::BoardRequest;
+use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
@@ -26,6 +33,7 @@ use crate::pool::PoolError;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
 use crate::sizes::logic::GridStep;
 use crate::sizes::{AnyGrid, Marked, Mistake, Shape, ShapeError};
+use crate::solver::{Deadline, Interrupted};
 use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{Constraints, Preset};
 
@@ -155,6 +163,9 @@ pub struct GenerateRequest {
     /// The most givens accepted.
     #[serde(default, deserialize_with = "member::optional_integer")]
     max_givens: Option<u64>,
+    /// How many puzzles `/v1/generate/batch` makes; `/v1/generate` makes one.
+    #[serde(default, deserialize_with = "member::optional_integer")]
+    count: Option<u64>,
 }
 
 impl GenerateRequest {
@@ -225,52 +236,186 @@ pub struct GenerateResponse {
     attempts: Option<u32>,
 }
 
+/// What a `/v1/generate` request asks for, every member checked: the puzzle of a level, one
+/// made to order, or one made for a variant's rules. Each is made from a seed alone.
+enum Plan {
+    /// A puzzle of a level, which its id makes again.
+    Level { shape: Shape, level: Level, symmetry: Symmetry },
+    /// A puzzle of a level that meets the request's wishes.
+    Order(Order),
+    /// A puzzle for a variant's rules, made with its regions or cages where the rules ask for them.
+    Variant { shape: Shape, level: Level, symmetry: Symmetry, preset: Option<Preset>, constraints: Constraints },
+}
+
+impl GenerateRequest {
+    /// What the request asks for, or a 422 naming the member at fault, before any work.
+    fn plan(&self) -> Result<Plan, ApiError> {
+        let shape = Shape::from_size_and_box(self.size, self.shape).map_err(|error| {
+            let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
+            ApiError::InvalidRequest(format!("`{member}`: {error}"))
+        })?;
+        let (level, symmetry) = (self.difficulty, self.symmetry);
+        let variant =
+            self.variant.is_some() || self.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
+        if variant && self.has_wishes() {
+            let wish = "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens`";
+            return Err(ApiError::InvalidRequest(format!("{wish} are not offered for variant puzzles yet")));
+        }
+        if variant {
+            let constraints = self.constraints.clone().unwrap_or_default();
+            variant_generate::offers(shape, self.variant, &constraints, level).map_err(|refused| match refused {
+                Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
+                Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
+                Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
+            })?;
+            return Ok(Plan::Variant { shape, level, symmetry, preset: self.variant, constraints });
+        }
+        AnyGrid::offers(shape, level).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+        if self.has_wishes() {
+            return Ok(Plan::Order(self.order(shape)?));
+        }
+        Ok(Plan::Level { shape, level, symmetry })
+    }
+}
+
+impl Plan {
+    /// The puzzle from `seed`, its boards in `format`, made on the solver pool under the solve
+    /// timeout ([`on_pool`]).
+    async fn make(
+        &self,
+        state: &AppState,
+        seed: u64,
+        format: Format,
+        patience: Option<Duration>,
+    ) -> Result<GenerateResponse, ApiError> {
+        match self {
+            &Plan::Level { shape, level, symmetry } => {
+                generate_puzzle(state, PuzzleId { shape, level, symmetry, seed }, format, patience).await
+            }
+            Plan::Order(order) => generate_to_order(state, order.clone(), seed, format, patience).await,
+            Plan::Variant { shape, level, symmetry, preset, constraints } => {
+                let (shape, level, symmetry, preset, constraints) =
+                    (*shape, *level, *symmetry, *preset, constraints.clone());
+                let generated = on_pool(state, patience, move |deadline| {
+                    variant_generate::generate(shape, preset, &constraints, level, symmetry, seed, deadline)
+                })
+                .await
+                .map_err(|error| match error {
+                    PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
+                    error => error.into(),
+                })?
+                // Only rules whose grids the check's short search did not rule out get here.
+                .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+                Ok(GenerateResponse {
+                    puzzle: FormattedGrid { grid: AnyGrid::from(generated.puzzle), format },
+                    solution: FormattedGrid { grid: AnyGrid::from(generated.solution), format },
+                    rating: generated.rating,
+                    seed,
+                    symmetry,
+                    shape: (shape != Shape::CLASSIC).then_some(shape),
+                    variant: preset,
+                    constraints: Some(generated.constraints),
+                    id: None,
+                    date: None,
+                    attempts: None,
+                })
+            }
+        }
+    }
+}
+
+/// `job` on the solver pool under the solve timeout: as one request's work, refused at once when
+/// the pool is full; or, with `patience`, as one puzzle of a batch, waiting in line that long.
+async fn on_pool<T, F>(state: &AppState, patience: Option<Duration>, job: F) -> Result<T, PoolError>
+where
+    F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+    T: Send + 'static,
+{
+    match patience {
+        None => state.pool.run("generate", job).await,
+        Some(patience) => state.pool.run_patiently("generate", patience, job).await,
+    }
+}
+
 /// `POST /v1/generate`: a new puzzle of the asked level.
 pub async fn generate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
-    let shape = Shape::from_size_and_box(request.size, request.shape).map_err(|error| {
-        let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
-        ApiError::InvalidRequest(format!("`{member}`: {error}"))
-    })?;
-    let variant =
-        request.variant.is_some() || request.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
-    if variant && request.has_wishes() {
-        let wish = "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens`";
-        return Err(ApiError::InvalidRequest(format!("{wish} are not offered for variant puzzles yet")));
-    }
-    if variant {
-        return generate_variant(state, shape, request).await;
-    }
-    AnyGrid::offers(shape, request.difficulty)
-        .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+    let plan = request.plan()?;
     let seed = request.seed.unwrap_or_else(generate::fresh_seed);
-    if request.has_wishes() {
-        return generate_to_order(state, request.order(shape)?, seed, request.format).await;
-    }
-    let GenerateRequest { difficulty, symmetry, format, .. } = request;
-    let id = PuzzleId { shape, level: difficulty, symmetry, seed };
-    Ok(Json(generate_puzzle(&state, id, format).await?))
+    Ok(Json(plan.make(&state, seed, request.format, None).await?))
+}
+
+/// The most puzzles one `/v1/generate/batch` makes.
+pub const MAX_GENERATE_BATCH: u64 = 1000;
+
+/// `POST /v1/generate/batch`: `count` puzzles as `/v1/generate` makes them, puzzle i from seed
+/// `seed + i` as `sudokud generate --count` makes it ([`generate::batch_seed`]), written as NDJSON
+/// lines in order as they are made. The request is checked whole first, so a bad one is a 422
+/// before any puzzle; then each puzzle is made on the solver pool with a deadline of its own, as
+/// many at once as there are solver slots, waiting in line for one up to the request timeout, as
+/// a solve batch's chunks do. A puzzle that fails (an order not met in time, a level not reached)
+/// is a problem line with its `index`, and the next ones follow. A client that goes away ends the
+/// stream: no puzzle is started for it after that.
+pub async fn generate_batch(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<GenerateRequest>,
+) -> Result<Response, ApiError> {
+    let count = match request.count {
+        Some(count @ 1..=MAX_GENERATE_BATCH) => count,
+        Some(found) => {
+            return Err(ApiError::InvalidRequest(format!(
+                "`count`: found {found}; expected 1 to {MAX_GENERATE_BATCH}"
+            )));
+        }
+        None => {
+            return Err(ApiError::InvalidRequest(format!(
+                "`count` is missing: how many puzzles to make, 1 to {MAX_GENERATE_BATCH}"
+            )));
+        }
+    };
+    let plan = Arc::new(request.plan()?);
+    let (first, format) = (request.seed.unwrap_or_else(generate::fresh_seed), request.format);
+    state.pool.check_room()?;
+    let slots = state.pool.limits().slots.max(1);
+    let lines = stream::iter(0..count)
+        .map(move |index| {
+            let (state, plan) = (state.clone(), Arc::clone(&plan));
+            async move {
+                let seed = generate::batch_seed(first, index);
+                let made = plan.make(&state, seed, format, Some(state.request_timeout)).await;
+                let mut line = match made {
+                    Ok(answer) => serde_json::to_vec(&answer),
+                    Err(error) => serde_json::to_vec(&ItemProblem::new(error, Position::Index(index as usize))),
+                }
+                .expect("answers always serialize");
+                line.push(b'\n');
+                Ok::<_, Infallible>(Bytes::from(line))
+            }
+        })
+        .buffered(slots);
+    Ok(([(header::CONTENT_TYPE, NDJSON)], Body::from_stream(lines)).into_response())
 }
 
 /// `/v1/generate` of a puzzle made to order: puzzles of the level made from `seed` until one
 /// meets every wish, or a 503 saying what the puzzles made lacked.
 async fn generate_to_order(
-    state: AppState,
+    state: &AppState,
     order: Order,
     seed: u64,
     format: Format,
-) -> Result<Json<GenerateResponse>, ApiError> {
+    patience: Option<Duration>,
+) -> Result<GenerateResponse, ApiError> {
     let (level, symmetry) = (order.level, order.symmetry);
-    let made = state.pool.run("generate", move |deadline| Ok(order.make(seed, deadline))).await?;
+    let made = on_pool(state, patience, move |deadline| Ok(order.make(seed, deadline))).await?;
     let made = made.map_err(|missed| ApiError::OrderNotMet {
         level,
         timeout: state.pool.limits().solve_timeout,
         missed: missed.to_string(),
     })?;
     let shape = made.generated.puzzle.shape();
-    Ok(Json(GenerateResponse {
+    Ok(GenerateResponse {
         puzzle: FormattedGrid { grid: made.generated.puzzle, format },
         solution: FormattedGrid { grid: made.generated.solution, format },
         rating: made.generated.rating,
@@ -282,16 +427,19 @@ async fn generate_to_order(
         id: made.id.map(|id| id.to_string()),
         date: None,
         attempts: Some(made.attempts),
-    }))
+    })
 }
 
 /// The puzzle of `id`, made on the solver pool (a 503 when it takes longer than the solve
-/// timeout), the level already checked as offered for the shape.
-async fn generate_puzzle(state: &AppState, id: PuzzleId, format: Format) -> Result<GenerateResponse, ApiError> {
+/// timeout; see [`on_pool`] for `patience`), the level already checked as offered for the shape.
+async fn generate_puzzle(
+    state: &AppState,
+    id: PuzzleId,
+    format: Format,
+    patience: Option<Duration>,
+) -> Result<GenerateResponse, ApiError> {
     let PuzzleId { shape, level, symmetry, seed } = id;
-    let generated = state
-        .pool
-        .run("generate", move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
+    let generated = on_pool(state, patience, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
         .await
         .map_err(|error| match error {
             PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
@@ -347,7 +495,7 @@ pub async fn daily(
     };
     let id = PuzzleId::daily(date, level);
     cached(&headers, id, max_age, async move {
-        let mut answer = generate_puzzle(&state, id, Format::Text).await?;
+        let mut answer = generate_puzzle(&state, id, Format::Text, None).await?;
         answer.date = Some(date.to_string());
         Ok(answer)
     })
@@ -364,7 +512,7 @@ pub async fn puzzle(
     let id: PuzzleId = id.parse().map_err(|error: BadPuzzleId| ApiError::UnknownPuzzle(error.to_string()))?;
     AnyGrid::offers(id.shape, id.level)
         .map_err(|error| ApiError::UnknownPuzzle(format!("no puzzle has the id {id}: {error}")))?;
-    cached(&headers, id, CACHE_SECONDS, async move { generate_puzzle(&state, id, Format::Text).await }).await
+    cached(&headers, id, CACHE_SECONDS, async move { generate_puzzle(&state, id, Format::Text, None).await }).await
 }
 
 /// The answer of `make`, with the puzzle's id as its `ETag` and cacheable for `max_age`
@@ -387,45 +535,4 @@ async fn cached(
         return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
     }
     Ok((headers, Json(make.await?)).into_response())
-}
-
-/// `/v1/generate` for a variant: its levels checked, then a puzzle made for its rules.
-async fn generate_variant(
-    state: AppState,
-    shape: Shape,
-    request: GenerateRequest,
-) -> Result<Json<GenerateResponse>, ApiError> {
-    let GenerateRequest { difficulty, seed, symmetry, format, variant, constraints, .. } = request;
-    let constraints = constraints.unwrap_or_default();
-    variant_generate::offers(shape, variant, &constraints, difficulty).map_err(|refused| match refused {
-        Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
-        Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
-        Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
-    })?;
-    let seed = seed.unwrap_or_else(generate::fresh_seed);
-    let generated = state
-        .pool
-        .run("generate", move |deadline| {
-            variant_generate::generate(shape, variant, &constraints, difficulty, symmetry, seed, deadline)
-        })
-        .await
-        .map_err(|error| match error {
-            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level: difficulty, timeout },
-            error => error.into(),
-        })?
-        // Only rules whose grids the check's short search did not rule out get here.
-        .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
-    Ok(Json(GenerateResponse {
-        puzzle: FormattedGrid { grid: AnyGrid::from(generated.puzzle), format },
-        solution: FormattedGrid { grid: AnyGrid::from(generated.solution), format },
-        rating: generated.rating,
-        seed,
-        symmetry,
-        shape: (shape != Shape::CLASSIC).then_some(shape),
-        variant,
-        constraints: Some(generated.constraints),
-        id: None,
-        date: None,
-        attempts: None,
-    }))
 }

@@ -367,11 +367,11 @@ struct RequestContext<'a> {
     request_id: Option<&'a str>,
 }
 
-/// Where a board sits in a batch.
+/// Where a board, or a generated puzzle, sits in a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Position {
-    /// 0-based index in a JSON array of boards.
+    /// 0-based index in a JSON array of boards, or of a generate batch's puzzles.
     Index(usize),
     /// 0-based index in a JSON array of an entry written as a request (`board` and `box`).
     #[serde(rename = "index")]

@@ -17,7 +17,7 @@ pub struct Route {
     /// The path, exactly as the router matches it.
     pub path: &'static str,
     /// Whether the body is held to `--body-limit-bytes` before the handler reads it: one board's
-    /// JSON fits in a small body. The batch route reads its body itself, with a limit per board
+    /// JSON fits in a small body. The solve batch route reads its body itself, with a limit per board
     /// (JSON) or per line (NDJSON); a `GET` has no body to read.
     pub body_limit: bool,
     /// Whether the route moves to the listener of its own that `--metrics-addr` gives
@@ -55,6 +55,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/v1/generate", |filter| on(filter, logic::generate)).body_limit(),
     Route::new(Method::POST, "/v1/render", |filter| on(filter, render::render)).body_limit(),
     Route::new(Method::POST, "/v1/booklet", |filter| on(filter, render::booklet)).body_limit(),
+    Route::new(Method::POST, "/v1/generate/batch", |filter| on(filter, logic::generate_batch)).body_limit(),
     Route::new(Method::POST, "/v1/solve/batch", |filter| on(filter, batch::solve_batch)),
     Route::new(Method::GET, "/v1/daily", |filter| on(filter, logic::daily)),
     Route::new(Method::GET, "/v1/puzzles/{id}", |filter| on(filter, logic::puzzle)),

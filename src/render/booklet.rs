@@ -2,6 +2,7 @@
 //! their answers, smaller, on pages of their own; a header with the title and a page number on
 //! every page.
 
+use crate::generate::batch_seed;
 use crate::puzzle_id::PuzzleId;
 use crate::sizes::AnyGrid;
 use crate::sizes::rules::Conflict;
@@ -74,10 +75,10 @@ impl BookletPuzzle {
     }
 }
 
-/// The ids of a booklet's `count` puzzles: `first`'s, then the same with the seeds that follow,
-/// as `sudokud generate --count` numbers them.
+/// The ids of a booklet's `count` puzzles: `first`'s, then the same with the seeds a batch's
+/// puzzles take ([`batch_seed`]), as `sudokud generate --count` and `/v1/generate/batch` make them.
 pub fn ids(first: PuzzleId, count: usize) -> impl Iterator<Item = PuzzleId> {
-    (0..count as u64).map(move |offset| PuzzleId { seed: first.seed.wrapping_add(offset), ..first })
+    (0..count as u64).map(move |index| PuzzleId { seed: batch_seed(first.seed, index), ..first })
 }
 
 /// A booklet to print.

@@ -288,7 +288,7 @@ fn solve_plays_every_line_by_a_variant_s_rules() {
     assert_eq!(
         stdout_lines(&output),
         [
-            "error\tinvalid-request: `constraints.even[0]`: cell [5, 5] is outside the 4x4 grid (rows and columns 0 to 3)"
+            "error\tinvalid-request: `constraints.even[0]`: cell [5, 5] is outside the 4x4 grid (rows and columns 0 to 3)\tline 1"
         ]
     );
     let output = run(&["solve", "--constraints", "{\"diagonal\":1}"], "");
@@ -346,4 +346,93 @@ fn candidates_writes_the_pencil_mark_line_of_each_puzzle() {
     // Under the X rules the centre's diagonal loses the 1.
     let x = run(&["candidates", "--variant", "x"], &format!("{}\n", "1".to_owned() + &".".repeat(15)));
     assert_eq!(stdout_lines(&x), ["1....234.234.234.234.23412341234.2341234.2341234.23412341234.234"]);
+}
+
+/// The one solution of a 9x9 puzzle, by the independent oracle.
+fn oracle_solution(puzzle: &str) -> String {
+    let count = crate::common::oracle::count(&puzzle.replace('0', ".").parse().unwrap(), 2);
+    assert_eq!(count.solutions, 1, "{puzzle}");
+    count.first.unwrap().to_string()
+}
+
+#[test]
+fn solve_reads_sadman_hodoku_and_simple_sudoku_files() {
+    // SadMan .sdm: 81 digits a line, 0 for a blank.
+    let sdm = std::fs::read_to_string(data("formats/hard_3.sdm")).unwrap();
+    let expected: Vec<String> = sdm.lines().map(oracle_solution).collect();
+    assert_eq!(stdout_lines(&run(&["solve", &data("formats/hard_3.sdm")], "")), expected);
+    // A collection with a comment line and what follows each puzzle: `#1 medium (2.6)`, `:hard:4.2`, CSV.
+    let collection = std::fs::read_to_string(data("formats/collection.txt")).unwrap();
+    let expected: Vec<String> = collection.lines().skip(1).map(|line| oracle_solution(&line[..81])).collect();
+    assert_eq!(stdout_lines(&run(&["solve", &data("formats/collection.txt")], "")), expected);
+    // One grid of nine lines: SadMan .sdk with its header and comment lines, Simple Sudoku .ss
+    // with its bars and borders. Files of every form in one run, each read as its own.
+    let ss = "8..1.......74.2...2..9..1.5.5...7..2......4...3.8.1...7......6..2..9..13..3......";
+    let files = [data("formats/example.sdk"), data("formats/hard.ss"), data("formats/hard_3.sdm")];
+    let output = run(&["solve", "--threads", "2", &files[0], &files[1], &files[2]], "");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines[..2], [SOLUTION.to_owned(), oracle_solution(ss)]);
+    assert_eq!(lines[2..], stdout_lines(&run(&["solve", &files[2]], ""))[..]);
+    // rate and explain read the same files.
+    let rated = stdout_lines(&run(&["rate", &files[0], &files[1]], ""));
+    assert_eq!(rated[0], "1.2\teasy\tlogic\tfull-house=21,hidden-single-box=30");
+    assert_eq!(rated[1], stdout_lines(&run(&["rate"], &format!("{ss}\n")))[0]);
+}
+
+#[test]
+fn the_input_format_flag_overrides_what_the_first_line_tells() {
+    // Read as lines, a grid file is a puzzle per row: every row, and the header, is no board.
+    let output = run(&["solve", "--input-format", "line", &data("formats/example.sdk")], "");
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 10, "{lines:?}");
+    assert!(lines[0].starts_with("error\tinvalid-board: the board has 8 cells") && lines[0].ends_with("\tline 1"));
+    assert!(lines[9].starts_with("error\tinvalid-board: the board has 9 cells") && lines[9].ends_with("\tline 12"));
+    // Rows of 16 cells are whole 4x4 puzzles unless the flag says they make a 16x16 grid.
+    let empty = format!("{}\n", ".".repeat(16)).repeat(16);
+    assert_eq!(stdout_lines(&run(&["solve"], &empty)).len(), 16);
+    let grid = stdout_lines(&run(&["solve", "--input-format", "grid"], &empty));
+    assert_eq!(grid.len(), 1);
+    assert!(grid[0].len() == 256 + "\tmultiple".len() && grid[0].ends_with("\tmultiple"), "{grid:?}");
+    let bad = run(&["solve", "--input-format", "sdk"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("[possible values: line, grid]"));
+}
+
+#[test]
+fn pencil_mark_lines_are_positions_with_the_player_s_marks() {
+    let file = data("formats/positions.txt");
+    let solution = oracle_solution("8..1.......74.2...2..9..1.5.5...7..2......4...3.8.1...7......6..2..9..13..3......");
+    let refused = "error\twrong-candidates: the pencil marks contradict the solution: r1c2: 9 was crossed out, but \
+                   the solution has it there\tline 3";
+    let solved = stdout_lines(&run(&["solve", &file], ""));
+    assert_eq!(solved, [solution.as_str(), refused, "123456456123234561561234345612612345"]);
+    let rated = stdout_lines(&run(&["rate", &file], ""));
+    assert!(rated[0].starts_with("4.2\thard\tlogic\t") && rated[1] == refused, "{rated:?}");
+    let explained = String::from_utf8(run(&["explain", &file], "").stdout).unwrap();
+    let paragraphs: Vec<&str> = explained.split_terminator("\n\n").collect();
+    assert_eq!(paragraphs.len(), 3);
+    assert!(paragraphs[0].ends_with(&format!("{solution}\t4.2\thard\tlogic")), "{}", paragraphs[0]);
+    assert_eq!(paragraphs[1], refused);
+    // candidates: what the marks keep of the basic candidates; r1c2 keeps 4 and 6 only.
+    let marks = stdout_lines(&run(&["candidates", &file], ""));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let given: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(marks[0], given[0], "the basic candidates are their own candidates");
+    assert_eq!(&marks[1][9..18], "...4.6...");
+}
+
+#[test]
+fn every_error_names_the_line_its_puzzle_starts_on() {
+    let input = format!("# comment\n{PUZZLE}\n\n12345\n{PUZZLE} # fine\n55{}\n", &PUZZLE[2..]);
+    let lines = stdout_lines(&run(&["solve"], &input));
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1].starts_with("error\tinvalid-board: ") && lines[1].ends_with("\tline 4"), "{}", lines[1]);
+    assert!(lines[3].starts_with("error\tconflicting-givens: ") && lines[3].ends_with("\tline 6"), "{}", lines[3]);
+    let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
+    let grids = format!("[Puzzle]\n{}\n\n[Puzzle]\n{}\n", rows[..8].join("\n"), rows.join("\n"));
+    assert_eq!(
+        stdout_lines(&run(&["solve"], &grids)),
+        ["error\tinvalid-board: the grid ends after 8 of its 9 rows\tline 2", SOLUTION]
+    );
 }

@@ -1,4 +1,7 @@
-//! `POST /v1/rate`, `/v1/hint`, `/v1/explain` and `/v1/generate` through the real router.
+//! `POST /v1/rate`, `/v1/hint`, `/v1/explain`, `/v1/generate` and `/v1/generate/batch` through the
+//! real router (and a real server where a client must go away).
+
+use std::time::Duration;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -572,4 +575,169 @@ async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
         let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
         assert!(problem["detail"].as_str().unwrap().starts_with(detail), "{problem}");
     }
+}
+
+/// The lines `/v1/generate/batch` answers `body` with, through `router`.
+async fn generate_batch(router: axum::Router, body: Value) -> Vec<Value> {
+    let (status, lines) = ndjson_reply(router, post_json("/v1/generate/batch", body.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{lines:?}");
+    lines
+}
+
+#[tokio::test]
+async fn a_generate_batch_streams_count_puzzles_from_consecutive_seeds() {
+    let request = json!({ "difficulty": "medium", "seed": 11, "count": 6, "symmetry": "rotational" });
+    let lines = generate_batch(router(&config()), request.clone()).await;
+    assert_eq!(lines.len(), 6);
+    let mut puzzles = std::collections::BTreeSet::new();
+    for (index, line) in lines.iter().enumerate() {
+        // Each line is what /v1/generate answers for its seed, a puzzle with one solution.
+        let seed = 11 + index as u64;
+        assert_eq!(line["seed"], seed, "{line}");
+        assert_eq!(line["id"], format!("medium.rotational.3x3.{seed}"));
+        let alone =
+            post("/v1/generate", json!({ "difficulty": "medium", "seed": seed, "symmetry": "rotational" })).await;
+        assert_eq!(&alone.body, line);
+        assert!(puzzles.insert(check_generated(line).to_string()), "puzzle {index} is made twice");
+    }
+    // The same request, the same lines; the CLI's `generate --count --seed` makes the same puzzles.
+    assert_eq!(generate_batch(router(&config()), request).await, lines);
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_sudokud"))
+        .args(["generate", "--difficulty", "medium", "--symmetry", "rotational", "--seed", "11", "--count", "6"])
+        .output()
+        .unwrap();
+    let cli = String::from_utf8(cli.stdout).unwrap();
+    let cli: Vec<&str> = cli.lines().map(|line| line.split('\t').next().unwrap()).collect();
+    let http: Vec<&str> = lines.iter().map(|line| line["puzzle"].as_str().unwrap()).collect();
+    assert_eq!(cli, http);
+}
+
+#[tokio::test]
+async fn a_generate_batch_takes_what_generate_takes() {
+    // Another size and representation, puzzles made to order, a variant: each line as /v1/generate's.
+    for request in [
+        json!({ "difficulty": "easy", "size": 6, "seed": 2, "format": "numbers" }),
+        json!({ "difficulty": "easy", "seed": 2, "min_givens": 40 }),
+        json!({ "difficulty": "easy", "seed": 3, "variant": "x" }),
+    ] {
+        let mut batch = request.clone();
+        batch["count"] = json!(3);
+        let lines = generate_batch(router(&config()), batch).await;
+        assert_eq!(lines.len(), 3);
+        for (index, line) in lines.iter().enumerate() {
+            let mut alone = request.clone();
+            alone["seed"] = json!(request["seed"].as_u64().unwrap() + index as u64);
+            assert_eq!(&post("/v1/generate", alone).await.body, line, "{request}");
+        }
+    }
+    // The most a batch makes, of the smallest grids; without a seed the server picks the first.
+    let lines = generate_batch(router(&config()), json!({ "difficulty": "easy", "size": 4, "count": 1000 })).await;
+    assert_eq!(lines.len(), 1000);
+    let first = lines[0]["seed"].as_u64().unwrap();
+    for (index, line) in lines.iter().enumerate() {
+        assert_eq!(line["seed"], sudokud::generate::batch_seed(first, index as u64), "{line}");
+        let puzzle = sudokud::sizes::Grid::parse(line["puzzle"].as_str().unwrap(), None).unwrap();
+        let count = sudokud::sizes::solver::count_solutions(&puzzle, 2, &mut sudokud::solver::Never).unwrap();
+        assert_eq!(count.solutions, 1, "{line}");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_generate_batch_is_refused_before_any_puzzle() {
+    for (body, detail) in [
+        (json!({ "difficulty": "easy" }), "`count` is missing: how many puzzles to make, 1 to 1000"),
+        (json!({ "difficulty": "easy", "count": 0 }), "`count`: found 0; expected 1 to 1000"),
+        (json!({ "difficulty": "easy", "count": 1001 }), "`count`: found 1001; expected 1 to 1000"),
+        (json!({ "difficulty": "easy", "count": "3" }), "`count`: found \"3\"; expected an integer"),
+        (json!({ "difficulty": "insane", "count": 2 }), "`difficulty`: found \"insane\""),
+        (json!({ "difficulty": "hard", "size": 4, "count": 2 }), "`difficulty`: "),
+        (
+            json!({ "difficulty": "medium", "require": ["x-wing"], "se_max": 3.0, "count": 2 }),
+            "no puzzle can meet the order: x-wing rates 3.2, above the highest rating asked, 3.0",
+        ),
+        (
+            json!({ "difficulty": "easy", "variant": "x", "min_givens": 30, "count": 2 }),
+            "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens` are not offered",
+        ),
+    ] {
+        let reply = post("/v1/generate/batch", body.clone()).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(problem["detail"].as_str().unwrap().starts_with(detail), "{body}: {problem}");
+        assert_eq!(problem["instance"], "/v1/generate/batch");
+    }
+    // A full server refuses the batch up front, and takes it once a slot is free.
+    let full = full_pool().await;
+    let request = || post_json("/v1/generate/batch", json!({ "difficulty": "easy", "count": 2 }).to_string());
+    let reply = send(full.router.clone(), request()).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
+    assert!(reply.headers.contains_key(axum::http::header::RETRY_AFTER));
+    let (status, lines) = ndjson_reply(full.release().await, request()).await;
+    assert_eq!((status, lines.len()), (StatusCode::OK, 2));
+}
+
+#[tokio::test]
+async fn a_puzzle_not_made_in_time_is_a_problem_line_and_the_next_ones_follow() {
+    // Hard puzzles of 18 givens are rare: within 150 ms no order is met, each line says so.
+    let short = router(&ServeConfig { solve_timeout_ms: 150, ..config() });
+    let rare = json!({ "difficulty": "hard", "seed": 1, "max_givens": 18, "count": 3 });
+    let lines = generate_batch(short, rare).await;
+    assert_eq!(lines.len(), 3);
+    for (index, line) in lines.iter().enumerate() {
+        assert_item_problem(line, 503, "solve-timeout");
+        assert_eq!(line["index"], index, "{line}");
+        assert!(line["detail"].as_str().unwrap().starts_with("no hard puzzle meeting the order was found"), "{line}");
+        assert!(line.get("instance").is_none() && line.get("request_id").is_none(), "{line}");
+    }
+    // A plain level past its deadline fails alike.
+    let lines = generate_batch(
+        router(&ServeConfig { solve_timeout_ms: 0, ..config() }),
+        json!({ "difficulty": "easy", "count": 2 }),
+    )
+    .await;
+    assert_eq!(lines.len(), 2);
+    lines.iter().for_each(|line| assert_item_problem(line, 503, "solve-timeout"));
+}
+
+#[tokio::test]
+async fn a_generate_batch_stops_when_its_client_goes_away() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // One solver slot and no queue: while a batch runs, a solve finds no room (503).
+    let config = ServeConfig {
+        max_concurrent_solves: std::num::NonZeroUsize::new(1),
+        max_queued_solves: 0,
+        queue_timeout_ms: 10,
+        ..config()
+    };
+    let running = start(config).await;
+    let body = json!({ "difficulty": "medium", "seed": 1, "count": 1000 }).to_string();
+    let mut stream = tokio::net::TcpStream::connect(running.addr).await.unwrap();
+    let head = format!(
+        "POST /v1/generate/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The first line arrives while the rest are still being made.
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&answer).contains("\"seed\":1,") {
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer)).await.unwrap().unwrap();
+        assert!(read > 0, "the server closed early");
+        answer.extend_from_slice(&buffer[..read]);
+    }
+    let client = reqwest::Client::new();
+    let solve = || post_solve(&client, running.addr, json!({ "board": PUZZLE }).to_string());
+    let mut refused = 0;
+    for _ in 0..20 {
+        refused += u32::from(solve().await.status() == 503);
+    }
+    assert!(refused > 0, "the batch holds the one slot while its client reads");
+    // Gone: the puzzle being made ends, and no other is started, so every solve finds the slot.
+    drop(stream);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for _ in 0..20 {
+        assert_eq!(solve().await.status(), 200);
+    }
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
 }

@@ -30,7 +30,7 @@ use serde_json::{Value, json};
 use sudokud::board::Format;
 use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
-use sudokud::http::{AppState, PROBLEM_BASE, ROUTES, Readiness, app};
+use sudokud::http::{AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Readiness, app};
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
@@ -68,6 +68,13 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ("POST", "/v1/generate", 500, PANIC_ONLY),
     ("POST", "/v1/render", 500, PANIC_ONLY),
     ("POST", "/v1/booklet", 500, PANIC_ONLY),
+    (
+        "POST",
+        "/v1/generate/batch",
+        500,
+        "`internal` is only answered when a handler panics, which no request can cause; a generation job that \
+         panics fails only its puzzle, with an `internal` item problem",
+    ),
     ("GET", "/v1/daily", 500, PANIC_ONLY),
     ("GET", "/v1/puzzles/{id}", 500, PANIC_ONLY),
     (
@@ -647,6 +654,77 @@ fn cases() -> Vec<Case> {
             status: 408,
             problem: Some("request-timeout"),
         },
+        case(
+            "three hard puzzles",
+            Call::json("/v1/generate/batch", r#"{"difficulty":"hard","seed":7,"count":3}"#),
+            200,
+            None,
+        ),
+        case(
+            "two 6x6 puzzles made to order, in numbers",
+            Call::json(
+                "/v1/generate/batch",
+                r#"{"difficulty":"easy","size":6,"min_givens":20,"count":2,"format":"numbers"}"#,
+            ),
+            200,
+            None,
+        ),
+        case(
+            "two X puzzles",
+            Call::json("/v1/generate/batch", r#"{"difficulty":"easy","variant":"x","seed":1,"count":2}"#),
+            200,
+            None,
+        ),
+        Case {
+            what: "puzzles past their deadlines, each a problem line",
+            call: Call::json("/v1/generate/batch", r#"{"difficulty":"hard","count":2}"#),
+            setup: Setup::NoSolveTime,
+            status: 200,
+            problem: None,
+        },
+        case("no count", Call::json("/v1/generate/batch", r#"{"difficulty":"hard"}"#), 422, Some("invalid-request")),
+        case(
+            "a count over the most",
+            Call::json("/v1/generate/batch", r#"{"difficulty":"hard","count":1001}"#),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "an order no puzzle can meet",
+            Call::json("/v1/generate/batch", r#"{"difficulty":"easy","require":["x-wing"],"count":2}"#),
+            422,
+            Some("invalid-request"),
+        ),
+        case("malformed JSON", Call::json("/v1/generate/batch", "{"), 400, Some("malformed-json")),
+        case(
+            "a body over 16384 bytes",
+            Call::json(
+                "/v1/generate/batch",
+                json!({ "difficulty": "easy", "count": 1, "padding": "x".repeat(17_000) }).to_string(),
+            ),
+            413,
+            Some("payload-too-large"),
+        ),
+        case(
+            "no Content-Type",
+            Call::json("/v1/generate/batch", r#"{"difficulty":"easy","count":1}"#).with_content_type(None),
+            415,
+            Some("unsupported-media-type"),
+        ),
+        Case {
+            what: "a body that stops arriving",
+            call: Call::json("/v1/generate/batch", ""),
+            setup: Setup::StalledBody,
+            status: 408,
+            problem: Some("request-timeout"),
+        },
+        Case {
+            what: "a batch with every slot busy and no queue",
+            call: Call::json("/v1/generate/batch", r#"{"difficulty":"easy","count":2}"#),
+            setup: Setup::PoolFull,
+            status: 503,
+            problem: Some("overloaded"),
+        },
         case("a dated daily puzzle", Call::get_at("/v1/daily", "/v1/daily?date=2026-12-02&difficulty=easy"), 200, None),
         case("today's puzzle", Call::get("/v1/daily"), 200, None),
         case(
@@ -1167,7 +1245,11 @@ async fn every_request_example_gets_the_answer_the_spec_pairs_with_it() {
                 let reply = oneshot(router(&ServeConfig::default(), Readiness::default()), request).await;
                 let text = String::from_utf8_lossy(&reply.body);
                 assert_eq!(reply.status, status, "{what}: {text}");
-                let mut answer: Value = serde_json::from_str(text.trim_end())
+                // An NDJSON answer's example is its first line, as its schema describes one line.
+                let ndjson =
+                    reply.headers.get(header::CONTENT_TYPE).is_some_and(|value| value == "application/x-ndjson");
+                let text = if ndjson { text.lines().next().unwrap_or_default() } else { text.trim_end() };
+                let mut answer: Value = serde_json::from_str(text)
                     .unwrap_or_else(|error| panic!("{what}: the answer is not one JSON value ({error}): {text}"));
                 let mut expected = expected.clone();
                 for value in [&mut answer, &mut expected] {
@@ -1207,6 +1289,8 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
         assert!(table.contains(&entry), "the Technique description must say `{entry}`");
     }
     assert_eq!(schemas["Variant"]["enum"], names(Preset::ALL.iter().map(ToString::to_string).collect()), "Variant");
+    let count = &schemas["GenerateBatchRequest"]["allOf"][1]["properties"]["count"];
+    assert_eq!(count["maximum"], MAX_GENERATE_BATCH, "GenerateBatchRequest.count");
     let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());
     assert_eq!(schemas["Constraints"]["properties"]["diagonals"]["enum"], diagonals, "Constraints.diagonals");
     let units = names(Unit::ALL.iter().map(|unit| unit.name().to_owned()).collect());

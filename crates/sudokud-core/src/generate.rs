@@ -212,11 +212,23 @@ pub fn fresh_seed() -> u64 {
     SplitMix64(nanos as u64).next_u64() >> 11
 }
 
+/// The seed of puzzle `index` (from 0) of a batch whose first seed is `first`: `first + index`,
+/// wrapping past the last seed, so that any puzzle of a batch can be made again alone.
+pub fn batch_seed(first: u64, index: u64) -> u64 {
+    first.wrapping_add(index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules;
     use crate::solver::Never;
+
+    #[test]
+    fn a_batch_s_seeds_follow_its_first_and_wrap() {
+        assert_eq!((0..3).map(|index| batch_seed(7, index)).collect::<Vec<_>>(), [7, 8, 9]);
+        assert_eq!(batch_seed(u64::MAX, 1), 0);
+    }
     use crate::solver::PollBudget;
 
     #[test]

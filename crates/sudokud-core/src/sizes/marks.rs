@@ -10,9 +10,9 @@
 use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use super::AnyGrid;
 use super::logic::GridCell;
-use super::shape::{Shape, symbol, value_of};
+use super::shape::{SIZES, Shape, symbol, value_of};
+use super::{AnyGrid, Grid};
 
 /// The pencil marks of a grid: per cell the set of possible values, bit `v - 1` for value `v`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,9 +110,42 @@ impl Marks {
         Ok(Marks { shape, cells })
     }
 
+    /// The shape whose one-line form has `count` characters: N x N x N for a size N, boxes of
+    /// `shape` when given, else of the size's default. 64 characters are also an 8x8 board's
+    /// cells, so they are 4x4 marks only when `shape` is 2x2.
+    pub fn line_shape(count: usize, shape: Option<Shape>) -> Option<Shape> {
+        let cube = |size: usize| size * size * size;
+        match shape {
+            Some(shape) => (cube(shape.size()) == count).then_some(shape),
+            None => SIZES
+                .iter()
+                .find(|&&size| cube(size) == count && Shape::for_cells(count).is_none())
+                .and_then(|&size| Shape::default_for(size)),
+        }
+    }
+
     /// The grid's shape.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// The position these marks describe, as a player's tool writes it: a cell with one
+    /// candidate holds that value, any other cell is blank (its candidates are the player's).
+    pub fn placed(&self) -> AnyGrid {
+        let cells =
+            self.cells.iter().map(|&set| if set.count_ones() == 1 { set.trailing_zeros() as u8 + 1 } else { 0 });
+        AnyGrid::from(Grid::new(self.shape, cells.collect()).expect("marks hold a value per cell of their shape"))
+    }
+
+    /// Leaves each cell only the values `marks` keep there too.
+    ///
+    /// # Panics
+    /// If `marks` are of another shape.
+    pub fn keep_only(&mut self, marks: &Marks) {
+        assert_eq!(self.shape, marks.shape, "pencil marks of another shape");
+        for (set, &kept) in self.cells.iter_mut().zip(&marks.cells) {
+            *set &= kept;
+        }
     }
 
     /// The possible values of the cell at row-major `index`, bit `v - 1` for value `v`.
@@ -444,6 +477,65 @@ mod tests {
         // Whitespace is skipped and 0 is a blank place.
         let spaced = format!("{} 0{}", "1".to_owned() + &".".repeat(8), &".".repeat(719));
         assert_eq!(Marks::parse_line(&spaced, Shape::CLASSIC).unwrap().values(0).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn a_line_s_length_tells_the_shape_of_its_marks() {
+        assert_eq!(Marks::line_shape(729, None), Some(Shape::CLASSIC));
+        assert_eq!(Marks::line_shape(216, None), Shape::new(2, 3));
+        assert_eq!(Marks::line_shape(4096, None), Shape::new(4, 4));
+        assert_eq!(Marks::line_shape(729, Some(Shape::CLASSIC)), Some(Shape::CLASSIC));
+        assert_eq!(Marks::line_shape(216, Shape::new(3, 2)), Shape::new(3, 2));
+        assert_eq!(Marks::line_shape(729, Shape::new(2, 3)), None);
+        // Boards' cell counts are no marks; 64 is an 8x8 board unless the box is 2x2.
+        assert_eq!(Marks::line_shape(81, None), None);
+        assert_eq!(Marks::line_shape(728, None), None);
+        assert_eq!(Marks::line_shape(64, None), None);
+        assert_eq!(Marks::line_shape(64, Shape::new(2, 4)), None);
+        assert_eq!(Marks::line_shape(64, Shape::new(2, 2)), Shape::new(2, 2));
+    }
+
+    #[test]
+    fn placed_values_are_the_cells_with_one_candidate() {
+        // r1c1 holds 1; r1c2 may be 2 or 3; r1c3 has no candidate left; the rest are open.
+        let line = format!("1....23.....{}", "1234".repeat(13));
+        let marks = Marks::parse_line(&line, Shape::new(2, 2).unwrap()).unwrap();
+        let placed = marks.placed();
+        assert_eq!(placed.to_string(), "1...............");
+        assert_eq!(placed.shape(), Shape::new(2, 2).unwrap());
+        // A 9x9 position becomes the classic board: the givens, and the cells whose basic
+        // candidates are one value (naked singles), as the line POST /v1/candidates writes.
+        let grid = AnyGrid::parse(EXAMPLE_PUZZLE, None).unwrap();
+        let basic = classic(EXAMPLE_PUZZLE).candidates();
+        let placed = Marks::parse_line(&basic.to_line(&grid), Shape::CLASSIC).unwrap().placed();
+        assert!(matches!(placed, AnyGrid::Classic(_)));
+        for (cell, (&value, &given)) in placed.cells().iter().zip(grid.cells()).enumerate() {
+            let single = basic.values(cell).collect::<Vec<_>>();
+            let expected = if given != 0 {
+                given
+            } else if let [only] = single[..] {
+                only
+            } else {
+                0
+            };
+            assert_eq!(value, expected, "cell {cell}");
+        }
+        assert!(
+            placed.cells().iter().filter(|&&value| value != 0).count()
+                > grid.cells().iter().filter(|&&value| value != 0).count()
+        );
+    }
+
+    #[test]
+    fn keep_only_leaves_the_values_both_marks_keep() {
+        let shape = Shape::new(2, 2).unwrap();
+        let mut basic = Marks::parse_line(&"1234".repeat(16), shape).unwrap();
+        let player = Marks::parse_line(&format!(".2.4{}", "12..".repeat(15)), shape).unwrap();
+        basic.keep_only(&player);
+        assert_eq!(basic, player);
+        let mut none = Marks::parse_line(&".".repeat(64), shape).unwrap();
+        none.keep_only(&player);
+        assert_eq!(none.values(0).count(), 0);
     }
 
     #[test]
