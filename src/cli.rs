@@ -63,7 +63,7 @@ pub enum Command {
     ///
     /// Grids of N lines of N cells (SadMan .sdk, Simple Sudoku .ss): '|' and whitespace in a row,
     /// border lines ('---+---+---') and lines starting with '#' are ignored; a blank line or a
-    /// header such as '[Puzzle]' ends a grid. Rows of 16 cells are whole 4x4 puzzles unless
+    /// header such as `[Puzzle]` ends a grid. Rows of 16 cells are whole 4x4 puzzles unless
     /// --input-format grid says they make a 16x16 grid.
     ///
     /// Each puzzle gets one line: the solution, one line of the puzzle's size, followed by a tab

@@ -3,8 +3,8 @@
 //!
 //! A drawing is laid out once, as a [`scene::Scene`] of paths and glyphs ([`figure`] for one
 //! puzzle, [`booklet`] for pages of them), and each format writes that scene: SVG as text we
-//! write ([`svg`]), PNG rasterised by `tiny-skia` ([`png`]), PDF by `pdf-writer` ([`pdf`]). The
-//! text is drawn as outlines of the one built-in [`font`], so every format shows the same thing
+//! write (`svg.rs`), PNG rasterised by `tiny-skia` (`png.rs`), PDF by `pdf-writer` (`pdf.rs`). The
+//! text is drawn as outlines of the one built-in font (`font.rs`), so every format shows the same thing
 //! everywhere. Like the core, this module does no I/O; the service runs it on its blocking pool.
 
 pub mod booklet;

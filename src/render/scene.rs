@@ -136,7 +136,7 @@ pub enum Item {
         path: Path,
         stroke: Stroke,
     },
-    /// A character of the [font](super::font), its baseline's left end at `at`, its em `size`
+    /// A character of the built-in font, its baseline's left end at `at`, its em `size`
     /// high.
     Glyph {
         ch: char,
@@ -168,7 +168,7 @@ impl Scene {
     }
 
     /// `text` in the font, its baseline starting at `at`; characters the font lacks are skipped
-    /// (callers check text they take from a request first, see [`super::font::Font::missing`]).
+    /// (callers check text they take from a request first: [`super::check_title`]).
     pub fn text(&mut self, text: &str, at: Point, size: f32, color: Color) {
         let font = super::font::Font::get();
         let mut x = at.0;
