@@ -77,6 +77,7 @@ fn made_to_order(seeds: u64) {
         require: require.to_vec(),
         exclude: exclude.to_vec(),
         givens,
+        variant: None,
     };
     let table = [
         ("hard, x-wing", order(Level::Hard, None, &[Technique::XWing], &[], (0, 81))),

@@ -182,7 +182,7 @@ impl GenerateRequest {
 
     /// The order of a puzzle made to order for `shape`, its wishes checked (422 naming the member
     /// at fault, or saying why no puzzle can meet them).
-    fn order(&self, shape: Shape) -> Result<Order, ApiError> {
+    fn order(&self, shape: Shape, variant: Option<(Option<Preset>, Constraints)>) -> Result<Order, ApiError> {
         let techniques = |member: &str, ids: &[String]| {
             ids.iter()
                 .map(|id| member::parse(id).map_err(|error| ApiError::InvalidRequest(format!("`{member}`: {error}"))))
@@ -200,6 +200,7 @@ impl GenerateRequest {
             require: techniques("require", &self.require)?,
             exclude: techniques("exclude", &self.exclude)?,
             givens: (givens(self.min_givens, 0), givens(self.max_givens, shape.cells())),
+            variant,
         };
         order
             .check()
@@ -257,10 +258,6 @@ impl GenerateRequest {
         let (level, symmetry) = (self.difficulty, self.symmetry);
         let variant =
             self.variant.is_some() || self.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
-        if variant && self.has_wishes() {
-            let wish = "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens`";
-            return Err(ApiError::InvalidRequest(format!("{wish} are not offered for variant puzzles yet")));
-        }
         if variant {
             let constraints = self.constraints.clone().unwrap_or_default();
             variant_generate::offers(shape, self.variant, &constraints, level).map_err(|refused| match refused {
@@ -268,11 +265,14 @@ impl GenerateRequest {
                 Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
                 Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
             })?;
+            if self.has_wishes() {
+                return Ok(Plan::Order(self.order(shape, Some((self.variant, constraints)))?));
+            }
             return Ok(Plan::Variant { shape, level, symmetry, preset: self.variant, constraints });
         }
         AnyGrid::offers(shape, level).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
         if self.has_wishes() {
-            return Ok(Plan::Order(self.order(shape)?));
+            return Ok(Plan::Order(self.order(shape, None)?));
         }
         Ok(Plan::Level { shape, level, symmetry })
     }
@@ -408,6 +408,7 @@ async fn generate_to_order(
     patience: Option<Duration>,
 ) -> Result<GenerateResponse, ApiError> {
     let (level, symmetry) = (order.level, order.symmetry);
+    let preset = order.variant.as_ref().and_then(|(preset, _)| *preset);
     let made = on_pool(state, patience, move |deadline| Ok(order.make(seed, deadline))).await?;
     let made = made.map_err(|missed| ApiError::OrderNotMet {
         level,
@@ -422,8 +423,8 @@ async fn generate_to_order(
         seed,
         symmetry,
         shape: (shape != Shape::CLASSIC).then_some(shape),
-        variant: None,
-        constraints: None,
+        variant: preset,
+        constraints: made.constraints,
         id: made.id.map(|id| id.to_string()),
         date: None,
         attempts: Some(made.attempts),

@@ -503,6 +503,28 @@ async fn generate_makes_puzzles_to_order() {
 }
 
 #[tokio::test]
+async fn a_variant_puzzle_is_made_to_order_under_its_rules() {
+    let order = json!({ "difficulty": "easy", "variant": "x", "seed": 3, "min_givens": 30, "se_max": 1.5 });
+    let reply = post("/v1/generate", order).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let answer = &reply.body;
+    assert_eq!(answer["variant"], "x");
+    assert_eq!(answer["constraints"], json!({ "diagonals": "both" }));
+    assert!(answer.get("id").is_none(), "a variant puzzle has no id: {answer}");
+    assert!(answer["attempts"].as_u64().unwrap() >= 1);
+    let puzzle = answer["puzzle"].as_str().unwrap();
+    assert!(puzzle.bytes().filter(|&cell| cell != b'.').count() >= 30, "{puzzle}");
+    assert!(answer["rating"]["rating"].as_f64().unwrap() <= 1.5, "{answer}");
+    // The answer's solution is the puzzle's only one under the diagonals, and its rating the one
+    // /v1/rate gives it.
+    let rules = json!({ "board": puzzle, "variant": "x" });
+    let solved = post("/v1/solve", rules.clone()).await;
+    assert_eq!((&solved.body["solution"], &solved.body["unique"]), (&answer["solution"], &json!(true)));
+    let rated = post("/v1/rate", rules).await;
+    assert_eq!(rated.body, answer["rating"]);
+}
+
+#[tokio::test]
 async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missing() {
     for (order, detail) in [
         (json!({ "difficulty": "hard", "require": ["x-wings"] }), "`require`: unknown technique \"x-wings\""),
@@ -515,8 +537,8 @@ async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missin
             "no puzzle can meet the order: the rating range 5.0-4.6 is empty",
         ),
         (
-            json!({ "difficulty": "easy", "variant": "x", "min_givens": 30 }),
-            "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens` are not offered for variant puzzles yet",
+            json!({ "difficulty": "extreme", "variant": "x", "require": ["forcing-chain"] }),
+            "no puzzle can meet the order: forcing-chain is not applied to variant grids",
         ),
     ] {
         let reply = post("/v1/generate", order.clone()).await;
@@ -656,8 +678,8 @@ async fn a_bad_generate_batch_is_refused_before_any_puzzle() {
             "no puzzle can meet the order: x-wing rates 3.2, above the highest rating asked, 3.0",
         ),
         (
-            json!({ "difficulty": "easy", "variant": "x", "min_givens": 30, "count": 2 }),
-            "`se_min`, `se_max`, `require`, `exclude`, `min_givens` and `max_givens` are not offered",
+            json!({ "difficulty": "extreme", "variant": "x", "require": ["forcing-chain"], "count": 2 }),
+            "no puzzle can meet the order: forcing-chain is not applied to variant grids",
         ),
     ] {
         let reply = post("/v1/generate/batch", body.clone()).await;

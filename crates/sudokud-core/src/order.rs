@@ -1,7 +1,8 @@
 //! Puzzles made to order: a rating range, techniques the solving path must use or must not, a
-//! range of givens, beside the shape and symmetry a level's generation already takes.
+//! range of givens, beside the shape, symmetry and variant a level's generation already takes.
 //!
-//! The generator makes a puzzle of a level ([`AnyGrid::generate`]); an order is met by making
+//! The generator makes a puzzle of a level ([`AnyGrid::generate`], or
+//! [`variants::generate::generate`] for a variant); an order is met by making
 //! puzzles of its level, one seed after another, and keeping the first that fits every wish. Each attempt's seed comes from the order's seed, so the same order and
 //! seed give the same puzzle. Orders that no puzzle can meet (a required technique rated above
 //! the range, one the shape's logic does not have, a range outside the level) are refused before
@@ -14,8 +15,10 @@ use crate::generate::Symmetry;
 use crate::logic::{Level, Technique};
 use crate::puzzle_id::PuzzleId;
 use crate::random::SplitMix64;
+use crate::sizes::logic::{Book, rate_in};
 use crate::sizes::{AnyGrid, GeneratedGrid, Grid, Shape, logic as sized_logic};
 use crate::solver::{Interrupt, Interrupted};
+use crate::variants::{self, Constraints, Preset, Variant};
 
 /// What the caller wants of a puzzle.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +37,10 @@ pub struct Order {
     pub exclude: Vec<Technique>,
     /// The fewest and most givens accepted, both included.
     pub givens: (usize, usize),
+    /// The variant the puzzle is made for, its preset and constraints, offered at the shape and
+    /// level ([`variants::generate::offers`]); a jigsaw's regions or a killer's cages are made
+    /// with each puzzle when absent.
+    pub variant: Option<(Option<Preset>, Constraints)>,
 }
 
 /// Why no puzzle can meet an order, whatever the time.
@@ -82,13 +89,13 @@ pub enum Impossible {
         /// The fewest givens a proper puzzle of the size has.
         fewest: usize,
     },
-    /// A required technique the shape's logic does not apply.
-    #[error("{technique} is not applied to {size}x{size} grids")]
+    /// A required technique the logic of the shape, or of a variant, does not apply.
+    #[error("{technique} is not applied to {grids}")]
     NotApplied {
         /// The technique.
         technique: &'static str,
-        /// The grid's size.
-        size: usize,
+        /// The grids: `16x16 grids`, `variant grids`.
+        grids: String,
     },
     /// The givens range is empty or outside the grid.
     #[error("the givens range {min}-{max} is empty or beyond the grid's {cells} cells")]
@@ -107,8 +114,11 @@ pub enum Impossible {
 pub struct Made {
     /// The puzzle, its solution and rating.
     pub generated: GeneratedGrid,
+    /// For a variant, the constraints it is played by, regions or cages made for it included.
+    pub constraints: Option<Constraints>,
     /// What makes it again: none when givens were given back for the fewest asked, since the
-    /// id makes the puzzle as generated, before that.
+    /// id makes the puzzle as generated, before that; none for a variant, whose constraints
+    /// are part of it.
     pub id: Option<PuzzleId>,
     /// Puzzles made before it, it included.
     pub attempts: u32,
@@ -179,8 +189,12 @@ impl Order {
                 let (technique, rating) = (technique.id(), text(technique.rating()));
                 return Err(Impossible::AboveRange { technique, rating, max: text(max) });
             }
-            if self.shape != Shape::CLASSIC && !sized_logic::TECHNIQUES.contains(&technique) {
-                return Err(Impossible::NotApplied { technique: technique.id(), size });
+            // Other shapes and variants are rated by the logic over houses and peers.
+            let general = self.shape != Shape::CLASSIC || self.variant.is_some();
+            if general && !sized_logic::TECHNIQUES.contains(&technique) {
+                let grids =
+                    if self.variant.is_some() { "variant grids".to_owned() } else { format!("{size}x{size} grids") };
+                return Err(Impossible::NotApplied { technique: technique.id(), grids });
             }
         }
         let cells = self.shape.cells();
@@ -188,8 +202,10 @@ impl Order {
         if fewest > most || fewest > cells {
             return Err(Impossible::Givens { min: fewest, max: most, cells });
         }
-        // Proven minimums: 17 for 9x9 (McGuire, Tugemann and Civario, 2012), 4 for 4x4.
+        // Proven minimums: 17 for 9x9 (McGuire, Tugemann and Civario, 2012), 4 for 4x4. A
+        // variant's rules need fewer (a killer none).
         let proven = match size {
+            _ if self.variant.is_some() => 0,
             4 => 4,
             9 => 17,
             _ => 0,
@@ -213,20 +229,37 @@ impl Order {
                 symmetry: self.symmetry,
                 seed: seeds.next_u64() >> 11,
             };
-            let generated = match AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, interrupt) {
-                Ok(generated) => generated,
-                Err(Interrupted) => return Err(missed),
-            };
+            let Ok((generated, constraints)) = self.generate(id, interrupt) else { return Err(missed) };
             missed.attempts += 1;
             let as_made = generated.puzzle.cells().iter().filter(|&&value| value != 0).count() >= self.givens.0;
-            let generated = match self.with_givens_back(generated, &mut seeds, interrupt) {
+            let generated = match self.with_givens_back(generated, constraints.as_ref(), &mut seeds, interrupt) {
                 Ok(generated) => generated,
                 Err(Interrupted) => return Err(missed),
             };
             if self.judge(&generated, &mut missed) {
-                return Ok(Made { generated, id: as_made.then_some(id), attempts: missed.attempts });
+                let id = (as_made && constraints.is_none()).then_some(id);
+                return Ok(Made { generated, constraints, id, attempts: missed.attempts });
             }
         }
+    }
+
+    /// The puzzle of `id`'s level, symmetry and seed, under the order's variant if any (then
+    /// with the constraints it is played by).
+    fn generate(
+        &self,
+        id: PuzzleId,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<(GeneratedGrid, Option<Constraints>), Interrupted> {
+        let Some((preset, constraints)) = &self.variant else {
+            return Ok((AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, interrupt)?, None));
+        };
+        let made =
+            variants::generate::generate(id.shape, *preset, constraints, id.level, id.symmetry, id.seed, interrupt)?;
+        // The caller checked that the rules have grids (`offers`); a short search that finds
+        // none after all ends the order as a deadline would.
+        let made = made.map_err(|_| Interrupted)?;
+        let (puzzle, solution) = (AnyGrid::from(made.puzzle), AnyGrid::from(made.solution));
+        Ok((GeneratedGrid { puzzle, solution, rating: made.rating }, Some(made.constraints)))
     }
 
     /// `generated` with solution values given back in blank cells (symmetric partners together,
@@ -237,6 +270,7 @@ impl Order {
     fn with_givens_back(
         &self,
         generated: GeneratedGrid,
+        constraints: Option<&Constraints>,
         random: &mut SplitMix64,
         interrupt: &mut impl Interrupt,
     ) -> Result<GeneratedGrid, Interrupted> {
@@ -259,9 +293,17 @@ impl Order {
                 }
             }
         }
-        let puzzle = AnyGrid::from(Grid::new(self.shape, cells).expect("solution values fit the shape"));
-        let rating = puzzle.rate_with(None, &generated.solution, interrupt)?;
-        Ok(GeneratedGrid { puzzle, rating, ..generated })
+        let grid = Grid::new(self.shape, cells).expect("solution values fit the shape");
+        let rating = match constraints {
+            None => AnyGrid::from(grid.clone()).rate_with(None, &generated.solution, interrupt)?,
+            Some(constraints) => {
+                // The made constraints hold the preset's already.
+                let variant = Variant::new(self.shape, None, constraints).expect("made constraints fit the grid");
+                let solution = variants::sized(&generated.solution);
+                rate_in(Book::Variant(&variant), &grid, None, &solution, interrupt)?
+            }
+        };
+        Ok(GeneratedGrid { puzzle: AnyGrid::from(grid), rating, ..generated })
     }
 
     /// Whether `generated` meets the order; if not, counts the first wish it missed.
@@ -307,6 +349,7 @@ mod tests {
             require: Vec::new(),
             exclude: Vec::new(),
             givens: (0, 81),
+            variant: None,
         }
     }
 
@@ -383,6 +426,38 @@ mod tests {
         );
         let sixteen = Order { givens: (0, 16), ..order() };
         assert_eq!(refused(sixteen), "no 9x9 puzzle with one solution has fewer than 17 givens");
+    }
+
+    #[test]
+    fn a_variant_order_is_met_under_the_variants_rules() {
+        let x = Some((Some(Preset::X), Constraints::default()));
+        let wanted = Order { level: Level::Medium, rating: (2.0, 3.4), givens: (30, 36), variant: x, ..order() };
+        wanted.check().unwrap();
+        let made = wanted.make(5, &mut Never).unwrap();
+        let constraints = made.constraints.clone().expect("a variant's constraints");
+        assert_eq!(constraints.diagonals, Some(crate::variants::Diagonals::Both));
+        assert_eq!(made.id, None, "a variant puzzle has no id");
+        let givens = made.generated.puzzle.cells().iter().filter(|&&value| value != 0).count();
+        assert!((30..=36).contains(&givens), "{givens}");
+        // One solution under the diagonals, the one answered, and the rating the variant's logic gives.
+        let puzzle = crate::variants::Puzzle::new(made.generated.puzzle.clone(), None, &constraints).unwrap();
+        let verdict = puzzle.classify(&mut Never).unwrap();
+        assert_eq!(verdict.unique().ok(), Some(made.generated.solution.clone()));
+        let rating = puzzle.rate(&mut Never).unwrap().unwrap();
+        assert_eq!(made.generated.rating, rating);
+        assert!((2.0..=3.4).contains(&rating.rating) && rating.level == Level::Medium, "{rating:?}");
+        assert_eq!(wanted.make(5, &mut Never).unwrap(), made, "the same order and seed, the same puzzle");
+        // A variant needs no proven minimum of givens, and is rated by the general logic.
+        let killer = Some((Some(Preset::Killer), Constraints::default()));
+        assert!(Order { givens: (0, 5), variant: killer.clone(), ..order() }.check().is_ok());
+        let chain = Order {
+            level: Level::Extreme,
+            rating: (7.0, 10.0),
+            require: vec![Technique::ForcingChain],
+            variant: killer,
+            ..order()
+        };
+        assert_eq!(chain.check().unwrap_err().to_string(), "forcing-chain is not applied to variant grids");
     }
 
     #[test]

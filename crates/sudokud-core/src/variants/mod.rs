@@ -320,7 +320,7 @@ impl Puzzle {
 }
 
 /// A grid of any shape as the variants' logic reads it.
-fn sized(grid: &AnyGrid) -> Grid {
+pub(crate) fn sized(grid: &AnyGrid) -> Grid {
     match grid {
         AnyGrid::Classic(board) => Grid::from(board),
         AnyGrid::Sized(grid) => grid.clone(),
