@@ -1,10 +1,12 @@
 """NDJSON for Schemathesis, loaded by scripts/contract-test.sh through SCHEMATHESIS_HOOKS.
 
 openapi.yaml describes an `application/x-ndjson` body by the schema of one line, so a generated
-value is sent as one line, and an answer must be exactly one line, which is then checked against
-the response schema like any JSON body.
+value is sent as one line. A solve batch answers each request line with one line; a generation
+batch answers `count` lines, one per puzzle. Every line must be JSON, and the first is checked
+against the response schema like any JSON body (tests/integration checks every line's).
 """
 import json
+from urllib.parse import urlparse
 
 import schemathesis
 
@@ -15,11 +17,18 @@ def ndjson_line(ctx, value):
 
 
 @schemathesis.deserializer("application/x-ndjson")
-def one_ndjson_line(ctx, response):
+def ndjson_lines(ctx, response):
     lines = response.content.decode("utf-8").splitlines()
-    if len(lines) != 1:
-        raise ValueError(f"one request line must get one answer line, got {len(lines)}")
-    return json.loads(lines[0])
+    if urlparse(response.request.url).path == "/v1/generate/batch":
+        expected = json.loads(response.request.body)["count"]
+        what = "a generation batch of count puzzles must get count lines"
+    else:
+        expected = 1
+        what = "one request line must get one answer line"
+    if len(lines) != expected:
+        raise ValueError(f"{what}: expected {expected}, got {len(lines)}")
+    values = [json.loads(line) for line in lines]
+    return values[0]
 
 
 @schemathesis.check

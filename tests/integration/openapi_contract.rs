@@ -1321,6 +1321,23 @@ fn every_constraint() -> Constraints {
     }
 }
 
+/// `DrawingTitle`'s pattern admits exactly the characters the built-in font draws: every code
+/// point up to U+2FFF is checked both ways.
+#[test]
+fn the_title_pattern_is_the_fonts_characters() {
+    let spec = Spec::load();
+    let schema = spec.target("#/components/schemas/DrawingTitle");
+    let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(schema).unwrap();
+    let mut drawn = 0;
+    for ch in (0..0x3000).filter_map(char::from_u32) {
+        let title = ch.to_string();
+        let font_has = sudokud::render::check_title(&title).is_ok();
+        assert_eq!(validator.is_valid(&json!(title)), font_has, "U+{:04X} {ch:?}", u32::from(ch));
+        drawn += usize::from(font_has);
+    }
+    assert!(drawn > 300, "only {drawn} characters drawn");
+}
+
 #[test]
 fn the_spec_examples_match_their_schemas() {
     let spec = Spec::load();
