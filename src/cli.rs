@@ -127,7 +127,7 @@ pub enum Command {
     ///
     /// With --count, puzzles of --difficulty are made from --seed on (puzzle i from SEED + i,
     /// as `generate` makes them; the same seed makes the same booklet), each captioned with its
-    /// id; else the puzzles are the lines of FILES (as `solve` reads them; each must have
+    /// id; else the puzzles are the lines of FILES (as `solve` reads them, with --box; each must have
     /// exactly one solution). Up to 100 puzzles. Writes to --output, or stdout.
     Booklet(BookletArgs),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
@@ -195,15 +195,11 @@ fn read_variant(
     Ok((preset.is_some() || !constraints.is_empty()).then_some((preset, constraints)))
 }
 
+/// What puzzles are made from besides their level, for `generate` and `booklet`.
 #[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// How hard the puzzles are for a person.
-    #[arg(long, value_name = "LEVEL", value_parser = choice::<Level>())]
-    pub difficulty: Level,
-    /// How many puzzles.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub count: u64,
-    /// The seed of the first puzzle [default: a fresh one, printed on each line].
+pub struct MadeArgs {
+    /// The seed of the first puzzle; puzzle i is made from SEED + i [default: a fresh one, printed
+    /// on each line of `generate`].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
     /// The pattern the givens make.
@@ -216,6 +212,30 @@ pub struct GenerateArgs {
     /// rows high.
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<Shape>,
+}
+
+impl MadeArgs {
+    /// The grid's shape from --size and --box.
+    fn grid_shape(&self) -> Result<Shape, crate::sizes::ShapeError> {
+        Shape::from_size_and_box(self.size, self.shape)
+    }
+
+    /// The seed of the first puzzle: --seed, or a fresh one.
+    fn first_seed(&self) -> u64 {
+        self.seed.unwrap_or_else(generate::fresh_seed)
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How hard the puzzles are for a person.
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Level>())]
+    pub difficulty: Level,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub count: u64,
+    #[command(flatten)]
+    pub made: MadeArgs,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
@@ -279,18 +299,8 @@ pub struct BookletArgs {
     /// How hard the made puzzles are.
     #[arg(long, default_value_t = Level::Medium, value_name = "LEVEL", value_parser = choice::<Level>())]
     pub difficulty: Level,
-    /// The seed of the first puzzle [default: a fresh one].
-    #[arg(long, value_name = "SEED")]
-    pub seed: Option<u64>,
-    /// The pattern the givens make.
-    #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
-    pub symmetry: Symmetry,
-    /// The grid's size of made puzzles [default: 9, or the size of --box].
-    #[arg(long, value_name = "N")]
-    pub size: Option<u64>,
-    /// The box, rows x columns, when not the size's default.
-    #[arg(long = "box", value_name = "RxC")]
-    pub shape: Option<Shape>,
+    #[command(flatten)]
+    pub made: MadeArgs,
     /// Puzzles to a page.
     #[arg(long, default_value = "4", value_name = "K", value_parser = per_page)]
     pub per_page: PerPage,
@@ -422,7 +432,7 @@ fn batch(name: &str, job: &impl LineJob, args: BatchArgs) -> ExitCode {
 }
 
 fn generate(args: GenerateArgs) -> ExitCode {
-    let shape = match Shape::from_size_and_box(args.size, args.shape) {
+    let shape = match args.made.grid_shape() {
         Ok(shape) => shape,
         Err(error) => return usage_error("generate", &error),
     };
@@ -440,10 +450,10 @@ fn generate(args: GenerateArgs) -> ExitCode {
         return usage_error("generate", &message);
     }
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
-    let seed = args.seed.unwrap_or_else(generate::fresh_seed);
+    let seed = args.made.first_seed();
     let progress = Progress::on_stderr(|| Some(args.count));
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let job = batch::Generate { shape, level: args.difficulty, symmetry: args.symmetry, variant };
+    let job = batch::Generate { shape, level: args.difficulty, symmetry: args.made.symmetry, variant };
     let result = batch::generate(&job, seed, args.count, threads, &mut out, &progress);
     progress.finish();
     exit_code("generate", result.map_err(|error| Failed { input: "stdout".to_owned(), error }))
@@ -480,18 +490,18 @@ fn per_page(text: &str) -> Result<PerPage, String> {
 fn booklet(args: BookletArgs) -> ExitCode {
     let source = match args.count {
         Some(count) => {
-            let shape = match Shape::from_size_and_box(args.size, args.shape) {
+            let shape = match args.made.grid_shape() {
                 Ok(shape) => shape,
                 Err(error) => return usage_error("booklet", &error),
             };
             if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
                 return usage_error("booklet", &error);
             }
-            let seed = args.seed.unwrap_or_else(generate::fresh_seed);
-            let first = PuzzleId { shape, level: args.difficulty, symmetry: args.symmetry, seed };
+            let first =
+                PuzzleId { shape, level: args.difficulty, symmetry: args.made.symmetry, seed: args.made.first_seed() };
             print::BookletSource::Made { first, count: count as usize }
         }
-        None => print::BookletSource::Files { files: &args.files, shape: args.shape },
+        None => print::BookletSource::Files { files: &args.files, shape: args.made.shape },
     };
     let layout = print::BookletLayout {
         title: args.title,
