@@ -40,8 +40,10 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     cargo clean --release --package sudokud --package sudokud-core; \
     rm -rf src crates/sudokud-core/src
 
-# 2. The real sources. openapi.yaml is embedded with include_str! by src/http/handlers.rs.
+# 2. The real sources. openapi.yaml is embedded with include_str! by src/http/handlers.rs, the
+#    drawings' font with include_bytes! by src/render/font.rs.
 COPY openapi.yaml ./
+COPY assets ./assets
 COPY crates ./crates
 COPY src ./src
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
@@ -53,6 +55,8 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
 FROM gcr.io/distroless/cc-debian12:nonroot
 
 COPY --from=builder /out/sudokud /usr/local/bin/sudokud
+# The binary embeds Noto Sans (subset) to draw puzzles; its licence travels with it.
+COPY assets/fonts/OFL.txt /usr/share/doc/sudokud/fonts/OFL.txt
 
 # `sudokud healthcheck` reads SUDOKUD_ADDR too, so overriding the port keeps the check right.
 ENV SUDOKUD_ADDR=0.0.0.0:8080 \
