@@ -3,7 +3,9 @@
 //! Each puzzle is solved the way `/v1/solve` solves it: first solution plus the uniqueness check
 //! (`solver::solve`, which stops at the second solution). A pass solves every puzzle of a set once,
 //! in file order; the median of several passes is reported because this 2-core VM is noisy and a
-//! single slow pass says more about the machine than about the solver. Plain LeetCode 37
+//! single slow pass says more about the machine than about the solver. Beside the time, the
+//! guesses per puzzle (branch points of the search, counted in an untimed pass), the measure of
+//! the search tree that tdoku's and FastBandSolver's published tables use. Plain LeetCode 37
 //! backtracking (the test oracle) runs on the easy set only, as the baseline the solver replaced:
 //! on the other sets it takes up to a second per puzzle.
 
@@ -58,11 +60,39 @@ fn median_pass(puzzles: &[Board], passes: usize, solve: impl Fn(&Board)) -> Dura
     times[times.len() / 2]
 }
 
-fn row(label: &str, puzzles: usize, median: Duration) {
+/// Counts a search's guesses: polled at every guess, and once as the search begins.
+struct GuessCount(u64);
+
+impl solver::Interrupt for GuessCount {
+    fn poll_interval(&self) -> u32 {
+        1
+    }
+
+    fn should_stop(&mut self) -> bool {
+        self.0 += 1;
+        false
+    }
+}
+
+/// The mean guesses of `/v1/solve`'s search (first solution and the uniqueness check) per puzzle.
+fn guesses_per_puzzle(puzzles: &[Board]) -> f64 {
+    let total: u64 = puzzles
+        .iter()
+        .map(|puzzle| {
+            let mut count = GuessCount(0);
+            solver::count_solutions(puzzle, 2, &mut count).expect("counting never stops the search");
+            count.0 - 1
+        })
+        .sum();
+    total as f64 / puzzles.len() as f64
+}
+
+fn row(label: &str, puzzles: usize, median: Duration, guesses: Option<f64>) {
     let seconds = median.as_secs_f64();
     let micros = seconds * 1e6 / puzzles as f64;
     let rate = puzzles as f64 / seconds;
-    println!("| {label:<52} | {puzzles:>7} | {micros:>12.2} | {rate:>12.0} |");
+    let guesses = guesses.map_or_else(|| "-".to_owned(), |guesses| format!("{guesses:.1}"));
+    println!("| {label:<52} | {puzzles:>7} | {micros:>12.2} | {rate:>12.0} | {guesses:>9} |");
 }
 
 fn main() {
@@ -70,19 +100,22 @@ fn main() {
     let (passes, selected) = (args.passes, |name: &str| args.selected(name));
 
     println!("median of {passes} passes, first solution plus uniqueness check");
-    println!("| {:<52} | {:>7} | {:>12} | {:>12} |", "data set", "puzzles", "µs/puzzle", "puzzles/s");
-    println!("|{:-<54}|{:->9}|{:->14}|{:->14}|", "", ":", ":", ":");
+    println!(
+        "| {:<52} | {:>7} | {:>12} | {:>12} | {:>9} |",
+        "data set", "puzzles", "µs/puzzle", "puzzles/s", "guesses"
+    );
+    println!("|{:-<54}|{:->9}|{:->14}|{:->14}|{:->11}|", "", ":", ":", ":", ":");
     for name in DATA_SETS.into_iter().filter(|name| selected(name)) {
         let puzzles = common::load(name);
         let median = median_pass(&puzzles, passes, |puzzle| {
             black_box(solver::solve(puzzle));
         });
-        row(name, puzzles.len(), median);
+        row(name, puzzles.len(), median, Some(guesses_per_puzzle(&puzzles)));
         if name == ORACLE_SET {
             let median = median_pass(&puzzles, passes, |puzzle| {
                 black_box(oracle::count(puzzle, 2));
             });
-            row(&format!("{name} (LeetCode 37 backtracking)"), puzzles.len(), median);
+            row(&format!("{name} (LeetCode 37 backtracking)"), puzzles.len(), median, None);
         }
     }
 }
