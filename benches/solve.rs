@@ -4,8 +4,11 @@
 //! (`solver::solve`, which stops at the second solution). A pass solves every puzzle of a set once,
 //! in file order; the median of several passes is reported because this 2-core VM is noisy and a
 //! single slow pass says more about the machine than about the solver. Beside the time, the
-//! guesses per puzzle (branch points of the search, counted in an untimed pass), the measure of
-//! the search tree that tdoku's and FastBandSolver's published tables use. Plain LeetCode 37
+//! guesses per puzzle, counted in an untimed pass: every candidate the search tries in a cell it
+//! branches on, the cell's last one included, which is forced once the others failed. tdoku
+//! counts a branch point once, so for the same tree of two-candidate branch points its figure is
+//! between half of ours (every first branch refuted) and ours (every first branch succeeding).
+//! Plain LeetCode 37
 //! backtracking (the test oracle) runs on the easy set only, as the baseline the solver replaced:
 //! on the other sets it takes up to a second per puzzle.
 
@@ -60,7 +63,7 @@ fn median_pass(puzzles: &[Board], passes: usize, solve: impl Fn(&Board)) -> Dura
     times[times.len() / 2]
 }
 
-/// Counts a search's guesses: polled at every guess, and once as the search begins.
+/// Counts a search's guesses: polled at every candidate tried, and once as the search begins.
 struct GuessCount(u64);
 
 impl solver::Interrupt for GuessCount {
