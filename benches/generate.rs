@@ -15,6 +15,7 @@ use sudokud::logic::{Level, Technique};
 use sudokud::order::Order;
 use sudokud::sizes::Shape;
 use sudokud::solver::{Deadline, Never};
+use sudokud::variants::{Constraints, Preset};
 
 /// The default `--solve-timeout-ms`, the time an order gets over HTTP.
 const SOLVE_TIMEOUT: Duration = Duration::from_millis(1000);
@@ -63,8 +64,9 @@ fn main() {
     }
 }
 
-/// Success rates and times of puzzles made to order.
+/// Success rates and times of puzzles made to order, classic and of variants.
 fn made_to_order(seeds: u64) {
+    let variant = |preset: Preset| Some((Some(preset), Constraints::default()));
     let order = |level: Level,
                  rating: Option<(f32, f32)>,
                  require: &[Technique],
@@ -90,9 +92,25 @@ fn made_to_order(seeds: u64) {
         ("expert, rated 6.0-6.6", order(Level::Expert, Some((6.0, 6.6)), &[], &[], (0, 81))),
         ("expert, wxyz-wing", order(Level::Expert, None, &[Technique::WxyzWing], &[], (0, 81))),
         ("extreme, forcing-chain", order(Level::Extreme, None, &[Technique::ForcingChain], &[], (0, 81))),
+        (
+            "X, medium, 30-34 givens",
+            Order { variant: variant(Preset::X), ..order(Level::Medium, None, &[], &[], (30, 34)) },
+        ),
+        (
+            "killer, hard, x-wing",
+            Order { variant: variant(Preset::Killer), ..order(Level::Hard, None, &[Technique::XWing], &[], (0, 81)) },
+        ),
+        (
+            "killer, medium, at most 20 givens",
+            Order { variant: variant(Preset::Killer), ..order(Level::Medium, None, &[], &[], (0, 20)) },
+        ),
+        (
+            "jigsaw, easy, at most 30 givens",
+            Order { variant: variant(Preset::Jigsaw), ..order(Level::Easy, None, &[], &[], (0, 30)) },
+        ),
     ];
     println!("{seeds} seeds per order, {} ms each; ms per order met", SOLVE_TIMEOUT.as_millis());
-    println!("{:<26} {:>6} {:>8} {:>8} {:>9}", "order", "met", "median", "p90", "attempts");
+    println!("{:<32} {:>6} {:>8} {:>8} {:>9}", "order", "met", "median", "p90", "attempts");
     for (name, order) in table {
         order.check().expect("the table's orders can be met");
         let (mut times, mut attempts) = (Vec::new(), 0u64);
@@ -107,7 +125,7 @@ fn made_to_order(seeds: u64) {
         let at = |fraction: f64| times.get(((times.len().max(1) - 1) as f64 * fraction).round() as usize).copied();
         let shown = |value: Option<f64>| value.map_or("-".to_owned(), |ms| format!("{ms:.1}"));
         println!(
-            "{:<26} {:>6} {:>8} {:>8} {:>9.1}",
+            "{:<32} {:>6} {:>8} {:>8} {:>9.1}",
             name,
             format!("{}/{seeds}", times.len()),
             shown(at(0.5)),
