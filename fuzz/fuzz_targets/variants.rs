@@ -2,10 +2,13 @@
 //! thermometers, dots, parity cells and givens anywhere, in or out of the grid), checked, then
 //! counted under a poll budget. A misfit must be refused, never panic; every solution found must
 //! keep the givens and break no rule; a puzzle without solutions is unsolvable or names the
-//! conflicts the rules find.
+//! conflicts the rules find. Every accepted puzzle is also drawn, with its pencil marks, in each
+//! format (a 100-pixel PNG): the drawing must never panic, whatever the cages, thermometers and
+//! dots.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, Puzzle, rules};
@@ -55,6 +58,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(puzzle) = Puzzle::new(AnyGrid::Sized(grid.clone()), preset, &constraints) else { return };
     // No rules at all is the classic puzzle, fuzzed by `sizes`.
     let Some(variant) = puzzle.variant().cloned() else { return };
+    let marks = puzzle.candidates();
+    let figure = Figure { puzzle: &puzzle, solution: None, marks: Some(&marks), title: Some("Fuzz"), caption: None };
+    for (format, magic) in
+        [(ImageFormat::Svg, &b"<svg"[..]), (ImageFormat::Png, b"\x89PNG"), (ImageFormat::Pdf, b"%PDF-")]
+    {
+        let drawn = render::render(&figure, format, 100, Paper::A4);
+        assert!(drawn.starts_with(magic), "{format} drawing of {grid}");
+    }
     let conflicts = rules::conflicts(&grid, &variant);
     let Ok(verdict) = puzzle.classify(&mut PollBudget(u32::from(polls % 8) + 1)) else { return };
     match verdict {
