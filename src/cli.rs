@@ -154,6 +154,14 @@ pub struct BatchArgs {
 pub struct GridBatchArgs {
     #[command(flatten)]
     pub batch: BatchArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// How puzzles are read and played: the box and a variant's rules, for the batch commands and
+/// `render`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
     /// The box of every puzzle, rows x columns (2 to 5 each), when not its size's default:
     /// `3x2` for 6x6 grids of boxes 3 rows high.
     #[arg(long = "box", value_name = "RxC")]
@@ -167,10 +175,16 @@ pub struct GridBatchArgs {
     pub constraints: Option<String>,
 }
 
-impl GridBatchArgs {
-    /// How every line is read and played, or why the constraints cannot be read.
+impl RulesArgs {
+    /// How every puzzle is read and played, or why the constraints cannot be read.
     fn rules(&self) -> Result<batch::Rules, String> {
         Ok(batch::Rules { shape: self.shape, variant: read_variant(self.variant, self.constraints.as_deref())? })
+    }
+}
+
+impl GridBatchArgs {
+    fn rules(&self) -> Result<batch::Rules, String> {
+        self.rules.rules()
     }
 }
 
@@ -273,15 +287,8 @@ pub struct RenderArgs {
     /// A title above the grid.
     #[arg(long, value_name = "TEXT")]
     pub title: Option<String>,
-    /// The box, rows x columns, when not the size's default.
-    #[arg(long = "box", value_name = "RxC")]
-    pub shape: Option<Shape>,
-    /// A variant by name.
-    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
-    pub variant: Option<Preset>,
-    /// A variant's constraints as JSON, or `@FILE` (as for `solve`).
-    #[arg(long, value_name = "JSON|@FILE")]
-    pub constraints: Option<String>,
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -460,15 +467,14 @@ fn generate(args: GenerateArgs) -> ExitCode {
 }
 
 fn render(args: RenderArgs) -> ExitCode {
-    let variant = match read_variant(args.variant, args.constraints.as_deref()) {
-        Ok(variant) => variant,
+    let rules = match args.rules.rules() {
+        Ok(rules) => rules,
         Err(message) => return usage_error("render", &message),
     };
     let by_extension = args.output.as_deref().and_then(|path| path.extension()?.to_str()?.parse().ok());
     let job = print::RenderJob {
         puzzle: args.puzzle,
-        shape: args.shape,
-        variant,
+        rules,
         format: args.format.or(by_extension).unwrap_or(ImageFormat::Svg),
         width: args.width,
         paper: args.paper,
@@ -565,10 +571,10 @@ mod tests {
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
         assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
         assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
-        assert_eq!(args.shape, None);
+        assert_eq!(args.rules.shape, None);
         let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
         let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
-        assert_eq!(args.shape, Shape::new(3, 2));
+        assert_eq!(args.rules.shape, Shape::new(3, 2));
         assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }
 }

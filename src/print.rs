@@ -6,18 +6,18 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::batch::{field, puzzles_of};
+use crate::batch::{Rules, field, puzzles_of};
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, Marks, Shape};
 use crate::solver::{Never, Unanswerable};
-use crate::variants::{Constraints, Preset, Puzzle};
+use crate::variants::Puzzle;
 
 /// What `sudokud render` draws.
 pub struct RenderJob {
     pub puzzle: String,
-    pub shape: Option<Shape>,
-    pub variant: Option<(Option<Preset>, Constraints)>,
+    /// Its box and variant.
+    pub rules: Rules,
     pub format: ImageFormat,
     pub width: u32,
     pub paper: Paper,
@@ -27,14 +27,10 @@ pub struct RenderJob {
     pub title: Option<String>,
 }
 
-/// The puzzle of a line, under a variant's rules if any; the message says what is wrong.
-fn read_puzzle(
-    line: &str,
-    shape: Option<Shape>,
-    variant: Option<&(Option<Preset>, Constraints)>,
-) -> Result<Puzzle, String> {
-    let grid = AnyGrid::parse(line, shape).map_err(|error| error.to_string())?;
-    match variant {
+/// The puzzle of a line under `rules`; the message says what is wrong.
+fn read_puzzle(line: &str, rules: &Rules) -> Result<Puzzle, String> {
+    let grid = AnyGrid::parse(line, rules.shape).map_err(|error| error.to_string())?;
+    match &rules.variant {
         None => Ok(Puzzle::Classic(grid)),
         Some((preset, constraints)) => Puzzle::new(grid, *preset, constraints).map_err(|error| error.to_string()),
     }
@@ -46,7 +42,7 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
     let line = field(&job.puzzle).ok_or("the puzzle line is empty")?;
-    let puzzle = read_puzzle(line, job.shape, job.variant.as_ref())?;
+    let puzzle = read_puzzle(line, &job.rules)?;
     let solution = if job.solution {
         let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
         Some(verdict.unique().map_err(|error: Unanswerable<_>| format!("--solution: {error}"))?)
@@ -120,7 +116,8 @@ fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<V
             if puzzles.len() == render::booklet::MAX_PUZZLES {
                 return Err(at(&format!("a booklet holds at most {} puzzles", render::booklet::MAX_PUZZLES)));
             }
-            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, shape, None).map_err(|error| at(&error))?;
+            let rules = Rules { shape, variant: None };
+            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, &rules).map_err(|error| at(&error))?;
             let solved = BookletPuzzle::solved(puzzle, &mut Never).expect("Never interrupts");
             puzzles.push(solved.map_err(|error| at(&error))?);
         }

@@ -105,13 +105,13 @@ pub async fn render(
         Some(Shown::Given(solution)) => Some(check_solution(&puzzle, solution, shape, variant, constraints)?),
         _ => None,
     };
-    let marks = match candidates {
+    let basic_marks = matches!(candidates, Some(Shown::Computed(true)));
+    let given_marks = match candidates {
         Some(Shown::Given(marks)) => Some(
             marks
                 .for_grid(&puzzle.grid())
                 .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?,
         ),
-        Some(Shown::Computed(true)) => Some(puzzle.candidates()),
         _ => None,
     };
     let bytes = state
@@ -125,6 +125,8 @@ pub async fn render(
                 },
                 None => None,
             };
+            // On the pool too: a 25x25 grid's candidates take longer than an async worker may.
+            let marks = given_marks.or_else(|| basic_marks.then(|| puzzle.candidates()));
             let figure = Figure {
                 puzzle: &puzzle,
                 solution: solution.as_ref(),

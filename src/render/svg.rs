@@ -97,7 +97,7 @@ fn hex(Color(red, green, blue): Color) -> String {
 
 /// A coordinate with at most three decimals, without trailing zeros: short, and the same on
 /// every machine.
-pub fn number(value: f32) -> String {
+fn number(value: f32) -> String {
     let rounded = (value * 1000.0).round() / 1000.0;
     let text = format!("{rounded:.3}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
