@@ -7,7 +7,8 @@ RATED_FILE has one puzzle per line, its 81 characters, then a tab (or spaces) an
 lines whose rating is not a number (a header) are skipped. The puzzles are rated by
 `sudokud rate --threads 1` (the release binary by default) and compared with SE: Spearman's rank
 correlation, the share within 0.2 and within 1.0 of SE's rating, the mean difference (ours minus
-SE's), how many we rate 10.0 (brute force), per band of SE's rating and over SE 2.0-9.9 and
+SE's), how many we rate 10.0 or more (dynamic forcing chains nesting multiple or dynamic ones,
+or a guess) and how many needed a guess (brute force), per band of SE's rating and over SE 2.0-9.9 and
 4.0-9.9 (the bands issue 16 sets targets for), and our time per puzzle.
 """
 
@@ -35,15 +36,16 @@ def read_rated(path):
 
 
 def rate(binary, puzzles):
-    """Our rating of each puzzle (None for an error line), and the seconds it took."""
+    """Our rating of each puzzle and whether it needed a guess (None for an error line), and the
+    seconds it took."""
     started = time.perf_counter()
     done = subprocess.run([binary, "rate", "--threads", "1"], input="\n".join(puzzles) + "\n",
                           capture_output=True, text=True, check=True)
     elapsed = time.perf_counter() - started
     ours = []
     for line in done.stdout.splitlines():
-        first = line.split("\t")[0]
-        ours.append(None if first == "error" else float(first))
+        fields = line.split("\t")
+        ours.append(None if fields[0] == "error" else (float(fields[0]), fields[2] == "search"))
     if len(ours) != len(puzzles):
         sys.exit(f"expected {len(puzzles)} answers, got {len(ours)}")
     return ours, elapsed
@@ -79,14 +81,16 @@ def summary(label, pairs):
     if not pairs:
         return
     se = [s for s, _ in pairs]
-    us = [u for _, u in pairs]
+    us = [u for _, (u, _) in pairs]
+    guessed = sum(g for _, (_, g) in pairs)
+    pairs = [(s, u) for s, (u, _) in pairs]
     n = len(pairs)
     near = sum(abs(u - s) <= 0.2 + 1e-9 for s, u in pairs) / n
     within = sum(abs(u - s) <= 1.0 + 1e-9 for s, u in pairs) / n
     bias = sum(u - s for s, u in pairs) / n
     brute = sum(u >= 10.0 for u in us)
     print(f"| {label:<11} | {n:>6} | {spearman(se, us):>8.3f} | {100 * near:>6.1f} % | {100 * within:>6.1f} % "
-          f"| {bias:>+6.2f} | {brute:>6} |")
+          f"| {bias:>+6.2f} | {brute:>6} | {guessed:>7} |")
 
 
 def main():
@@ -99,15 +103,15 @@ def main():
     pairs = [(se, us) for (_, se), us in zip(rated, ours) if us is not None]
     errors = len(rated) - len(pairs)
     print(f"{len(rated)} puzzles ({errors} refused), {1e3 * elapsed / len(rated):.3f} ms each on one thread")
-    print("| SE band     | puzzles | Spearman | within 0.2 | within 1.0 | bias | 10.0 |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
+    print("| SE band     | puzzles | Spearman | within 0.2 | within 1.0 | bias | 10.0+ | guessed |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
     for low, high in BANDS:
         summary(f"{low:.1f}-{high - 0.1:.1f}", [(s, u) for s, u in pairs if low <= s < high])
     summary("2.0-9.9", [(s, u) for s, u in pairs if 2.0 <= s < 10.0])
     summary("4.0-9.9", [(s, u) for s, u in pairs if 4.0 <= s < 10.0])
     summary("all", pairs)
-    under_9 = sum(1 for s, u in pairs if s < 9.0 and u >= 10.0)
-    print(f"rated 10.0 by us while SE rates them under 9.0: {under_9}")
+    under_9 = sum(1 for s, (u, _) in pairs if s < 9.0 and u >= 10.0)
+    print(f"rated 10.0 or more by us while SE rates them under 9.0: {under_9}")
 
 
 if __name__ == "__main__":

@@ -54,11 +54,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// A hard puzzle with some of its solution's digits added is still unique, and lands the
-    /// engine in positions the data sets alone may not reach.
+    /// engine in positions the data sets alone may not reach. At least eight added, so a case
+    /// rarely needs the nested chains, which take seconds on these puzzles (the tests of the
+    /// hardest set below walk those).
     #[test]
     fn paths_from_random_midpoints_are_sound(
         index in 0..375usize,
-        added in subsequence((0..81).collect::<Vec<usize>>(), 0..30),
+        added in subsequence((0..81).collect::<Vec<usize>>(), 8..30),
     ) {
         let original = common::load("forum_hardest_1106.txt")[index];
         let solution = solution(&original);
@@ -107,11 +109,13 @@ fn magictour_paths_are_sound() {
     check_paths("magictour_top1465.txt", 200);
 }
 
+/// The hardest puzzles need dynamic forcing chains with other techniques nested inside, and
+/// logic finishes them with no guess. Three, as each takes a few seconds.
 #[test]
-fn hardest_set_needs_chains_or_brute_force() {
-    for rating in check_paths("forum_hardest_1106.txt", 40) {
-        assert!(rating.rating >= Technique::XChain.rating(), "{rating:?}");
-        assert!(rating.level >= Level::Expert);
+fn hardest_set_is_solved_by_nested_chains() {
+    for rating in check_paths("forum_hardest_1106.txt", 3) {
+        assert!(rating.rating >= Technique::DynamicForcingChainsPlus.rating(), "{rating:?}");
+        assert!(rating.solved_by_logic && rating.level == Level::Extreme, "{rating:?}");
     }
 }
 
@@ -320,7 +324,7 @@ fn hint_after_hint_solves_generated_puzzles_of_every_level() {
 
 #[test]
 fn hint_after_hint_solves_the_hardest_puzzles_too() {
-    for puzzle in common::load("forum_hardest_1106.txt").iter().take(5) {
+    for puzzle in common::load("forum_hardest_1106.txt").iter().take(1) {
         let (filled, _) = follow_hints(puzzle, &solution(puzzle));
         assert_eq!(filled, common::oracle::count(puzzle, 1).first.unwrap(), "{puzzle}");
     }

@@ -45,8 +45,9 @@ const SPEC_TEXT: &str = include_str!("../../openapi.yaml");
 use sudokud::board::EXAMPLE_PUZZLE as PUZZLE;
 /// `tests/data/multiple_solutions.txt` line 91: exactly two solutions.
 const TWO_SOLUTIONS: &str = ".8.7..6..75..6..9...6..9...4..........8.9.5.....3...2..1...4.3...7.5.8.....2....1";
-/// The first puzzle of `tests/data/forum_hardest_1106.txt`: beyond every technique.
-const HARDEST: &str = "12.3....435....1....4........54..2..6...7.........8.9...31..5.......9.7.....6...8";
+/// An SE 9.0 puzzle of `tests/data/se_rated_sample.tsv`: dynamic forcing chains, explained well
+/// within the solve timeout.
+const HARDEST: &str = ".4.7.6.9.5..2.4..6....5....2.......8..4...3...7..6..1.4.8...1.2.5.1.7.8...7...6..";
 const SOLUTION: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 /// The methods an OpenAPI 3.1 path item can hold, as they are written there.

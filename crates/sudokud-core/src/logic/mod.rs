@@ -91,14 +91,14 @@ impl Level {
     /// The boundaries sit on technique ratings: easy ends at the naked single (2.3), medium at
     /// the hidden pair (3.4), hard at 4.6 (just above the 4.5 of UR type 1, so
     /// every technique rated 4.x is hard), expert at the XY-chain (7.0). Extreme is everything
-    /// above, up to brute force's 10.0.
+    /// above, up to brute force's 12.0.
     pub fn range(self) -> (f32, f32) {
         match self {
             Level::Easy => (0.0, 2.3),
             Level::Medium => (2.3, 3.4),
             Level::Hard => (3.4, 4.6),
             Level::Expert => (4.6, 7.0),
-            Level::Extreme => (7.0, 10.0),
+            Level::Extreme => (7.0, 12.0),
         }
     }
 }

@@ -105,6 +105,14 @@ pub enum Technique {
     MultipleForcingChains,
     /// Multiple forcing chains that also follow what each assumption has ruled out so far.
     DynamicForcingChains,
+    /// Dynamic forcing chains that also apply locked candidates, subsets and fish inside.
+    DynamicForcingChainsPlus,
+    /// Dynamic forcing chains with single forcing chains nested inside.
+    NestedForcingChains,
+    /// Dynamic forcing chains with multiple forcing chains nested inside.
+    NestedMultipleForcingChains,
+    /// Dynamic forcing chains with dynamic forcing chains nested inside.
+    NestedDynamicForcingChains,
     /// No technique applies: a digit taken from the solution.
     BruteForce,
 }
@@ -121,7 +129,8 @@ pub enum Technique {
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
 ///   cell's candidates, a subset-sized piece of bookkeeping.
-/// - Brute force 10.0: above anything logic here can do, so any guess marks the puzzle extreme.
+/// - Brute force 12.0: above anything logic here can do (the hardest known puzzles rate up to
+///   about 12 with nested forcing chains), so any guess marks the puzzle extreme.
 const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("full-house", "Full house", 1.0),
     ("hidden-single-box", "Hidden single (box)", 1.2),
@@ -163,12 +172,16 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("nishio", "Nishio", 7.5),
     ("multiple-forcing-chains", "Multiple forcing chains", 8.0),
     ("dynamic-forcing-chains", "Dynamic forcing chains", 8.5),
-    ("brute-force", "Brute force", 10.0),
+    ("dynamic-forcing-chains-plus", "Dynamic forcing chains (+)", 9.0),
+    ("nested-forcing-chains", "Dynamic forcing chains (+ forcing chains)", 9.5),
+    ("nested-multiple-forcing-chains", "Dynamic forcing chains (+ multiple forcing chains)", 10.0),
+    ("nested-dynamic-forcing-chains", "Dynamic forcing chains (+ dynamic forcing chains)", 10.5),
+    ("brute-force", "Brute force", 12.0),
 ];
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 41] = [
+    pub const ALL: [Technique; 45] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -209,6 +222,10 @@ impl Technique {
         Technique::Nishio,
         Technique::MultipleForcingChains,
         Technique::DynamicForcingChains,
+        Technique::DynamicForcingChainsPlus,
+        Technique::NestedForcingChains,
+        Technique::NestedMultipleForcingChains,
+        Technique::NestedDynamicForcingChains,
         Technique::BruteForce,
     ];
 
@@ -222,7 +239,7 @@ impl Technique {
         INFO[self as usize].1
     }
 
-    /// Difficulty on the Sudoku Explainer scale (1.0 full house to 10.0 brute force).
+    /// Difficulty on the Sudoku Explainer scale (1.0 full house to 12.0 brute force).
     pub fn rating(self) -> f32 {
         INFO[self as usize].2
     }
@@ -285,6 +302,8 @@ pub(crate) struct Deduction {
     pub(crate) eliminations: Vec<Candidate>,
     /// A forcing chain's branches, each from its assumption to the conclusion.
     pub(crate) chains: Vec<Vec<Literal>>,
+    /// The literals of `chains` a technique nested inside them found, with that technique.
+    pub(crate) nested: Vec<(Literal, Technique)>,
     /// How `cells` divides into groups, in order: the ends of strong links.
     pub(crate) groups: Vec<usize>,
 }
@@ -302,6 +321,7 @@ impl Deduction {
             placements: Vec::new(),
             eliminations: Vec::new(),
             chains: Vec::new(),
+            nested: Vec::new(),
             groups: Vec::new(),
         }
     }
@@ -322,6 +342,7 @@ impl Deduction {
         self.placements.clear();
         self.eliminations.clear();
         self.chains.clear();
+        self.nested.clear();
         self.groups.clear();
     }
 

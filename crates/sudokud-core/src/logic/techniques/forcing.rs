@@ -27,10 +27,10 @@
 //! These searches follow hundreds of assumptions per step, so their buffers live in one
 //! [`Engine`] per thread, reused from step to step.
 
-use std::cell::RefCell;
+use std::cell::{Cell as Slot, RefCell};
 
 use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones};
-use crate::logic::step::{Deduction, chain_rating, join};
+use crate::logic::step::{Deduction, Technique, chain_rating, join};
 use crate::position::{Candidate, Cell, Digit, House};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -106,18 +106,82 @@ enum Rules {
     /// eliminations) a chain may use.
     Static { digit_links: bool, cell_links: bool },
     /// What the assumption has ruled out so far decides: `one_digit` keeps to the assumption's
-    /// digit (nishio).
-    Dynamic { one_digit: bool },
+    /// digit (nishio); `nesting` says what else is tried once that runs out.
+    Dynamic { one_digit: bool, nesting: Nesting },
 }
 
-/// One literal an assumption leads to: where its reasons are in [`Implications::reasons`], and
-/// how many steps from the assumption it was found.
+/// What a dynamic chain tries when the singles run out, Sudoku Explainer's "+" levels: other
+/// techniques applied to the grid as the assumption has left it, each of their eliminations a
+/// new consequence resting on the removals its pattern reads. The hardest puzzles need these;
+/// each level costs far more than the one before, so the rating path tries them in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Nesting {
+    /// Nothing more: plain dynamic forcing chains (SE 8.5).
+    None,
+    /// Locked candidates, subsets and fish (SE's "Dynamic forcing chains (+)", 9.0).
+    Basic,
+    /// Those and single forcing chains (9.5).
+    ForcingChains,
+    /// Those and multiple forcing chains (10.0).
+    MultipleForcingChains,
+    /// Those and dynamic forcing chains (10.5).
+    DynamicForcingChains,
+}
+
+impl Nesting {
+    /// The base rating of dynamic forcing chains nesting this much.
+    fn base(self) -> f32 {
+        match self {
+            Nesting::None => 8.5,
+            Nesting::Basic => 9.0,
+            Nesting::ForcingChains => 9.5,
+            Nesting::MultipleForcingChains => 10.0,
+            Nesting::DynamicForcingChains => 10.5,
+        }
+    }
+
+    /// The techniques tried inside a chain, easiest first.
+    fn techniques(self) -> &'static [Technique] {
+        use Technique::*;
+        const ALL: [Technique; 14] = [
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriple,
+            Swordfish,
+            HiddenTriple,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+            // X- and XY-chains and cycles are forcing chains too, and the search for the easiest
+            // of those alone costs a fraction of all four's: inside a chain that is what counts.
+            ForcingChain,
+            MultipleForcingChains,
+            DynamicForcingChains,
+        ];
+        match self {
+            Nesting::None => &[],
+            Nesting::Basic => &ALL[..11],
+            Nesting::ForcingChains => &ALL[..12],
+            Nesting::MultipleForcingChains => &ALL[..13],
+            Nesting::DynamicForcingChains => &ALL,
+        }
+    }
+}
+
+/// One literal an assumption leads to: where its reasons are in [`Implications::reasons`], how
+/// many steps from the assumption it was found, and, for one a technique found inside the
+/// chain, that technique and the length of its own chains (which the step's length counts too,
+/// as SE counts them).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     literal: Literal,
     reasons_start: u32,
-    reasons_len: u8,
+    reasons_len: u16,
     depth: u16,
+    nested: Option<(Technique, u16)>,
 }
 
 /// When following an assumption ends, besides running out of consequences.
@@ -150,8 +214,8 @@ impl Implications {
         set.contains(usize::from(literal.candidate))
     }
 
-    /// How many literals a node rests on, itself included: the length Sudoku Explainer rates
-    /// a chain by.
+    /// How many literals a node rests on, itself included, and those of the chains found
+    /// inside it: the length Sudoku Explainer rates a chain by.
     fn ancestors(&self, node: usize, seen: &mut Vec<bool>) -> usize {
         seen.clear();
         seen.resize(self.nodes.len(), false);
@@ -159,8 +223,8 @@ impl Implications {
         let mut count = 0;
         seen[node] = true;
         while let Some(at) = stack.pop() {
-            count += 1;
-            let Node { reasons_start, reasons_len, .. } = self.nodes[at];
+            let Node { reasons_start, reasons_len, nested, .. } = self.nodes[at];
+            count += 1 + nested.map_or(0, |(_, length)| usize::from(length));
             for &reason in &self.reasons[reasons_start as usize..][..usize::from(reasons_len)] {
                 if !std::mem::replace(&mut seen[usize::from(reason)], true) {
                     stack.push(usize::from(reason));
@@ -175,6 +239,15 @@ impl Implications {
     fn chain(&self, node: usize, seen: &mut Vec<bool>) -> Vec<Literal> {
         self.ancestors(node, seen);
         (0..self.nodes.len()).filter(|&at| seen[at]).map(|at| self.nodes[at].literal).collect()
+    }
+
+    /// [`Implications::chain`], noting in `nested` the literals of it that a technique inside
+    /// the chain found, with that technique.
+    fn noted_chain(&self, node: usize, seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>) -> Vec<Literal> {
+        let chain = self.chain(node, seen);
+        let nodes = self.nodes.iter().zip(seen.iter()).filter(|&(_, &seen)| seen);
+        nested.extend(nodes.filter_map(|(node, _)| node.nested.map(|(technique, _)| (node.literal, technique))));
+        chain
     }
 }
 
@@ -191,18 +264,34 @@ struct Engine {
     seen: Vec<bool>,
 }
 
+impl Engine {
+    fn new() -> Engine {
+        Engine {
+            all: Vec::new(),
+            one: Implications::default(),
+            positions: Box::new(Positions([0; CANDIDATES * 2])),
+            seen: Vec::new(),
+        }
+    }
+}
+
 thread_local! {
-    static ENGINE: RefCell<Engine> = RefCell::new(Engine {
-        all: Vec::new(),
-        one: Implications::default(),
-        positions: Box::new(Positions([0; CANDIDATES * 2])),
-        seen: Vec::new(),
-    });
+    /// One engine for the step's own search, one for the searches nested inside its chains
+    /// (which run while the outer one is half way through an assumption).
+    static ENGINES: [RefCell<Engine>; 2] = [RefCell::new(Engine::new()), RefCell::new(Engine::new())];
+    /// Which of `ENGINES` a search takes: 1 while a nested search runs.
+    static DEPTH: Slot<usize> = const { Slot::new(0) };
+}
+
+/// Runs `search` with this thread's engine for the current nesting depth.
+fn with_engine<R>(search: impl FnOnce(&mut Engine) -> R) -> R {
+    ENGINES.with(|engines| search(&mut engines[DEPTH.get()].borrow_mut()))
 }
 
 /// Follows `assumption` in `grid` under `rules`, filling `out`, until `stop`. A single chain's
 /// search goes on past a contradiction (everything still follows from the assumption), so the
-/// chain back to the assumption's opposite is found even then.
+/// chain back to the assumption's opposite is found even then. Only nested techniques are long
+/// enough to poll `interrupt`.
 fn follow(
     grid: &Grid,
     assumption: Literal,
@@ -210,7 +299,8 @@ fn follow(
     stop: Stop,
     out: &mut Implications,
     positions: &mut Positions,
-) {
+    interrupt: &mut dyn Interrupt,
+) -> Result<(), Interrupted> {
     out.on = CandidateSet::default();
     out.off = CandidateSet::default();
     out.nodes.clear();
@@ -227,13 +317,18 @@ fn follow(
         Stop::At { target, depth } => (false, Some(target), depth),
     };
     // Adds a literal found `depth` steps out; false when following should end.
-    let push = |out: &mut Implications, positions: &mut Positions, literal: Literal, reasons: &[u16], depth: u16| {
+    let push = |out: &mut Implications,
+                positions: &mut Positions,
+                literal: Literal,
+                reasons: &[u16],
+                depth: u16,
+                nested: Option<(Technique, u16)>| {
         if out.holds(literal) || depth > max_depth {
             return true;
         }
         let at = out.nodes.len() as u16;
         let reasons_start = out.reasons.len() as u32;
-        out.nodes.push(Node { literal, reasons_start, reasons_len: reasons.len() as u8, depth });
+        out.nodes.push(Node { literal, reasons_start, reasons_len: reasons.len() as u16, depth, nested });
         out.reasons.extend_from_slice(reasons);
         positions.0[literal.index()] = at;
         let candidate = usize::from(literal.candidate);
@@ -250,11 +345,12 @@ fn follow(
         }
         target != Some(literal)
     };
-    push(out, positions, assumption, &[], 0);
-    let (digit_links, cell_links, dynamic) = match rules {
-        Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false),
-        Rules::Dynamic { one_digit } => (true, !one_digit, true),
+    push(out, positions, assumption, &[], 0, None);
+    let (digit_links, cell_links, dynamic, nesting) = match rules {
+        Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false, Nesting::None),
+        Rules::Dynamic { one_digit, nesting } => (true, !one_digit, true, nesting),
     };
+    let mut inner = Deduction::new();
     // Breadth first, so a single chain is one of the shortest; the searches that stop at a
     // contradiction take every pending true literal before a false one, as SE does.
     let (mut next_on, mut next_off) = (0, 0);
@@ -274,6 +370,20 @@ fn follow(
         } else if on_first && next_off < len {
             next_off += 1;
             next_off - 1
+        } else if nesting != Nesting::None && nested_step(grid, nesting, out, &mut inner, interrupt)? {
+            // What the nested technique concludes rests on the removals its pattern reads.
+            let reasons = pattern_reasons(&inner, out);
+            let length = inner.chains.iter().map(Vec::len).sum::<usize>();
+            let nested = Some((inner.technique, u16::try_from(length).unwrap_or(u16::MAX)));
+            let depth = out.nodes.last().map_or(0, |node| node.depth.saturating_add(1));
+            let placed = inner.placements.iter().map(|placed| (placed, true));
+            for (candidate, on) in placed.chain(inner.eliminations.iter().map(|removed| (removed, false))) {
+                let literal = Literal::new(candidate.cell.index(), candidate.digit.get(), on);
+                if !push(out, positions, literal, &reasons, depth, nested) {
+                    return Ok(());
+                }
+            }
+            continue;
         } else {
             break;
         };
@@ -281,9 +391,9 @@ fn follow(
         let (cell, digit) = (literal.cell(), literal.digit());
         let (here, depth) = (here as u16, depth.saturating_add(1));
         let all_pushed = if literal.on {
-            turned_off(grid, literal, cell_links).all(|off| push(out, positions, off, &[here], depth))
+            turned_off(grid, literal, cell_links).all(|off| push(out, positions, off, &[here], depth, None))
         } else if !dynamic {
-            turned_on(grid, literal, digit_links, cell_links).all(|on| push(out, positions, on, &[here], depth))
+            turned_on(grid, literal, digit_links, cell_links).all(|on| push(out, positions, on, &[here], depth, None))
         } else {
             // A false candidate, once followed, is gone: which candidates that leaves alone in its
             // cell and its houses, each resting on every candidate gone from there.
@@ -295,7 +405,7 @@ fn follow(
                 let value = left.trailing_zeros() as u8 + 1;
                 let gone_here = digits(grid.candidates(cell) & !left).map(|other| Literal::new(cell, other, false));
                 let count = gather(positions, gone_here, &mut reasons);
-                all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth);
+                all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth, None);
             }
             for house in Cell::at(cell).houses().into_iter().filter(|_| digit_links) {
                 let members = all_house_cells()[house.index()] & grid.cells_with(digit);
@@ -304,15 +414,69 @@ fn follow(
                     let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
                     let count = gather(positions, gone_here, &mut reasons);
                     let place = left.trailing_zeros() as usize;
-                    all_pushed = push(out, positions, Literal::new(place, digit, true), &reasons[..count], depth);
+                    let on = Literal::new(place, digit, true);
+                    all_pushed = push(out, positions, on, &reasons[..count], depth, None);
                 }
             }
             all_pushed
         };
         if !all_pushed {
-            return;
+            return Ok(());
         }
     }
+    Ok(())
+}
+
+/// Looks for a step of the techniques `nesting` allows in `grid` as the assumption followed in
+/// `out` has left it (its true literals placed, its false ones removed), leaving it in `found`.
+fn nested_step(
+    grid: &Grid,
+    nesting: Nesting,
+    out: &Implications,
+    found: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    let mut reduced = grid.clone();
+    for node in &out.nodes {
+        let (cell, digit) = (node.literal.cell(), node.literal.digit());
+        if node.literal.on {
+            reduced.place(cell, digit);
+        } else {
+            reduced.eliminate(cell, digit);
+        }
+    }
+    DEPTH.set(1);
+    let mut result = Ok(false);
+    for &technique in nesting.techniques() {
+        result = if technique == Technique::ForcingChain {
+            found.start(technique);
+            forcing_chain(&reduced, found, f32::INFINITY, true, interrupt)
+        } else {
+            super::find(technique, &reduced, found, interrupt)
+        };
+        if result != Ok(false) {
+            break;
+        }
+    }
+    DEPTH.set(0);
+    result
+}
+
+/// The false literals of `out` a nested step's pattern reads: those in its cells, and those of
+/// its digits in its houses (the removals that made a subset, a fish or a locked candidate).
+fn pattern_reasons(found: &Deduction, out: &Implications) -> Vec<u16> {
+    let cells = found.cells.iter().fold(0 as Cells, |acc, cell| acc | 1 << cell.index());
+    let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | all_house_cells()[house.index()]);
+    let digits = found.digits.iter().fold(0u16, |acc, digit| acc | bit(digit.get()));
+    let read = |literal: Literal| {
+        let (cell, digit) = (literal.cell(), literal.digit());
+        !literal.on && (cells >> cell & 1 == 1 || (houses >> cell & 1 == 1 && digits & bit(digit) != 0))
+    };
+    let reasons: Vec<u16> =
+        out.nodes.iter().enumerate().filter(|(_, node)| read(node.literal)).map(|(at, _)| at as u16).collect();
+    // A pattern the assumption did not help make would have been found without it; should one
+    // read nothing removed, it rests on the assumption itself.
+    if reasons.is_empty() { vec![0] } else { reasons }
 }
 
 /// Writes into `reasons` where each of `literals` sits among the assumption's nodes; how many.
@@ -371,35 +535,41 @@ fn candidates(grid: &Grid) -> impl Iterator<Item = (usize, u8)> + '_ {
 
 /// Forcing chains: the shortest static chain from an assumption back to its opposite, using
 /// one digit's links (a forcing X-chain), two-candidate cells' (a forcing Y-chain) or both.
+/// `inside` a dynamic chain, only chains from a true candidate through any links are looked
+/// for: they find every elimination the others do, at a quarter of the cost, and there it is
+/// the elimination that counts.
 pub(super) fn forcing_chain(
     grid: &Grid,
     out: &mut Deduction,
     below: f32,
+    inside: bool,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    ENGINE.with_borrow_mut(|engine| {
+    with_engine(|engine| {
         let Engine { one, positions, seen, .. } = engine;
         let mut best: Option<(Found, Vec<Literal>)> = None;
         // SE's forcing chains: one digit's links (a forcing X-chain) or every link.
-        let kinds = [(true, false, 6.6), (true, true, 7.0)];
+        let kinds: &[(bool, bool, f32)] =
+            if inside { &[(true, true, 7.0)] } else { &[(true, false, 6.6), (true, true, 7.0)] };
         for (cell, digit) in candidates(grid) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
             }
-            for (digit_links, cell_links, base) in kinds {
+            for &(digit_links, cell_links, base) in kinds {
                 // The longest chain that would still rate below the best so far.
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
-                let strong_in =
-                    turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
+                let strong_in = !inside
+                    && turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
                     }
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
-                    follow(grid, assumption, Rules::Static { digit_links, cell_links }, stop, one, positions);
+                    let rules = Rules::Static { digit_links, cell_links };
+                    follow(grid, assumption, rules, stop, one, positions, interrupt)?;
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -413,7 +583,7 @@ pub(super) fn forcing_chain(
                 }
             }
         }
-        Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain])))
+        Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain], Vec::new())))
     })
 }
 
@@ -428,7 +598,6 @@ pub(super) fn cycle(
     below: f32,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    use crate::logic::step::Technique;
     let kinds = [
         (true, false, 6.5, Technique::XCycle),
         (false, true, 6.5, Technique::YCycle),
@@ -571,8 +740,8 @@ pub(super) enum Multiple {
     Nishio,
     /// Static consequences of every candidate and its opposite, cells and houses.
     Static,
-    /// The same, followed dynamically.
-    Dynamic,
+    /// The same, followed dynamically, nesting other techniques inside as told.
+    Dynamic(Nesting),
 }
 
 /// Nishio, multiple and dynamic forcing chains: a contradiction from one assumption, or a
@@ -585,11 +754,11 @@ pub(super) fn multiple(
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
     let (rules, base) = match kind {
-        Multiple::Nishio => (Rules::Dynamic { one_digit: true }, 7.5),
+        Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::None }, 7.5),
         Multiple::Static => (Rules::Static { digit_links: true, cell_links: true }, 8.0),
-        Multiple::Dynamic => (Rules::Dynamic { one_digit: false }, 8.5),
+        Multiple::Dynamic(nesting) => (Rules::Dynamic { one_digit: false, nesting }, nesting.base()),
     };
-    ENGINE.with_borrow_mut(|engine| {
+    with_engine(|engine| {
         let Engine { all, positions, seen, .. } = engine;
         all.resize_with(CANDIDATES * 2, Implications::default);
         // Static chains start only from true candidates; the others from both.
@@ -600,13 +769,18 @@ pub(super) fn multiple(
             }
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
-                follow(grid, assumption, rules, Stop::AtContradiction, &mut all[assumption.index()], positions);
+                let out = &mut all[assumption.index()];
+                follow(grid, assumption, rules, Stop::AtContradiction, out, positions, interrupt)?;
             }
         }
-        let mut best: Option<(Found, Vec<Vec<Literal>>)> = None;
-        let mut offer = |found: Found, branches: &dyn Fn(&mut Vec<bool>) -> Vec<Vec<Literal>>, seen: &mut Vec<bool>| {
-            if best.as_ref().is_none_or(|(best, _)| found.rating < best.rating) {
-                best = Some((found, branches(seen)));
+        type Best = (Found, Vec<Vec<Literal>>, Vec<(Literal, Technique)>);
+        let mut best: Option<Best> = None;
+        type Branches<'a> = &'a dyn Fn(&mut Vec<bool>, &mut Vec<(Literal, Technique)>) -> Vec<Vec<Literal>>;
+        let mut offer = |found: Found, branches: Branches, seen: &mut Vec<bool>| {
+            if best.as_ref().is_none_or(|(best, _, _)| found.rating < best.rating) {
+                let mut nested = Vec::new();
+                let chains = branches(seen, &mut nested);
+                best = Some((found, chains, nested));
             }
         };
         // Contradictions, nishio's and the dynamic ones: the assumption is false.
@@ -619,14 +793,18 @@ pub(super) fn multiple(
                     let (first, second) = (usize::from(first), usize::from(second));
                     let length = implications.ancestors(first, seen) + implications.ancestors(second, seen);
                     let found = Found { rating: chain_rating(base, length), conclusion: assumption.opposite() };
-                    let branches =
-                        |seen: &mut Vec<bool>| vec![implications.chain(first, seen), implications.chain(second, seen)];
+                    let branches = |seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>| {
+                        vec![
+                            implications.noted_chain(first, seen, nested),
+                            implications.noted_chain(second, seen, nested),
+                        ]
+                    };
                     offer(found, &branches, seen);
                 }
             }
         }
         if kind == Multiple::Nishio {
-            return Ok(best.is_some_and(|(found, chains)| record(out, found, chains)));
+            return Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)));
         }
         // Sets of assumptions one of which holds. SE starts its static chains only from cells
         // of three or more candidates (its region chains too, from the house's first place),
@@ -634,7 +812,7 @@ pub(super) fn multiple(
         // opposite again from three.
         let fewest = if kind == Multiple::Static { 3 } else { 2 };
         let mut sets: Vec<Vec<Literal>> = Vec::new();
-        if kind == Multiple::Dynamic {
+        if matches!(kind, Multiple::Dynamic(_)) {
             for (cell, digit) in candidates(grid).filter(|&(cell, _)| grid.candidates(cell).count_ones() >= 3) {
                 sets.push(vec![Literal::new(cell, digit, true), Literal::new(cell, digit, false)]);
             }
@@ -682,20 +860,23 @@ pub(super) fn multiple(
                         let length: usize =
                             branches.iter().zip(&ends).map(|(branch, &end)| branch.ancestors(end, seen)).sum();
                         let found = Found { rating: chain_rating(base, length), conclusion };
-                        let chains = |seen: &mut Vec<bool>| {
-                            branches.iter().zip(&ends).map(|(branch, &end)| branch.chain(end, seen)).collect()
+                        let chains = |seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>| {
+                            let ends = branches.iter().zip(&ends);
+                            ends.map(|(branch, &end)| branch.noted_chain(end, seen, nested)).collect()
                         };
                         offer(found, &chains, seen);
                     }
                 }
             }
         }
-        Ok(best.is_some_and(|(found, chains)| record(out, found, chains)))
+        Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)))
     })
 }
 
-/// Records a conclusion and the chains it rests on (each starting with its assumption).
-fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>) -> bool {
+/// Records a conclusion, the chains it rests on (each starting with its assumption) and their
+/// literals a technique nested inside found.
+fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: Vec<(Literal, Technique)>) -> bool {
+    out.nested = nested;
     out.rating = found.rating;
     let conclusion = found.conclusion;
     let mut cells: Vec<usize> = chains.iter().flatten().map(|literal| literal.cell()).collect();
@@ -712,9 +893,13 @@ fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>) -> bool 
     }
 }
 
-/// One chain, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...".
-fn describe_chain(chain: &[Literal]) -> String {
-    join_so(chain[1..].iter().map(|literal| literal.describe()))
+/// One chain, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...", each literal a
+/// technique inside the chain found followed by that technique: "r3c4 isn't 7 (Naked pair)".
+fn describe_chain(chain: &[Literal], nested: &[(Literal, Technique)]) -> String {
+    join_so(chain[1..].iter().map(|&literal| match nested.iter().find(|(found, _)| *found == literal) {
+        Some((_, technique)) => format!("{} ({technique})", literal.describe()),
+        None => literal.describe(),
+    }))
 }
 
 fn join_so(parts: impl Iterator<Item = String>) -> String {
@@ -728,19 +913,20 @@ pub(super) fn describe(deduction: &Deduction) -> String {
         (None, Some(removed)) => format!("{} can't be {}", removed.cell, removed.digit),
         (None, None) => unreachable!("a forcing chain concludes something"),
     };
-    let chains = &deduction.chains;
+    let (chains, nested) = (&deduction.chains, &deduction.nested);
     let assumed = |chain: &[Literal]| chain[0].describe();
     let first = &chains[0];
     if chains.len() == 1 {
-        return format!("If {}, then {}: a contradiction, so {conclusion}.", assumed(first), describe_chain(first));
+        let chain = describe_chain(first, nested);
+        return format!("If {}, then {chain}: a contradiction, so {conclusion}.", assumed(first));
     }
     if chains.iter().all(|chain| chain[0] == first[0]) {
         // A contradiction: the same assumption leads to a candidate and its opposite.
-        let branches = join(chains.iter().map(|chain| describe_chain(chain)), "and also");
+        let branches = join(chains.iter().map(|chain| describe_chain(chain, nested)), "and also");
         return format!("If {}, then {branches}: a contradiction, so {conclusion}.", assumed(first));
     }
     let branches: Vec<String> =
-        chains.iter().map(|chain| format!("if {}, {}", assumed(chain), describe_chain(chain))).collect();
+        chains.iter().map(|chain| format!("if {}, {}", assumed(chain), describe_chain(chain, nested))).collect();
     let starts: Vec<Literal> = chains.iter().map(|chain| chain[0]).collect();
     let cell = Cell::at(starts[0].cell());
     let digit = starts[0].digit();
@@ -780,7 +966,6 @@ pub(super) fn describe_cycle(deduction: &Deduction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::step::Technique;
     use crate::logic::techniques::testing::{cand, run, sparse};
     use crate::solver::Never;
 
@@ -798,7 +983,7 @@ mod tests {
         ]);
         let mut out = Deduction::new();
         out.start(Technique::ForcingChain);
-        assert!(forcing_chain(&grid, &mut out, f32::INFINITY, &mut Never).unwrap());
+        assert!(forcing_chain(&grid, &mut out, f32::INFINITY, false, &mut Never).unwrap());
         assert_eq!(out.eliminations, [cand(2, 2, 1)]);
         assert_eq!(out.rating, 7.1, "eight literals, from r2c2 = 1 to r2c2 isn't 1");
         assert_eq!(
@@ -817,7 +1002,7 @@ mod tests {
         ]);
         let mut out = Deduction::new();
         out.start(Technique::ForcingChain);
-        assert!(!forcing_chain(&grid, &mut out, f32::INFINITY, &mut Never).unwrap());
+        assert!(!forcing_chain(&grid, &mut out, f32::INFINITY, false, &mut Never).unwrap());
     }
 
     #[test]
@@ -871,6 +1056,56 @@ mod tests {
         open.extend([(5, 9, &[1, 9][..]), (8, 9, &[1, 9][..])]);
         let mut out = Deduction::new();
         assert!(!cycle(&sparse(&open), &mut out, f32::INFINITY, &mut Never).unwrap());
+    }
+
+    /// The first step of `technique` on the path of `puzzle` (one of `tests/data/se_rated_hardest.tsv`),
+    /// with the grid it is found in, checked against the solution.
+    fn first_nested_step(puzzle: &str, technique: Technique) -> (Grid, Deduction) {
+        use std::ops::ControlFlow;
+        let puzzle: crate::board::Board = puzzle.parse().unwrap();
+        let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
+        let mut first = None;
+        crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, found| {
+            if found.technique != technique {
+                return ControlFlow::Continue(());
+            }
+            first = Some((grid.clone(), found.clone()));
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        let (grid, found) = first.expect("the path takes the technique");
+        let value = |candidate: &Candidate| solution.cells()[candidate.cell.index()];
+        assert!(found.placements.iter().all(|placed| value(placed) == placed.digit.get()), "{found:?}");
+        assert!(found.eliminations.iter().all(|removed| value(removed) != removed.digit.get()), "{found:?}");
+        assert!(!found.placements.is_empty() || !found.eliminations.is_empty());
+        (grid, found)
+    }
+
+    #[test]
+    fn nested_techniques_conclude_where_plain_dynamic_chains_cannot() {
+        // SE 9.7: its path needs locked candidates, subsets or fish inside its chains.
+        let nine_seven = "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..";
+        // SE 10.7: forcing chains inside.
+        let ten_seven = "........1.....2.3...4.5.6.....1...7...6..3.2..8..4.9...48.......657.....9...6.5..";
+        for (puzzle, technique, nesting) in [
+            (nine_seven, Technique::DynamicForcingChainsPlus, Nesting::Basic),
+            (ten_seven, Technique::NestedForcingChains, Nesting::ForcingChains),
+        ] {
+            let (grid, found) = first_nested_step(puzzle, technique);
+            let below =
+                [Nesting::None, Nesting::Basic, Nesting::ForcingChains].into_iter().filter(|&less| less < nesting);
+            for less in below {
+                let mut out = Deduction::new();
+                assert!(!multiple(&grid, &mut out, Multiple::Dynamic(less), &mut Never).unwrap(), "{less:?}");
+            }
+            let base = nesting.base();
+            assert!(found.rating >= base + 0.1 && found.rating < base + 2.0, "{}", found.rating);
+            assert!(!found.nested.is_empty(), "a nested technique concluded something");
+            assert!(found.nested.iter().all(|(_, inner)| nesting.techniques().contains(inner)), "{:?}", found.nested);
+            let text = describe(&found);
+            let (literal, inner) = found.nested[0];
+            assert!(text.contains(&format!("{} ({inner})", literal.describe())), "{text}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::solver::{Interrupt, Interrupted};
 
 use super::grid::Grid;
 use super::step::{Deduction, Technique};
+use forcing::Nesting;
 
 mod chains;
 pub(crate) use chains::trace_chain;
@@ -67,10 +68,24 @@ pub(crate) fn find(
         XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
         Nishio => forcing::multiple(grid, out, forcing::Multiple::Nishio, interrupt)?,
         MultipleForcingChains => forcing::multiple(grid, out, forcing::Multiple::Static, interrupt)?,
-        DynamicForcingChains => forcing::multiple(grid, out, forcing::Multiple::Dynamic, interrupt)?,
+        DynamicForcingChains => dynamic(grid, out, Nesting::None, interrupt)?,
+        DynamicForcingChainsPlus => dynamic(grid, out, Nesting::Basic, interrupt)?,
+        NestedForcingChains => dynamic(grid, out, Nesting::ForcingChains, interrupt)?,
+        NestedMultipleForcingChains => dynamic(grid, out, Nesting::MultipleForcingChains, interrupt)?,
+        NestedDynamicForcingChains => dynamic(grid, out, Nesting::DynamicForcingChains, interrupt)?,
         // Classic grids have no variant rules; brute force needs the solution.
         CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
     })
+}
+
+/// Dynamic forcing chains nesting `nesting` inside.
+fn dynamic(
+    grid: &Grid,
+    out: &mut Deduction,
+    nesting: Nesting,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)
 }
 
 /// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
@@ -94,7 +109,7 @@ fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt)
     }
     let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
     out.start(Technique::ForcingChain);
-    if forcing::forcing_chain(grid, out, below, interrupt)? {
+    if forcing::forcing_chain(grid, out, below, false, interrupt)? {
         best = Some(out.clone());
     }
     Ok(best.is_some_and(|best| {
@@ -117,7 +132,14 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
         WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(deduction),
         XChain | XYChain => chains::describe(grid, deduction),
-        ForcingChain | Nishio | MultipleForcingChains | DynamicForcingChains => forcing::describe(deduction),
+        ForcingChain
+        | Nishio
+        | MultipleForcingChains
+        | DynamicForcingChains
+        | DynamicForcingChainsPlus
+        | NestedForcingChains
+        | NestedMultipleForcingChains
+        | NestedDynamicForcingChains => forcing::describe(deduction),
         XCycle | YCycle | XYCycle => forcing::describe_cycle(deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")
