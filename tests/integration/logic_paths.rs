@@ -376,3 +376,25 @@ fn ratings_agree_with_sudoku_explainer_on_a_sample() {
     assert!(close * 100 >= count * 90, "within 0.2 of SE: {close} of {count}");
     assert!(near * 100 >= count * 97, "within 1.0 of SE: {near} of {count}");
 }
+
+/// The top of the scale (`tests/data/se_rated_hardest.tsv`, famous puzzles with their published
+/// SE ratings): those under SE 10, which take a fraction of a second, are solved by logic alone,
+/// every step sound, and rated within 0.2 of SE. `scripts/se-agreement.py` rates the whole file.
+#[test]
+fn the_hardest_known_puzzles_under_ten_rate_as_sudoku_explainer_does() {
+    let path = common::data_dir().join("se_rated_hardest.tsv");
+    let text = std::fs::read_to_string(&path).expect("the SE-rated hardest puzzles");
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let (puzzle, se) = line.split_once('\t').expect("puzzle<TAB>rating");
+        let (puzzle, se): (Board, f32) = (puzzle.parse().unwrap(), se.parse().unwrap());
+        if se >= 10.0 {
+            continue;
+        }
+        let rating = check_path(&puzzle, &solution(&puzzle));
+        assert!(rating.solved_by_logic && (rating.rating - se).abs() <= 0.2 + 1e-4, "{puzzle}: SE {se}, {rating:?}");
+        assert!(rating.rating > Technique::DynamicForcingChains.rating(), "{rating:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
