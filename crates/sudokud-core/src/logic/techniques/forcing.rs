@@ -258,6 +258,9 @@ struct Positions([u16; CANDIDATES * 2]);
 struct Engine {
     /// Indexed by literal: what it leads to, for the multiple and dynamic searches.
     all: Vec<Implications>,
+    /// The grid and nesting of dynamic chains `all` holds every assumption's consequences for,
+    /// when it does: the next level on the same grid takes up each from where it stalled.
+    followed: Option<(Grid, Nesting)>,
     /// The consequences of one assumption, for the single-chain searches.
     one: Implications,
     positions: Box<Positions>,
@@ -268,6 +271,7 @@ impl Engine {
     fn new() -> Engine {
         Engine {
             all: Vec::new(),
+            followed: None,
             one: Implications::default(),
             positions: Box::new(Positions([0; CANDIDATES * 2])),
             seen: Vec::new(),
@@ -292,6 +296,13 @@ fn with_engine<R>(search: impl FnOnce(&mut Engine) -> R) -> R {
 /// search goes on past a contradiction (everything still follows from the assumption), so the
 /// chain back to the assumption's opposite is found even then. Only nested techniques are long
 /// enough to poll `interrupt`.
+///
+/// With `resume`, `out` already holds what the assumption leads to under a lower nesting, which
+/// stalled there with no contradiction: the first `resume` techniques of `rules`' nesting are
+/// the lower one's, which found nothing more, so following goes on from there with the rest.
+/// The same steps would lead to the same place again (each nesting tries the one below's
+/// techniques first), so this is the same answer for a fraction of the work.
+#[allow(clippy::too_many_arguments)]
 fn follow(
     grid: &Grid,
     assumption: Literal,
@@ -299,18 +310,34 @@ fn follow(
     stop: Stop,
     out: &mut Implications,
     positions: &mut Positions,
+    resume: Option<usize>,
     interrupt: &mut dyn Interrupt,
 ) -> Result<(), Interrupted> {
-    out.on = CandidateSet::default();
-    out.off = CandidateSet::default();
-    out.nodes.clear();
-    out.reasons.clear();
-    out.contradiction = None;
     // The candidates ruled out and already followed, per cell and per digit: the dynamic rules
     // count only these as gone, as SE does. A house whose last places are ruled out together
     // then still turns one of them on, and the clash shows the contradiction.
     let mut gone = CandidateSet::default();
     let mut gone_cells: [Cells; 9] = [0; 9];
+    let mut skip = 0;
+    if let Some(known) = resume {
+        if out.contradiction.is_some() {
+            return Ok(());
+        }
+        for (at, node) in out.nodes.iter().enumerate() {
+            positions.0[node.literal.index()] = at as u16;
+            if !node.literal.on {
+                gone.insert(usize::from(node.literal.candidate));
+                gone_cells[usize::from(node.literal.digit()) - 1] |= 1 << node.literal.cell();
+            }
+        }
+        skip = known;
+    } else {
+        out.on = CandidateSet::default();
+        out.off = CandidateSet::default();
+        out.nodes.clear();
+        out.reasons.clear();
+        out.contradiction = None;
+    }
     let mut reasons = [0u16; 9];
     let (on_first, target, max_depth) = match stop {
         Stop::AtContradiction => (true, None, u16::MAX),
@@ -345,7 +372,9 @@ fn follow(
         }
         target != Some(literal)
     };
-    push(out, positions, assumption, &[], 0, None);
+    if resume.is_none() {
+        push(out, positions, assumption, &[], 0, None);
+    }
     let (digit_links, cell_links, dynamic, nesting) = match rules {
         Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false, Nesting::None),
         Rules::Dynamic { one_digit, nesting } => (true, !one_digit, true, nesting),
@@ -353,7 +382,7 @@ fn follow(
     let mut inner = Deduction::new();
     // Breadth first, so a single chain is one of the shortest; the searches that stop at a
     // contradiction take every pending true literal before a false one, as SE does.
-    let (mut next_on, mut next_off) = (0, 0);
+    let (mut next_on, mut next_off) = if resume.is_some() { (out.nodes.len(), out.nodes.len()) } else { (0, 0) };
     loop {
         let len = out.nodes.len();
         if on_first {
@@ -370,7 +399,9 @@ fn follow(
         } else if on_first && next_off < len {
             next_off += 1;
             next_off - 1
-        } else if nesting != Nesting::None && nested_step(grid, nesting, out, &mut inner, interrupt)? {
+        } else if nesting != Nesting::None
+            && nested_step(grid, nesting, std::mem::take(&mut skip), out, &mut inner, interrupt)?
+        {
             // What the nested technique concludes rests on the removals its pattern reads.
             let reasons = pattern_reasons(&inner, out);
             let length = inner.chains.iter().map(Vec::len).sum::<usize>();
@@ -427,11 +458,13 @@ fn follow(
     Ok(())
 }
 
-/// Looks for a step of the techniques `nesting` allows in `grid` as the assumption followed in
-/// `out` has left it (its true literals placed, its false ones removed), leaving it in `found`.
+/// Looks for a step of the techniques `nesting` allows, from the `from`th on, in `grid` as the
+/// assumption followed in `out` has left it (its true literals placed, its false ones removed),
+/// leaving it in `found`.
 fn nested_step(
     grid: &Grid,
     nesting: Nesting,
+    from: usize,
     out: &Implications,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
@@ -447,7 +480,7 @@ fn nested_step(
     }
     DEPTH.set(1);
     let mut result = Ok(false);
-    for &technique in nesting.techniques() {
+    for &technique in &nesting.techniques()[from..] {
         result = if technique == Technique::ForcingChain {
             found.start(technique);
             forcing_chain(&reduced, found, f32::INFINITY, true, interrupt)
@@ -569,7 +602,7 @@ pub(super) fn forcing_chain(
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
                     let rules = Rules::Static { digit_links, cell_links };
-                    follow(grid, assumption, rules, stop, one, positions, interrupt)?;
+                    follow(grid, assumption, rules, stop, one, positions, None, interrupt)?;
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -759,8 +792,16 @@ pub(super) fn multiple(
         Multiple::Dynamic(nesting) => (Rules::Dynamic { one_digit: false, nesting }, nesting.base()),
     };
     with_engine(|engine| {
-        let Engine { all, positions, seen, .. } = engine;
+        let Engine { all, followed, positions, seen, .. } = engine;
         all.resize_with(CANDIDATES * 2, Implications::default);
+        // The level below on this grid stalled everywhere (or it would have concluded): go on
+        // from there.
+        let resume = match (kind, followed.take()) {
+            (Multiple::Dynamic(nesting), Some((before, below))) if below < nesting && before == *grid => {
+                Some(below.techniques().len())
+            }
+            _ => None,
+        };
         // Static chains start only from true candidates; the others from both.
         let polarities: &[bool] = if kind == Multiple::Static { &[true] } else { &[true, false] };
         for (cell, digit) in candidates(grid) {
@@ -770,8 +811,11 @@ pub(super) fn multiple(
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
                 let out = &mut all[assumption.index()];
-                follow(grid, assumption, rules, Stop::AtContradiction, out, positions, interrupt)?;
+                follow(grid, assumption, rules, Stop::AtContradiction, out, positions, resume, interrupt)?;
             }
+        }
+        if let Multiple::Dynamic(nesting) = kind {
+            *followed = Some((grid.clone(), nesting));
         }
         type Best = (Found, Vec<Vec<Literal>>, Vec<(Literal, Technique)>);
         let mut best: Option<Best> = None;
