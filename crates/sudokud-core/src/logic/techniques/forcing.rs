@@ -578,6 +578,7 @@ pub(super) fn forcing_chain(
     inside: bool,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
+    let partners = if inside { Partners::of(grid) } else { Partners::default() };
     with_engine(|engine| {
         let Engine { one, positions, seen, .. } = engine;
         let mut best: Option<(Found, Vec<Literal>)> = None;
@@ -601,6 +602,17 @@ pub(super) fn forcing_chain(
                     }
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
+                    // Inside a chain most searches find nothing: the lean search says first
+                    // whether, and how far out, this one ends, and only a chain that beats the
+                    // best so far is followed again to be recorded.
+                    if inside {
+                        let Some(length) = refutation_length(grid, &partners, cell, digit, longest - 1) else {
+                            continue;
+                        };
+                        if best.as_ref().is_some_and(|(found, _)| chain_rating(base, length) >= found.rating) {
+                            continue;
+                        }
+                    }
                     let rules = Rules::Static { digit_links, cell_links };
                     follow(grid, assumption, rules, stop, one, positions, None, interrupt)?;
                     if !one.holds(assumption.opposite()) {
@@ -618,6 +630,105 @@ pub(super) fn forcing_chain(
         }
         Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain], Vec::new())))
     })
+}
+
+/// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
+/// of counting a house's places each time.
+#[derive(Default)]
+struct Partners {
+    /// Per digit (0-8) and cell, the other place of the digit in each house of the cell where
+    /// it has two.
+    places: Vec<[Cells; 81]>,
+    /// Per cell, its candidates when it has two, else none.
+    pairs: Vec<u16>,
+}
+
+impl Partners {
+    fn of(grid: &Grid) -> Partners {
+        let mut places = vec![[0 as Cells; 81]; 9];
+        for (index, partners) in places.iter_mut().enumerate() {
+            let digit = index as u8 + 1;
+            for &house in all_house_cells() {
+                let cells = house & grid.cells_with(digit);
+                if cells.count_ones() == 2 {
+                    let (first, second) = (cells.trailing_zeros() as usize, 127 - cells.leading_zeros() as usize);
+                    partners[first] |= 1 << second;
+                    partners[second] |= 1 << first;
+                }
+            }
+        }
+        let pairs = (0..81).map(|cell| grid.candidates(cell)).map(|set| if set.count_ones() == 2 { set } else { 0 });
+        Partners { places, pairs: pairs.collect() }
+    }
+}
+
+/// How long the shortest static chain through any links is, from `digit` true in `cell` to it
+/// false, if it is at most `max_depth` steps: what [`follow`] finds breadth first (each of its
+/// static literals rests on one, so the chain has a literal more than steps), without recording
+/// the chain. Literals as sets of cells per digit, a whole level at a time.
+fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, max_depth: u16) -> Option<usize> {
+    let start = usize::from(digit) - 1;
+    let (mut on_seen, mut off_seen) = ([0 as Cells; 9], [0 as Cells; 9]);
+    let mut on_front = [0 as Cells; 9];
+    on_front[start] = 1 << cell;
+    on_seen[start] = 1 << cell;
+    let mut depth = 0;
+    loop {
+        // What the new true literals turn off: their digit in their peers, their cell's others.
+        depth += 1;
+        if depth > max_depth {
+            return None;
+        }
+        let mut off_front = [0 as Cells; 9];
+        for (index, &cells) in on_front.iter().enumerate() {
+            let at = index as u8 + 1;
+            for on in ones(cells) {
+                off_front[index] |= PEERS[on] & grid.cells_with(at);
+                for other in digits(grid.candidates(on) & !bit(at)) {
+                    off_front[usize::from(other) - 1] |= 1 << on;
+                }
+            }
+        }
+        let mut any = 0;
+        for (front, seen) in off_front.iter_mut().zip(&mut off_seen) {
+            *front &= !*seen;
+            *seen |= *front;
+            any |= *front;
+        }
+        if off_front[start] >> cell & 1 == 1 {
+            return Some(usize::from(depth) + 1);
+        }
+        if any == 0 {
+            return None;
+        }
+        // What the new false literals turn on: the other candidate of a two-candidate cell, the
+        // other place of a digit with two in a house.
+        depth += 1;
+        if depth > max_depth {
+            return None;
+        }
+        let mut on_new = [0 as Cells; 9];
+        for (index, &cells) in off_front.iter().enumerate() {
+            let at = bit(index as u8 + 1);
+            for off in ones(cells) {
+                on_new[index] |= partners.places[index][off];
+                let pair = partners.pairs[off];
+                if pair & at != 0 {
+                    on_new[(pair & !at).trailing_zeros() as usize] |= 1 << off;
+                }
+            }
+        }
+        let mut any = 0;
+        for (front, seen) in on_new.iter_mut().zip(&mut on_seen) {
+            *front &= !*seen;
+            *seen |= *front;
+            any |= *front;
+        }
+        if any == 0 {
+            return None;
+        }
+        on_front = on_new;
+    }
 }
 
 /// Bidirectional cycles: a loop of alternating links that closes on itself, from a candidate
