@@ -292,6 +292,14 @@ fn with_engine<R>(search: impl FnOnce(&mut Engine) -> R) -> R {
     ENGINES.with(|engines| search(&mut engines[DEPTH.get()].borrow_mut()))
 }
 
+/// What [`follow`] is asked to do (its fields are the names its description uses).
+struct Task {
+    assumption: Literal,
+    rules: Rules,
+    stop: Stop,
+    resume: Option<usize>,
+}
+
 /// Follows `assumption` in `grid` under `rules`, filling `out`, until `stop`. A single chain's
 /// search goes on past a contradiction (everything still follows from the assumption), so the
 /// chain back to the assumption's opposite is found even then. Only nested techniques are long
@@ -302,15 +310,11 @@ fn with_engine<R>(search: impl FnOnce(&mut Engine) -> R) -> R {
 /// the lower one's, which found nothing more, so following goes on from there with the rest.
 /// The same steps would lead to the same place again (each nesting tries the one below's
 /// techniques first), so this is the same answer for a fraction of the work.
-#[allow(clippy::too_many_arguments)]
 fn follow(
     grid: &Grid,
-    assumption: Literal,
-    rules: Rules,
-    stop: Stop,
+    Task { assumption, rules, stop, resume }: Task,
     out: &mut Implications,
     positions: &mut Positions,
-    resume: Option<usize>,
     interrupt: &mut dyn Interrupt,
 ) -> Result<(), Interrupted> {
     // The candidates ruled out and already followed, per cell and per digit: the dynamic rules
@@ -614,7 +618,7 @@ pub(super) fn forcing_chain(
                         }
                     }
                     let rules = Rules::Static { digit_links, cell_links };
-                    follow(grid, assumption, rules, stop, one, positions, None, interrupt)?;
+                    follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -922,7 +926,8 @@ pub(super) fn multiple(
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
                 let out = &mut all[assumption.index()];
-                follow(grid, assumption, rules, Stop::AtContradiction, out, positions, resume, interrupt)?;
+                let task = Task { assumption, rules, stop: Stop::AtContradiction, resume };
+                follow(grid, task, out, positions, interrupt)?;
             }
         }
         if let Multiple::Dynamic(nesting) = kind {
