@@ -129,14 +129,14 @@ pub(super) enum Nesting {
 }
 
 impl Nesting {
-    /// The base rating of dynamic forcing chains nesting this much.
-    fn base(self) -> f32 {
+    /// The technique of dynamic forcing chains nesting this much, whose rating is their base.
+    fn technique(self) -> Technique {
         match self {
-            Nesting::None => 8.5,
-            Nesting::Basic => 9.0,
-            Nesting::ForcingChains => 9.5,
-            Nesting::MultipleForcingChains => 10.0,
-            Nesting::DynamicForcingChains => 10.5,
+            Nesting::None => Technique::DynamicForcingChains,
+            Nesting::Basic => Technique::DynamicForcingChainsPlus,
+            Nesting::ForcingChains => Technique::NestedForcingChains,
+            Nesting::MultipleForcingChains => Technique::NestedMultipleForcingChains,
+            Nesting::DynamicForcingChains => Technique::NestedDynamicForcingChains,
         }
     }
 
@@ -902,9 +902,11 @@ pub(super) fn multiple(
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
     let (rules, base) = match kind {
-        Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::None }, 7.5),
-        Multiple::Static => (Rules::Static { digit_links: true, cell_links: true }, 8.0),
-        Multiple::Dynamic(nesting) => (Rules::Dynamic { one_digit: false, nesting }, nesting.base()),
+        Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::None }, Technique::Nishio.rating()),
+        Multiple::Static => {
+            (Rules::Static { digit_links: true, cell_links: true }, Technique::MultipleForcingChains.rating())
+        }
+        Multiple::Dynamic(nesting) => (Rules::Dynamic { one_digit: false, nesting }, nesting.technique().rating()),
     };
     with_engine(|engine| {
         let Engine { all, followed, positions, seen, .. } = engine;
@@ -1258,7 +1260,8 @@ mod tests {
                 let mut out = Deduction::new();
                 assert!(!multiple(&grid, &mut out, Multiple::Dynamic(less), &mut Never).unwrap(), "{less:?}");
             }
-            let base = nesting.base();
+            assert_eq!(found.technique, nesting.technique());
+            let base = nesting.technique().rating();
             assert!(found.rating >= base + 0.1 && found.rating < base + 2.0, "{}", found.rating);
             assert!(!found.nested.is_empty(), "a nested technique concluded something");
             assert!(found.nested.iter().all(|(_, inner)| nesting.techniques().contains(inner)), "{:?}", found.nested);
