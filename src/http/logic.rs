@@ -43,8 +43,8 @@ pub async fn rate(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let rating =
-        state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline)).await??;
+    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
+    let rating = rating.await.map_err(ApiError::from_logic)??;
     Ok(Json(followed(rating)?))
 }
 
@@ -82,8 +82,8 @@ pub async fn hint(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let hinted =
-        state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline)).await??;
+    let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
+    let hinted = hinted.await.map_err(ApiError::from_logic)??;
     let steps = match hinted {
         Marked::Followed(steps) => steps,
         Marked::Mistaken(mistakes) => {
@@ -112,7 +112,8 @@ pub async fn explain(
     let explained = state
         .pool
         .run("explain", move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
-        .await??;
+        .await
+        .map_err(ApiError::from_logic)??;
     let explained = followed(explained)?;
     Ok(Json(ExplainResponse {
         steps: explained.steps,

@@ -193,6 +193,11 @@ pub enum ApiError {
     WrongCandidates(Vec<Mistake>),
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
+    #[error(
+        "the puzzle was not rated or explained within the solve timeout of {} ms: the hardest puzzles (Sudoku Explainer 10 and up, which take forcing chains nested in forcing chains) need about a second or more",
+        .0.as_millis()
+    )]
+    LogicTimeout(Duration),
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
     GenerateTimeout { level: Level, timeout: Duration },
     #[error(
@@ -228,9 +233,10 @@ impl ApiError {
             ApiError::InvalidBoard(_) => Kind::InvalidBoard,
             ApiError::Unanswerable(unanswerable) => Kind::from(unanswerable),
             ApiError::WrongCandidates(_) => Kind::WrongCandidates,
-            ApiError::SolveTimeout(_) | ApiError::GenerateTimeout { .. } | ApiError::OrderNotMet { .. } => {
-                Kind::SolveTimeout
-            }
+            ApiError::SolveTimeout(_)
+            | ApiError::LogicTimeout(_)
+            | ApiError::GenerateTimeout { .. }
+            | ApiError::OrderNotMet { .. } => Kind::SolveTimeout,
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) | ApiError::UnknownPuzzle(_) => Kind::NotFound,
@@ -264,6 +270,17 @@ impl From<Unanswerable> for ApiError {
             Unanswerable::Unsolvable => Unanswerable::Unsolvable,
             Unanswerable::Multiple => Unanswerable::Multiple,
         })
+    }
+}
+
+impl ApiError {
+    /// Why the solver pool gave no rating, hint or explanation: past the deadline, most likely
+    /// one of the hardest puzzles, which the detail says.
+    pub(crate) fn from_logic(error: PoolError) -> ApiError {
+        match error {
+            PoolError::TimedOut(timeout) => ApiError::LogicTimeout(timeout),
+            other => other.into(),
+        }
     }
 }
 

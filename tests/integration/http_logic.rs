@@ -66,7 +66,9 @@ async fn every_logic_endpoint_refuses_what_is_not_a_proper_puzzle() {
             post_json(path, json!({ "board": PUZZLE }).to_string()),
         )
         .await;
-        assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
+        let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("within the solve timeout of 0 ms") && detail.contains("hardest puzzles"), "{detail}");
     }
 }
 
