@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use crate::member::Choice;
 
 use super::grid::{Cells, Grid, ones};
-use super::techniques::Literal;
+use super::techniques::{Literal, Nested};
 use crate::position::{Candidate, Cell, Digit, House};
 
 /// A solving technique, in order of difficulty (the order [`Technique::ALL`] lists and the
@@ -302,8 +302,8 @@ pub(crate) struct Deduction {
     pub(crate) eliminations: Vec<Candidate>,
     /// A forcing chain's branches, each from its assumption to the conclusion.
     pub(crate) chains: Vec<Vec<Literal>>,
-    /// The literals of `chains` a technique nested inside them found, with that technique.
-    pub(crate) nested: Vec<(Literal, Technique)>,
+    /// The literals of `chains` a technique nested inside them found, by branch.
+    pub(crate) nested: Vec<Nested>,
     /// How `cells` divides into groups, in order: the ends of strong links.
     pub(crate) groups: Vec<usize>,
 }

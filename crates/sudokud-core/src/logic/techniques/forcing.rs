@@ -241,15 +241,20 @@ impl Implications {
         (0..self.nodes.len()).filter(|&at| seen[at]).map(|at| self.nodes[at].literal).collect()
     }
 
-    /// [`Implications::chain`], noting in `nested` the literals of it that a technique inside
-    /// the chain found, with that technique.
-    fn noted_chain(&self, node: usize, seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>) -> Vec<Literal> {
+    /// [`Implications::chain`] as branch `branch` of a step, noting in `nested` the literals
+    /// of it that a technique inside the chain found, with the branch and that technique.
+    fn noted_chain(&self, node: usize, branch: usize, seen: &mut Vec<bool>, nested: &mut Vec<Nested>) -> Vec<Literal> {
         let chain = self.chain(node, seen);
         let nodes = self.nodes.iter().zip(seen.iter()).filter(|&(_, &seen)| seen);
-        nested.extend(nodes.filter_map(|(node, _)| node.nested.map(|(technique, _)| (node.literal, technique))));
+        nested
+            .extend(nodes.filter_map(|(node, _)| node.nested.map(|(technique, _)| (branch, node.literal, technique))));
         chain
     }
 }
+
+/// A literal of a step's chains that a technique nested inside found: the branch (the index of
+/// the chain in [`Deduction::chains`]), the literal and the technique.
+pub(crate) type Nested = (usize, Literal, Technique);
 
 /// Where each literal of the assumption being followed sits in its [`Implications`].
 struct Positions([u16; CANDIDATES * 2]);
@@ -285,6 +290,24 @@ thread_local! {
     static ENGINES: [RefCell<Engine>; 2] = [RefCell::new(Engine::new()), RefCell::new(Engine::new())];
     /// Which of `ENGINES` a search takes: 1 while a nested search runs.
     static DEPTH: Slot<usize> = const { Slot::new(0) };
+}
+
+/// While alive, searches take the engine for nested ones; dropped (even by a panic, which the
+/// server catches and survives), the step's own again.
+struct Inside;
+
+impl Inside {
+    fn enter() -> Inside {
+        let before = DEPTH.replace(1);
+        debug_assert_eq!(before, 0, "nested searches never nest");
+        Inside
+    }
+}
+
+impl Drop for Inside {
+    fn drop(&mut self) {
+        DEPTH.set(0);
+    }
 }
 
 /// Runs `search` with this thread's engine for the current nesting depth.
@@ -482,7 +505,7 @@ fn nested_step(
             reduced.eliminate(cell, digit);
         }
     }
-    DEPTH.set(1);
+    let _inside = Inside::enter();
     let mut result = Ok(false);
     for &technique in &nesting.techniques()[from..] {
         result = if technique == Technique::ForcingChain {
@@ -495,7 +518,6 @@ fn nested_step(
             break;
         }
     }
-    DEPTH.set(0);
     result
 }
 
@@ -582,7 +604,7 @@ pub(super) fn forcing_chain(
     inside: bool,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    let partners = if inside { Partners::of(grid) } else { Partners::default() };
+    let partners = inside.then(|| Partners::of(grid));
     with_engine(|engine| {
         let Engine { one, positions, seen, .. } = engine;
         let mut best: Option<(Found, Vec<Literal>)> = None;
@@ -609,8 +631,8 @@ pub(super) fn forcing_chain(
                     // Inside a chain most searches find nothing: the lean search says first
                     // whether, and how far out, this one ends, and only a chain that beats the
                     // best so far is followed again to be recorded.
-                    if inside {
-                        let Some(length) = refutation_length(grid, &partners, cell, digit, longest - 1) else {
+                    if let Some(partners) = &partners {
+                        let Some(length) = refutation_length(grid, partners, cell, digit, longest - 1) else {
                             continue;
                         };
                         if best.as_ref().is_some_and(|(found, _)| chain_rating(base, length) >= found.rating) {
@@ -638,7 +660,6 @@ pub(super) fn forcing_chain(
 
 /// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
 /// of counting a house's places each time.
-#[derive(Default)]
 struct Partners {
     /// Per digit (0-8) and cell, the other place of the digit in each house of the cell where
     /// it has two.
@@ -932,12 +953,15 @@ pub(super) fn multiple(
                 follow(grid, task, out, positions, interrupt)?;
             }
         }
-        if let Multiple::Dynamic(nesting) = kind {
+        // Searches nested inside never go on to a next level.
+        if let Multiple::Dynamic(nesting) = kind
+            && DEPTH.get() == 0
+        {
             *followed = Some((grid.clone(), nesting));
         }
-        type Best = (Found, Vec<Vec<Literal>>, Vec<(Literal, Technique)>);
+        type Best = (Found, Vec<Vec<Literal>>, Vec<Nested>);
         let mut best: Option<Best> = None;
-        type Branches<'a> = &'a dyn Fn(&mut Vec<bool>, &mut Vec<(Literal, Technique)>) -> Vec<Vec<Literal>>;
+        type Branches<'a> = &'a dyn Fn(&mut Vec<bool>, &mut Vec<Nested>) -> Vec<Vec<Literal>>;
         let mut offer = |found: Found, branches: Branches, seen: &mut Vec<bool>| {
             if best.as_ref().is_none_or(|(best, _, _)| found.rating < best.rating) {
                 let mut nested = Vec::new();
@@ -955,10 +979,10 @@ pub(super) fn multiple(
                     let (first, second) = (usize::from(first), usize::from(second));
                     let length = implications.ancestors(first, seen) + implications.ancestors(second, seen);
                     let found = Found { rating: chain_rating(base, length), conclusion: assumption.opposite() };
-                    let branches = |seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>| {
+                    let branches = |seen: &mut Vec<bool>, nested: &mut Vec<Nested>| {
                         vec![
-                            implications.noted_chain(first, seen, nested),
-                            implications.noted_chain(second, seen, nested),
+                            implications.noted_chain(first, 0, seen, nested),
+                            implications.noted_chain(second, 1, seen, nested),
                         ]
                     };
                     offer(found, &branches, seen);
@@ -1022,9 +1046,9 @@ pub(super) fn multiple(
                         let length: usize =
                             branches.iter().zip(&ends).map(|(branch, &end)| branch.ancestors(end, seen)).sum();
                         let found = Found { rating: chain_rating(base, length), conclusion };
-                        let chains = |seen: &mut Vec<bool>, nested: &mut Vec<(Literal, Technique)>| {
-                            let ends = branches.iter().zip(&ends);
-                            ends.map(|(branch, &end)| branch.noted_chain(end, seen, nested)).collect()
+                        let chains = |seen: &mut Vec<bool>, nested: &mut Vec<Nested>| {
+                            let ends = branches.iter().zip(&ends).enumerate();
+                            ends.map(|(index, (branch, &end))| branch.noted_chain(end, index, seen, nested)).collect()
                         };
                         offer(found, &chains, seen);
                     }
@@ -1037,7 +1061,7 @@ pub(super) fn multiple(
 
 /// Records a conclusion, the chains it rests on (each starting with its assumption) and their
 /// literals a technique nested inside found.
-fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: Vec<(Literal, Technique)>) -> bool {
+fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: Vec<Nested>) -> bool {
     out.nested = nested;
     out.rating = found.rating;
     let conclusion = found.conclusion;
@@ -1055,11 +1079,13 @@ fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: 
     }
 }
 
-/// One chain, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...", each literal a
-/// technique inside the chain found followed by that technique: "r3c4 isn't 7 (Naked pair)".
-fn describe_chain(chain: &[Literal], nested: &[(Literal, Technique)]) -> String {
-    join_so(chain[1..].iter().map(|&literal| match nested.iter().find(|(found, _)| *found == literal) {
-        Some((_, technique)) => format!("{} ({technique})", literal.describe()),
+/// Branch `branch` of a step, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...", each
+/// literal a technique inside the chain found followed by that technique: "r3c4 isn't 7 (Naked
+/// pair)".
+fn describe_chain(chain: &[Literal], branch: usize, nested: &[Nested]) -> String {
+    let by = |literal: Literal| nested.iter().find(|&&(at, found, _)| at == branch && found == literal);
+    join_so(chain[1..].iter().map(|&literal| match by(literal) {
+        Some((_, _, technique)) => format!("{} ({technique})", literal.describe()),
         None => literal.describe(),
     }))
 }
@@ -1079,16 +1105,20 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     let assumed = |chain: &[Literal]| chain[0].describe();
     let first = &chains[0];
     if chains.len() == 1 {
-        let chain = describe_chain(first, nested);
+        let chain = describe_chain(first, 0, nested);
         return format!("If {}, then {chain}: a contradiction, so {conclusion}.", assumed(first));
     }
     if chains.iter().all(|chain| chain[0] == first[0]) {
         // A contradiction: the same assumption leads to a candidate and its opposite.
-        let branches = join(chains.iter().map(|chain| describe_chain(chain, nested)), "and also");
+        let branches =
+            join(chains.iter().enumerate().map(|(branch, chain)| describe_chain(chain, branch, nested)), "and also");
         return format!("If {}, then {branches}: a contradiction, so {conclusion}.", assumed(first));
     }
-    let branches: Vec<String> =
-        chains.iter().map(|chain| format!("if {}, {}", assumed(chain), describe_chain(chain, nested))).collect();
+    let branches: Vec<String> = chains
+        .iter()
+        .enumerate()
+        .map(|(at, chain)| format!("if {}, {}", assumed(chain), describe_chain(chain, at, nested)))
+        .collect();
     let starts: Vec<Literal> = chains.iter().map(|chain| chain[0]).collect();
     let cell = Cell::at(starts[0].cell());
     let digit = starts[0].digit();
@@ -1264,11 +1294,75 @@ mod tests {
             let base = nesting.technique().rating();
             assert!(found.rating >= base + 0.1 && found.rating < base + 2.0, "{}", found.rating);
             assert!(!found.nested.is_empty(), "a nested technique concluded something");
-            assert!(found.nested.iter().all(|(_, inner)| nesting.techniques().contains(inner)), "{:?}", found.nested);
+            assert!(
+                found.nested.iter().all(|(_, _, inner)| nesting.techniques().contains(inner)),
+                "{:?}",
+                found.nested
+            );
             let text = describe(&found);
-            let (literal, inner) = found.nested[0];
+            let (_, literal, inner) = found.nested[0];
             assert!(text.contains(&format!("{} ({inner})", literal.describe())), "{text}");
+            // A literal is marked only in the branches where a nested technique found it.
+            for (branch, chain) in found.chains.iter().enumerate() {
+                let marked = found.nested.iter().filter(|&&(at, _, _)| at == branch);
+                assert!(marked.clone().all(|(_, literal, _)| chain.contains(literal)), "{:?}", found.nested);
+            }
         }
+    }
+
+    #[test]
+    fn each_nesting_adds_its_own_technique_to_the_ones_below() {
+        let levels = [
+            (Nesting::Basic, Technique::HiddenQuad),
+            (Nesting::ForcingChains, Technique::ForcingChain),
+            (Nesting::MultipleForcingChains, Technique::MultipleForcingChains),
+            (Nesting::DynamicForcingChains, Technique::DynamicForcingChains),
+        ];
+        let mut below: &[Technique] = Nesting::None.techniques();
+        for (nesting, last) in levels {
+            let techniques = nesting.techniques();
+            assert_eq!((techniques.last(), &techniques[..below.len()]), (Some(&last), below), "{nesting:?}");
+            below = techniques;
+        }
+    }
+
+    #[test]
+    fn the_lean_search_finds_the_lengths_follow_does() {
+        use std::ops::ControlFlow;
+        // Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv).
+        let puzzle: crate::board::Board =
+            "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..".parse().unwrap();
+        let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
+        let mut grids = Vec::new();
+        crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, _| {
+            grids.push(grid.clone());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let (mut out, mut positions, mut seen) =
+            (Implications::default(), Box::new(Positions([0; CANDIDATES * 2])), Vec::new());
+        let mut found = 0;
+        for grid in grids.iter().step_by(4) {
+            let partners = Partners::of(grid);
+            for (cell, digit) in candidates(grid) {
+                for depth in [3, 7, u16::MAX] {
+                    let assumption = Literal::new(cell, digit, true);
+                    let rules = Rules::Static { digit_links: true, cell_links: true };
+                    let stop = Stop::At { target: assumption.opposite(), depth };
+                    follow(grid, Task { assumption, rules, stop, resume: None }, &mut out, &mut positions, &mut Never)
+                        .unwrap();
+                    let end = usize::from(positions.0[assumption.opposite().index()]);
+                    let expected = out.holds(assumption.opposite()).then(|| out.ancestors(end, &mut seen));
+                    assert_eq!(
+                        refutation_length(grid, &partners, cell, digit, depth),
+                        expected,
+                        "r{cell} {digit} {depth}"
+                    );
+                    found += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(found > 0, "some candidates refute themselves");
     }
 
     #[test]

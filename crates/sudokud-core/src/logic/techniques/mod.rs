@@ -14,7 +14,7 @@ pub(crate) use chains::trace_chain;
 mod als;
 mod fish;
 mod forcing;
-pub(crate) use forcing::Literal;
+pub(crate) use forcing::{Literal, Nested};
 mod intersections;
 mod singles;
 mod strong_links;
