@@ -117,7 +117,7 @@ enum Rules {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Nesting {
     /// Nothing more: plain dynamic forcing chains (SE 8.5).
-    None,
+    Plain,
     /// Locked candidates, subsets and fish (SE's "Dynamic forcing chains (+)", 9.0).
     Basic,
     /// Those and single forcing chains (9.5).
@@ -129,10 +129,24 @@ pub(super) enum Nesting {
 }
 
 impl Nesting {
+    /// Every level, least first.
+    const ALL: [Nesting; 5] = [
+        Nesting::Plain,
+        Nesting::Basic,
+        Nesting::ForcingChains,
+        Nesting::MultipleForcingChains,
+        Nesting::DynamicForcingChains,
+    ];
+
+    /// The level of dynamic forcing chains that `technique` is, if it is one.
+    pub(super) fn of(technique: Technique) -> Option<Nesting> {
+        Nesting::ALL.into_iter().find(|nesting| nesting.technique() == technique)
+    }
+
     /// The technique of dynamic forcing chains nesting this much, whose rating is their base.
     fn technique(self) -> Technique {
         match self {
-            Nesting::None => Technique::DynamicForcingChains,
+            Nesting::Plain => Technique::DynamicForcingChains,
             Nesting::Basic => Technique::DynamicForcingChainsPlus,
             Nesting::ForcingChains => Technique::NestedForcingChains,
             Nesting::MultipleForcingChains => Technique::NestedMultipleForcingChains,
@@ -162,7 +176,7 @@ impl Nesting {
             DynamicForcingChains,
         ];
         match self {
-            Nesting::None => &[],
+            Nesting::Plain => &[],
             Nesting::Basic => &ALL[..11],
             Nesting::ForcingChains => &ALL[..12],
             Nesting::MultipleForcingChains => &ALL[..13],
@@ -403,7 +417,7 @@ fn follow(
         push(out, positions, assumption, &[], 0, None);
     }
     let (digit_links, cell_links, dynamic, nesting) = match rules {
-        Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false, Nesting::None),
+        Rules::Static { digit_links, cell_links } => (digit_links, cell_links, false, Nesting::Plain),
         Rules::Dynamic { one_digit, nesting } => (true, !one_digit, true, nesting),
     };
     let mut inner = Deduction::new();
@@ -426,7 +440,7 @@ fn follow(
         } else if on_first && next_off < len {
             next_off += 1;
             next_off - 1
-        } else if nesting != Nesting::None
+        } else if nesting != Nesting::Plain
             && nested_step(grid, nesting, std::mem::take(&mut skip), out, &mut inner, interrupt)?
         {
             // What the nested technique concludes rests on the removals its pattern reads.
@@ -923,7 +937,7 @@ pub(super) fn multiple(
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
     let (rules, base) = match kind {
-        Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::None }, Technique::Nishio.rating()),
+        Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::Plain }, Technique::Nishio.rating()),
         Multiple::Static => {
             (Rules::Static { digit_links: true, cell_links: true }, Technique::MultipleForcingChains.rating())
         }
@@ -1285,7 +1299,7 @@ mod tests {
         ] {
             let (grid, found) = first_nested_step(puzzle, technique);
             let below =
-                [Nesting::None, Nesting::Basic, Nesting::ForcingChains].into_iter().filter(|&less| less < nesting);
+                [Nesting::Plain, Nesting::Basic, Nesting::ForcingChains].into_iter().filter(|&less| less < nesting);
             for less in below {
                 let mut out = Deduction::new();
                 assert!(!multiple(&grid, &mut out, Multiple::Dynamic(less), &mut Never).unwrap(), "{less:?}");
@@ -1318,7 +1332,10 @@ mod tests {
             (Nesting::MultipleForcingChains, Technique::MultipleForcingChains),
             (Nesting::DynamicForcingChains, Technique::DynamicForcingChains),
         ];
-        let mut below: &[Technique] = Nesting::None.techniques();
+        for nesting in Nesting::ALL {
+            assert_eq!(Nesting::of(nesting.technique()), Some(nesting));
+        }
+        let mut below: &[Technique] = Nesting::Plain.techniques();
         for (nesting, last) in levels {
             let techniques = nesting.techniques();
             assert_eq!((techniques.last(), &techniques[..below.len()]), (Some(&last), below), "{nesting:?}");

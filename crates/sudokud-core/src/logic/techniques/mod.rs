@@ -68,24 +68,17 @@ pub(crate) fn find(
         XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
         Nishio => forcing::multiple(grid, out, forcing::Multiple::Nishio, interrupt)?,
         MultipleForcingChains => forcing::multiple(grid, out, forcing::Multiple::Static, interrupt)?,
-        DynamicForcingChains => dynamic(grid, out, Nesting::None, interrupt)?,
-        DynamicForcingChainsPlus => dynamic(grid, out, Nesting::Basic, interrupt)?,
-        NestedForcingChains => dynamic(grid, out, Nesting::ForcingChains, interrupt)?,
-        NestedMultipleForcingChains => dynamic(grid, out, Nesting::MultipleForcingChains, interrupt)?,
-        NestedDynamicForcingChains => dynamic(grid, out, Nesting::DynamicForcingChains, interrupt)?,
+        DynamicForcingChains
+        | DynamicForcingChainsPlus
+        | NestedForcingChains
+        | NestedMultipleForcingChains
+        | NestedDynamicForcingChains => {
+            let nesting = Nesting::of(technique).expect("each is a level of dynamic forcing chains");
+            forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)?
+        }
         // Classic grids have no variant rules; brute force needs the solution.
         CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
     })
-}
-
-/// Dynamic forcing chains nesting `nesting` inside.
-fn dynamic(
-    grid: &Grid,
-    out: &mut Deduction,
-    nesting: Nesting,
-    interrupt: &mut dyn Interrupt,
-) -> Result<bool, Interrupted> {
-    forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)
 }
 
 /// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
