@@ -200,27 +200,23 @@ pub fn classify(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Verdic
     })
 }
 
-/// Counts the solutions of `puzzle` up to `limit`, or says which givens conflict. Repeated givens
-/// make the search fail at once, so they are looked for only when it finds nothing: a puzzle that
-/// solves never pays for the check.
+/// Counts the solutions of `puzzle` up to `limit`, or says which givens conflict. Building the
+/// search's state tells which digits' givens clash, so only those are looked at for the cells
+/// that repeat them, and a puzzle whose givens agree never pays for the look.
 pub fn count_or_conflicts(
     puzzle: &Board,
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Result<Count, Vec<Conflict>>, Interrupted> {
-    let count = count_solutions(puzzle, limit, interrupt)?;
-    if count.solutions == 0 {
-        let conflicts = rules::conflicts(puzzle);
-        if !conflicts.is_empty() {
-            return Ok(Err(conflicts));
-        }
-    }
-    Ok(Ok(count))
+    Ok(match count_with(puzzle, limit, interrupt, fast_path_available())? {
+        Searched::Counted(count) => Ok(count),
+        Searched::Clashing(digits) => Err(rules::conflicts_among(puzzle, digits)),
+    })
 }
 
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found.
 pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
-    count_with(puzzle, limit, interrupt, fast_path_available())
+    count_with(puzzle, limit, interrupt, fast_path_available()).map(Searched::count)
 }
 
 /// [`count_solutions`] on the portable search even where the CPU has the fast path's features.
@@ -231,7 +227,7 @@ pub fn count_solutions_portable(
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Count, Interrupted> {
-    count_with(puzzle, limit, interrupt, false)
+    count_with(puzzle, limit, interrupt, false).map(Searched::count)
 }
 
 /// The instruction set extensions the fast search is compiled for. The release build targets
@@ -258,18 +254,44 @@ fn fast_path_available() -> bool {
 /// one) with twice the allowance, and so on. The allowances double, so however many attempts a
 /// board needs, the abandoned ones together cost no more than the last one's allowance. Real
 /// puzzles never restart: the hardest known need under 1,400 guesses in all.
-fn count_with(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt, fast: bool) -> Result<Count, Interrupted> {
+fn count_with(
+    puzzle: &Board,
+    limit: usize,
+    interrupt: &mut impl Interrupt,
+    fast: bool,
+) -> Result<Searched, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
     if limit == 0 {
-        return Ok(Count { solutions: 0, first: None });
+        return Ok(Searched::Counted(Count { solutions: 0, first: None }));
     }
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
     match search.start(puzzle, fast) {
-        Ok(_) => Ok(search.count),
+        Ok(_) if search.clashing != 0 => Ok(Searched::Clashing(search.clashing)),
+        Ok(_) => Ok(Searched::Counted(search.count)),
         Err(Stop::Interrupted) => Err(Interrupted),
-        Err(Stop::Restart) => start_over(puzzle, limit, search.count.first, search.interrupt, fast),
+        // A restart comes after a guess, so after the givens were placed without a clash.
+        Err(Stop::Restart) => {
+            start_over(puzzle, limit, search.count.first, search.interrupt, fast).map(Searched::Counted)
+        }
+    }
+}
+
+/// What a search of a puzzle found: its solutions, or givens that clash (no solution).
+enum Searched {
+    Counted(Count),
+    /// Bit `d` set for each digit `d` (1-9) given twice in a row, column or box.
+    Clashing(u16),
+}
+
+impl Searched {
+    /// The solutions counted; none when givens clash.
+    fn count(self) -> Count {
+        match self {
+            Searched::Counted(count) => count,
+            Searched::Clashing(_) => Count { solutions: 0, first: None },
+        }
     }
 }
 
@@ -551,12 +573,28 @@ enum Naked {
     Nothing,
 }
 
+/// The digits (bit `d` for digit `d`) whose givens take fewer than three units each: those
+/// given twice in some row, column or box. Out of line: only puzzles with clashing givens get
+/// here.
+#[cold]
+#[inline(never)]
+fn clashing_digits(placed: &[[u32; 10]; 3], units_of: &[u32; 9]) -> u16 {
+    let mut clashing = 0;
+    for (digit, units) in units_of.iter().enumerate() {
+        let givens: u32 = placed.iter().map(|band| band[digit + 1].count_ones()).sum();
+        if units.count_ones() != 3 * givens {
+            clashing |= 1 << (digit + 1);
+        }
+    }
+    clashing
+}
+
 impl State {
-    /// The state with `puzzle`'s givens placed, or `None` when two givens clash. Built in bulk
-    /// from the rows, columns and boxes each digit is given in, which is cheaper than placing
-    /// the givens one by one.
+    /// The state with `puzzle`'s givens placed, or the digits whose givens clash (bit `d` for
+    /// digit `d`). Built in bulk from the rows, columns and boxes each digit is given in, which
+    /// is cheaper than placing the givens one by one.
     #[inline(always)]
-    fn new(puzzle: &Board) -> Option<State> {
+    fn new(puzzle: &Board) -> Result<State, u16> {
         let placed = puzzle.band_bitboards();
         let blanks = [placed[0][0], placed[1][0], placed[2][0]];
         let mut candidates = [[0u32; 9]; 3];
@@ -564,6 +602,7 @@ impl State {
         // a clash takes fewer. So the unit counts summed over digits reach three per given
         // exactly when nothing clashes.
         let mut units_taken = 0;
+        let mut units_of = [0u32; 9];
         for digit in 0..9 {
             let givens = [placed[0][digit + 1], placed[1][digit + 1], placed[2][digit + 1]];
             // Per band, its rows and its boxes given the digit (three bits each); columns over the grid.
@@ -577,6 +616,7 @@ impl State {
             let units = (rows[0] | rows[1] << 3 | rows[2] << 6)
                 | columns << 9
                 | (boxes[0] | boxes[1] << 3 | boxes[2] << 6) << 18;
+            units_of[digit] = units;
             units_taken += units.count_ones();
             let seen = columns * COLUMN_SPREAD;
             for band in 0..3 {
@@ -587,9 +627,9 @@ impl State {
         }
         let open = blanks[0].count_ones() + blanks[1].count_ones() + blanks[2].count_ones();
         if units_taken != 3 * (CELLS as u32 - open) {
-            return None;
+            return Err(clashing_digits(&placed, &units_of));
         }
-        Some(State { candidates, unsolved: blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
+        Ok(State { candidates, unsolved: blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
@@ -931,6 +971,8 @@ struct Search<'a, I> {
     weigh: bool,
     /// Whether propagation looks for locked candidates in stacks: see [`STACK_GIVENS`].
     stacks: bool,
+    /// The digits whose givens clash ([`State::new`]), 0 while they agree.
+    clashing: u16,
     interrupt: &'a mut I,
 }
 
@@ -944,6 +986,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
             allowance,
             weigh: true,
             stacks: true,
+            clashing: 0,
             interrupt,
         }
     }
@@ -982,7 +1025,13 @@ impl<'a, I: Interrupt> Search<'a, I> {
         puzzle: &Board,
         run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        let Some(mut state) = State::new(puzzle) else { return Ok(false) };
+        let mut state = match State::new(puzzle) {
+            Ok(state) => state,
+            Err(clashing) => {
+                self.clashing = clashing;
+                return Ok(false);
+            }
+        };
         self.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
         self.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
         run(self, &mut state)
@@ -1202,6 +1251,22 @@ mod tests {
         let conflicting = format!("55{}", &puzzle[2..]);
         let Ok(Verdict::Conflicting(conflicts)) = classify(&board(&conflicting), &mut Never) else { panic!() };
         assert_eq!(conflicts, rules::conflicts(&board(&conflicting)));
+
+        // The digits that clash, found while the givens are placed, pick the cells to report:
+        // the same as checking every digit, on random boards with and without repeats.
+        let mut random = crate::random::SplitMix64(37);
+        for _ in 0..2000 {
+            let mut cells = [0u8; CELLS];
+            for _ in 0..random.below(30) {
+                cells[random.below(CELLS)] = 1 + random.below(9) as u8;
+            }
+            let board = Board::from_cells(cells).unwrap();
+            let expected = rules::conflicts(&board);
+            match count_or_conflicts(&board, 1, &mut Never).unwrap() {
+                Err(conflicts) => assert_eq!(conflicts, expected, "{board}"),
+                Ok(_) => assert!(expected.is_empty(), "{board}"),
+            }
+        }
 
         let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
         assert_eq!(classify(&board(&unsolvable), &mut Never), Ok(Verdict::Unsolvable));
