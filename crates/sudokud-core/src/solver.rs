@@ -4,8 +4,9 @@
 //! cells of the band where the digit is still possible (the layout of JCZSolve and the `sudoku`
 //! crate), so most rules are a handful of bit operations on one word:
 //!
-//! - per band and digit (`State::update`): locked candidates by a 512-entry table indexed by
-//!   which mini-rows still hold the digit, then hidden singles in rows (a row with one bit);
+//! - per band and digit (`State::drain`): locked candidates by a 512-entry table indexed by
+//!   which mini-rows still hold the digit, then hidden singles in rows (a row with one bit),
+//!   in rounds over the changed entries;
 //! - per band, over the nine digits: naked singles and empty cells by bit-sliced counting;
 //! - per digit, over the three bands: hidden singles in columns and, on puzzles with fewer than
 //!   30 givens, locked candidates within each stack, the same table applied to mini-columns.
@@ -490,7 +491,7 @@ struct State {
     /// Per band, the cells not placed yet.
     unsolved: [u32; 3],
     /// Bit `9 * band + digit` is set when that entry of `candidates` changed since
-    /// [`State::update`] last looked at it.
+    /// [`State::drain`] last looked at it.
     dirty: u32,
     /// What changed since the whole-grid passes last looked: bit `digit` for
     /// [`State::column_pass`], bit `9 + band` for [`State::naked_singles`]. Only these need a
@@ -634,7 +635,7 @@ impl State {
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
     /// their columns from the digit's other bands. The digit's own band is left to
-    /// [`State::update`].
+    /// [`State::drain`].
     #[inline(always)]
     fn settle(&mut self, band: usize, digit: usize, cells: u32) {
         self.unsolved[band] &= !cells;
@@ -661,45 +662,62 @@ impl State {
     }
 
     /// Places `digit` at `pos` of `band` lazily: only the digit's own band changes here, and
-    /// [`State::update`] then finds the cell alone in its row and settles it.
+    /// [`State::drain`] then finds the cell alone in its row and settles it.
     #[inline(always)]
     fn place(&mut self, band: usize, digit: usize, pos: u32) {
         self.candidates[band][digit] &= !BAND_PEERS[pos as usize];
         self.dirty |= 1 << (9 * band + digit);
     }
 
-    /// Locked candidates and hidden singles in rows for one digit in one band. Returns false on
-    /// a contradiction.
-    #[inline(always)]
-    fn update(&mut self, band: usize, digit: usize) -> bool {
-        let mut cells = self.candidates[band][digit];
-        let present = usize::from(ROW_BOXES[(cells & 0x1ff) as usize])
-            | usize::from(ROW_BOXES[(cells >> 9 & 0x1ff) as usize]) << 3
-            | usize::from(ROW_BOXES[(cells >> 18) as usize]) << 6;
-        cells &= SHRINK[present];
-        if cells == 0 {
-            return false;
-        }
-        self.candidates[band][digit] = cells;
-        // A cell alone in its row also ends up alone in its box and band column: `SHRINK` gave
-        // its box to its row.
-        let new = row_singles(cells) & self.unsolved[band];
-        if new != 0 {
-            self.settle(band, digit, new);
-        }
-        true
-    }
-
-    /// Runs [`State::update`] on every changed entry until nothing changes.
+    /// Locked candidates and hidden singles in rows, per band and digit, for every changed entry
+    /// until nothing changes. Returns false on a contradiction.
+    ///
+    /// In rounds: first each changed entry's own work (its locked candidates by table, and the
+    /// cells alone in their row), which is independent of the other entries', so the processor
+    /// overlaps them; then what the new cells rule out elsewhere ([`State::settle`]), which
+    /// marks the entries it changes for the next round. Done entry by entry instead, each entry
+    /// waited on the one before it and on a mispredicted "found a cell?" branch: easy puzzles
+    /// 15 % slower, the hardest 6-10 %. The fixpoint, and so every guess, is the same in any
+    /// order. A cell alone in its row also ends up alone in its box and band column: `SHRINK`
+    /// gave its box to its row.
     #[inline(always)]
     fn drain(&mut self) -> bool {
         while self.dirty != 0 {
-            let index = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
-            self.stale |= 1 << digit | 1 << (9 + band);
-            if !self.update(band, digit) {
-                return false;
+            let mut round = self.dirty;
+            self.dirty = 0;
+            // Per entry, the cells it has just found alone in their row; bit `entry` where any.
+            let mut found = [0u32; 27];
+            let mut finding = 0u32;
+            while round != 0 {
+                let index = round.trailing_zeros() as usize;
+                round &= round - 1;
+                let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
+                self.stale |= 1 << digit | 1 << (9 + band);
+                // The flat index, not `band` and `digit`, addresses the entry: its load then
+                // does not wait on theirs.
+                let entry = &mut self.candidates.as_flattened_mut()[index];
+                let present = usize::from(ROW_BOXES[(*entry & 0x1ff) as usize])
+                    | usize::from(ROW_BOXES[(*entry >> 9 & 0x1ff) as usize]) << 3
+                    | usize::from(ROW_BOXES[(*entry >> 18) as usize]) << 6;
+                let cells = *entry & SHRINK[present];
+                if cells == 0 {
+                    return false;
+                }
+                *entry = cells;
+                let new = row_singles(cells) & self.unsolved[band];
+                found[index] = new;
+                finding |= u32::from(new != 0) << index;
+            }
+            while finding != 0 {
+                let index = finding.trailing_zeros() as usize;
+                finding &= finding - 1;
+                let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
+                // An earlier settle may have given some of the cells to another digit; the entry
+                // is then marked, and its emptied row found next round.
+                let new = found[index] & self.candidates[band][digit] & self.unsolved[band];
+                if new != 0 {
+                    self.settle(band, digit, new);
+                }
             }
         }
         true
@@ -750,7 +768,7 @@ impl State {
         result
     }
 
-    /// Per digit, what [`State::update`] does per band but for columns: hidden singles in
+    /// Per digit, what [`State::drain`] does per band but for columns: hidden singles in
     /// columns, a digit with no place in a column (a contradiction), and locked candidates
     /// within each stack (a box's candidates all in one column, or a column's all in one box)
     /// when `stacks`: see [`STACK_GIVENS`].
