@@ -682,11 +682,12 @@ impl State {
     /// gave its box to its row.
     #[inline(always)]
     fn drain(&mut self) -> bool {
+        // Per entry, the cells it has just found alone in their row (read only where this round
+        // wrote them); bit `entry` of `finding` where any.
+        let mut found = [0u32; 27];
         while self.dirty != 0 {
             let mut round = self.dirty;
             self.dirty = 0;
-            // Per entry, the cells it has just found alone in their row; bit `entry` where any.
-            let mut found = [0u32; 27];
             let mut finding = 0u32;
             while round != 0 {
                 let index = round.trailing_zeros() as usize;
