@@ -567,6 +567,39 @@ const BOX_CELLS: [u32; 8] = {
     table
 };
 
+/// The lanes that differ: bit `i` set where `before[i] != after[i]`.
+///
+/// On x86_64 two SSE2 compares and a `movmskps` each give four lanes' bits at once. The same
+/// loop in plain Rust compiles to a compare per lane and the bits put together one by one, which
+/// made the whole solve 7-10 % slower: this runs at every placement ([`State::settle`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code)]
+fn lanes_changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
+    use std::arch::x86_64::{__m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_ps, _mm_set_epi32};
+    let four = |values: &[u32; 9], first: usize| -> __m128i {
+        let lane = |i: usize| values[first + i] as i32;
+        // SAFETY: SSE2 is part of the x86_64 baseline, so every CPU this code runs on has it;
+        // the intrinsic reads no memory.
+        unsafe { _mm_set_epi32(lane(3), lane(2), lane(1), lane(0)) }
+    };
+    // SAFETY: as above, SSE2 only, on values.
+    let equal = unsafe {
+        let mask = |first: usize| {
+            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(four(before, first), four(after, first)))) as u32
+        };
+        mask(0) | mask(4) << 4
+    } | u32::from(before[8] == after[8]) << 8;
+    !equal & 0x1ff
+}
+
+/// The lanes that differ: bit `i` set where `before[i] != after[i]`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn lanes_changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
+    (0..9).fold(0, |changed, i| changed | u32::from(before[i] != after[i]) << i)
+}
+
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -640,14 +673,11 @@ impl State {
     fn settle(&mut self, band: usize, digit: usize, cells: u32) {
         self.unsolved[band] &= !cells;
         // Branch-free: which digits actually lose a cell is unpredictable.
-        let mut changed = 0;
-        for ((candidates, &own), other) in self.candidates[band].iter_mut().zip(&ONE_LANE[digit]).zip(0..) {
-            let keep = !cells | own;
-            let after = *candidates & keep;
-            changed |= u32::from(after != *candidates) << other;
-            *candidates = after;
+        let before = self.candidates[band];
+        for (candidates, &own) in self.candidates[band].iter_mut().zip(&ONE_LANE[digit]) {
+            *candidates &= !cells | own;
         }
-        self.dirty |= changed << (9 * band);
+        self.dirty |= lanes_changed(&before, &self.candidates[band]) << (9 * band);
         let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let column_cells = columns * COLUMN_SPREAD;
         // Gathered per band at bit `9 * band`, shifted to the digit once.
@@ -1015,7 +1045,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
         #[cfg(target_arch = "x86_64")]
         if fast {
             // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `begin_fast` is compiled for. The crate's one unsafe block.
+            // feature `begin_fast` is compiled for.
             #[allow(unsafe_code)]
             return unsafe { self.begin_fast(puzzle) };
         }
@@ -1129,6 +1159,22 @@ mod tests {
 
     fn board(line: &str) -> Board {
         line.parse().unwrap()
+    }
+
+    /// Against a lane-by-lane comparison, on lanes that differ in one bit, in all, or not at all.
+    #[test]
+    fn lanes_changed_marks_exactly_the_lanes_that_differ() {
+        let mut random = crate::random::SplitMix64(9);
+        for _ in 0..2000 {
+            let before: [u32; 9] = std::array::from_fn(|_| random.next_u64() as u32);
+            let after: [u32; 9] = std::array::from_fn(|lane| match random.below(3) {
+                0 => before[lane],
+                1 => before[lane] ^ 1 << random.below(32),
+                _ => !before[lane],
+            });
+            let expected = (0..9).filter(|&lane| before[lane] != after[lane]).fold(0, |bits, lane| bits | 1 << lane);
+            assert_eq!(lanes_changed(&before, &after), expected, "{before:?} {after:?}");
+        }
     }
 
     #[test]
