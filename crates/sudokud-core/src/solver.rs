@@ -567,37 +567,63 @@ const BOX_CELLS: [u32; 8] = {
     table
 };
 
-/// The lanes that differ: bit `i` set where `before[i] != after[i]`.
-///
-/// On x86_64 two SSE2 compares and a `movmskps` each give four lanes' bits at once. The same
-/// loop in plain Rust compiles to a compare per lane and the bits put together one by one, which
-/// made the whole solve 7-10 % slower: this runs at every placement ([`State::settle`]).
+/// Per-lane bit masks of nine lanes (a band's nine digits), on x86_64 four lanes at a time:
+/// two SSE2 compares or shifts and a `movmskps` give four lanes' bits at once. The same loops in
+/// plain Rust compile to a step per lane and the bits put together one by one, which made the
+/// whole solve 7-10 % slower (these run at every placement and every weighed guess).
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
 #[allow(unsafe_code)]
-fn lanes_changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
-    use std::arch::x86_64::{__m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_ps, _mm_set_epi32};
-    let four = |values: &[u32; 9], first: usize| -> __m128i {
-        let lane = |i: usize| values[first + i] as i32;
-        // SAFETY: SSE2 is part of the x86_64 baseline, so every CPU this code runs on has it;
-        // the intrinsic reads no memory.
-        unsafe { _mm_set_epi32(lane(3), lane(2), lane(1), lane(0)) }
+mod lanes {
+    use std::arch::x86_64::{
+        __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_cvtsi32_si128, _mm_movemask_ps, _mm_set_epi32, _mm_sll_epi32,
     };
-    // SAFETY: as above, SSE2 only, on values.
-    let equal = unsafe {
-        let mask = |first: usize| {
-            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(four(before, first), four(after, first)))) as u32
-        };
-        mask(0) | mask(4) << 4
-    } | u32::from(before[8] == after[8]) << 8;
-    !equal & 0x1ff
+
+    // SAFETY (every block here): SSE2 is part of the x86_64 baseline, so every CPU this code
+    // runs on has it; the intrinsics work on values and read no memory.
+
+    /// Lanes `first..first + 4` of `values`.
+    #[inline(always)]
+    fn four(values: &[u32; 9], first: usize) -> __m128i {
+        let lane = |i: usize| values[first + i] as i32;
+        unsafe { _mm_set_epi32(lane(3), lane(2), lane(1), lane(0)) }
+    }
+
+    /// The sign bits of four lanes, as bits 0-3.
+    #[inline(always)]
+    fn signs(lanes: __m128i) -> u32 {
+        unsafe { _mm_movemask_ps(_mm_castsi128_ps(lanes)) as u32 }
+    }
+
+    /// Bit `i` set where `before[i] != after[i]`.
+    #[inline(always)]
+    pub(super) fn changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
+        let equal = |first| signs(unsafe { _mm_cmpeq_epi32(four(before, first), four(after, first)) });
+        !(equal(0) | equal(4) << 4 | u32::from(before[8] == after[8]) << 8) & 0x1ff
+    }
+
+    /// Bit `i` set where lane `i` has bit `pos` (below 32) set.
+    #[inline(always)]
+    pub(super) fn with_bit(values: &[u32; 9], pos: u32) -> u32 {
+        let to_sign = unsafe { _mm_cvtsi32_si128(31 - pos as i32) };
+        let bits = |first| signs(unsafe { _mm_sll_epi32(four(values, first), to_sign) });
+        bits(0) | bits(4) << 4 | (values[8] >> pos & 1) << 8
+    }
 }
 
-/// The lanes that differ: bit `i` set where `before[i] != after[i]`.
+/// [`lanes`] lane by lane, where there is no SSE2.
 #[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn lanes_changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
-    (0..9).fold(0, |changed, i| changed | u32::from(before[i] != after[i]) << i)
+mod lanes {
+    /// Bit `i` set where `before[i] != after[i]`.
+    #[inline(always)]
+    pub(super) fn changed(before: &[u32; 9], after: &[u32; 9]) -> u32 {
+        (0..9).fold(0, |changed, i| changed | u32::from(before[i] != after[i]) << i)
+    }
+
+    /// Bit `i` set where lane `i` has bit `pos` set.
+    #[inline(always)]
+    pub(super) fn with_bit(values: &[u32; 9], pos: u32) -> u32 {
+        (0..9).fold(0, |bits, i| bits | (values[i] >> pos & 1) << i)
+    }
 }
 
 /// How a pass of naked singles ended.
@@ -677,7 +703,7 @@ impl State {
         for (candidates, &own) in self.candidates[band].iter_mut().zip(&ONE_LANE[digit]) {
             *candidates &= !cells | own;
         }
-        self.dirty |= lanes_changed(&before, &self.candidates[band]) << (9 * band);
+        self.dirty |= lanes::changed(&before, &self.candidates[band]) << (9 * band);
         let columns = (cells | cells >> 9 | cells >> 18) & 0x1ff;
         let column_cells = columns * COLUMN_SPREAD;
         // Gathered per band at bit `9 * band`, shifted to the digit once.
@@ -983,11 +1009,7 @@ impl State {
     /// The digits possible at `pos` of `band`, bit per digit.
     #[inline(always)]
     fn digits_at(&self, band: usize, pos: u32) -> u16 {
-        let mut digits = 0;
-        for (digit, &cells) in self.candidates[band].iter().enumerate() {
-            digits |= ((cells >> pos & 1) as u16) << digit;
-        }
-        digits
+        lanes::with_bit(&self.candidates[band], pos) as u16
     }
 
     fn to_board(self) -> Board {
@@ -1161,9 +1183,10 @@ mod tests {
         line.parse().unwrap()
     }
 
-    /// Against a lane-by-lane comparison, on lanes that differ in one bit, in all, or not at all.
+    /// Against lane-by-lane checks: lanes that differ in one bit, in all, or not at all, and
+    /// lanes that hold a bit.
     #[test]
-    fn lanes_changed_marks_exactly_the_lanes_that_differ() {
+    fn lane_masks_mark_exactly_their_lanes() {
         let mut random = crate::random::SplitMix64(9);
         for _ in 0..2000 {
             let before: [u32; 9] = std::array::from_fn(|_| random.next_u64() as u32);
@@ -1173,7 +1196,10 @@ mod tests {
                 _ => !before[lane],
             });
             let expected = (0..9).filter(|&lane| before[lane] != after[lane]).fold(0, |bits, lane| bits | 1 << lane);
-            assert_eq!(lanes_changed(&before, &after), expected, "{before:?} {after:?}");
+            assert_eq!(lanes::changed(&before, &after), expected, "{before:?} {after:?}");
+            let pos = random.below(32) as u32;
+            let expected = (0..9).filter(|&lane| before[lane] >> pos & 1 == 1).fold(0, |bits, lane| bits | 1 << lane);
+            assert_eq!(lanes::with_bit(&before, pos), expected, "{before:?} bit {pos}");
         }
     }
 
