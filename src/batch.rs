@@ -21,7 +21,7 @@ use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
 use crate::sizes::{self, AnyGrid, Explained, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
-use crate::solver::{self, Never, Unanswerable, Verdict};
+use crate::solver::{self, CONFLICTING_AFTER_COUNT, CONFLICTING_BEFORE_COUNT, Never, Unanswerable, Verdict};
 use crate::variants::generate as variant_generate;
 use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 
@@ -77,18 +77,23 @@ impl LineError {
                     separator = "; ";
                 }
             }
+            LineError::Unanswerable(unanswerable @ Unanswerable::Conflicting(conflicts)) => {
+                // Put together from the sentence's pieces rather than through `fmt`, which cost
+                // more than finding the conflicts: the commonest error line of a batch.
+                for piece in ["error\t", Kind::from(unanswerable).slug(), ": ", CONFLICTING_BEFORE_COUNT] {
+                    out.write_all(piece.as_bytes())?;
+                }
+                write_decimal(conflicts.len(), out)?;
+                out.write_all(CONFLICTING_AFTER_COUNT.as_bytes())?;
+                out.write_all(b":")?;
+                for &Conflict { cell, digit, .. } in conflicts {
+                    // Rows and columns are 0-8 and digits 1-9: one character each.
+                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
+                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
+                }
+            }
             LineError::Unanswerable(unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
-                if let Unanswerable::Conflicting(conflicts) = unanswerable {
-                    out.write_all(b":")?;
-                    for &Conflict { cell, digit, .. } in conflicts {
-                        // Rows and columns are 0-8 and digits 1-9: one character each, so the
-                        // bytes are put together here rather than through `fmt`, which costs
-                        // more than finding the conflicts.
-                        let (row, col, digit) = (cell.row(), cell.col(), digit.get());
-                        out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
-                    }
-                }
             }
             LineError::UnanswerableGrid(shape, unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
@@ -100,7 +105,23 @@ impl LineError {
                 }
             }
         }
-        writeln!(out, "\tline {line}")
+        out.write_all(b"\tline ")?;
+        write_decimal(line, out)?;
+        out.write_all(b"\n")
+    }
+}
+
+/// Writes `value` in decimal, without `fmt`.
+fn write_decimal(mut value: usize, out: &mut impl Write) -> io::Result<()> {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            return out.write_all(&digits[start..]);
+        }
     }
 }
 
@@ -911,6 +932,32 @@ mod tests {
             lines[0]
         );
         assert_eq!(lines[1], "error\tunsolvable: the givens do not conflict, but the puzzle has no solution\tline 2");
+    }
+
+    /// The error line of repeated givens, put together without `fmt`, says what the sentence
+    /// of `Unanswerable` and the line number say through it, for counts and line numbers of one
+    /// digit and several.
+    #[test]
+    fn a_conflict_line_is_the_problem_s_sentence() {
+        let conflicts = |count: usize| {
+            let board = format!("{}{}", "1".repeat(count), ".".repeat(CELLS - count));
+            match verdict(&board.parse().unwrap()) {
+                Verdict::Conflicting(conflicts) => conflicts,
+                other => panic!("{other:?}"),
+            }
+        };
+        for (count, line) in [(2, 1), (9, 10), (9, 12_345)] {
+            let error = Unanswerable::Conflicting(conflicts(count));
+            let mut written = Vec::new();
+            LineError::Unanswerable(error.clone()).write(line, &mut written).unwrap();
+            let expected = format!("error\t{}: {error}:", Kind::from(&error).slug());
+            let written = String::from_utf8(written).unwrap();
+            assert!(written.starts_with(&expected), "{written}");
+            assert!(written.ends_with(&format!("\tline {line}\n")), "{written}");
+        }
+        let mut zero = Vec::new();
+        write_decimal(0, &mut zero).unwrap();
+        assert_eq!(zero, b"0");
     }
 
     #[test]
