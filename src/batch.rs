@@ -15,6 +15,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
+use crate::decimal::Decimal;
 use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
@@ -83,7 +84,7 @@ impl LineError {
                 for piece in ["error\t", Kind::from(unanswerable).slug(), ": ", CONFLICTING_BEFORE_COUNT] {
                     out.write_all(piece.as_bytes())?;
                 }
-                write_decimal(conflicts.len(), out)?;
+                out.write_all(Decimal::of(conflicts.len()).as_str().as_bytes())?;
                 out.write_all(CONFLICTING_AFTER_COUNT.as_bytes())?;
                 out.write_all(b":")?;
                 for &Conflict { cell, digit, .. } in conflicts {
@@ -106,22 +107,8 @@ impl LineError {
             }
         }
         out.write_all(b"\tline ")?;
-        write_decimal(line, out)?;
+        out.write_all(Decimal::of(line).as_str().as_bytes())?;
         out.write_all(b"\n")
-    }
-}
-
-/// Writes `value` in decimal, without `fmt`.
-fn write_decimal(mut value: usize, out: &mut impl Write) -> io::Result<()> {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            return out.write_all(&digits[start..]);
-        }
     }
 }
 
@@ -955,9 +942,6 @@ mod tests {
             assert!(written.starts_with(&expected), "{written}");
             assert!(written.ends_with(&format!("\tline {line}\n")), "{written}");
         }
-        let mut zero = Vec::new();
-        write_decimal(0, &mut zero).unwrap();
-        assert_eq!(zero, b"0");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub use sudokud_core::{
 mod batch;
 pub mod cli;
 pub mod config;
+mod decimal;
 mod healthcheck;
 pub mod http;
 pub mod metrics;

@@ -20,6 +20,7 @@ use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFi
 use tracing_subscriber::registry::LookupSpan;
 
 use super::context::RequestContext;
+use crate::decimal::Decimal;
 use crate::puzzle_id::Date;
 
 /// Formats an event as one JSON line, with its request's context (else its innermost span's
@@ -193,22 +194,8 @@ impl<W: Write> Visit for Members<'_, W> {
 
 /// Writes an integer in decimal, without `core::fmt`'s padding machinery (every access line has
 /// two).
-fn write_integer(out: &mut impl Write, negative: bool, mut magnitude: u64) -> fmt::Result {
-    let mut digits = [0u8; 21];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    if negative {
-        start -= 1;
-        digits[start] = b'-';
-    }
-    out.write_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"))
+fn write_integer(out: &mut impl Write, negative: bool, magnitude: u64) -> fmt::Result {
+    out.write_str(Decimal::new(negative, magnitude).as_str())
 }
 
 fn write_display(out: &mut impl Write, value: &dyn fmt::Display) -> fmt::Result {

@@ -276,8 +276,8 @@ fn count_with(
     }
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
     match search.start(puzzle, fast) {
-        Ok(_) if search.clashing != 0 => Ok(Searched::Clashing(search.clashing)),
         Ok(_) => Ok(Searched::Counted(search.count)),
+        Err(Stop::Clashing(digits)) => Ok(Searched::Clashing(digits)),
         Err(Stop::Interrupted) => Err(Interrupted),
         // A restart comes after a guess, so after the givens were placed without a clash.
         Err(Stop::Restart) => {
@@ -326,6 +326,7 @@ fn start_over(
             Ok(_) => return Ok(Count { solutions: search.count.solutions, first }),
             Err(Stop::Interrupted) => return Err(Interrupted),
             Err(Stop::Restart) => attempt += 1,
+            Err(Stop::Clashing(_)) => unreachable!("the first attempt placed these givens, so they agree"),
         }
     }
 }
@@ -345,6 +346,8 @@ fn restart_allowance(attempt: u32) -> u32 {
 
 /// Why a search stopped before it finished.
 enum Stop {
+    /// The givens of these digits (bit `d` for digit `d`) clash: there is nothing to search.
+    Clashing(u16),
     /// The caller's [`Interrupt`] said so.
     Interrupted,
     /// The attempt used up its allowance of guesses: start over in another order.
@@ -1049,8 +1052,6 @@ struct Search<'a, I> {
     weigh: bool,
     /// Whether propagation looks for locked candidates in stacks: see [`STACK_GIVENS`].
     stacks: bool,
-    /// The digits whose givens clash ([`State::new`]), 0 while they agree.
-    clashing: u16,
     interrupt: &'a mut I,
 }
 
@@ -1064,7 +1065,6 @@ impl<'a, I: Interrupt> Search<'a, I> {
             allowance,
             weigh: true,
             stacks: true,
-            clashing: 0,
             interrupt,
         }
     }
@@ -1103,13 +1103,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
         puzzle: &Board,
         run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        let mut state = match State::new(puzzle) {
-            Ok(state) => state,
-            Err(clashing) => {
-                self.clashing = clashing;
-                return Ok(false);
-            }
-        };
+        let mut state = State::new(puzzle).map_err(Stop::Clashing)?;
         self.weigh = state.open() > CELLS as u32 - WEIGH_GIVENS;
         self.stacks = state.open() > CELLS as u32 - STACK_GIVENS;
         run(self, &mut state)
