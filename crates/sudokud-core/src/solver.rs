@@ -15,12 +15,12 @@
 //! finds the cell alone in its row and clears it from the other digits and its column from the
 //! other bands. When nothing applies, the search guesses on a cell with two candidates (the one
 //! whose digits its peers hold most often, peers with two candidates themselves counted more,
-//! so both branches propagate far; else one with the fewest), trying each on a copy of the 128-byte state: copying is cheaper than undo
-//! bookkeeping, and the search allocates nothing.
+//! so both branches propagate far; else one with the fewest), trying each on a copy of the
+//! 128-byte state: copying is cheaper than undo bookkeeping, and the search allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
-//! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses (or as often as it asks) so
-//! a deadline can end it. A search that goes a few thousand guesses without a solution starts
+//! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses
+//! (or as often as it asks) so a deadline can end it. A search that goes a few thousand guesses without a solution starts
 //! over on a relabeled copy of the puzzle, which cuts the heavy tail of depth-first search on
 //! sparse grids from seconds to milliseconds (see `count_with`).
 
@@ -936,8 +936,8 @@ impl State {
 
     /// The cell to guess on: of the cells with two candidates, the one whose digits rule out the
     /// most ([`State::reach`]: either branch then propagates further), or the first pair when not
-    /// `weigh`; with no pair, one with the fewest candidates. Returns its band, position in the band and
-    /// candidate digits (bit per digit).
+    /// `weigh`; with no pair, one with the fewest candidates. Returns its band, position in the
+    /// band and candidate digits (bit per digit).
     #[inline(always)]
     fn guess_cell(&self, weigh: bool) -> (usize, u32, u16) {
         if !weigh {
@@ -1026,11 +1026,11 @@ impl State {
             u64::from(own) | u64::from((near_cells & column_cells | (far_cells & column_cells) << 1) >> column) << 27
         };
         let paired_peers = gather(pairs[near], pairs[far], pairs[band] & BAND_PEERS[pos as usize]);
+        let candidates = &self.candidates;
         let (mut reach, mut paired) = (0, 0);
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let candidates = &self.candidates;
             let peers = gather(
                 candidates[near][digit],
                 candidates[far][digit],
