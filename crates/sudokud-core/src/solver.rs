@@ -15,8 +15,9 @@
 //! finds the cell alone in its row and clears it from the other digits and its column from the
 //! other bands. When nothing applies, the search guesses on a cell with two candidates (the one
 //! whose digits its peers hold most often, peers with two candidates themselves counted more,
-//! so both branches propagate far; else one with the fewest), trying each on a copy of the
-//! 128-byte state: copying is cheaper than undo bookkeeping, and the search allocates nothing.
+//! so both branches propagate far; else, weighed alike, one with the fewest), trying each on a
+//! copy of the 128-byte state: copying is cheaper than undo bookkeeping, and the search
+//! allocates nothing.
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
 //! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses
@@ -516,6 +517,15 @@ struct State {
 /// 6 and more worse.
 const PAIR_PEER_WEIGHT: u32 = 3;
 
+/// The most candidates per cell [`State::fewest_candidates`] counts for a whole band at once.
+const COUNTED: usize = 5;
+
+/// How many of the cells with the fewest candidates [`State::guess_cell`] weighs when no cell
+/// has two. Candidates tried per puzzle against taking the first: forum_hardest_1106 245.7 ->
+/// 235.3, 1905 145.1 -> 143.8 (its first 2,000), multiple_solutions' instructions -5 %; 6 and
+/// 10 no better.
+const FEWEST_WEIGHED: u32 = 3;
+
 /// How many cells with two candidates [`State::guess_cell`] weighs at most.
 const PAIRS_WEIGHED: u32 = 10;
 
@@ -936,8 +946,8 @@ impl State {
 
     /// The cell to guess on: of the cells with two candidates, the one whose digits rule out the
     /// most ([`State::reach`]: either branch then propagates further), or the first pair when not
-    /// `weigh`; with no pair, one with the fewest candidates. Returns its band, position in the
-    /// band and candidate digits (bit per digit).
+    /// `weigh`; with no pair, of the cells with the fewest candidates, likewise. Returns its
+    /// band, position in the band and candidate digits (bit per digit).
     #[inline(always)]
     fn guess_cell(&self, weigh: bool) -> (usize, u32, u16) {
         if !weigh {
@@ -948,21 +958,34 @@ impl State {
                     return (band, pos, self.digits_at(band, pos));
                 }
             }
-            return self.fewest_candidates();
+            let fewest = self.fewest_candidates();
+            let band = fewest.iter().position(|&cells| cells != 0).expect("an unsolved board has open cells");
+            let pos = fewest[band].trailing_zeros();
+            return (band, pos, self.digits_at(band, pos));
+        }
+        let pairs = [self.pairs_in(0), self.pairs_in(1), self.pairs_in(2)];
+        if pairs == [0; 3] {
+            return self.heaviest(&self.fewest_candidates(), FEWEST_WEIGHED, &pairs);
         }
         // Weighing every pair costs more than it saves: boards with many pairs have many good ones.
-        let mut budget = if self.open() < OPEN_FEW { PAIRS_FEW } else { PAIRS_WEIGHED };
-        let pairs = [self.pairs_in(0), self.pairs_in(1), self.pairs_in(2)];
+        let budget = if self.open() < OPEN_FEW { PAIRS_FEW } else { PAIRS_WEIGHED };
+        self.heaviest(&pairs, budget, &pairs)
+    }
+
+    /// Of the first `budget` of `cells` (per band, not all empty), the one whose digits rule out
+    /// the most, with the peers in `pairs` weighed as [`State::reach`] says.
+    #[inline(always)]
+    fn heaviest(&self, cells: &[u32; 3], mut budget: u32, pairs: &[u32; 3]) -> (usize, u32, u16) {
         let mut best = (0, 0, 0u16);
         let mut best_reach = 0;
-        for (band, &pairs_in_band) in pairs.iter().enumerate() {
-            let mut left = pairs_in_band;
+        for (band, &cells_in_band) in cells.iter().enumerate() {
+            let mut left = cells_in_band;
             while left != 0 {
                 let pos = left.trailing_zeros();
                 left &= left - 1;
                 let digits = self.digits_at(band, pos);
-                // Plus one, so that any pair beats none.
-                let reach = self.reach(band, pos, digits, &pairs) + 1;
+                // Plus one, so that any cell beats none.
+                let reach = self.reach(band, pos, digits, pairs) + 1;
                 if reach > best_reach {
                     best_reach = reach;
                     best = (band, pos, digits);
@@ -973,30 +996,49 @@ impl State {
                 }
             }
         }
-        if best_reach != 0 {
-            return best;
-        }
-        self.fewest_candidates()
+        best
     }
 
-    /// The first open cell with the fewest candidates, as [`State::guess_cell`] returns it.
+    /// Per band, the open cells with the fewest candidates.
+    ///
+    /// Bit-sliced, for all cells of a band at once: "more than `k` candidates" for each `k` up to
+    /// [`COUNTED`], as [`State::pairs_in`] counts to three. Sparse boards often have no pair, and
+    /// then every guess comes here. Only a board whose every open cell has more (the empty grid,
+    /// nearly) is counted cell by cell.
     #[inline(always)]
-    fn fewest_candidates(&self) -> (usize, u32, u16) {
-        let mut best = (0, 0, 0u16);
-        let mut fewest = u32::MAX;
+    fn fewest_candidates(&self) -> [u32; 3] {
+        // `more_than[band][k]`: the band's cells with more than `k` candidates.
+        let mut more_than = [[0u32; COUNTED + 1]; 3];
+        for (band, more_than) in more_than.iter_mut().enumerate() {
+            for &cells in &self.candidates[band] {
+                for k in (1..=COUNTED).rev() {
+                    more_than[k] |= more_than[k - 1] & cells;
+                }
+                more_than[0] |= cells;
+            }
+        }
+        for k in 0..COUNTED {
+            let exactly = [0, 1, 2].map(|band| more_than[band][k] & !more_than[band][k + 1] & self.unsolved[band]);
+            if exactly != [0; 3] {
+                return exactly;
+            }
+        }
+        let mut fewest = (u32::MAX, [0u32; 3]);
         for band in 0..3 {
             let mut open = self.unsolved[band];
             while open != 0 {
                 let pos = open.trailing_zeros();
                 open &= open - 1;
-                let digits = self.digits_at(band, pos);
-                if digits.count_ones() < fewest {
-                    fewest = digits.count_ones();
-                    best = (band, pos, digits);
+                let count = self.digits_at(band, pos).count_ones();
+                if count < fewest.0 {
+                    fewest = (count, [0; 3]);
+                }
+                if count == fewest.0 {
+                    fewest.1[band] |= 1 << pos;
                 }
             }
         }
-        best
+        fewest.1
     }
 
     /// The unsolved cells of `band` with exactly two candidates.
@@ -1416,7 +1458,7 @@ mod tests {
     }
 
     /// The guess's weighing keeps the hardest puzzles' trees small: first solution and the
-    /// uniqueness check take about 245 candidates tried per puzzle on forum_hardest_1106 (two
+    /// uniqueness check take about 235 candidates tried per puzzle on forum_hardest_1106 (two
     /// per branch point), where the plain count of what a guess rules out took 305.
     #[test]
     fn the_hardest_puzzles_take_few_guesses() {
@@ -1426,7 +1468,39 @@ mod tests {
             assert!(matches!(count_solutions(puzzle, 2, &mut guesses), Ok(Count { solutions: 1, .. })));
         }
         let per_puzzle = guesses.0 as f64 / puzzles.len() as f64;
-        assert!(per_puzzle < 260.0, "{per_puzzle} candidates tried per puzzle");
+        assert!(per_puzzle < 245.0, "{per_puzzle} candidates tried per puzzle");
+    }
+
+    /// [`State::fewest_candidates`] against a count cell by cell, on the states of sparse and
+    /// multi-solution puzzles along the path of first guesses (some 90 of them without a pair),
+    /// and on the empty grid, whose every cell has more candidates than the bit-sliced count
+    /// reaches.
+    #[test]
+    fn fewest_candidates_are_the_open_cells_of_the_least_count() {
+        let mut states = vec![State::new(&board(&".".repeat(CELLS))).expect("no clash")];
+        for puzzle in data_set("17_clue_10k.txt").iter().take(300).chain(&data_set("multiple_solutions.txt")) {
+            let mut state = State::new(puzzle).expect("no clash");
+            while state.propagate(true) && !state.is_solved() {
+                states.push(state);
+                let (band, pos, digits) = state.guess_cell(true);
+                state.place(band, digits.trailing_zeros() as usize, pos);
+            }
+        }
+        let mut without_pairs = 0;
+        for state in &states {
+            let count =
+                |cell: usize| (0..9).filter(|&d| state.candidates[cell / 27][d] >> (cell % 27) & 1 != 0).count();
+            let open: Vec<usize> =
+                (0..CELLS).filter(|&cell| state.unsolved[cell / 27] >> (cell % 27) & 1 != 0).collect();
+            let least = open.iter().map(|&cell| count(cell)).min().expect("unsolved");
+            let mut expected = [0u32; 3];
+            for &cell in open.iter().filter(|&&cell| count(cell) == least) {
+                expected[cell / 27] |= 1 << (cell % 27);
+            }
+            assert_eq!(state.fewest_candidates(), expected);
+            without_pairs += usize::from(least > 2);
+        }
+        assert!(without_pairs > 50, "only {without_pairs} states without a pair");
     }
 
     /// Whether one attempt (portable path, no restarts) would use up `allowance`.
