@@ -3,7 +3,7 @@
 
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
-use crate::board::Board;
+use crate::board::{BandBitboards, Board};
 use crate::position::{Cell, Digit, HouseKind};
 
 /// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
@@ -196,18 +196,18 @@ pub fn validate(board: &Board) -> Validation {
 /// Every filled cell whose digit also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the board is valid.
 pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    conflicts_among(board, ALL_DIGITS)
+    conflicts_among(board, &board.band_bitboards(), ALL_DIGITS)
 }
 
 /// Digits 1-9, bit `d` for digit `d`.
 const ALL_DIGITS: u16 = 0x3fe;
 
-/// [`conflicts`] of the digits in `digits` (bit `d` for digit `d`): the solver, having found
-/// which digits clash while placing the givens, looks only at those.
-pub(crate) fn conflicts_among(board: &Board, digits: u16) -> Vec<Conflict> {
+/// [`conflicts`] of the digits in `digits` (bit `d` for digit `d`), from the board's bitboards
+/// (`placed`): the solver, having found which digits clash while placing the givens from the
+/// same bitboards, looks only at those.
+pub(crate) fn conflicts_among(board: &Board, placed: &BandBitboards, digits: u16) -> Vec<Conflict> {
     // Bitboards, as the solver keeps them: a few operations per digit instead of per-cell
     // bookkeeping in every unit; the batch CLI reports the conflicts of every such line it reads.
-    let placed = board.band_bitboards();
     // Per band, the cells whose digit repeats in their row, column and box. A cell holds one
     // digit, so the digits' cells can share one mask per unit kind.
     let mut repeats = [[0u32; 3]; 3];
@@ -239,7 +239,9 @@ pub(crate) fn conflicts_among(board: &Board, digits: u16) -> Vec<Conflict> {
             }
         }
     }
-    let mut conflicts = Vec::new();
+    // Sized at once, not grown conflict by conflict.
+    let count = repeats.iter().map(|[rows, columns, boxes]| (rows | columns | boxes).count_ones()).sum::<u32>();
+    let mut conflicts = Vec::with_capacity(count as usize);
     for (band, [rows, columns, boxes]) in repeats.into_iter().enumerate() {
         let mut cells = rows | columns | boxes;
         while cells != 0 {

@@ -219,7 +219,7 @@ pub fn count_or_conflicts(
 ) -> Result<Result<Count, Vec<Conflict>>, Interrupted> {
     Ok(match count_with(puzzle, limit, interrupt, fast_path_available())? {
         Searched::Counted(count) => Ok(count),
-        Searched::Clashing(digits) => Err(rules::conflicts_among(puzzle, digits)),
+        Searched::Clashing(conflicts) => Err(conflicts),
     })
 }
 
@@ -278,7 +278,7 @@ fn count_with(
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
     match search.start(puzzle, fast) {
         Ok(_) => Ok(Searched::Counted(search.count)),
-        Err(Stop::Clashing(digits)) => Ok(Searched::Clashing(digits)),
+        Err(Stop::Clashing(conflicts)) => Ok(Searched::Clashing(conflicts)),
         Err(Stop::Interrupted) => Err(Interrupted),
         // A restart comes after a guess, so after the givens were placed without a clash.
         Err(Stop::Restart) => {
@@ -290,8 +290,8 @@ fn count_with(
 /// What a search of a puzzle found: its solutions, or givens that clash (no solution).
 enum Searched {
     Counted(Count),
-    /// Bit `d` set for each digit `d` (1-9) given twice in a row, column or box.
-    Clashing(u16),
+    /// The givens that repeat a digit in a row, column or box.
+    Clashing(Vec<Conflict>),
 }
 
 impl Searched {
@@ -347,8 +347,8 @@ fn restart_allowance(attempt: u32) -> u32 {
 
 /// Why a search stopped before it finished.
 enum Stop {
-    /// The givens of these digits (bit `d` for digit `d`) clash: there is nothing to search.
-    Clashing(u16),
+    /// Givens clash: there is nothing to search.
+    Clashing(Vec<Conflict>),
     /// The caller's [`Interrupt`] said so.
     Interrupted,
     /// The attempt used up its allowance of guesses: start over in another order.
@@ -725,11 +725,11 @@ struct Guess {
 }
 
 impl State {
-    /// The state with `puzzle`'s givens placed, or the digits whose givens clash (bit `d` for
-    /// digit `d`). Built in bulk from the rows, columns and boxes each digit is given in, which
-    /// is cheaper than placing the givens one by one.
+    /// The state with `puzzle`'s givens placed, or the givens that clash, listed from the same
+    /// bitboards for only the digits found clashing. Built in bulk from the rows, columns and
+    /// boxes each digit is given in, which is cheaper than placing the givens one by one.
     #[inline(always)]
-    fn new(puzzle: &Board) -> Result<State, u16> {
+    fn new(puzzle: &Board) -> Result<State, Vec<Conflict>> {
         let placed = puzzle.band_bitboards();
         let blanks = [placed[0][0], placed[1][0], placed[2][0]];
         let mut candidates = [[0u32; 9]; 3];
@@ -762,7 +762,7 @@ impl State {
         }
         let open = blanks[0].count_ones() + blanks[1].count_ones() + blanks[2].count_ones();
         if units_taken != 3 * (CELLS as u32 - open) {
-            return Err(clashing_digits(&placed, &units_of));
+            return Err(rules::conflicts_among(puzzle, &placed, clashing_digits(&placed, &units_of)));
         }
         Ok(State { candidates, unsolved: blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
     }

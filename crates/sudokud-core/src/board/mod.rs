@@ -30,6 +30,10 @@ pub const SIZE: usize = 9;
 /// Number of cells on a board.
 pub const CELLS: usize = SIZE * SIZE;
 
+/// Per band of three rows and per value (0 for blank), the cells of the band holding it, bit
+/// `9 * row + column`: what [`Board::band_bitboards`] builds.
+pub(crate) type BandBitboards = [[u32; 10]; 3];
+
 /// A 9x9 Sudoku grid: givens and blanks, or a full solution.
 ///
 /// Every cell holds `0` (blank) or a digit `1..=9`; the constructors enforce it, so code that
@@ -75,7 +79,7 @@ impl Board {
     /// value's cells are the AND of the four planes or their complements: no memory round trip
     /// and no branch.
     #[inline(always)]
-    pub(crate) fn band_bitboards(&self) -> [[u32; 10]; 3] {
+    pub(crate) fn band_bitboards(&self) -> BandBitboards {
         /// The low bit of each byte of a word.
         const LOW_BITS: u64 = 0x0101_0101_0101_0101;
         /// Moves the low bit of byte `i` to bit `56 + i` (terms land on distinct bits, so no carries).
