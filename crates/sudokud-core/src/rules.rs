@@ -3,7 +3,8 @@
 
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
-use crate::board::{BandBitboards, Board};
+use crate::board::Board;
+use crate::board::bitboards::{BOX_CELLS, Bitboards, COLUMN_SPREAD};
 use crate::position::{Cell, Digit, HouseKind};
 
 /// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
@@ -196,7 +197,7 @@ pub fn validate(board: &Board) -> Validation {
 /// Every filled cell whose digit also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the board is valid.
 pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    conflicts_among(board, &board.band_bitboards(), ALL_DIGITS)
+    conflicts_among(board, &Bitboards::of(board), ALL_DIGITS)
 }
 
 /// Digits 1-9, bit `d` for digit `d`.
@@ -205,14 +206,14 @@ const ALL_DIGITS: u16 = 0x3fe;
 /// [`conflicts`] of the digits in `digits` (bit `d` for digit `d`), from the board's bitboards
 /// (`placed`): the solver, having found which digits clash while placing the givens from the
 /// same bitboards, looks only at those.
-pub(crate) fn conflicts_among(board: &Board, placed: &BandBitboards, digits: u16) -> Vec<Conflict> {
+pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) -> Vec<Conflict> {
     // Bitboards, as the solver keeps them: a few operations per digit instead of per-cell
     // bookkeeping in every unit; the batch CLI reports the conflicts of every such line it reads.
     // Per band, the cells whose digit repeats in their row, column and box. A cell holds one
     // digit, so the digits' cells can share one mask per unit kind.
     let mut repeats = [[0u32; 3]; 3];
     for digit in (1..=9).filter(|&digit| digits >> digit & 1 != 0) {
-        let bands = placed.map(|values| values[digit]);
+        let bands = [0, 1, 2].map(|band| placed.given(band, digit));
         // Per column, "at least one" and "at least two" givens of the digit.
         let (mut once, mut twice) = (0u32, 0u32);
         for cells in bands {
@@ -260,13 +261,6 @@ pub(crate) fn conflicts_among(board: &Board, placed: &BandBitboards, digits: u16
     }
     conflicts
 }
-
-/// One bit per row of a band at column 0: multiplying a set of columns by it repeats the set in
-/// all three rows.
-const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
-
-/// The first box of a band (columns 0-2 of its three rows).
-const BOX_CELLS: u32 = 7 * COLUMN_SPREAD;
 
 #[cfg(test)]
 mod tests {

@@ -27,6 +27,7 @@
 
 use std::time::Instant;
 
+use crate::board::bitboards::{BAND, Bitboards, COLUMN_SPREAD, Givens};
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
@@ -355,13 +356,6 @@ enum Stop {
     Restart,
 }
 
-/// The 27 cells of a band (three rows of nine), bit `9 * row + column`.
-const BAND: u32 = (1 << 27) - 1;
-
-/// One bit per row of a band at column 0: multiplying a 9-bit column set by it repeats the set
-/// in all three rows.
-const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
-
 /// For a 9-bit row, bit `k` is set when its mini-row in box `k` (columns `3k..3k+3`) holds a
 /// candidate.
 const ROW_BOXES: [u8; 512] = {
@@ -560,40 +554,6 @@ const ALL_DIRTY: u32 = (1 << 27) - 1;
 /// Every entry of [`State::stale`].
 const ALL_STALE: u32 = (1 << 12) - 1;
 
-/// For three bits (one per row or box of a band), the cells of those rows.
-const ROW_CELLS: [u32; 8] = {
-    let mut table = [0; 8];
-    let mut bits = 0;
-    while bits < 8 {
-        let mut row = 0;
-        while row < 3 {
-            if bits & (1 << row) != 0 {
-                table[bits] |= 0x1ff << (9 * row);
-            }
-            row += 1;
-        }
-        bits += 1;
-    }
-    table
-};
-
-/// For three bits (one per box of a band), the cells of those boxes.
-const BOX_CELLS: [u32; 8] = {
-    let mut table = [0; 8];
-    let mut bits = 0;
-    while bits < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if bits & (1 << k) != 0 {
-                table[bits] |= (7 << (3 * k)) * COLUMN_SPREAD;
-            }
-            k += 1;
-        }
-        bits += 1;
-    }
-    table
-};
-
 /// Per-lane bit masks of nine lanes (a band's nine digits), on x86_64 four lanes at a time:
 /// two SSE2 compares or shifts and a `movmskps` give four lanes' bits at once. The same loops in
 /// plain Rust compile to a step per lane and the bits put together one by one, which made the
@@ -660,22 +620,6 @@ enum Naked {
     Nothing,
 }
 
-/// The digits (bit `d` for digit `d`) whose givens take fewer than three units each: those
-/// given twice in some row, column or box. Inlined, though only puzzles with clashing givens get
-/// here, so that the fast search's one-instruction popcount counts the givens (a call would
-/// count them in software, a tenth of such a line's time in `sudokud solve`).
-#[inline(always)]
-fn clashing_digits(placed: &[[u32; 10]; 3], units_of: &[u32; 9]) -> u16 {
-    let mut clashing = 0;
-    for (digit, units) in units_of.iter().enumerate() {
-        let givens: u32 = placed.iter().map(|band| band[digit + 1].count_ones()).sum();
-        if units.count_ones() != 3 * givens {
-            clashing |= 1 << (digit + 1);
-        }
-    }
-    clashing
-}
-
 /// Within each stack of a 9-bit column set, column `3s + j` takes column `3s + (j + 1) % 3`'s bit.
 #[inline(always)]
 fn next_in_stack(columns: u32) -> u32 {
@@ -727,44 +671,16 @@ struct Guess {
 impl State {
     /// The state with `puzzle`'s givens placed, or the givens that clash, listed from the same
     /// bitboards for only the digits found clashing. Built in bulk from the rows, columns and
-    /// boxes each digit is given in, which is cheaper than placing the givens one by one.
+    /// boxes each digit is given in ([`Bitboards::givens`]), which is cheaper than placing the
+    /// givens one by one.
     #[inline(always)]
     fn new(puzzle: &Board) -> Result<State, Vec<Conflict>> {
-        let placed = puzzle.band_bitboards();
-        let blanks = [placed[0][0], placed[1][0], placed[2][0]];
-        let mut candidates = [[0u32; 9]; 3];
-        // A digit given `k` times without a clash takes `k` rows, `k` columns and `k` boxes;
-        // a clash takes fewer. So the unit counts summed over digits reach three per given
-        // exactly when nothing clashes.
-        let mut units_taken = 0;
-        let mut units_of = [0u32; 9];
-        for digit in 0..9 {
-            let givens = [placed[0][digit + 1], placed[1][digit + 1], placed[2][digit + 1]];
-            // Per band, its rows and its boxes given the digit (three bits each); columns over the grid.
-            let (mut rows, mut boxes, mut columns) = ([0u32; 3], [0u32; 3], 0);
-            for (band, &cells) in givens.iter().enumerate() {
-                let (a, b, c) = (cells & 0x1ff, cells >> 9 & 0x1ff, cells >> 18);
-                rows[band] = u32::from(a != 0) | u32::from(b != 0) << 1 | u32::from(c != 0) << 2;
-                boxes[band] = u32::from(ROW_BOXES[(a | b | c) as usize]);
-                columns |= a | b | c;
-            }
-            let units = (rows[0] | rows[1] << 3 | rows[2] << 6)
-                | columns << 9
-                | (boxes[0] | boxes[1] << 3 | boxes[2] << 6) << 18;
-            units_of[digit] = units;
-            units_taken += units.count_ones();
-            let seen = columns * COLUMN_SPREAD;
-            for band in 0..3 {
-                candidates[band][digit] = blanks[band]
-                    & !(seen | ROW_CELLS[rows[band] as usize] | BOX_CELLS[boxes[band] as usize])
-                    | givens[band];
-            }
+        let bitboards = Bitboards::of(puzzle);
+        let Givens { candidates, clashing } = bitboards.givens();
+        if clashing != 0 {
+            return Err(rules::conflicts_among(puzzle, &bitboards, clashing));
         }
-        let open = blanks[0].count_ones() + blanks[1].count_ones() + blanks[2].count_ones();
-        if units_taken != 3 * (CELLS as u32 - open) {
-            return Err(rules::conflicts_among(puzzle, &placed, clashing_digits(&placed, &units_of)));
-        }
-        Ok(State { candidates, unsolved: blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
+        Ok(State { candidates, unsolved: bitboards.blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::position::Cell;
 
+pub(crate) mod bitboards;
 mod error;
 mod json;
 mod shuffle;
@@ -29,10 +30,6 @@ pub const SIZE: usize = 9;
 
 /// Number of cells on a board.
 pub const CELLS: usize = SIZE * SIZE;
-
-/// Per band of three rows and per value (0 for blank), the cells of the band holding it, bit
-/// `9 * row + column`: what [`Board::band_bitboards`] builds.
-pub(crate) type BandBitboards = [[u32; 10]; 3];
 
 /// A 9x9 Sudoku grid: givens and blanks, or a full solution.
 ///
@@ -66,46 +63,6 @@ impl Board {
     /// The cells in row-major order, `0` for blank.
     pub fn cells(&self) -> &[u8; CELLS] {
         &self.cells
-    }
-
-    /// Per band of three rows and per value (0 for blank), the cells holding it, bit
-    /// `9 * row + column` within the band: the layout the solver and the conflict check work
-    /// in, built once per puzzle.
-    ///
-    /// Bit-sliced rather than one OR per cell: an OR into a slot picked by the value makes each
-    /// cell wait for the store of the cell before it when both hold the same value (most are
-    /// blank), about a fifth of an easy puzzle's solve. Here eight cells at a time give up bit
-    /// `b` of their values at once (one multiply gathers the low bit of each byte), and each
-    /// value's cells are the AND of the four planes or their complements: no memory round trip
-    /// and no branch.
-    #[inline(always)]
-    pub(crate) fn band_bitboards(&self) -> BandBitboards {
-        /// The low bit of each byte of a word.
-        const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-        /// Moves the low bit of byte `i` to bit `56 + i` (terms land on distinct bits, so no carries).
-        const GATHER: u64 = 0x0102_0408_1020_4080;
-        const BAND: u32 = (1 << 27) - 1;
-        let mut placed = [[0u32; 10]; 3];
-        for (cells, placed) in self.cells.chunks_exact(27).zip(&mut placed) {
-            // `planes[b]`: the cells whose value has bit `b` set (values are below 16).
-            let mut planes = [0u32; 4];
-            for (chunk, shift) in cells.chunks(8).zip((0..).step_by(8)) {
-                let mut bytes = [0u8; 8];
-                bytes[..chunk.len()].copy_from_slice(chunk);
-                let word = u64::from_le_bytes(bytes);
-                for (bit, plane) in planes.iter_mut().enumerate() {
-                    let lows = word >> bit & LOW_BITS;
-                    *plane |= ((lows.wrapping_mul(GATHER) >> 56) as u32) << shift;
-                }
-            }
-            for (value, placed) in placed.iter_mut().enumerate() {
-                *placed = planes
-                    .iter()
-                    .enumerate()
-                    .fold(BAND, |cells, (bit, &plane)| cells & if value >> bit & 1 != 0 { plane } else { !plane });
-            }
-        }
-        placed
     }
 
     /// The value at `row`, `col` (0-based), `0` for blank.
@@ -226,27 +183,6 @@ mod tests {
     use super::*;
 
     const PUZZLE: &str = EXAMPLE_PUZZLE;
-
-    /// Every cell lands in its value's bitboard and no other, on boards of random values
-    /// (validity does not matter here), checked against a cell-by-cell oracle.
-    #[test]
-    fn band_bitboards_hold_each_cell_under_its_value() {
-        let mut random = crate::random::SplitMix64(17);
-        for _ in 0..500 {
-            let mut cells = [0u8; CELLS];
-            for cell in &mut cells {
-                *cell = random.below(10) as u8;
-            }
-            let board = Board::from_cells(cells).unwrap();
-            let placed = board.band_bitboards();
-            for (index, &value) in cells.iter().enumerate() {
-                let (band, pos) = (index / 27, index % 27);
-                for (other, bits) in placed[band].iter().enumerate() {
-                    assert_eq!(bits >> pos & 1 == 1, other == usize::from(value), "cell {index}, value {other}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn parses_and_prints_a_line() {
