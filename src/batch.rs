@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::decimal::Decimal;
@@ -78,19 +78,22 @@ impl LineError {
                     separator = "; ";
                 }
             }
-            LineError::Unanswerable(unanswerable @ Unanswerable::Conflicting(conflicts)) => {
-                // Put together from the sentence's pieces rather than through `fmt`, which cost
-                // more than finding the conflicts: the commonest error line of a batch.
-                for piece in ["error\t", Kind::from(unanswerable).slug(), ": ", CONFLICTING_BEFORE_COUNT] {
-                    out.write_all(piece.as_bytes())?;
-                }
+            LineError::Unanswerable(Unanswerable::Conflicting(conflicts)) => {
+                // The commonest error line of a batch, in a few writes: its fixed words at once
+                // and its cells nine at a time, not through `fmt` or piece by piece, which cost
+                // more than finding the conflicts.
+                let [before_count, after_count] = &*CONFLICTING_WORDS;
+                out.write_all(before_count.as_bytes())?;
                 out.write_all(Decimal::of(conflicts.len()).as_str().as_bytes())?;
-                out.write_all(CONFLICTING_AFTER_COUNT.as_bytes())?;
-                out.write_all(b":")?;
-                for &Conflict { cell, digit, .. } in conflicts {
-                    // Rows and columns are 0-8 and digits 1-9: one character each.
-                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
-                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
+                out.write_all(after_count.as_bytes())?;
+                for nine in conflicts.chunks(9) {
+                    let mut cells = [0u8; 9 * 7];
+                    for (text, &Conflict { cell, digit, .. }) in cells.chunks_exact_mut(7).zip(nine) {
+                        // Rows and columns are 0-8 and digits 1-9: one character each.
+                        let (row, col, digit) = (cell.row(), cell.col(), digit.get());
+                        text.copy_from_slice(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit]);
+                    }
+                    out.write_all(&cells[..7 * nine.len()])?;
                 }
             }
             LineError::Unanswerable(unanswerable) => {
@@ -106,11 +109,24 @@ impl LineError {
                 }
             }
         }
-        out.write_all(b"\tline ")?;
-        out.write_all(Decimal::of(line).as_str().as_bytes())?;
-        out.write_all(b"\n")
+        // One write for the line's end.
+        const BEFORE: &[u8] = b"\tline ";
+        let number = Decimal::of(line);
+        let number = number.as_str().as_bytes();
+        let mut end = [0u8; BEFORE.len() + 21];
+        end[..BEFORE.len()].copy_from_slice(BEFORE);
+        end[BEFORE.len()..][..number.len()].copy_from_slice(number);
+        end[BEFORE.len() + number.len()] = b'\n';
+        out.write_all(&end[..=BEFORE.len() + number.len()])
     }
 }
+
+/// The words of a line of conflicting givens before its count of cells and after it, up to the
+/// cells: the problem's `type` and `detail`, as [`LineError::write`] writes every error.
+static CONFLICTING_WORDS: LazyLock<[String; 2]> = LazyLock::new(|| {
+    let slug = Kind::from(&Unanswerable::<Conflict>::Conflicting(Vec::new())).slug();
+    [format!("error\t{slug}: {CONFLICTING_BEFORE_COUNT}"), format!("{CONFLICTING_AFTER_COUNT}:")]
+});
 
 /// How every line of a batch is read and played: its box and its variant's rules.
 ///
@@ -359,7 +375,7 @@ pub fn run<J: LineJob>(
     let mut filled = 0;
     let mut at_end = false;
     let mut reader = Reader { format, lines: 0 };
-    let mut answers: Vec<Option<Result<J::Output, LineError>>> = Vec::with_capacity(BLOCK_LINES);
+    let mut buffers = Vec::new();
     loop {
         if !at_end {
             filled += fill(&mut input, &mut data[filled..])?;
@@ -367,15 +383,14 @@ pub fn run<J: LineJob>(
         }
         let consumed = {
             let (puzzles, consumed) = reader.split(&data[..filled], at_end);
-            answers.clear();
-            answers.resize_with(puzzles.len(), || None);
-            fill_in_parallel(&mut answers, J::CHUNK, threads, progress, |index| match &puzzles[index].text {
-                Ok(text) => job.answer(text),
-                Err(error) => Err(LineError::Grid(error.clone())),
-            });
-            for (answer, puzzle) in answers.iter().zip(&puzzles) {
-                job.write(answer.as_ref().expect("every puzzle of the block was answered"), puzzle.line, out)?;
-            }
+            write_in_parallel(puzzles.len(), J::CHUNK, threads, progress, &mut buffers, out, |index, buffer| {
+                let puzzle = &puzzles[index];
+                let answer = match &puzzle.text {
+                    Ok(text) => job.answer(text),
+                    Err(error) => Err(LineError::Grid(error.clone())),
+                };
+                job.write(&answer, puzzle.line, buffer).expect("a Vec takes every write");
+            })?;
             consumed
         };
         data.copy_within(consumed..filled, 0);
@@ -713,56 +728,71 @@ pub fn generate(
     out: &mut impl Write,
     progress: &Progress,
 ) -> io::Result<()> {
-    let mut puzzles: Vec<Option<String>> = Vec::new();
+    let mut buffers = Vec::new();
     for block_start in (0..count).step_by(BLOCK_LINES) {
         let block_len = (count - block_start).min(BLOCK_LINES as u64) as usize;
         let seed = |index: usize| generate::batch_seed(first_seed, block_start + index as u64);
-        puzzles.clear();
-        puzzles.resize_with(block_len, || None);
         // One puzzle per grab: a puzzle takes milliseconds, so the cursor costs nothing.
-        fill_in_parallel(&mut puzzles, 1, threads, progress, |index| job.line(seed(index)));
-        for line in &puzzles {
-            writeln!(out, "{}", line.as_ref().expect("every seed of the block was generated"))?;
-        }
+        write_in_parallel(block_len, 1, threads, progress, &mut buffers, out, |index, buffer| {
+            writeln!(buffer, "{}", job.line(seed(index))).expect("a Vec takes every write");
+        })?;
     }
     out.flush()
 }
 
-/// Sets `slots[i] = answer(i)` for every slot, spreading chunks of `chunk` slots over `threads`
-/// threads and counting them on `progress`.
-fn fill_in_parallel<T: Send>(
-    slots: &mut [Option<T>],
+/// Writes `write(i, buffer)` for every `i` in `0..count` to `out`, in order: chunks of `chunk`
+/// indices spread over `threads` threads and counted on `progress`.
+///
+/// Each chunk is written into a buffer of its own (from `buffers`, kept for the next block) by
+/// the thread that takes it, and the buffers go out in order. So answers are formatted in
+/// parallel too, and each is dropped as soon as it is written: holding a block's answers until
+/// all were found kept its clashing lines' conflict lists alive at once, so each of their
+/// allocations went through malloc's slow path rather than its per-thread cache.
+fn write_in_parallel(
+    count: usize,
     chunk: usize,
     threads: usize,
     progress: &Progress,
-    answer: impl Fn(usize) -> T + Sync,
-) {
-    let answer_chunk = |first: usize, chunk_slots: &mut [Option<T>]| {
-        for (offset, slot) in chunk_slots.iter_mut().enumerate() {
-            *slot = Some(answer(first + offset));
-        }
-        progress.advance(chunk_slots.len());
-    };
-    let threads = threads.clamp(1, slots.len().div_ceil(chunk).max(1));
-    if threads == 1 {
-        for (index, chunk_slots) in slots.chunks_mut(chunk).enumerate() {
-            answer_chunk(index * chunk, chunk_slots);
-        }
-        return;
+    buffers: &mut Vec<Vec<u8>>,
+    out: &mut impl Write,
+    write: impl Fn(usize, &mut Vec<u8>) + Sync,
+) -> io::Result<()> {
+    let chunks = count.div_ceil(chunk);
+    if buffers.len() < chunks {
+        buffers.resize_with(chunks, Vec::new);
     }
-    let cursor = Mutex::new(slots.chunks_mut(chunk).enumerate());
+    let fill = |index: usize, buffer: &mut Vec<u8>| {
+        buffer.clear();
+        let indices = index * chunk..count.min((index + 1) * chunk);
+        let done = indices.len();
+        for index in indices {
+            write(index, buffer);
+        }
+        progress.advance(done);
+    };
+    let threads = threads.min(chunks);
+    if threads <= 1 {
+        // One buffer does: each chunk goes out before the next is written.
+        for index in 0..chunks {
+            fill(index, &mut buffers[0]);
+            out.write_all(&buffers[0])?;
+        }
+        return Ok(());
+    }
+    let cursor = Mutex::new(buffers[..chunks].iter_mut().enumerate());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
                     // Hold the lock only to take the next chunk, not while answering it.
                     let next = cursor.lock().expect("no worker panics while holding the cursor").next();
-                    let Some((index, chunk_slots)) = next else { break };
-                    answer_chunk(index * chunk, chunk_slots);
+                    let Some((index, buffer)) = next else { break };
+                    fill(index, buffer);
                 }
             });
         }
     });
+    buffers[..chunks].iter().try_for_each(|buffer| out.write_all(buffer))
 }
 
 #[cfg(test)]

@@ -205,14 +205,20 @@ const ALL_DIGITS: u16 = 0x3fe;
 
 /// [`conflicts`] of the digits in `digits` (bit `d` for digit `d`), from the board's bitboards
 /// (`placed`): the solver, having found which digits clash while placing the givens from the
-/// same bitboards, looks only at those.
+/// same bitboards, looks only at those. Inlined, though only boards that break the rules get
+/// here, so that in the solver's fast search its counts are single instructions (a call counted
+/// them in software).
+#[inline(always)]
 pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) -> Vec<Conflict> {
     // Bitboards, as the solver keeps them: a few operations per digit instead of per-cell
     // bookkeeping in every unit; the batch CLI reports the conflicts of every such line it reads.
     // Per band, the cells whose digit repeats in their row, column and box. A cell holds one
     // digit, so the digits' cells can share one mask per unit kind.
     let mut repeats = [[0u32; 3]; 3];
-    for digit in (1..=9).filter(|&digit| digits >> digit & 1 != 0) {
+    let mut remaining = digits;
+    while remaining != 0 {
+        let digit = remaining.trailing_zeros() as usize;
+        remaining &= remaining - 1;
         let bands = [0, 1, 2].map(|band| placed.given(band, digit));
         // Per column, "at least one" and "at least two" givens of the digit.
         let (mut once, mut twice) = (0u32, 0u32);
@@ -248,12 +254,8 @@ pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) ->
         while cells != 0 {
             let pos = cells.trailing_zeros();
             cells &= cells - 1;
-            let mut units = Units::default();
-            for (repeats, kind) in [(rows, HouseKind::Row), (columns, HouseKind::Column), (boxes, HouseKind::Box)] {
-                if repeats >> pos & 1 != 0 {
-                    units.insert(kind.into());
-                }
-            }
+            let bit = |repeats: u32, kind: Units| (repeats >> pos & 1) * kind.0;
+            let units = Units(bit(rows, Units::ROW) | bit(columns, Units::COLUMN) | bit(boxes, Units::BOX));
             // A band is 27 cells, row-major like the board.
             let cell = Cell::at(27 * band + pos as usize);
             conflicts.push(Conflict { cell, digit: Digit::of(board.cells()[cell.index()]), units });
