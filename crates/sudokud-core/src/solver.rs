@@ -27,7 +27,7 @@
 
 use std::time::Instant;
 
-use crate::board::bitboards::{BAND, Bitboards, COLUMN_SPREAD, Givens};
+use crate::board::bitboards::{self, BAND, Bitboards, COLUMN_SPREAD, Givens};
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
@@ -1061,20 +1061,7 @@ impl State {
     }
 
     fn to_board(self) -> Board {
-        let mut cells = [0u8; CELLS];
-        for (band, row) in self.candidates.iter().enumerate() {
-            for (digit, &candidates) in row.iter().enumerate() {
-                // Solved, a digit holds one cell per row of the band. The bit above the row
-                // tells the compiler the count is of a nonzero word, which saves a zero check
-                // where `trailing_zeros` is not one instruction.
-                for row in 0..3 {
-                    debug_assert_eq!((candidates >> (9 * row) & 0x1ff).count_ones(), 1);
-                    let column = (candidates >> (9 * row) & 0x1ff | 0x200).trailing_zeros() as usize;
-                    cells[27 * band + 9 * row + column] = digit as u8 + 1;
-                }
-            }
-        }
-        Board::from_solved_cells(cells)
+        bitboards::solved_board(&self.candidates)
     }
 }
 

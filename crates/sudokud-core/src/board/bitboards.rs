@@ -62,6 +62,29 @@ impl Bitboards {
     }
 }
 
+/// The board of a solved grid's per-digit cells (`digits[band][d - 1]`, one cell per row of the
+/// band for every digit): the inverse of [`Bitboards::of`], run once per solved puzzle, a twentieth
+/// of an easy puzzle's solve when it wrote the 81 cells one by one.
+#[inline(always)]
+pub(crate) fn solved_board(digits: &[[u32; 9]; 3]) -> Board {
+    Board::from_solved_cells(imp::solved_cells(digits))
+}
+
+/// Per band of a solved grid, bit `b` of every cell's value (one 27-bit plane per bit).
+#[inline(always)]
+fn value_planes(digits: &[u32; 9]) -> [u32; 4] {
+    let mut planes = [0u32; 4];
+    for (index, &cells) in digits.iter().enumerate() {
+        let value = index + 1;
+        for (bit, plane) in planes.iter_mut().enumerate() {
+            if value >> bit & 1 != 0 {
+                *plane |= cells;
+            }
+        }
+    }
+    planes
+}
+
 #[cfg(target_arch = "x86_64")]
 use sse2 as imp;
 
@@ -72,8 +95,10 @@ use portable as imp;
 #[allow(unsafe_code)]
 mod sse2 {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_epi8,
-        _mm_movemask_ps, _mm_or_si128, _mm_set1_epi32, _mm_slli_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_xor_si128,
+        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi8, _mm_cmpeq_epi32,
+        _mm_cvtsi32_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_set1_epi8, _mm_set1_epi32,
+        _mm_slli_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16,
+        _mm_unpacklo_epi32, _mm_xor_si128,
     };
 
     use super::{BAND, Bitboards, CELLS, Givens, UNITS_OF_BAND};
@@ -180,6 +205,45 @@ mod sse2 {
         bitboards
     }
 
+    /// [`super::portable::solved_cells`] sixteen cells at a time: each bit plane of a band's
+    /// values spread to one byte per cell (its bytes repeated eight times by unpacking, each
+    /// byte's own bit picked by a compare), and the planes' bits summed into the values.
+    #[inline(always)]
+    pub(super) fn solved_cells(digits: &[[u32; 9]; 3]) -> [u8; CELLS] {
+        /// Byte `i` of a vector: bit `i % 8`.
+        const OWN_BIT: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: both are 16 bytes of plain bits, every pattern valid.
+        let own_bit = unsafe { std::mem::transmute::<[u8; 16], __m128i>(OWN_BIT) };
+        // Three bands of 27 bytes, each written whole (32 bytes) over the start of the next.
+        let mut cells = [0u8; 96];
+        for (band, digits) in digits.iter().enumerate() {
+            let (mut low, mut high) = (splat(0), splat(0));
+            for (bit, plane) in super::value_planes(digits).into_iter().enumerate() {
+                unsafe {
+                    let word = _mm_cvtsi32_si128(plane as i32);
+                    let bytes = _mm_unpacklo_epi8(word, word);
+                    let fours = _mm_unpacklo_epi16(bytes, bytes);
+                    let value = _mm_set1_epi8(1 << bit);
+                    let spread =
+                        |eights: __m128i| _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(eights, own_bit), own_bit), value);
+                    low = _mm_or_si128(low, spread(_mm_unpacklo_epi32(fours, fours)));
+                    high = _mm_or_si128(high, spread(_mm_unpackhi_epi32(fours, fours)));
+                }
+            }
+            let start = 27 * band;
+            cells[start..start + 16].copy_from_slice(&bytes(low));
+            cells[start + 16..start + 32].copy_from_slice(&bytes(high));
+        }
+        cells[..CELLS].try_into().expect("81 of 96")
+    }
+
+    /// A vector as sixteen bytes.
+    #[inline(always)]
+    fn bytes(vector: __m128i) -> [u8; 16] {
+        // SAFETY: both are 16 bytes of plain bits, every pattern valid.
+        unsafe { std::mem::transmute::<__m128i, [u8; 16]>(vector) }
+    }
+
     /// [`super::portable::givens`] four digits at a time (digits 1-4, 5-8, and 9 with three
     /// empty lanes): each unit of a band is an AND, a compare and an AND-NOT per four digits,
     /// where digit by digit each row and box took a test and a table lookup.
@@ -281,6 +345,18 @@ mod portable {
         bitboards
     }
 
+    /// Cell by cell from the bit planes of the values.
+    pub(super) fn solved_cells(digits: &[[u32; 9]; 3]) -> [u8; CELLS] {
+        let mut cells = [0u8; CELLS];
+        for (band, digits) in digits.iter().enumerate() {
+            let planes = super::value_planes(digits);
+            for (pos, cell) in cells[27 * band..27 * band + 27].iter_mut().enumerate() {
+                *cell = planes.iter().enumerate().map(|(bit, plane)| ((plane >> pos & 1) as u8) << bit).sum();
+            }
+        }
+        cells
+    }
+
     /// A digit's candidates lose every cell of the rows, boxes and columns it is given in; it
     /// clashes when one of them holds two of its givens.
     pub(super) fn givens(bitboards: &Bitboards) -> Givens {
@@ -349,6 +425,18 @@ mod tests {
                     assert_eq!(cells >> pos & 1 == 1, usize::from(value) == lane + 1, "cell {index}, lane {lane}");
                 }
             }
+        }
+    }
+
+    /// Solved grids back from their bitboards, in both builds.
+    #[test]
+    fn solved_boards_come_back_from_their_digits() {
+        let example: Board = crate::board::EXAMPLE_SOLUTION.parse().expect("a board");
+        for seed in 0..200 {
+            let solution = crate::board::Shuffle::from_seed(seed).apply(&example);
+            let digits = Bitboards::of(&solution).digits.map(|lanes| std::array::from_fn(|index| lanes[index]));
+            assert_eq!(solved_board(&digits), solution);
+            assert_eq!(portable::solved_cells(&digits), *solution.cells());
         }
     }
 
