@@ -1,12 +1,13 @@
 //! A board as bitboards, the layout the solver and the conflict check work in: per band of three
 //! rows, a 27-bit set of cells (bit `9 * row + column`) per value. And what the givens leave:
-//! each digit's candidates, and the digits given twice in a row, column or box.
+//! each digit's candidates, and the digits given twice in a row, column or box. And back: the
+//! board of a solved grid's per-digit cells.
 //!
-//! Both run once per puzzle, and for an easy puzzle or a line with clashing givens they were a
-//! good part of the whole: about 1,300 instructions, of 11,000 for an easy puzzle's solve and
+//! Each runs once per puzzle, and for an easy puzzle or a line with clashing givens they were a
+//! good part of the whole: about 1,900 instructions, of 11,200 for an easy puzzle's solve and
 //! 3,700 for a clashing line of `sudokud solve`. On x86_64 they work in SSE2 registers (part of
 //! the baseline, so no run-time detection): sixteen cells or four digits an instruction, with
-//! nothing stored and loaded back between the two steps. Elsewhere, and as the tests' second
+//! nothing stored and loaded back between the steps. Elsewhere, and as the tests' second
 //! implementation, a portable version computes the same a word or a digit at a time.
 
 use super::{Board, CELLS};
