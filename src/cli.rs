@@ -42,7 +42,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the HTTP API (the default).
-    Serve(ServeConfig),
+    Serve(Deferred<ServeConfig>),
     /// Solve puzzles in batch: one answer line per puzzle, in input order.
     ///
     /// A puzzle is N x N cells for a grid of size N from 4x4 to 25x25 (16, 36, 64, 81, 100, 144,
@@ -73,7 +73,7 @@ pub enum Command {
     /// is played by a variant's rules (`sudokud solve --variant x`; docs/variants.md). Shows a
     /// progress bar on stderr when it is a terminal. Exits 0 when every input was read, 1 when a
     /// file cannot be read.
-    Solve(GridBatchArgs),
+    Solve(Deferred<GridBatchArgs>),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
@@ -82,7 +82,7 @@ pub enum Command {
     /// Sudoku Explainer scale, the level (easy, medium, hard, expert, extreme), whether logic
     /// alone solved it, and the techniques used; or `error<TAB><reason><TAB>line <n>` (also for
     /// a puzzle with more than one solution). --variant and --constraints as for `solve`.
-    Rate(GridBatchArgs),
+    Rate(Deferred<GridBatchArgs>),
     /// Explain puzzles in batch: every step a person would take.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
@@ -91,7 +91,7 @@ pub enum Command {
     /// `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
     /// `error<TAB><reason><TAB>line <n>` and an empty line. --variant and --constraints as for
     /// `solve`.
-    Explain(GridBatchArgs),
+    Explain(Deferred<GridBatchArgs>),
     /// Pencil marks of puzzles in batch: the candidates of every blank cell.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise. Each gets one
@@ -102,7 +102,7 @@ pub enum Command {
     /// filled cell of the row, column or box (or of the variant's rules, with --variant or
     /// --constraints) rules out, as `POST /v1/candidates` answers; of a line of pencil marks,
     /// those the player's marks keep too.
-    Candidates(GridBatchArgs),
+    Candidates(Deferred<GridBatchArgs>),
     /// Generate puzzles of a difficulty, one per line.
     ///
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
@@ -111,7 +111,7 @@ pub enum Command {
     /// offers the levels generated within a second (4x4: easy only; see docs/api.md).
     /// Puzzle i (from 0) is made from seed SEED + i, so any line can be made again alone with
     /// `--seed` and `--count 1`. Shows a progress bar on stderr when it is a terminal.
-    Generate(GenerateArgs),
+    Generate(Deferred<GenerateArgs>),
     /// Draw a puzzle as SVG, PNG or PDF, as `POST /v1/render` does.
     ///
     /// PUZZLE is a line as `solve` reads it (its first tab-separated field, so a `generate` line
@@ -121,7 +121,7 @@ pub enum Command {
     /// `candidates` writes). SVG and PNG are --width pixels wide, a PDF one page of --paper. The
     /// format is --format, else the extension of --output, else SVG. Writes to --output, or
     /// stdout. Exits 2 when the puzzle or an option cannot be drawn, saying why.
-    Render(RenderArgs),
+    Render(Deferred<RenderArgs>),
     /// Print a booklet: puzzles made at a level, or read from files, k to a page with answer
     /// pages, as one PDF, as `POST /v1/booklet` does.
     ///
@@ -129,10 +129,54 @@ pub enum Command {
     /// as `generate` makes them; the same seed makes the same booklet), each captioned with its
     /// id; else the puzzles are the lines of FILES (as `solve` reads them, with --box; each must have
     /// exactly one solution). Up to 100 puzzles. Writes to --output, or stdout.
-    Booklet(BookletArgs),
+    Booklet(Deferred<BookletArgs>),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
-    Healthcheck(HealthcheckArgs),
+    Healthcheck(Deferred<HealthcheckArgs>),
+}
+
+/// A subcommand's arguments, added to the command line only when that subcommand runs or shows
+/// its help ([`clap::Command::defer`]), each with [`ignore_empty_env`]. Built for every
+/// subcommand at every start, with their help texts, they took about 400,000 of the 550,000
+/// instructions of parsing `sudokud solve FILE`'s command line, and a batch run pays its start
+/// once per file of puzzles.
+#[derive(Debug)]
+pub struct Deferred<T>(pub T);
+
+impl<T: Args> Args for Deferred<T> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command.defer(|command| with_own_help(command, T::augment_args))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        command.defer(|command| with_own_help(command, T::augment_args_for_update))
+    }
+}
+
+/// `augment(command)` with [`ignore_empty_env`], keeping `command`'s help texts: the
+/// subcommand's own (its variant's doc comment), which `augment` would replace by its
+/// arguments' (their struct's doc comment), since deferred it runs after them.
+fn with_own_help(command: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let (about, long_about) = (command.get_about().cloned(), command.get_long_about().cloned());
+    let augmented = augment(command).mut_args(ignore_empty_env);
+    let augmented = match about {
+        Some(about) => augmented.about(about),
+        None => augmented.about(None::<&str>),
+    };
+    match long_about {
+        Some(long_about) => augmented.long_about(long_about),
+        None => augmented.long_about(None::<&str>),
+    }
+}
+
+impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -346,9 +390,7 @@ impl Cli {
     /// string counts as unset (clap would take it as a missing value), so the common compose
     /// idiom `SUDOKUD_X: ${SUDOKUD_X:-}` falls back to the default.
     pub fn from_env() -> Cli {
-        let command = Cli::command()
-            .mut_args(ignore_empty_env)
-            .mut_subcommands(|subcommand| subcommand.mut_args(ignore_empty_env));
+        let command = Cli::command().mut_args(ignore_empty_env);
         Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit())
     }
 }
@@ -361,34 +403,36 @@ fn ignore_empty_env(arg: Arg) -> Arg {
 
 /// Runs the command line and returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command.unwrap_or(Command::Serve(cli.serve)) {
-        Command::Serve(config) => serve(config),
-        Command::Solve(args) => match args.rules() {
+    match cli.command.unwrap_or(Command::Serve(Deferred(cli.serve))) {
+        Command::Serve(Deferred(config)) => serve(config),
+        Command::Solve(Deferred(args)) => match args.rules() {
             Ok(rules) => batch("solve", &batch::Solve { rules }, args.batch),
             Err(message) => usage_error("solve", &message),
         },
-        Command::Rate(args) => match args.rules() {
+        Command::Rate(Deferred(args)) => match args.rules() {
             Ok(rules) => batch("rate", &batch::Rate { rules }, args.batch),
             Err(message) => usage_error("rate", &message),
         },
-        Command::Explain(args) => match args.rules() {
+        Command::Explain(Deferred(args)) => match args.rules() {
             Ok(rules) => batch("explain", &batch::Explain { rules }, args.batch),
             Err(message) => usage_error("explain", &message),
         },
-        Command::Candidates(args) => match args.rules() {
+        Command::Candidates(Deferred(args)) => match args.rules() {
             Ok(rules) => batch("candidates", &batch::Candidates { rules }, args.batch),
             Err(message) => usage_error("candidates", &message),
         },
-        Command::Generate(args) => generate(args),
-        Command::Render(args) => render(args),
-        Command::Booklet(args) => booklet(args),
-        Command::Healthcheck(args) => match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(reason) => {
-                eprintln!("sudokud healthcheck: {reason}");
-                ExitCode::FAILURE
+        Command::Generate(Deferred(args)) => generate(args),
+        Command::Render(Deferred(args)) => render(args),
+        Command::Booklet(Deferred(args)) => booklet(args),
+        Command::Healthcheck(Deferred(args)) => {
+            match healthcheck::check(args.addr, Duration::from_millis(args.timeout_ms)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(reason) => {
+                    eprintln!("sudokud healthcheck: {reason}");
+                    ExitCode::FAILURE
+                }
             }
-        },
+        }
     }
 }
 
@@ -568,12 +612,12 @@ mod tests {
         assert!(cli.command.is_none());
         assert_eq!(cli.serve.addr, "127.0.0.1:9000".parse().unwrap());
         let cli = Cli::try_parse_from(["sudokud", "solve", "--threads", "2", "a.txt"]).unwrap();
-        let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
+        let Some(Command::Solve(Deferred(args))) = cli.command else { panic!("expected solve") };
         assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
         assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
         assert_eq!(args.rules.shape, None);
         let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
-        let Some(Command::Solve(args)) = cli.command else { panic!("expected solve") };
+        let Some(Command::Solve(Deferred(args))) = cli.command else { panic!("expected solve") };
         assert_eq!(args.rules.shape, Shape::new(3, 2));
         assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }

@@ -92,9 +92,17 @@ fn healthcheck_fails_when_nothing_listens() {
 
 #[test]
 fn serve_then_healthcheck_then_sigterm_exits_cleanly() {
+    // With no subcommand and with `serve`, whose arguments clap adds only when it runs.
+    for subcommand in [None, Some("serve")] {
+        serve_check_and_stop(subcommand);
+    }
+}
+
+fn serve_check_and_stop(subcommand: Option<&str>) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
     let server = Command::new(BIN)
+        .args(subcommand)
         .args(["--addr", &addr, "--log-format", "json"])
         // Empty variables mean "unset", as `VAR: ${VAR:-}` in a compose file produces.
         .env("SUDOKUD_MAX_CONCURRENT_SOLVES", "")

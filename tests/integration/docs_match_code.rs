@@ -32,7 +32,9 @@ const OTHER_VARIABLES: &[&str] = &["SUDOKUD_REPLICAS", "SUDOKUD_IMAGE", "SUDOKUD
 /// Every long flag of sudokud, by subcommand (`sudokud` itself for the top level), with its
 /// environment variable.
 fn flags() -> Vec<(String, String, Option<String>)> {
-    let command = Cli::command();
+    let mut command = Cli::command();
+    // Adds the subcommands' arguments, which clap otherwise adds only to the one that runs.
+    command.build();
     let mut flags = Vec::new();
     for command in std::iter::once(&command).chain(command.get_subcommands()) {
         for arg in command.get_arguments() {
