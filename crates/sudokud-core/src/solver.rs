@@ -613,6 +613,15 @@ mod lanes {
     }
 }
 
+/// The bits of [`State::stale`] for a set of entries of [`State::dirty`]: the digits and the
+/// bands they belong to.
+#[inline(always)]
+fn stale_of(entries: u32) -> u32 {
+    let digits = (entries | entries >> 9 | entries >> 18) & 0x1ff;
+    let band = |band: u32| u32::from(entries >> (9 * band) & 0x1ff != 0) << (9 + band);
+    digits | band(0) | band(1) | band(2)
+}
+
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -732,17 +741,19 @@ impl State {
         // Per entry, the cells it has just found alone in their row (read only where this round
         // wrote them); bit `entry` of `finding` where any.
         let mut found = [0u32; 27];
+        // Every entry looked at, for `stale` once at the end rather than entry by entry.
+        let mut looked_at = 0;
         while self.dirty != 0 {
             let mut round = self.dirty;
+            looked_at |= round;
             self.dirty = 0;
             let mut finding = 0u32;
             while round != 0 {
                 let index = round.trailing_zeros() as usize;
                 round &= round - 1;
-                let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
-                self.stale |= 1 << digit | 1 << (9 + band);
-                // The flat index, not `band` and `digit`, addresses the entry: its load then
-                // does not wait on theirs.
+                let band = usize::from(ENTRY_BAND[index]);
+                // The flat index, not `band`, addresses the entry: its load then does not wait
+                // on the band's.
                 let entry = &mut self.candidates.as_flattened_mut()[index];
                 let present = usize::from(ROW_BOXES[(*entry & 0x1ff) as usize])
                     | usize::from(ROW_BOXES[(*entry >> 9 & 0x1ff) as usize]) << 3
@@ -768,6 +779,7 @@ impl State {
                 }
             }
         }
+        self.stale |= stale_of(looked_at);
         true
     }
 
