@@ -356,24 +356,6 @@ enum Stop {
     Restart,
 }
 
-/// For a 9-bit row, bit `k` is set when its mini-row in box `k` (columns `3k..3k+3`) holds a
-/// candidate.
-const ROW_BOXES: [u8; 512] = {
-    let mut table = [0u8; 512];
-    let mut row = 0;
-    while row < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if row & (7 << (3 * k)) != 0 {
-                table[row] |= 1 << k;
-            }
-            k += 1;
-        }
-        row += 1;
-    }
-    table
-};
-
 /// Locked candidates for one digit in one band, by table (for stacks, [`stack_rule`] computes
 /// the same rule; its test checks it against this table, transposed).
 ///
@@ -403,19 +385,66 @@ const KEEP: [u16; 512] = {
     table
 };
 
-/// [`KEEP`] for bands, as the cells of the surviving mini-rows.
-const SHRINK: [u32; 512] = {
-    let mut table = [0u32; 512];
-    let mut present = 0;
-    while present < 512 {
-        let mut mini = 0;
-        while mini < 9 {
-            if KEEP[present] & (1 << mini) != 0 {
-                table[present] |= 7 << (9 * (mini / 3) + 3 * (mini % 3));
-            }
-            mini += 1;
+/// The mini-rows of a band that hold a candidate, box-major: bit `3 * box + row`, which is
+/// [`KEEP`]'s index transposed. Shifts and ORs on the entry, where the row-major index took
+/// three dependent lookups of a per-row table before [`SHRINK`]'s load could start. Box-major
+/// because then each row's mini-rows need one shift (row 0 none) instead of one per box.
+#[inline(always)]
+fn mini_rows_held(cells: u32) -> usize {
+    // Bit `9 * row + 3 * box` of `any`: the mini-row holds a candidate.
+    let any = cells | cells >> 1 | cells >> 2;
+    (any & 0o111 | any >> 8 & 0o222 | any >> 16 & 0o444) as usize
+}
+
+/// Within each mini-row of `cells`, its one cell when it has exactly one, else nothing.
+/// Arithmetic on the entry, so it runs while [`SHRINK`] is read.
+#[inline(always)]
+fn mini_row_singles(cells: u32) -> u32 {
+    // At bit `3 * mini`: an odd number of the three cells, but not all three.
+    let one = (cells ^ cells >> 1 ^ cells >> 2) & !(cells & cells >> 1 & cells >> 2) & 0o111_111_111;
+    (one * 7) & cells
+}
+
+/// The transpose of a 9-bit mini-row set: bit `3 * row + box` to bit `3 * box + row`.
+const fn transposed(minis: usize) -> usize {
+    let mut out = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        if minis & (1 << bit) != 0 {
+            out |= 1 << (3 * (bit % 3) + bit / 3);
         }
-        present += 1;
+        bit += 1;
+    }
+    out
+}
+
+/// The band rule on [`mini_rows_held`]'s box-major index: `SHRINK[held].0` the cells of the
+/// mini-rows that [`KEEP`] keeps (0 when none fits), `.1` those of them that are the only one
+/// kept in their row. A digit's cell alone in its row is then that mini-row's cell when the
+/// mini-row has one ([`mini_row_singles`]): no second walk over the shrunk entry's rows. One
+/// table of pairs, so both come from one cache line.
+const SHRINK: [(u32, u32); 512] = {
+    let mut table = [(0u32, 0u32); 512];
+    let mut held = 0;
+    while held < 512 {
+        let kept = KEEP[transposed(held)] as usize;
+        let mut row = 0;
+        while row < 3 {
+            let boxes = kept >> (3 * row) & 7;
+            let mut column_box = 0;
+            while column_box < 3 {
+                if boxes & (1 << column_box) != 0 {
+                    let cells = 7 << (9 * row + 3 * column_box);
+                    table[held].0 |= cells;
+                    if boxes.count_ones() == 1 {
+                        table[held].1 |= cells;
+                    }
+                }
+                column_box += 1;
+            }
+            row += 1;
+        }
+        held += 1;
     }
     table
 };
@@ -464,27 +493,6 @@ const ENTRY_BAND: [u8; 32] = {
     }
     table
 };
-
-/// For a 9-bit row, the row itself when it has exactly one bit, else 0.
-const SINGLE: [u16; 512] = {
-    let mut table = [0u16; 512];
-    let mut row = 0;
-    while row < 512 {
-        if (row as u32).count_ones() == 1 {
-            table[row] = row as u16;
-        }
-        row += 1;
-    }
-    table
-};
-
-/// The cells of `band` that are alone in their row: where the digit must go in that row.
-#[inline(always)]
-fn row_singles(band: u32) -> u32 {
-    u32::from(SINGLE[(band & 0x1ff) as usize])
-        | u32::from(SINGLE[(band >> 9 & 0x1ff) as usize]) << 9
-        | u32::from(SINGLE[(band >> 18) as usize]) << 18
-}
 
 /// The search state, digit-major: for each band and digit, the cells of the band where the
 /// digit is still possible. A placed digit keeps just its cell. 128 bytes, so a guess copies it
@@ -755,15 +763,14 @@ impl State {
                 // The flat index, not `band`, addresses the entry: its load then does not wait
                 // on the band's.
                 let entry = &mut self.candidates.as_flattened_mut()[index];
-                let present = usize::from(ROW_BOXES[(*entry & 0x1ff) as usize])
-                    | usize::from(ROW_BOXES[(*entry >> 9 & 0x1ff) as usize]) << 3
-                    | usize::from(ROW_BOXES[(*entry >> 18) as usize]) << 6;
-                let cells = *entry & SHRINK[present];
+                let held = *entry;
+                let (kept, lone) = SHRINK[mini_rows_held(held)];
+                let cells = held & kept;
                 if cells == 0 {
                     return false;
                 }
                 *entry = cells;
-                let new = row_singles(cells) & self.unsolved[band];
+                let new = mini_row_singles(held) & lone & self.unsolved[band];
                 found[index] = new;
                 finding |= u32::from(new != 0) << index;
             }
@@ -1474,6 +1481,40 @@ mod tests {
         }
         let per_puzzle = guesses.0 as f64 / puzzles.len() as f64;
         assert!(per_puzzle < 245.0, "{per_puzzle} candidates tried per puzzle");
+    }
+
+    /// The band rule as drain applies it ([`mini_rows_held`], [`SHRINK`], [`mini_row_singles`])
+    /// against trying each of the six assignments of rows to boxes on the entry itself, and
+    /// then counting each row's cells: every pattern of held mini-rows, with random cells in
+    /// them (one, two or three per mini-row), about two million entries.
+    #[test]
+    fn the_band_rule_keeps_assigned_mini_rows_and_finds_lone_cells() {
+        const ASSIGNMENTS: [[u32; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        let mini_row = |row: u32, boxed: u32| 7u32 << (9 * row + 3 * boxed);
+        let mut random = crate::random::SplitMix64(27);
+        for pattern in 0..512u32 {
+            for _ in 0..4000 {
+                let mut cells = 0;
+                for mini in (0..9).filter(|mini| pattern >> mini & 1 != 0) {
+                    let content = [1, 2, 4, 3, 5, 6, 7][random.below(7)];
+                    cells |= content << (9 * (mini / 3) + 3 * (mini % 3));
+                }
+                let mut expected = 0;
+                for rows_box in ASSIGNMENTS {
+                    let used = (0..3).fold(0, |used, row| used | mini_row(row, rows_box[row as usize]));
+                    if (0..3).all(|row| cells & mini_row(row, rows_box[row as usize]) != 0) {
+                        expected |= cells & used;
+                    }
+                }
+                let expected_lone = (0..3)
+                    .map(|row| expected & 0x1ff << (9 * row))
+                    .filter(|row| row.count_ones() == 1)
+                    .fold(0, |a, b| a | b);
+                let (kept, lone) = SHRINK[mini_rows_held(cells)];
+                assert_eq!(cells & kept, expected, "{cells:027b}");
+                assert_eq!(mini_row_singles(cells) & lone, expected_lone, "{cells:027b}");
+            }
+        }
     }
 
     /// [`stack_rule`] against [`KEEP`] (built by trying every assignment) on every pattern of a
