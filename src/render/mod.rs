@@ -58,7 +58,7 @@ choice_traits!(ImageFormat);
 
 impl ImageFormat {
     /// The media type of a file in this format.
-    pub fn media_type(self) -> &'static str {
+    pub const fn media_type(self) -> &'static str {
         match self {
             ImageFormat::Svg => "image/svg+xml",
             ImageFormat::Png => "image/png",
