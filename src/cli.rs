@@ -437,6 +437,8 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn serve(config: ServeConfig) -> ExitCode {
+    // First: the log writer is the first thread started.
+    let kept_freed_memory = server::allocator::keep_freed_memory();
     let _log = match telemetry::init(config.log_format) {
         Ok(guard) => guard,
         Err(error) => {
@@ -444,6 +446,9 @@ fn serve(config: ServeConfig) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if !kept_freed_memory {
+        tracing::warn!("the allocator refused to keep freed memory: compressed answers cost more system time");
+    }
     let result = tokio::runtime::Builder::new_multi_thread().enable_all().build().and_then(|runtime| {
         runtime.block_on(async {
             let listener = tokio::net::TcpListener::bind(config.addr).await?;

@@ -19,6 +19,7 @@
 //! closes; if it has not within `--shutdown-timeout-ms` the server returns anyway, so an
 //! orchestrator's stop never hangs on a stuck client.
 
+pub mod allocator;
 mod connection;
 mod io;
 mod rejection;
