@@ -11,6 +11,8 @@
 #   mix        POST /v1/solve, 9 easy to 1 hard
 #   overload   the hard puzzles at OVERLOAD_CONNECTIONS: far more concurrent solves than the solver
 #              slots plus the queue admit, so the excess must be shed with fast 503s
+#   easy, gzip the easy solves with `Accept-Encoding: gzip`, as browsers and most HTTP clients
+#              send it (the answers are small, so they must go out uncompressed and cost the same)
 # For each: requests/s, latency p50/p99/max as wrk sees it, answers by status (200, 503 and
 # whether every 503 carried Retry-After, anything else), the server's peak RSS, and for solves
 # the p99 of the accepted (200) requests from the server's own /metrics histogram. Then a check
@@ -99,12 +101,12 @@ print(next((f"{le * 1e6:.0f}" for le, count in sorted(buckets) if count >= 0.99 
 rows=()
 declare -A floor_rps
 run() {
-    local name=$1 connections=$2 bodies=${3:-} log_filter=${4:-}
+    local name=$1 connections=$2 bodies=${3:-} log_filter=${4:-} accept_encoding=${5:-}
     local path=/v1/solve
     [[ -z $bodies ]] && path=/healthz
     start_server "$log_filter"
     local out
-    out=$(BODIES=${bodies:+$work/$bodies} wrk -t "$THREADS" -c "$connections" -d "$DURATION" \
+    out=$(BODIES=${bodies:+$work/$bodies} ACCEPT_ENCODING=$accept_encoding wrk -t "$THREADS" -c "$connections" -d "$DURATION" \
         -s "$root/scripts/load/requests.lua" "$base$path" | grep '^RESULT')
     local rss accepted="-"
     rss=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
@@ -144,6 +146,7 @@ run easy "$CONNECTIONS" easy
 run hard "$CONNECTIONS" hard
 run mix "$CONNECTIONS" mix
 run overload "$OVERLOAD_CONNECTIONS" hard
+run "easy, gzip" "$CONNECTIONS" easy "" gzip
 # What the access log costs: the floor and the easy solves without it.
 run floor "$CONNECTIONS" "" warn
 run easy "$CONNECTIONS" easy warn

@@ -8,6 +8,11 @@ if path and path ~= "" then
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
 end
+-- What a browser or an HTTP client library sends, when $ACCEPT_ENCODING is set.
+local accept_encoding = os.getenv("ACCEPT_ENCODING")
+if accept_encoding and accept_encoding ~= "" then
+  wrk.headers["Accept-Encoding"] = accept_encoding
+end
 
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
