@@ -34,7 +34,7 @@ use crate::render::ImageFormat;
 /// The smallest answer compressed: about one packet's payload. Solve, rating and hint answers
 /// of a 9x9 puzzle are a few hundred bytes; batches, explanations, large grids and drawings are
 /// larger and are compressed.
-const MIN_COMPRESSED_BYTES: u64 = 1024;
+pub const MIN_COMPRESSED_BYTES: u64 = 1024;
 
 /// What is compressed: answers of at least [`MIN_COMPRESSED_BYTES`] (or of unknown length), as
 /// tower-http's default predicate has it never images (but SVG), gRPC or event streams, and

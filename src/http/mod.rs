@@ -24,6 +24,7 @@ use axum::routing::{MethodFilter, get};
 use tower::ServiceBuilder;
 use tower_http::limit::RequestBodyLimitLayer;
 
+pub use compress::MIN_COMPRESSED_BYTES;
 pub use logic::MAX_GENERATE_BATCH;
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
 pub use routes::{ROUTES, Route};

@@ -156,6 +156,19 @@ fn every_problem_kind_is_in_the_errors_table_and_the_spec() {
 }
 
 #[test]
+fn the_compression_threshold_is_the_code_s() {
+    let kib = sudokud::http::MIN_COMPRESSED_BYTES / 1024;
+    assert_eq!(kib * 1024, sudokud::http::MIN_COMPRESSED_BYTES, "a whole number of KiB, as the pages say it");
+    let api = docs::page("docs/api.md");
+    assert!(api.contains(&format!("**Compression.** Answers of {kib} KiB or more")), "docs/api.md must say {kib} KiB");
+    let architecture = docs::page("docs/architecture.md");
+    assert!(
+        architecture.contains(&format!("only for answers of {kib} KiB or more")),
+        "docs/architecture.md must say {kib} KiB"
+    );
+}
+
+#[test]
 fn the_technique_count_is_the_code_s() {
     // Every technique but the brute-force fallback.
     let library = sudokud::logic::Technique::ALL.len() - 1;

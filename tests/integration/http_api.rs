@@ -322,6 +322,7 @@ async fn large_answers_are_compressed_when_asked() {
     assert_eq!(response.status(), StatusCode::OK);
     assert!(!response.headers().contains_key(header::CONTENT_ENCODING));
     let body = to_bytes(response.into_body(), 4096).await.unwrap();
+    assert!(body.len() < sudokud::http::MIN_COMPRESSED_BYTES as usize);
     let answer: Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(answer["solution"], json!(rows_of_strings(SOLUTION)));
 }
