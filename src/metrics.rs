@@ -17,7 +17,6 @@
 //! process has one `/metrics`, however many routers it builds (tests build many).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -25,6 +24,8 @@ use ::metrics::SharedString;
 use axum::http::Method;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+use crate::http::ROUTES;
 
 pub const HTTP_REQUESTS: &str = "sudokud_http_requests_total";
 pub const HTTP_DURATION: &str = "sudokud_http_request_duration_seconds";
@@ -91,24 +92,26 @@ pub fn upkeep() {
     handle().run_upkeep();
 }
 
-/// One HTTP request, answered, with its `method` label ([`method_label`]) and matched route.
+/// One HTTP request, answered, with its `method` label ([`method_label`]) and the index in
+/// [`ROUTES`] of its route (none for a 404, labelled `unmatched`).
 ///
-/// The handles of each label set are looked up in a cache of this thread and registered once:
+/// The handles of each label set are kept by this thread, by route index, and registered once:
 /// a lookup through the facade hashes and allocates the labels on every call. The label sets
 /// are few (routes x methods x statuses), so the cache stays small.
-pub fn record_request(method: &'static str, route: &str, status: u16, elapsed: Duration) {
+pub fn record_request(method: &'static str, route: Option<usize>, status: u16, elapsed: Duration) {
     thread_local! {
-        static HANDLES: RefCell<HashMap<String, Vec<RequestHandles>>> = RefCell::new(HashMap::new());
+        static HANDLES: RefCell<Vec<Vec<RequestHandles>>> = const { RefCell::new(Vec::new()) };
     }
     HANDLES.with_borrow_mut(|routes| {
-        let of_route = match routes.get_mut(route) {
-            Some(of_route) => of_route,
-            None => routes.entry(route.to_owned()).or_default(),
-        };
+        if routes.is_empty() {
+            routes.resize_with(ROUTES.len() + 1, Vec::new);
+        }
+        let of_route = &mut routes[route.unwrap_or(ROUTES.len())];
         let at = match of_route.iter().position(|handles| handles.method == method && handles.status == status) {
             Some(at) => at,
             None => {
-                of_route.push(RequestHandles::register(method, route, status));
+                let label = route.map_or("unmatched", |at| ROUTES[at].path);
+                of_route.push(RequestHandles::register(method, label, status));
                 of_route.len() - 1
             }
         };

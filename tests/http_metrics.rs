@@ -15,7 +15,7 @@ use serde_json::json;
 use sudokud::config::ServeConfig;
 use tower::ServiceExt;
 
-async fn scrape(router: axum::Router) -> String {
+async fn scrape(router: sudokud::http::App) -> String {
     let response = router.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/plain; version=0.0.4"));

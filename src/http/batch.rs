@@ -22,7 +22,7 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use axum::Json;
-use axum::body::{Body, Bytes, HttpBody};
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -31,7 +31,7 @@ use serde::Serialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value};
+use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value, read_limited};
 use super::handlers::{BoardRequest, SolveResponse, solve_puzzle};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
@@ -244,27 +244,6 @@ fn ndjson(results: Vec<BatchResult>) -> Bytes {
         out.push(b'\n');
     }
     Bytes::from(out)
-}
-
-/// Reads a whole body of at most `limit` bytes.
-async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
-    // A Content-Length over the limit is refused at once, not after waiting for the body.
-    let body_size_hint = body.size_hint().lower();
-    if body_size_hint > u64::try_from(limit).unwrap_or(u64::MAX) {
-        return Err(ApiError::PayloadTooLarge(limit));
-    }
-    let mut frames = body.into_data_stream();
-    // At most the limit up front, so a body never takes twice its size in reallocations.
-    let expected = usize::try_from(body_size_hint).unwrap_or(limit).min(limit);
-    let mut bytes = Vec::with_capacity(expected);
-    while let Some(frame) = frames.next().await {
-        let frame = frame.map_err(|error| ApiError::MalformedJson(error.to_string()))?;
-        if bytes.len() + frame.len() > limit {
-            return Err(ApiError::PayloadTooLarge(limit));
-        }
-        bytes.extend_from_slice(&frame);
-    }
-    Ok(bytes)
 }
 
 /// Reads an NDJSON body into chunks of items: the complete lines at hand, up to

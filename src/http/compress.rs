@@ -82,7 +82,7 @@ impl<S: Clone> Layer<S> for WhenAskedLayer {
 
 /// The service with compression, for requests with an `Accept-Encoding`, and without.
 #[derive(Clone)]
-pub(super) struct WhenAsked<S> {
+pub struct WhenAsked<S> {
     compressing: Compression<S, Policy>,
     plain: S,
 }
@@ -102,7 +102,7 @@ where
     type Future = Either<Map<<Compression<S, Policy> as Service<Request>>::Future, Boxed<Body>>, Map<S::Future, Vary>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        // Both are clones of one route of the router, which is always ready.
+        // Both are clones of one router, which is always ready.
         self.compressing.poll_ready(cx)
     }
 

@@ -10,22 +10,25 @@
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::Request;
 use axum::http::{Method, header};
 use futures_util::future::Either;
 use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, Cors, CorsLayer};
 
 use super::REQUEST_ID;
+use super::routes::Served;
 
 /// Wraps a service in CORS for `origins` (`*` for any).
 #[derive(Clone)]
 pub struct PreflightsLayer {
     cors: CorsLayer,
+    served: Served,
 }
 
 impl PreflightsLayer {
-    pub fn new(origins: &[String]) -> PreflightsLayer {
+    /// CORS for `origins`, in front of the router of the routes `served`.
+    pub fn new(origins: &[String], served: Served) -> PreflightsLayer {
         let allow_origin = if origins.iter().any(|origin| origin == "*") {
             AllowOrigin::any()
         } else {
@@ -38,7 +41,7 @@ impl PreflightsLayer {
             .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
             .expose_headers([REQUEST_ID, header::RETRY_AFTER])
             .max_age(Duration::from_secs(3600));
-        PreflightsLayer { cors }
+        PreflightsLayer { cors, served }
     }
 }
 
@@ -46,7 +49,7 @@ impl<S: Clone> Layer<S> for PreflightsLayer {
     type Service = Preflights<S>;
 
     fn layer(&self, inner: S) -> Preflights<S> {
-        Preflights { cors: self.cors.layer(inner.clone()), plain: inner }
+        Preflights { cors: self.cors.layer(inner.clone()), plain: inner, served: self.served }
     }
 }
 
@@ -55,6 +58,7 @@ impl<S: Clone> Layer<S> for PreflightsLayer {
 pub struct Preflights<S> {
     cors: Cors<S>,
     plain: S,
+    served: Served,
 }
 
 impl<S, B> Service<Request> for Preflights<S>
@@ -67,12 +71,12 @@ where
     type Future = Either<<Cors<S> as Service<Request>>::Future, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
-        // Both are clones of one route of the router, which is always ready.
+        // Both are clones of one router, which is always ready.
         self.cors.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        if request.method() == Method::OPTIONS && !is_preflight(&request) {
+        if request.method() == Method::OPTIONS && !is_preflight(&request, self.served) {
             Either::Right(self.plain.call(request))
         } else {
             Either::Left(self.cors.call(request))
@@ -81,9 +85,9 @@ where
 }
 
 /// An `OPTIONS` request that asks, from a page of some origin, whether a route may be called.
-fn is_preflight(request: &Request) -> bool {
+fn is_preflight(request: &Request, served: Served) -> bool {
     let headers = request.headers();
     headers.contains_key(header::ORIGIN)
         && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
-        && request.extensions().get::<MatchedPath>().is_some()
+        && served.route_of(request.uri().path()).is_some()
 }

@@ -1,9 +1,11 @@
 //! The JSON body extractor, with rejections that are [`ApiError`]s.
 
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
-use axum::http::{HeaderMap, StatusCode, header};
 use std::marker::PhantomData;
+use std::pin::Pin;
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{FromRequest, Request};
+use axum::http::{HeaderMap, header};
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
 
@@ -25,16 +27,43 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
         if !has_json_content_type(request.headers()) {
             return Err(ApiError::UnsupportedMediaType(JSON_MEDIA_TYPE));
         }
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(state.body_limit)
-            } else {
-                // The client stopped sending mid-body.
-                ApiError::MalformedJson(rejection.body_text())
-            }
-        })?;
+        let bytes = read_limited(request.into_body(), state.body_limit).await?;
         parse_object(&bytes).map(JsonBody)
     }
+}
+
+/// Reads a request body of at most `limit` bytes (413 `payload-too-large` past it: at once when
+/// its `Content-Length` says so, else as soon as more arrives). A body that arrives in one frame,
+/// as a small one does with its head, is kept as hyper read it rather than copied.
+pub async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    let size_hint = body.size_hint().lower();
+    if size_hint > u64::try_from(limit).unwrap_or(u64::MAX) {
+        return Err(ApiError::PayloadTooLarge(limit));
+    }
+    let mut first: Option<Bytes> = None;
+    let mut joined = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        // The client stopped sending mid-body.
+        let frame = frame.map_err(|error| ApiError::MalformedJson(error.to_string()))?;
+        let Ok(data) = frame.into_data() else { continue };
+        let read = first.as_ref().map_or(joined.len(), Bytes::len);
+        if read + data.len() > limit {
+            return Err(ApiError::PayloadTooLarge(limit));
+        }
+        match first.take() {
+            None if joined.is_empty() => first = Some(data),
+            earlier => {
+                if let Some(earlier) = earlier {
+                    // At most the limit up front, so a body never takes twice its size in
+                    // reallocations.
+                    joined.reserve(usize::try_from(size_hint).unwrap_or(limit).clamp(read + data.len(), limit));
+                    joined.extend_from_slice(&earlier);
+                }
+                joined.extend_from_slice(&data);
+            }
+        }
+    }
+    Ok(first.unwrap_or_else(|| Bytes::from(joined)))
 }
 
 /// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape,

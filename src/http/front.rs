@@ -13,13 +13,14 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use pin_project_lite::pin_project;
 use tower::{Layer, Service};
 
 use super::REQUEST_ID;
+use super::routes::Served;
 use crate::random::SplitMix64;
 use crate::telemetry::RequestContext;
 
@@ -27,25 +28,28 @@ use crate::telemetry::RequestContext;
 /// several of them.
 const MAX_REQUEST_ID_LEN: usize = 128;
 
-/// Puts [`Front`] around a service.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct FrontLayer;
+/// Puts [`Front`] around a service: the router of the routes `served`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FrontLayer {
+    pub(super) served: Served,
+}
 
 impl<S> Layer<S> for FrontLayer {
     type Service = Front<S>;
 
     fn layer(&self, inner: S) -> Front<S> {
-        Front { inner }
+        Front { inner, served: self.served }
     }
 }
 
 /// Gives each request an id (the client's `x-request-id` if usable, else a fresh UUID), runs it
 /// in a context that carries the id to every log line of the request, echoes the id in the
-/// response, counts and times the request by matched route, and writes the access log line when
-/// the response head is ready (for a streamed NDJSON batch, at the start of the stream).
+/// response, counts and times the request by route, and writes the access log line when the
+/// response head is ready (for a streamed NDJSON batch, at the start of the stream).
 #[derive(Clone, Debug)]
-pub(super) struct Front<S> {
+pub struct Front<S> {
     inner: S,
+    served: Served,
 }
 
 impl<S, B> Service<Request> for Front<S>
@@ -60,16 +64,17 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: Request) -> Self::Future {
+    fn call(&mut self, request: Request) -> Self::Future {
         let started = Instant::now();
-        let request_id = usable_request_id(request.headers_mut()).unwrap_or_else(fresh_request_id);
-        request.headers_mut().insert(REQUEST_ID, request_id.clone());
+        // The id reaches the rest of the request through its context, not its headers: where the
+        // client sent one, the request keeps it as sent.
+        let request_id = usable_request_id(request.headers()).unwrap_or_else(fresh_request_id);
         // Every line logged while the request is handled carries its method, path and id,
         // whatever RUST_LOG says (see `telemetry::RequestContext`).
         let context =
             Arc::new(RequestContext { method: request.method().clone(), uri: request.uri().clone(), request_id });
         let method = crate::metrics::method_label(request.method());
-        let route = request.extensions().get::<MatchedPath>().cloned();
+        let route = self.served.route_of(request.uri().path());
         let inner = RequestContext::scope(&context, || self.inner.call(request));
         FrontFuture { inner, context, started, method, route }
     }
@@ -77,13 +82,14 @@ where
 
 pin_project! {
     /// The future of [`Front`]: the inner response, finished off.
-    pub(super) struct FrontFuture<F> {
+    pub struct FrontFuture<F> {
         #[pin]
         inner: F,
         context: Arc<RequestContext>,
         started: Instant,
         method: &'static str,
-        route: Option<MatchedPath>,
+        // The route's index in `ROUTES`.
+        route: Option<usize>,
     }
 }
 
@@ -98,7 +104,7 @@ where
         let (context, inner) = (&*this.context, this.inner);
         RequestContext::scope(context, || {
             let Ok(response) = ready!(inner.poll(cx));
-            Poll::Ready(Ok(finish(context, *this.started, this.method, this.route.as_ref(), response)))
+            Poll::Ready(Ok(finish(context, *this.started, this.method, *this.route, response)))
         })
     }
 }
@@ -108,15 +114,12 @@ fn finish<B>(
     context: &RequestContext,
     started: Instant,
     method: &'static str,
-    route: Option<&MatchedPath>,
+    route: Option<usize>,
     mut response: Response<B>,
 ) -> Response<B> {
     let elapsed = started.elapsed();
     let status = response.status();
-    if !response.headers().contains_key(REQUEST_ID) {
-        response.headers_mut().insert(REQUEST_ID, context.request_id.clone());
-    }
-    let route = route.map_or("unmatched", MatchedPath::as_str);
+    response.headers_mut().entry(REQUEST_ID).or_insert_with(|| context.request_id.clone());
     crate::metrics::record_request(method, route, status.as_u16(), elapsed);
     let latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
     tracing::info!(target: "sudokud::access", status = status.as_u16(), latency_us, "finished processing request");
@@ -130,21 +133,21 @@ fn finish<B>(
     response
 }
 
-/// The client's `x-request-id`, taken out of `headers` unless it is unusable: it is echoed in
-/// the response, repeated in problems and logged on every line of the request, so one that is
-/// repeated, long or not printable ASCII (header values may carry any byte but control
-/// characters) is dropped, and the request gets a fresh id like one that came without.
-fn usable_request_id(headers: &mut HeaderMap) -> Option<HeaderValue> {
+/// The client's `x-request-id`, unless it is unusable: it is echoed in the response, repeated in
+/// problems and logged on every line of the request, so one that is repeated, long or not
+/// printable ASCII (header values may carry any byte but control characters) is ignored, and the
+/// request gets a fresh id like one that came without.
+fn usable_request_id(headers: &HeaderMap) -> Option<HeaderValue> {
     let mut ids = headers.get_all(REQUEST_ID).iter();
     let id = ids.next()?;
     let usable = ids.next().is_none()
         && !id.is_empty()
         && id.len() <= MAX_REQUEST_ID_LEN
         && id.as_bytes().iter().all(u8::is_ascii_graphic);
-    let id = usable.then(|| id.clone());
-    headers.remove(REQUEST_ID);
-    id
+    usable.then(|| id.clone())
 }
+
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// A random (version 4) UUID, from a generator of this thread: no system call and no lock per
 /// request. Each thread's generator is seeded from the standard library's per-process random
@@ -159,15 +162,14 @@ pub(crate) fn fresh_request_id() -> HeaderValue {
     let bits = RANDOM.with_borrow_mut(|random| (u128::from(random.next_u64()) << 64) | u128::from(random.next_u64()));
     // RFC 9562: version 4 in bits 48-51, variant 0b10 in bits 64-65.
     let bits = (bits & !(0xf << 76) & !(0b11 << 62)) | (0x4 << 76) | (0b10 << 62);
-    let mut text = [0u8; 36];
-    let mut nibble = 32;
-    for (at, byte) in text.iter_mut().enumerate() {
-        *byte = if [8, 13, 18, 23].contains(&at) {
-            b'-'
-        } else {
-            nibble -= 1;
-            b"0123456789abcdef"[(bits >> (4 * nibble)) as usize & 0xf]
-        };
+    // Two hex digits a byte, with the hyphens of the 8-4-4-4-12 groups before bytes 4, 6, 8 and 10.
+    let mut text = [b'-'; 36];
+    let mut at = 0;
+    for (byte_at, byte) in bits.to_be_bytes().into_iter().enumerate() {
+        at += usize::from(matches!(byte_at, 4 | 6 | 8 | 10));
+        text[at] = HEX_DIGITS[usize::from(byte >> 4)];
+        text[at + 1] = HEX_DIGITS[usize::from(byte & 0xf)];
+        at += 2;
     }
     HeaderValue::from_bytes(&text).expect("hex digits and hyphens are a valid header value")
 }
@@ -200,9 +202,7 @@ mod tests {
             for value in values {
                 headers.append(REQUEST_ID, HeaderValue::from_bytes(value).unwrap());
             }
-            let kept = usable_request_id(&mut headers);
-            assert!(!headers.contains_key(REQUEST_ID));
-            kept.map(|id| id.as_bytes().to_vec())
+            usable_request_id(&headers).map(|id| id.as_bytes().to_vec())
         };
         assert_eq!(with(&[b"trace-me-42"]), Some(b"trace-me-42".to_vec()));
         assert_eq!(with(&[]), None);
@@ -234,7 +234,7 @@ mod tests {
                 "ok"
             }),
         );
-        let app = routes.layer(FrontLayer);
+        let app = FrontLayer { served: Served::by(&crate::config::ServeConfig::default()) }.layer(routes);
         tracing::subscriber::with_default(subscriber, || {
             let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
             let request = Request::get("/here?q=1").header(REQUEST_ID, "trace-7").body(Body::empty()).unwrap();

@@ -11,6 +11,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -22,6 +23,7 @@ use tokio::time::{Instant, Sleep};
 use tower::{Layer, Service};
 
 use super::{ApiError, REQUEST_ID, problem};
+use crate::telemetry::RequestContext;
 
 /// Puts [`Guard`] around a service.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +46,7 @@ impl<S> Layer<S> for GuardLayer {
 /// when the handler panics (the panic message stays in the server's log), and renders every error
 /// response as `application/problem+json` with the request's path and id.
 #[derive(Clone, Debug)]
-pub(super) struct Guard<S> {
+pub struct Guard<S> {
     inner: S,
     layer: GuardLayer,
 }
@@ -62,13 +64,40 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        let uri = request.uri().clone();
-        let request_id = request.headers().get(REQUEST_ID).cloned();
+        let named = Named::of(&request);
         let deadline = Instant::now() + self.layer.timeout;
         let head_too_large = head_len(&request) > MAX_HEAD_BYTES;
         let inner =
             if head_too_large { None } else { catch_unwind(AssertUnwindSafe(|| self.inner.call(request))).ok() };
-        GuardFuture { inner, timer: None, deadline, uri, request_id, body_limit: self.layer.body_limit, head_too_large }
+        GuardFuture { inner, timer: None, deadline, named, body_limit: self.layer.body_limit, head_too_large }
+    }
+}
+
+/// The path and request id a problem names: the request context's, with the id the front layer
+/// chose, or on a listener without one (`--metrics-addr`) the request's own.
+enum Named {
+    Context(Arc<RequestContext>),
+    Request { uri: Uri, request_id: Option<HeaderValue> },
+}
+
+impl Named {
+    fn of(request: &Request) -> Named {
+        match RequestContext::current() {
+            Some(context) => Named::Context(context),
+            None => {
+                Named::Request { uri: request.uri().clone(), request_id: request.headers().get(REQUEST_ID).cloned() }
+            }
+        }
+    }
+
+    /// `response`, rendered as a problem document if it is an error.
+    fn render(&self, response: Response, body_limit: usize) -> Response {
+        match self {
+            Named::Context(context) => problem::render(response, context.path(), Some(&context.request_id), body_limit),
+            Named::Request { uri, request_id } => {
+                problem::render(response, uri.path(), request_id.as_ref(), body_limit)
+            }
+        }
     }
 }
 
@@ -88,7 +117,7 @@ fn head_len(request: &Request) -> usize {
 
 pin_project! {
     /// The future of [`Guard`].
-    pub(super) struct GuardFuture<F> {
+    pub struct GuardFuture<F> {
         // `None` when the call itself panicked.
         #[pin]
         inner: Option<F>,
@@ -96,8 +125,7 @@ pin_project! {
         #[pin]
         timer: Option<Sleep>,
         deadline: Instant,
-        uri: Uri,
-        request_id: Option<HeaderValue>,
+        named: Named,
         body_limit: usize,
         // The head was over the limit: refused without calling the handler.
         head_too_large: bool,
@@ -112,12 +140,7 @@ impl<F: Future<Output = Result<Response, Infallible>>> Future for GuardFuture<F>
         if *this.head_too_large {
             let mut response = ApiError::HeadTooLarge.into_response();
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            return Poll::Ready(Ok(problem::render(
-                response,
-                this.uri.path(),
-                this.request_id.as_ref(),
-                *this.body_limit,
-            )));
+            return Poll::Ready(Ok(this.named.render(response, *this.body_limit)));
         }
         let polled = match this.inner.as_mut().as_pin_mut() {
             Some(inner) => catch_unwind(AssertUnwindSafe(|| inner.poll(cx))),
@@ -146,7 +169,7 @@ impl<F: Future<Output = Result<Response, Infallible>>> Future for GuardFuture<F>
                 ApiError::Internal.into_response()
             }
         };
-        Poll::Ready(Ok(problem::render(response, this.uri.path(), this.request_id.as_ref(), *this.body_limit)))
+        Poll::Ready(Ok(this.named.render(response, *this.body_limit)))
     }
 }
 

@@ -19,39 +19,42 @@ mod render;
 mod routes;
 mod state;
 
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use axum::Router;
+use axum::extract::Request;
+use axum::response::Response;
 use axum::routing::{MethodFilter, get};
-use tower::ServiceBuilder;
-use tower_http::limit::RequestBodyLimitLayer;
+use pin_project_lite::pin_project;
+use tower::util::Either;
+use tower::{Service, ServiceBuilder};
 
 pub use compress::MIN_COMPRESSED_BYTES;
 pub use logic::MAX_GENERATE_BATCH;
 pub use problem::{ApiError, Kind, PROBLEM_BASE, REQUEST_ID};
-pub use routes::{ROUTES, Route};
+pub use routes::{ROUTES, Route, Served};
 pub use state::{AppState, Readiness};
 
 use crate::board::Format;
 use crate::config::ServeConfig;
 use crate::variants::Puzzle;
-use compress::WhenAskedLayer;
-use cors::PreflightsLayer;
-use front::FrontLayer;
+use compress::{WhenAsked, WhenAskedLayer};
+use cors::{Preflights, PreflightsLayer};
 pub(crate) use front::fresh_request_id;
-use guard::GuardLayer;
+use front::{Front, FrontLayer};
+use guard::{Guard, GuardLayer};
 
-/// The whole service: the routes of [`ROUTES`] plus the middleware stack, configured by `config`.
-pub fn app(config: &ServeConfig, state: AppState) -> Router {
-    let body_limit = RequestBodyLimitLayer::new(config.body_limit_bytes);
-    let routes = ROUTES
-        .iter()
-        // With a metrics address of its own, /metrics is served only there (see `metrics_app`).
-        .filter(|route| !(route.metrics && config.metrics_addr.is_some()))
-        .fold(Router::new(), |routes, route| {
-            let filter = MethodFilter::try_from(route.method.clone()).expect("a method axum can route");
-            let handler = (route.handler)(filter);
-            let handler = if route.body_limit { handler.layer(body_limit) } else { handler };
-            routes.route(route.path, handler)
-        });
+/// The whole service: the router of the served [`ROUTES`] behind the layers every request passes
+/// through, configured by `config`. The server serves it; tests drive it with
+/// `tower::ServiceExt::oneshot`.
+pub fn app(config: &ServeConfig, state: AppState) -> App {
+    let routes = Served::by(config).routes().fold(Router::new(), |routes, route| {
+        let filter = MethodFilter::try_from(route.method.clone()).expect("a method axum can route");
+        routes.route(route.path, (route.handler)(filter))
+    });
     with_middleware(routes.fallback(handlers::not_found).with_state(state), config)
 }
 
@@ -70,18 +73,61 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Puzzle, Format), ApiError> {
     extract::parse_object::<handlers::BoardRequest>(body)?.puzzle()
 }
 
-/// Wraps `routes` in the middleware every response passes through, outermost first: the
-/// request's id, logging context, metrics and access log ([`front`]), CORS, compression, and the timeout,
+/// The service [`app`] builds: a router behind its layers.
+///
+/// The layers wrap the router as a whole rather than each route (axum's `Router::layer`): a
+/// route wrapped in layers is a boxed service that the router clones, with each boxed service
+/// inside it, and whose future it boxes, for every request. Wrapped once, a `GET /healthz` took
+/// about 2,200 fewer instructions (callgrind, 26,000 -> 23,900).
+#[derive(Clone)]
+pub struct App(Layered<Router>);
+
+/// The layers in front of a router, outermost first.
+type Layered<S> = Front<Either<Preflights<Inner<S>>, Inner<S>>>;
+type Inner<S> = WhenAsked<Guard<S>>;
+
+/// Wraps `routes` in the layers every response passes through, outermost first: the request's
+/// id, logging context, metrics and access log ([`front`]), CORS, compression, and the timeout,
 /// panic catching and problem rendering ([`guard`]).
-fn with_middleware(routes: Router, config: &ServeConfig) -> Router {
-    let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins));
-    routes.layer(
-        ServiceBuilder::new()
-            .layer(FrontLayer)
-            .option_layer(cors)
-            .layer(WhenAskedLayer)
-            .layer(GuardLayer { timeout: config.request_timeout(), body_limit: config.body_limit_bytes }),
-    )
+fn with_middleware(routes: Router, config: &ServeConfig) -> App {
+    let served = Served::by(config);
+    let cors = (!config.cors_origins.is_empty()).then(|| PreflightsLayer::new(&config.cors_origins, served));
+    let layers = ServiceBuilder::new()
+        .layer(FrontLayer { served })
+        .option_layer(cors)
+        .layer(WhenAskedLayer)
+        .layer(GuardLayer { timeout: config.request_timeout(), body_limit: config.body_limit_bytes });
+    App(layers.service(routes))
+}
+
+impl Service<Request> for App {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = AppFuture;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> AppFuture {
+        AppFuture { inner: self.0.call(request) }
+    }
+}
+
+pin_project! {
+    /// The future of [`App`]'s answer.
+    pub struct AppFuture {
+        #[pin]
+        inner: <Layered<Router> as Service<Request>>::Future,
+    }
+}
+
+impl Future for AppFuture {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.project().inner.poll(cx)
+    }
 }
 
 #[cfg(test)]

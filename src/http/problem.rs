@@ -480,11 +480,13 @@ pub(super) fn render(
 /// An error status whose body is not already a problem document.
 fn is_plain_error(response: &Response) -> bool {
     let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|value| value.as_bytes().starts_with(b"application/problem+json"));
-    (status.is_client_error() || status.is_server_error()) && !is_problem
+    let is_problem = || {
+        response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|value| value.as_bytes().starts_with(b"application/problem+json"))
+    };
+    (status.is_client_error() || status.is_server_error()) && !is_problem()
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, Version, header};
 use axum::response::Response as AxumResponse;
@@ -39,11 +38,26 @@ use super::io::GuardedIo;
 /// HTTP/1 client still sending its head slowly is not closed politely by hyper at all.
 const IDLE_CLOSE_GRACE: Duration = Duration::from_millis(100);
 
+/// What a connection serves: [`crate::http::App`], or the metrics listener's router.
+pub trait App:
+    Service<Request<Body>, Response = AxumResponse, Error = Infallible, Future: Send> + Clone + Send + Sync + 'static
+{
+}
+
+impl<S> App for S where
+    S: Service<Request<Body>, Response = AxumResponse, Error = Infallible, Future: Send>
+        + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
+
 /// Serves one accepted connection until it ends, idles out, or `stop` turns true (then it
 /// finishes its in-flight requests and closes).
-pub async fn serve(
+pub async fn serve<S: App>(
     stream: TcpStream,
-    app: Router,
+    app: S,
     builder: Arc<auto::Builder<TokioExecutor>>,
     idle_timeout: Duration,
     mut stop: watch::Receiver<bool>,
@@ -132,19 +146,19 @@ impl Drop for InFlight {
     }
 }
 
-/// The router, with each request tracked in its connection's [`Activity`].
+/// The app, with each request tracked in its connection's [`Activity`].
 #[derive(Clone)]
-struct Tracked {
-    app: Router,
+struct Tracked<S> {
+    app: S,
     activity: Arc<Activity>,
 }
 
-impl hyper::service::Service<Request<Incoming>> for Tracked {
+impl<S: App> hyper::service::Service<Request<Incoming>> for Tracked<S> {
     type Response = Response<TrackedBody>;
     type Error = Infallible;
-    type Future = TrackedFuture;
+    type Future = TrackedFuture<S::Future>;
 
-    fn call(&self, request: Request<Incoming>) -> TrackedFuture {
+    fn call(&self, request: Request<Incoming>) -> TrackedFuture<S::Future> {
         let in_flight = InFlight::enter(&self.activity);
         let http1 = request.version() <= Version::HTTP_11;
         let watch_body = http1 && !request.body().is_end_stream();
@@ -157,17 +171,17 @@ impl hyper::service::Service<Request<Incoming>> for Tracked {
 }
 
 pin_project! {
-    /// The router's answer, with `Connection: close` when the request body was left unread and
+    /// The app's answer, with `Connection: close` when the request body was left unread and
     /// the request counted in flight until the answer's body ends.
-    struct TrackedFuture {
+    struct TrackedFuture<F> {
         #[pin]
-        inner: <Router as Service<Request<Body>>>::Future,
+        inner: F,
         in_flight: Option<InFlight>,
         http1: bool,
     }
 }
 
-impl std::future::Future for TrackedFuture {
+impl<F: std::future::Future<Output = Result<AxumResponse, Infallible>>> std::future::Future for TrackedFuture<F> {
     type Output = Result<Response<TrackedBody>, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

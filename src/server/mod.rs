@@ -28,7 +28,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
@@ -120,7 +119,7 @@ impl Guards {
 
 /// Accepts connections on `listener` and serves each on its own task until the guards' stop
 /// turns true.
-async fn accept_loop(listener: TcpListener, app: Router, guards: &Guards) {
+async fn accept_loop(listener: TcpListener, app: impl connection::App, guards: &Guards) {
     let mut stop = guards.stop.clone();
     let stopped = async move {
         // An error means the sender is gone, which also means stop.

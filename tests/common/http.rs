@@ -1,13 +1,12 @@
 //! Driving the real router in-process with `tower::ServiceExt::oneshot`, for the HTTP tests.
 
-use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
 use sudokud::config::ServeConfig;
-use sudokud::http::{AppState, PROBLEM_BASE, Readiness, app};
+use sudokud::http::{App, AppState, PROBLEM_BASE, Readiness, app};
 
 use sudokud::server;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -23,7 +22,7 @@ pub fn config() -> ServeConfig {
     ServeConfig::default()
 }
 
-pub fn router(config: &ServeConfig) -> Router {
+pub fn router(config: &ServeConfig) -> App {
     sudokud::metrics::install();
     app(config, AppState::new(config, Readiness::default()))
 }
@@ -34,7 +33,7 @@ pub struct Reply {
     pub body: Value,
 }
 
-pub async fn send(router: Router, request: Request<Body>) -> Reply {
+pub async fn send(router: App, request: Request<Body>) -> Reply {
     let response = router.oneshot(request).await.expect("the router never fails");
     let status = response.status();
     let headers = response.headers().clone();
@@ -140,7 +139,7 @@ pub fn ndjson(body: impl Into<Body>) -> Request<Body> {
 }
 
 /// The NDJSON answer, one value per line.
-pub async fn ndjson_reply(router: Router, request: Request<Body>) -> (StatusCode, Vec<Value>) {
+pub async fn ndjson_reply(router: App, request: Request<Body>) -> (StatusCode, Vec<Value>) {
     let response = router.oneshot(request).await.unwrap();
     let status = response.status();
     assert_eq!(response.headers()[header::CONTENT_TYPE], NDJSON);
@@ -160,7 +159,7 @@ pub fn assert_item_problem(item: &Value, status: u16, kind: &str) {
 /// A router with one solver slot, no queue, and that slot held by a job until [`FullPool::release`]:
 /// the next solve through it is refused with 503 `overloaded`.
 pub struct FullPool {
-    pub router: Router,
+    pub router: App,
     release: std::sync::mpsc::Sender<()>,
     busy: JoinHandle<Result<bool, sudokud::pool::PoolError>>,
 }
@@ -193,7 +192,7 @@ pub async fn full_pool() -> FullPool {
 
 impl FullPool {
     /// Lets the held job finish, and returns the router, now with a free slot.
-    pub async fn release(self) -> Router {
+    pub async fn release(self) -> App {
         self.release.send(()).expect("the busy job waits for the release");
         assert_eq!(self.busy.await.expect("the busy job ends"), Ok(true));
         self.router

@@ -607,7 +607,7 @@ async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
 }
 
 /// The lines `/v1/generate/batch` answers `body` with, through `router`.
-async fn generate_batch(router: axum::Router, body: Value) -> Vec<Value> {
+async fn generate_batch(router: sudokud::http::App, body: Value) -> Vec<Value> {
     let (status, lines) = ndjson_reply(router, post_json("/v1/generate/batch", body.to_string())).await;
     assert_eq!(status, StatusCode::OK, "{lines:?}");
     lines

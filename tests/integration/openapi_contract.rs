@@ -23,14 +23,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, header};
 use serde_json::{Value, json};
 use sudokud::board::Format;
 use sudokud::config::ServeConfig;
 use sudokud::generate::Symmetry;
-use sudokud::http::{AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Readiness, app};
+use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Readiness, app};
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
@@ -301,11 +300,11 @@ impl Call {
     }
 }
 
-fn router(config: &ServeConfig, readiness: Readiness) -> Router {
+fn router(config: &ServeConfig, readiness: Readiness) -> App {
     app(config, AppState::new(config, readiness))
 }
 
-async fn oneshot(router: Router, request: Request<Body>) -> Reply {
+async fn oneshot(router: App, request: Request<Body>) -> Reply {
     let response = router.oneshot(request).await.expect("the router never fails");
     let status = response.status().as_u16();
     let headers = response.headers().clone();
