@@ -16,6 +16,7 @@
 //! they fit in one packet either way.
 
 use std::convert::Infallible;
+use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
@@ -57,11 +58,13 @@ fn policy() -> Policy {
 /// An answer that would have been compressed for a client that asked says so to caches
 /// (`Vary: Accept-Encoding`), as the compressor itself does.
 fn vary(response: Result<AxumResponse, Infallible>) -> Result<AxumResponse, Infallible> {
+    // Built once: the policy's parts are cloned and dropped with it.
+    static POLICY: LazyLock<Policy> = LazyLock::new(policy);
     let Ok(mut response) = response;
-    let headers = response.headers();
-    if !headers.contains_key(header::CONTENT_ENCODING)
-        && !headers.contains_key(header::CONTENT_RANGE)
-        && policy().should_compress(&response)
+    // The size first: most answers are small, and it needs no header lookup.
+    if POLICY.should_compress(&response)
+        && !response.headers().contains_key(header::CONTENT_ENCODING)
+        && !response.headers().contains_key(header::CONTENT_RANGE)
     {
         response.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
@@ -76,15 +79,16 @@ impl<S: Clone> Layer<S> for WhenAskedLayer {
     type Service = WhenAsked<S>;
 
     fn layer(&self, inner: S) -> WhenAsked<S> {
-        WhenAsked { compressing: CompressionLayer::new().compress_when(policy()).layer(inner.clone()), plain: inner }
+        WhenAsked { inner }
     }
 }
 
-/// The service with compression, for requests with an `Accept-Encoding`, and without.
+/// The service, behind a compressor for requests with an `Accept-Encoding`. The compressor is
+/// put around a clone of it for each such request, so cloning this (once a request) clones the
+/// service alone, not the compressor's policy.
 #[derive(Clone)]
 pub struct WhenAsked<S> {
-    compressing: Compression<S, Policy>,
-    plain: S,
+    inner: S,
 }
 
 /// Adds `Vary` to an answer that was not compressed (see [`vary`]).
@@ -102,16 +106,18 @@ where
     type Future = Either<Map<<Compression<S, Policy> as Service<Request>>::Future, Boxed<Body>>, Map<S::Future, Vary>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        // Both are clones of one router, which is always ready.
-        self.compressing.poll_ready(cx)
+        self.inner.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
         if request.headers().contains_key(header::ACCEPT_ENCODING) {
             let boxed: Boxed<Body> = |response| response.map(|response| response.map(Body::new));
-            Either::Left(self.compressing.call(request).map(boxed))
+            static COMPRESSING: LazyLock<CompressionLayer<Policy>> =
+                LazyLock::new(|| CompressionLayer::new().compress_when(policy()));
+            // The clone is as ready as the service (a router, always ready).
+            Either::Left(COMPRESSING.layer(self.inner.clone()).call(request).map(boxed))
         } else {
-            Either::Right(self.plain.call(request).map(vary as Vary))
+            Either::Right(self.inner.call(request).map(vary as Vary))
         }
     }
 }

@@ -122,7 +122,7 @@ fn finish<B>(
     response.headers_mut().entry(REQUEST_ID).or_insert_with(|| context.request_id.clone());
     crate::metrics::record_request(method, route, status.as_u16(), elapsed);
     let latency_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
-    tracing::info!(target: "sudokud::access", status = status.as_u16(), latency_us, "finished processing request");
+    crate::telemetry::access_line(context, status.as_u16(), latency_us);
     // A 503 is not a failure of the server: a full server refusing work, a deadline or a
     // shutdown are the service working as configured; each is in the access log line,
     // counted in the metrics, and overload is logged sampled where it is decided

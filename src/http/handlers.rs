@@ -3,9 +3,10 @@
 use std::time::Duration;
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, Uri, header};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::extract::JsonBody;
@@ -194,8 +195,10 @@ pub async fn count(
 const HEALTH: &str = concat!(r#"{"status":"ok","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
 
 /// `GET /healthz`: liveness. Answers as long as the process serves HTTP at all.
-pub async fn healthz() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], HEALTH)
+pub async fn healthz() -> Response {
+    let mut response = Response::new(Body::from(HEALTH));
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 #[derive(Serialize)]

@@ -20,6 +20,7 @@ use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFi
 use tracing_subscriber::registry::LookupSpan;
 
 use super::context::RequestContext;
+use super::{ACCESS_MESSAGE, ACCESS_TARGET};
 use crate::decimal::Decimal;
 use crate::puzzle_id::Date;
 
@@ -50,26 +51,58 @@ where
     S: Subscriber + for<'lookup> LookupSpan<'lookup>,
 {
     fn format_event(&self, ctx: &FmtContext<'_, S, JsonFields>, mut out: Writer<'_>, event: &Event<'_>) -> fmt::Result {
-        thread_local! {
-            static LINE: RefCell<String> = const { RefCell::new(String::new()) };
-        }
         // The line is built in a buffer of ours and handed over in one piece: written straight
         // into the `Writer`, each of its few dozen pieces was a call through `dyn fmt::Write`
         // (about half of the line's cost).
-        LINE.with(|line| match line.try_borrow_mut() {
-            Ok(mut line) => {
-                line.clear();
-                write_line(&mut line, ctx, event)?;
-                out.write_str(&line)
-            }
-            // A field whose formatting logs a line of its own.
-            Err(_) => {
-                let mut line = String::new();
-                write_line(&mut line, ctx, event)?;
-                out.write_str(&line)
-            }
+        with_line(|line| {
+            write_line(line, ctx, event)?;
+            out.write_str(line)
         })
     }
+}
+
+/// Runs `write` with an empty line buffer of this thread's (a fresh one for a line written while
+/// another is: a field whose formatting logs a line of its own).
+fn with_line<R>(write: impl FnOnce(&mut String) -> R) -> R {
+    thread_local! {
+        static LINE: RefCell<String> = const { RefCell::new(String::new()) };
+    }
+    LINE.with(|line| match line.try_borrow_mut() {
+        Ok(mut line) => {
+            line.clear();
+            write(&mut line)
+        }
+        Err(_) => write(&mut String::new()),
+    })
+}
+
+/// The access log line of a request answered with `status` after `latency_us`, as [`JsonLines`]
+/// writes the front layer's event (a test holds the two to the same text), handed to `sink`.
+/// Its fixed parts are written as they are, without tracing's dispatch, its field visitors
+/// and the escaping of known text: 2,900 -> 1,100 instructions a line.
+pub(super) fn with_access_line<R>(
+    request: &RequestContext,
+    status: u16,
+    latency_us: u64,
+    now: SystemTime,
+    sink: impl FnOnce(&[u8]) -> R,
+) -> R {
+    with_line(|line| {
+        line.push_str("{\"timestamp\":\"");
+        let written = write_timestamp(line, now);
+        line.push_str("\",\"level\":\"INFO\",\"fields\":{\"message\":\"");
+        line.push_str(ACCESS_MESSAGE);
+        line.push_str("\",\"status\":");
+        write_integer(line, false, status.into()).and(written).expect("a String takes any text");
+        line.push_str(",\"latency_us\":");
+        write_integer(line, false, latency_us).expect("a String takes any text");
+        line.push_str("},\"target\":\"");
+        line.push_str(ACCESS_TARGET);
+        line.push('"');
+        write_request(line, request).expect("a String takes any text");
+        line.push_str("}\n");
+        sink(line.as_bytes())
+    })
 }
 
 /// Writes `event` as one JSON line into `out`.
@@ -243,18 +276,17 @@ impl<W: Write> Write for Escaped<'_, W> {
 }
 
 /// Whether `bytes` holds a byte a JSON string must escape: a control character, `"`, `\\` or DEL.
-/// Eight bytes at a time, the last few padded with spaces to a word of their own (a line's few
-/// hundred bytes were checked a byte and four comparisons at a time: about a tenth of an access
-/// line's cost).
+/// Eight bytes at a time (a line's few hundred bytes were checked a byte and four comparisons at
+/// a time: about a tenth of an access line's cost).
 fn needs_escape(bytes: &[u8]) -> bool {
-    let mut chunks = bytes.chunks_exact(8);
-    if chunks.any(|chunk| word_needs_escape(u64::from_ne_bytes(chunk.try_into().expect("eight bytes")))) {
-        return true;
+    let word_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
+    if bytes.len() < 8 {
+        // Byte by byte into a word of spaces, rather than a call to copy them.
+        let word = bytes.iter().rev().fold(u64::from_le_bytes([b' '; 8]), |word, &byte| (word << 8) | u64::from(byte));
+        return word_needs_escape(word);
     }
-    let rest = chunks.remainder();
-    let mut last = [b' '; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    word_needs_escape(u64::from_ne_bytes(last))
+    // Whole words, then the last eight bytes (overlapping the last word read).
+    (0..bytes.len() / 8).any(|word| word_needs_escape(word_at(8 * word))) || word_needs_escape(word_at(bytes.len() - 8))
 }
 
 /// [`needs_escape`] for the eight bytes of `word`.
@@ -359,6 +391,39 @@ mod tests {
         });
         assert_eq!(lines[0]["span"], json!({"work": "solve", "outcome": "done", "name": "job"}));
         assert!(lines[1].get("span").is_none());
+    }
+
+    /// The access line written straight is the line of the same event through tracing, byte
+    /// for byte but the time.
+    #[test]
+    fn the_access_line_is_the_line_its_event_would_be() {
+        let request = std::sync::Arc::new(RequestContext {
+            method: axum::http::Method::POST,
+            uri: axum::http::Uri::from_static("/v1/solve?x=1"),
+            request_id: axum::http::HeaderValue::from_static("id-\"\\-1"),
+        });
+        let without_time = |line: &str| {
+            let time_end = line.find("\",\"level\"").unwrap();
+            (line[..14].to_owned(), line[time_end..].to_owned())
+        };
+        for (status, latency_us) in [(200, 0), (404, 7), (503, u64::MAX)] {
+            let captured = Captured::default();
+            let subscriber = tracing_subscriber::fmt()
+                .with_writer(captured.clone())
+                .fmt_fields(JsonFields)
+                .event_format(JsonLines)
+                .finish();
+            tracing::subscriber::with_default(subscriber, || {
+                RequestContext::scope(&request, || {
+                    tracing::info!(target: ACCESS_TARGET, message = ACCESS_MESSAGE, status, latency_us);
+                })
+            });
+            let straight = with_access_line(&request, status, latency_us, SystemTime::now(), |line| {
+                String::from_utf8(line.to_vec()).unwrap()
+            });
+            assert_eq!(without_time(&straight), without_time(&captured.text()));
+            assert!(!needs_escape(ACCESS_MESSAGE.as_bytes()) && !needs_escape(ACCESS_TARGET.as_bytes()));
+        }
     }
 
     /// The word-at-a-time check against a byte-at-a-time one: every byte value at every position

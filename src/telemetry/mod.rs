@@ -7,8 +7,9 @@ mod pretty;
 mod writer;
 
 use std::io::IsTerminal;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use tracing::Subscriber;
 use tracing_subscriber::EnvFilter;
@@ -28,8 +29,38 @@ pub fn init(format: Option<LogFormat>) -> std::io::Result<LogGuard> {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { LogFormat::Pretty } else { LogFormat::Json });
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let (writer, guard) = BatchWriter::spawn(std::io::stdout())?;
+    if format == LogFormat::Json {
+        // `init` runs once; a second call would fail at `.init()` below anyway.
+        let _ = STRAIGHT_ACCESS_LINES.set(writer.clone());
+    }
     subscriber(format, filter, writer).init();
     Ok(guard)
+}
+
+/// The target of the access log's lines: `RUST_LOG=info,sudokud::access=off` drops them alone.
+pub const ACCESS_TARGET: &str = "sudokud::access";
+/// The message of every access log line.
+pub const ACCESS_MESSAGE: &str = "finished processing request";
+
+/// Where [`access_line`] writes JSON lines straight, once [`init`] has set up JSON lines.
+static STRAIGHT_ACCESS_LINES: OnceLock<BatchWriter> = OnceLock::new();
+
+/// Logs the access line of `request`, answered with `status` after `latency_us`: one line per
+/// request at `info`, under [`ACCESS_TARGET`], filtered by `RUST_LOG` as any other.
+///
+/// It is the one line of every request, so with the JSON lines of [`init`] it is written
+/// straight to the log's writer (see `json::with_access_line`); otherwise (pretty lines, or a
+/// subscriber of a test or an embedding program) it is an event like any other.
+pub fn access_line(request: &RequestContext, status: u16, latency_us: u64) {
+    if !tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO) {
+        return;
+    }
+    match STRAIGHT_ACCESS_LINES.get() {
+        Some(writer) => {
+            json::with_access_line(request, status, latency_us, SystemTime::now(), |line| writer.push(line))
+        }
+        None => tracing::info!(target: ACCESS_TARGET, message = ACCESS_MESSAGE, status, latency_us),
+    }
 }
 
 /// The subscriber [`init`] installs, writing to `writer` (tests read the lines back).

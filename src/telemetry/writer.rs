@@ -69,7 +69,7 @@ impl BatchWriter {
 
     /// Queues one line (the subscriber writes a whole line at a time), or drops it if the
     /// backlog is full.
-    fn push(&self, line: &[u8]) {
+    pub(super) fn push(&self, line: &[u8]) {
         let mut state = self.shared.lock();
         if state.closed || state.waiting.len() + line.len() > BACKLOG {
             state.dropped += 1;
