@@ -119,6 +119,11 @@ impl SolverPool {
 
     /// Waits for a free slot while holding `admission`, at most `patience`.
     async fn slot(&self, patience: Duration) -> Result<OwnedSemaphorePermit, PoolError> {
+        // A free slot is taken at once, without setting up the timeout. It takes no one's turn:
+        // the semaphore hands a released slot to a waiter, so none is free while anyone waits.
+        if let Ok(permit) = Arc::clone(&self.shared.running).try_acquire_owned() {
+            return Ok(permit);
+        }
         let slot = Arc::clone(&self.shared.running).acquire_owned();
         match tokio::time::timeout(patience, slot).await {
             Ok(permit) => Ok(permit.expect("the semaphore is never closed")),

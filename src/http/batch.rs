@@ -67,7 +67,7 @@ struct BatchResponse {
 
 /// `POST /v1/solve/batch`.
 pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
-    let is_ndjson = media_type(request.headers()).is_some_and(|essence| essence == NDJSON);
+    let is_ndjson = media_type(request.headers()).is_some_and(|essence| essence.eq_ignore_ascii_case(NDJSON));
     if !is_ndjson && !has_json_content_type(request.headers()) {
         return Err(ApiError::UnsupportedMediaType(BATCH_MEDIA_TYPES));
     }

@@ -134,18 +134,25 @@ pub fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
     serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(error.to_string()))
 }
 
-/// `application/json` or any `application/*+json`, with any parameters.
+/// `application/json` or any `application/*+json`, with any parameters, in any case.
 pub fn has_json_content_type(headers: &HeaderMap) -> bool {
     media_type(headers).is_some_and(|essence| {
-        essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+        let (kind, subtype) = essence.as_bytes().split_at(essence.len().min(12));
+        kind.eq_ignore_ascii_case(b"application/")
+            && (subtype.eq_ignore_ascii_case(b"json") || ends_with_ignore_case(subtype, b"+json"))
     })
 }
 
-/// The request's media type without parameters, lowercased: `application/json` for
-/// `Application/JSON; charset=utf-8`.
-pub fn media_type(headers: &HeaderMap) -> Option<String> {
+/// Whether `text` ends with `suffix`, in any case.
+fn ends_with_ignore_case(text: &[u8], suffix: &[u8]) -> bool {
+    text.len() >= suffix.len() && text[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+/// The request's media type without parameters, as sent (media types are case-insensitive:
+/// compare with `eq_ignore_ascii_case`): `Application/JSON` for `Application/JSON; charset=utf-8`.
+pub fn media_type(headers: &HeaderMap) -> Option<&str> {
     let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
-    Some(content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+    Some(content_type.split(';').next().unwrap_or_default().trim())
 }
 
 #[cfg(test)]
@@ -201,5 +208,24 @@ mod tests {
         assert!(!check("application/x-www-form-urlencoded"));
         assert!(!check("application/jsonx"));
         assert!(!has_json_content_type(&HeaderMap::new()));
+        // Against lowercasing a copy and comparing, as this was written before.
+        let lowered = |value: &str| {
+            let essence = value.split(';').next().unwrap().trim().to_ascii_lowercase();
+            essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+        };
+        for value in [
+            "APPLICATION/PROBLEM+JSON",
+            "application/+json",
+            "application/",
+            "application",
+            "",
+            " application/json ; q=1",
+            "application/json+x",
+            "application/ld+JSON;x=y",
+            "applicatioN/vnd.x+Json",
+            "text/plain+json",
+        ] {
+            assert_eq!(check(value), lowered(value), "{value:?}");
+        }
     }
 }

@@ -92,16 +92,35 @@ pub struct SolveResponse {
     unique: bool,
 }
 
+impl IntoResponse for SolveResponse {
+    /// The JSON the derived `Serialize` writes (a test holds the two to the same bytes), written
+    /// straight: the answer of every solve, a grid of symbols that need no escaping.
+    fn into_response(self) -> Response {
+        let mut body = Vec::with_capacity(self.solution.grid.cells().len() * 4 + 64);
+        body.extend_from_slice(b"{\"solution\":");
+        self.solution.write_json(&mut body);
+        body.extend_from_slice(if self.unique { b",\"unique\":true}" } else { b",\"unique\":false}" });
+        json_response(Body::from(body))
+    }
+}
+
+/// An answer of `body`, JSON, with nothing else to say.
+fn json_response(body: Body) -> Response {
+    let mut response = Response::new(body);
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
 /// `POST /v1/solve`: the solution in the request's representation, and whether it is unique.
 pub async fn solve(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
-) -> Result<Json<SolveResponse>, ApiError> {
+) -> Result<SolveResponse, ApiError> {
     let (puzzle, format) = request.puzzle()?;
     // The job must end in `Interrupted` when its deadline stops it, so that an inline try the
     // budget stopped is handed to the pool rather than answered as a timeout.
     let verdict = state.pool.run_inline_first("solve", move |deadline| puzzle.classify(deadline)).await?;
-    Ok(Json(solved(verdict, format)?))
+    solved(verdict, format)
 }
 
 /// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
@@ -196,9 +215,7 @@ const HEALTH: &str = concat!(r#"{"status":"ok","version":""#, env!("CARGO_PKG_VE
 
 /// `GET /healthz`: liveness. Answers as long as the process serves HTTP at all.
 pub async fn healthz() -> Response {
-    let mut response = Response::new(Body::from(HEALTH));
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
+    json_response(Body::from(HEALTH))
 }
 
 #[derive(Serialize)]
@@ -229,6 +246,22 @@ pub async fn not_found(uri: Uri) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_solve_s_answer_is_what_serde_json_writes() {
+        let grid = crate::sizes::AnyGrid::parse(crate::board::EXAMPLE_SOLUTION, None).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        for format in Format::ALL {
+            for unique in [true, false] {
+                let answer = SolveResponse { solution: FormattedGrid { grid: grid.clone(), format }, unique };
+                let expected = serde_json::to_vec(&answer).unwrap();
+                let response = answer.into_response();
+                assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+                let body = runtime.block_on(axum::body::to_bytes(response.into_body(), 4096)).unwrap();
+                assert_eq!(body, expected);
+            }
+        }
+    }
 
     #[test]
     fn the_health_body_is_json_with_the_status_and_the_crate_s_version() {
