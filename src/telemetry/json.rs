@@ -344,7 +344,8 @@ mod tests {
     use super::*;
     use crate::telemetry::Captured;
 
-    fn lines_of(log: impl FnOnce()) -> Vec<Value> {
+    /// What `log` logs, as JSON lines.
+    fn text_of(log: impl FnOnce()) -> String {
         let captured = Captured::default();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(captured.clone())
@@ -352,11 +353,11 @@ mod tests {
             .event_format(JsonLines)
             .finish();
         tracing::subscriber::with_default(subscriber, log);
-        captured
-            .text()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-            .collect()
+        captured.text()
+    }
+
+    fn lines_of(log: impl FnOnce()) -> Vec<Value> {
+        text_of(log).lines().map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))).collect()
     }
 
     #[test]
@@ -407,13 +408,7 @@ mod tests {
             (line[..14].to_owned(), line[time_end..].to_owned())
         };
         for (status, latency_us) in [(200, 0), (404, 7), (503, u64::MAX)] {
-            let captured = Captured::default();
-            let subscriber = tracing_subscriber::fmt()
-                .with_writer(captured.clone())
-                .fmt_fields(JsonFields)
-                .event_format(JsonLines)
-                .finish();
-            tracing::subscriber::with_default(subscriber, || {
+            let through_tracing = text_of(|| {
                 RequestContext::scope(&request, || {
                     tracing::info!(target: ACCESS_TARGET, message = ACCESS_MESSAGE, status, latency_us);
                 })
@@ -421,7 +416,7 @@ mod tests {
             let straight = with_access_line(&request, status, latency_us, SystemTime::now(), |line| {
                 String::from_utf8(line.to_vec()).unwrap()
             });
-            assert_eq!(without_time(&straight), without_time(&captured.text()));
+            assert_eq!(without_time(&straight), without_time(&through_tracing));
             assert!(!needs_escape(ACCESS_MESSAGE.as_bytes()) && !needs_escape(ACCESS_TARGET.as_bytes()));
         }
     }
