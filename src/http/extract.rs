@@ -51,6 +51,8 @@ pub async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ApiErro
             return Err(ApiError::PayloadTooLarge(limit));
         }
         match first.take() {
+            // A body known to end here (its Content-Length is read) is not polled again.
+            None if joined.is_empty() && body.is_end_stream() => return Ok(data),
             None if joined.is_empty() => first = Some(data),
             earlier => {
                 if let Some(earlier) = earlier {
