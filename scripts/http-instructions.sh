@@ -25,14 +25,10 @@ for tool in valgrind callgrind_control wrk curl; do
     command -v "$tool" >/dev/null || { echo "http-instructions: $tool is missing" >&2; exit 1; }
 done
 
-cargo build --release --locked --quiet
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-binary=$target_dir/release/sudokud
-
-work=$(mktemp -d)
-server_pid=""
-trap '[[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
+step() { :; }
+# shellcheck source=scripts/release-server.sh
+source scripts/release-server.sh # `work`, `server_pid` (stopped on exit), build_release
+build_release >&2
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf 'wrk.method = "POST"\nwrk.body = %s\nwrk.headers["Content-Type"] = "application/json"\n' \
