@@ -1,4 +1,4 @@
-//! The solver runs a search compiled for POPCNT and BMI1/2 where the CPU has them, else the
+//! The solver runs a search compiled for POPCNT, BMI1/2 and AVX2 where the CPU has them, else the
 //! portable one. On such a CPU the data-set tests only reach the fast search, so this runs every
 //! data set through the portable one too and checks both give the same answers.
 

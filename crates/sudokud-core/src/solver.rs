@@ -242,11 +242,17 @@ pub fn count_solutions_portable(
 
 /// The instruction set extensions the fast search is compiled for. The release build targets
 /// baseline x86_64, where `count_ones` is a dozen instructions and `trailing_zeros` needs a
-/// zero check; POPCNT and BMI1/2 make each one instruction.
+/// zero check; POPCNT and BMI1/2 make each one instruction. AVX2 lets the compiler update a
+/// band's nine digits in one 256-bit operation and one more, where SSE2 takes three: 4-6 % fewer
+/// instructions on every set (callgrind, `sudokud solve --threads 1`). PEXT, which BMI2 also
+/// brings, is not used: it is microcoded and slow on AMD CPUs before Zen 3.
 #[cfg(target_arch = "x86_64")]
 fn fast_path_available() -> bool {
     // std caches the CPUID result, so this is a load and a test per solve.
-    is_x86_feature_detected!("popcnt") && is_x86_feature_detected!("bmi1") && is_x86_feature_detected!("bmi2")
+    is_x86_feature_detected!("popcnt")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("avx2")
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -1135,7 +1141,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
     /// [`Search::begin`] compiled like [`Search::run_fast`], so that building the state counts
     /// bits in one instruction too.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Stop> {
         self.begin_with(puzzle, |search, state| search.run_fast(state))
     }
@@ -1158,10 +1164,11 @@ impl<'a, I: Interrupt> Search<'a, I> {
         self.step(state, Self::run)
     }
 
-    /// [`Search::run`] compiled with POPCNT and BMI1/2: the same body, inlined here, so every
-    /// `count_ones` and `trailing_zeros` of the search becomes one instruction.
+    /// [`Search::run`] compiled with POPCNT, BMI1/2 and AVX2: the same body, inlined here, so
+    /// every `count_ones` and `trailing_zeros` of the search becomes one instruction (see
+    /// [`fast_path_available`]).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn run_fast(&mut self, state: &mut State) -> Result<bool, Stop> {
         self.step(state, |search, next| search.run_fast(next))
     }
