@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use super::extract::JsonBody;
+use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member;
@@ -44,6 +44,14 @@ pub struct BoardRequest {
     /// explain then point out entries the solution does not have.
     #[serde(default)]
     pub givens: Option<JsonBoard>,
+}
+
+impl JsonObject for BoardRequest {
+    /// `{"board":"53..7..."}`, a board in text and nothing else.
+    fn read_plain(bytes: &[u8]) -> Option<BoardRequest> {
+        let board = JsonBoard::text(sole_string_member(bytes, "board")?);
+        Some(BoardRequest { board, shape: None, variant: None, constraints: None, candidates: None, givens: None })
+    }
 }
 
 /// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
@@ -179,6 +187,8 @@ pub struct CountRequest {
     limit: Option<u64>,
 }
 
+impl JsonObject for CountRequest {}
+
 /// Solutions are counted up to this when the request names no limit: enough to tell "a few"
 /// from "many" at well under a millisecond.
 const DEFAULT_COUNT_LIMIT: usize = 1000;
@@ -267,5 +277,74 @@ mod tests {
     fn the_health_body_is_json_with_the_status_and_the_crate_s_version() {
         let health: serde_json::Value = serde_json::from_str(HEALTH).unwrap();
         assert_eq!(health, serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}));
+    }
+
+    /// The shortcut for `{"board":"..."}` against serde_json on bodies near that form: where it
+    /// reads a body, serde reads the same request from it; and it reads every body of exactly
+    /// that form, so solves do take it.
+    mod plain_body {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// JSON's whitespace, and a form feed, which is not.
+        const SPACES: [&str; 6] = ["", " ", "\t\n", "\r\n  ", "\n", "\x0c"];
+        /// Members a body might name; only the first is the shortcut's.
+        const NAMES: [&str; 5] = ["board", "Board", " board", "board ", "givens"];
+        /// Pieces of a board string: cells, and what a plain string may not hold.
+        const PIECES: [&str; 10] = ["53..7....6", "0", ".", "\\n", "\\\"", "\"", "\t", "\u{1}", "é", "\\u0035"];
+        /// What may come between the string and the closing brace.
+        const TAILS: [&str; 5] = ["", ",\"box\":\"3x3\"", "]", ",", "\"x\""];
+
+        fn body() -> impl Strategy<Value = (Vec<u8>, bool)> {
+            let space = || proptest::sample::select(&SPACES[..]);
+            (
+                proptest::collection::vec(space(), 6),
+                proptest::sample::select(&NAMES[..]),
+                proptest::collection::vec(proptest::sample::select(&PIECES[..]), 0..12),
+                proptest::sample::select(&TAILS[..]),
+                any::<bool>(),
+            )
+                .prop_map(|(spaces, name, pieces, tail, closed)| {
+                    let value = pieces.concat();
+                    let text = format!(
+                        "{}{{{}\"{name}\"{}:{}\"{value}\"{tail}{}{}{}",
+                        spaces[0],
+                        spaces[1],
+                        spaces[2],
+                        spaces[3],
+                        spaces[4],
+                        if closed { "}" } else { "" },
+                        spaces[5]
+                    );
+                    // The one form the shortcut is for: nothing to escape, nothing more.
+                    let plain = name == "board"
+                        && tail.is_empty()
+                        && closed
+                        && !spaces.contains(&"\x0c")
+                        && value.bytes().all(|byte| byte >= b' ' && byte != b'"' && byte != b'\\');
+                    (text.into_bytes(), plain)
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            #[test]
+            fn reads_what_serde_reads((bytes, plain) in body()) {
+                let shortcut = BoardRequest::read_plain(&bytes);
+                prop_assert_eq!(shortcut.is_some(), plain, "{}", String::from_utf8_lossy(&bytes));
+                if let Some(request) = shortcut {
+                    let serde: BoardRequest = serde_json::from_slice(&bytes).unwrap();
+                    prop_assert_eq!(&request.board, &serde.board);
+                    prop_assert!(serde.shape.is_none() && serde.variant.is_none() && serde.constraints.is_none());
+                    prop_assert!(serde.candidates.is_none() && serde.givens.is_none());
+                }
+            }
+        }
+
+        #[test]
+        fn a_string_that_is_not_utf8_is_left_to_serde() {
+            assert!(BoardRequest::read_plain(b"{\"board\":\"53\xff\"}").is_none());
+            assert!(BoardRequest::read_plain(b"{\"board\":\"53\"}").is_some());
+        }
     }
 }

@@ -20,7 +20,7 @@ use futures_util::stream::{self, StreamExt};
 use serde::{Deserialize, Serialize};
 
 use super::batch::NDJSON;
-use super::extract::JsonBody;
+use super::extract::{JsonBody, JsonObject};
 use super::handlers::BoardRequest;
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
@@ -168,6 +168,8 @@ pub struct GenerateRequest {
     #[serde(default, deserialize_with = "member::optional_integer")]
     count: Option<u64>,
 }
+
+impl JsonObject for GenerateRequest {}
 
 impl GenerateRequest {
     /// Whether the request asks for more than a level: a puzzle made to order.

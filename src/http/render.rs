@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::Deserialize;
 
-use super::extract::JsonBody;
+use super::extract::{JsonBody, JsonObject};
 use super::handlers::with_rules;
 use super::{ApiError, AppState};
 use crate::board::JsonBoard;
@@ -59,6 +59,8 @@ pub struct RenderRequest {
     #[serde(default)]
     title: Option<String>,
 }
+
+impl JsonObject for RenderRequest {}
 
 fn svg() -> ImageFormat {
     ImageFormat::Svg
@@ -190,6 +192,8 @@ pub struct BookletRequest {
     #[serde(default = "yes")]
     answers: bool,
 }
+
+impl JsonObject for BookletRequest {}
 
 fn medium() -> Level {
     Level::Medium

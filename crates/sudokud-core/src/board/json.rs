@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::{Board, BoardError, Location, SIZE};
 use crate::member::{Choice, choice_traits, whole_number};
 use crate::sizes::any::ReadCells;
-use crate::sizes::shape::{symbol, value_of};
+use crate::sizes::shape::{symbol, symbol_byte, value_of};
 use crate::sizes::{AnyGrid, MAX_CELLS, MAX_SIZE, SIZES, Shape};
 
 /// How a board was written in a request, so the answer can be written the same way. By name
@@ -90,6 +90,12 @@ choice_traits!(Format);
 pub struct JsonBoard(Result<(ReadCells, Format), BoardError>);
 
 impl JsonBoard {
+    /// The board a JSON string holds, as its text: what a `board` member that is a string reads
+    /// as (the service's shortcut for the commonest body reads it here too).
+    pub fn text(text: &str) -> JsonBoard {
+        JsonBoard(ReadCells::parse(text).map(|cells| (cells, Format::Text)))
+    }
+
     /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
     /// size's default ([`Shape::default_for`]), and the representation it came in.
     pub fn with_box(self, shape: Option<Shape>) -> Result<(AnyGrid, Format), BoardError> {
@@ -147,10 +153,9 @@ impl FormattedGrid {
     /// serializer's instructions.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         let (cells, size) = (self.grid.cells(), self.grid.shape().size());
-        let symbol = |value: u8| SYMBOL_STRINGS[usize::from(value)].as_bytes()[0];
         if self.format == Format::Text {
             out.push(b'"');
-            out.extend(cells.iter().map(|&value| symbol(value)));
+            out.extend(cells.iter().map(|&value| symbol_byte(value)));
             out.push(b'"');
             return;
         }
@@ -165,7 +170,7 @@ impl FormattedGrid {
                     // At most 25: one or two digits.
                     Format::Numbers if value >= 10 => out.extend_from_slice(&[b'0' + value / 10, b'0' + value % 10]),
                     Format::Numbers => out.push(b'0' + value),
-                    _ => out.extend_from_slice(&[b'"', symbol(value), b'"']),
+                    _ => out.extend_from_slice(&[b'"', symbol_byte(value), b'"']),
                 }
             }
             out.push(b']');
@@ -185,7 +190,7 @@ fn serialize_cells<S: Serializer>(cells: &[u8], size: usize, format: Format, ser
     if format == Format::Text {
         let mut line = [0u8; MAX_CELLS];
         for (byte, &value) in line.iter_mut().zip(cells) {
-            *byte = SYMBOL_STRINGS[usize::from(value)].as_bytes()[0];
+            *byte = symbol_byte(value);
         }
         // Every symbol is ASCII.
         return serializer.serialize_str(std::str::from_utf8(&line[..cells.len()]).expect("symbols are ASCII"));
@@ -238,7 +243,7 @@ impl<'de> Visitor<'de> for BoardVisitor {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Parsed, E> {
-        Ok(ReadCells::parse(text).map(|cells| (cells, Format::Text)))
+        Ok(JsonBoard::text(text).0)
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Parsed, E> {
@@ -593,6 +598,13 @@ mod tests {
     use serde_json::Value;
 
     use crate::board::EXAMPLE_PUZZLE as LINE;
+
+    #[test]
+    fn the_strings_of_symbols_are_the_symbols() {
+        for (value, string) in (0..).zip(SYMBOL_STRINGS) {
+            assert_eq!(string, symbol(value).to_string());
+        }
+    }
 
     type Read = Result<(AnyGrid, Format), BoardError>;
 
