@@ -156,20 +156,13 @@ pub enum Verdict<B = Board, C = Conflict> {
     Multiple(B),
 }
 
-/// [`Unanswerable::Conflicting`]'s sentence is these two around the count of conflicting
-/// cells: in pieces, so that the batch CLI writes it without `fmt` (a fifth of such a line's
-/// time went to formatting).
-pub const CONFLICTING_BEFORE_COUNT: &str = "the givens repeat a digit in a row, column or box (";
-/// See [`CONFLICTING_BEFORE_COUNT`].
-pub const CONFLICTING_AFTER_COUNT: &str = " conflicting cells)";
-
 /// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
 /// line both say.
 /// Its message is the one sentence both say.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unanswerable<C = Conflict> {
     /// Givens repeat a digit.
-    #[error("{CONFLICTING_BEFORE_COUNT}{}{CONFLICTING_AFTER_COUNT}", .0.len())]
+    #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
     Conflicting(Vec<C>),
     /// No solution, though the givens agree.
     #[error("the givens do not conflict, but the puzzle has no solution")]
