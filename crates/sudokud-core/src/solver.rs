@@ -241,11 +241,15 @@ pub fn count_solutions_portable(
 /// PEXT, which BMI2 also brings, is not used: it is microcoded and slow on AMD CPUs before Zen 3.
 #[cfg(target_arch = "x86_64")]
 fn fast_path_available() -> bool {
-    // std caches the CPUID result, so this is a load and a test per solve.
-    is_x86_feature_detected!("popcnt")
-        && is_x86_feature_detected!("bmi1")
-        && is_x86_feature_detected!("bmi2")
-        && is_x86_feature_detected!("avx2")
+    // Asked once: std caches what CPUID said, but its four checks were a call and 23
+    // instructions a solve, a hundredth of a line of clashing givens in `sudokud solve`.
+    static AVAILABLE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+        is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("avx2")
+    });
+    *AVAILABLE
 }
 
 #[cfg(not(target_arch = "x86_64"))]
