@@ -157,8 +157,8 @@ pub enum Verdict<B = Board, C = Conflict> {
 }
 
 /// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
-/// line both say.
-/// Its message is the one sentence both say.
+/// line both say. Its message is the sentence both say, but for conflicting givens, whose CLI
+/// line names the cells instead.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unanswerable<C = Conflict> {
     /// Givens repeat a digit.
@@ -560,7 +560,7 @@ const WEIGH_GIVENS: u32 = 30;
 /// beats a smaller tree. Instructions per puzzle, 17-clue puzzles less 1-9 givens: -16 % by the
 /// guess, -28 % with the stack rule left out too (random 8-16 cells of solved grids: -24 %).
 /// Means and 99th percentiles fall; a rare puzzle takes a wrong first turn that weighing
-/// avoided, and takes up to about 0.6 ms (the restarts bound it).
+/// avoided, and takes up to about 0.9 ms (the restarts bound it).
 const UNIQUE_GIVENS: u32 = 17;
 
 /// Below this many givens, [`State::column_pass`] also looks for locked candidates in stacks.
