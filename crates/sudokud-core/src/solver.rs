@@ -820,17 +820,10 @@ impl State {
             let band = bands.trailing_zeros() as usize;
             bands &= bands - 1;
             // Bit-sliced counting: per cell, "at least one" and "at least two" candidates.
-            // Also the digit's binary planes: where a cell has one candidate, they spell it.
             let (mut once, mut twice) = (0u32, 0u32);
-            let mut planes = [0u32; 4];
-            for (digit, &cells) in self.candidates[band].iter().enumerate() {
+            for &cells in &self.candidates[band] {
                 twice |= once & cells;
                 once |= cells;
-                for (bit, plane) in planes.iter_mut().enumerate() {
-                    if digit >> bit & 1 != 0 {
-                        *plane |= cells;
-                    }
-                }
             }
             // Placed cells keep their digit, so every cell must show up.
             if once != BAND {
@@ -840,14 +833,12 @@ impl State {
             while singles != 0 {
                 let pos = singles.trailing_zeros();
                 singles &= singles - 1;
-                let digit = (planes[0] >> pos & 1
-                    | (planes[1] >> pos & 1) << 1
-                    | (planes[2] >> pos & 1) << 2
-                    | (planes[3] >> pos & 1) << 3) as usize;
                 // An earlier single of this pass may have taken the only candidate.
-                if self.candidates[band][digit] >> pos & 1 == 0 {
+                let digits = self.digits_at(band, pos);
+                if digits == 0 {
                     return Naked::Contradiction;
                 }
+                let digit = digits.trailing_zeros() as usize;
                 self.place(band, digit, pos);
                 result = Naked::Placed;
             }
