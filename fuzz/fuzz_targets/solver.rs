@@ -1,10 +1,10 @@
-//! Arbitrary grids through the solver: counts, solutions and both search paths agree.
+//! Arbitrary grids through the solver: counts, solutions and every search path agree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use sudokud::board::{Board, CELLS};
 use sudokud::rules;
-use sudokud::solver::{self, Count, Never, Outcome, PollBudget};
+use sudokud::solver::{self, Count, Never, Outcome, PollBudget, SearchPath};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[setting, polls], cells)) = data.split_first_chunk::<2>() else { return };
@@ -20,8 +20,11 @@ fuzz_target!(|data: &[u8]| {
     if !rules::conflicts(&puzzle).is_empty() {
         assert_eq!(count.solutions, 0, "conflicting givens have no solution");
     }
-    let portable = solver::count_solutions_portable(&puzzle, limit, &mut Never).unwrap();
-    assert_eq!(portable, count, "the portable and fast paths disagree");
+    for path in SearchPath::ALL {
+        if let Some(other) = solver::count_solutions_on(path, &puzzle, limit, &mut Never) {
+            assert_eq!(other, Ok(count), "the {path:?} path disagrees");
+        }
+    }
 
     // `solve` is a count to 2; smaller limits must agree with it on what they can see.
     let outcome = solver::solve(&puzzle);
@@ -37,11 +40,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(count.solutions.min(2), up_to_two.solutions.min(limit), "solve and count disagree");
 
     // An interrupted search either stops or gives the uninterrupted answer.
-    let interrupted = [
-        solver::count_solutions(&puzzle, limit, &mut PollBudget(u32::from(polls))),
-        solver::count_solutions_portable(&puzzle, limit, &mut PollBudget(u32::from(polls))),
-    ];
-    for finished in interrupted.into_iter().flatten() {
+    let interrupted = SearchPath::ALL
+        .into_iter()
+        .filter_map(|path| solver::count_solutions_on(path, &puzzle, limit, &mut PollBudget(u32::from(polls))));
+    for finished in interrupted.flatten() {
         assert_eq!(finished, count, "an interrupted search gave another answer");
     }
 });

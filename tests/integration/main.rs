@@ -28,6 +28,6 @@ mod openapi_contract;
 mod readme_examples;
 mod sizes;
 mod solver_datasets;
-mod solver_portable_path;
+mod solver_paths;
 mod solver_properties;
 mod variants;

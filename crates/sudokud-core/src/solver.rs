@@ -211,7 +211,7 @@ pub fn count_or_conflicts(
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Result<Count, Vec<Conflict>>, Interrupted> {
-    Ok(match count_with(puzzle, limit, interrupt, fast_path_available())? {
+    Ok(match count_with(puzzle, limit, interrupt, SearchPath::fastest())? {
         Searched::Counted(count) => Ok(count),
         Searched::Clashing(conflicts) => Err(conflicts),
     })
@@ -219,45 +219,108 @@ pub fn count_or_conflicts(
 
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found.
 pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
-    count_with(puzzle, limit, interrupt, fast_path_available()).map(Searched::count)
+    count_with(puzzle, limit, interrupt, SearchPath::fastest()).map(Searched::count)
 }
 
-/// [`count_solutions`] on the portable search even where the CPU has the fast path's features.
-/// The answers are the same; this is what tests and fuzzing check the fast path against, in one
-/// process (a global switch would race between threads).
-pub fn count_solutions_portable(
+/// [`count_solutions`] on the search `path`, or `None` where this CPU cannot run it. Every path
+/// gives the same answers; this is what tests and fuzzing check them against each other with, in
+/// one process (a global switch would race between threads).
+pub fn count_solutions_on(
+    path: SearchPath,
     puzzle: &Board,
     limit: usize,
     interrupt: &mut impl Interrupt,
-) -> Result<Count, Interrupted> {
-    count_with(puzzle, limit, interrupt, false).map(Searched::count)
+) -> Option<Result<Count, Interrupted>> {
+    path.is_supported().then(|| count_with(puzzle, limit, interrupt, path).map(Searched::count))
 }
 
-/// The instruction set extensions the fast search is compiled for. The release build targets
-/// baseline x86_64, where `count_ones` is a dozen instructions and `trailing_zeros` needs a
-/// zero check; POPCNT and BMI1/2 make each one instruction. With AVX2 the compiler compares
-/// and masks eight of a band's nine digits at once ([`lanes`]) and copies the state at a guess in
-/// four moves: 4-6 % fewer instructions on every set (callgrind, `sudokud solve --threads 1`).
-/// PEXT, which BMI2 also brings, is not used: it is microcoded and slow on AMD CPUs before Zen 3.
-#[cfg(target_arch = "x86_64")]
-fn fast_path_available() -> bool {
-    // Asked once: std caches what CPUID said, but its four checks were a call and 23
-    // instructions a solve, a hundredth of a line of clashing givens in `sudokud solve`.
-    static AVAILABLE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-        is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
-    });
-    *AVAILABLE
+/// The builds of the search in the binary: the same code, compiled for more of the CPU's
+/// instructions. The release build targets baseline x86_64, where `count_ones` is a dozen
+/// instructions and `trailing_zeros` needs a zero check; the others are compiled for the
+/// extensions they name and run only where the CPU has them ([`SearchPath::fastest`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchPath {
+    /// Baseline instructions, on any CPU.
+    Portable,
+    /// POPCNT and BMI1/2 make each bit count and scan one instruction, and with AVX2 the
+    /// compiler compares and masks eight of a band's nine digits at once and copies the state
+    /// at a guess in four moves: 4-6 % fewer instructions on every set (callgrind, `sudokud
+    /// solve --threads 1`).
+    Avx2,
+    /// [`SearchPath::Avx2`], and the band rule's line found by an index one PEXT gathers from
+    /// the entry, on CPUs where PEXT is fast (Intel's, AMD's since Zen 3): about 2.6 % fewer
+    /// instructions.
+    Avx2Pext,
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-fn fast_path_available() -> bool {
-    false
+impl SearchPath {
+    /// Every path, the portable first.
+    pub const ALL: [SearchPath; 3] = [SearchPath::Portable, SearchPath::Avx2, SearchPath::Avx2Pext];
+
+    /// Whether this CPU runs `self`.
+    pub fn is_supported(self) -> bool {
+        self.supported_on(CpuFeatures::get())
+    }
+
+    fn supported_on(self, cpu: CpuFeatures) -> bool {
+        match self {
+            SearchPath::Portable => true,
+            SearchPath::Avx2 => cpu.avx2,
+            SearchPath::Avx2Pext => cpu.avx2 && cpu.fast_pext,
+        }
+    }
+
+    /// The fastest path this CPU runs.
+    pub fn fastest() -> SearchPath {
+        let cpu = CpuFeatures::get();
+        *SearchPath::ALL.iter().rev().find(|path| path.supported_on(cpu)).expect("the portable path runs anywhere")
+    }
 }
 
-/// [`count_solutions`], on the fast search when `fast` (which the caller checked the CPU has).
+/// What the CPU offers the search, asked once: std caches what CPUID said, but its four checks
+/// were a call and 23 instructions a solve, a hundredth of a line of clashing givens in
+/// `sudokud solve`.
+#[derive(Clone, Copy)]
+struct CpuFeatures {
+    /// POPCNT, BMI1, BMI2 and AVX2: what [`SearchPath::Avx2`] is compiled for.
+    avx2: bool,
+    /// Whether PEXT (part of BMI2) is one quick instruction: on Intel CPUs, whose first with
+    /// BMI2 (Haswell) already had it so, and on AMD's since Zen 3 (family 0x19). Zen 1 and 2 run
+    /// it in microcode, in tens to hundreds of cycles by the mask's bits.
+    fast_pext: bool,
+}
+
+impl CpuFeatures {
+    #[cfg(target_arch = "x86_64")]
+    fn get() -> CpuFeatures {
+        static FEATURES: std::sync::LazyLock<CpuFeatures> = std::sync::LazyLock::new(|| {
+            use std::arch::x86_64::__cpuid;
+            let avx2 = is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("bmi1")
+                && is_x86_feature_detected!("bmi2")
+                && is_x86_feature_detected!("avx2");
+            // Leaf 0: the vendor's name in EBX, EDX, ECX; leaf 1: the family in EAX.
+            let vendor = __cpuid(0);
+            let name = |text: &[u8; 12]| {
+                let word = |at: usize| u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
+                (vendor.ebx, vendor.edx, vendor.ecx) == (word(0), word(4), word(8))
+            };
+            let signature = __cpuid(1).eax;
+            let base_family = signature >> 8 & 0xf;
+            let family = if base_family == 0xf { base_family + (signature >> 20 & 0xff) } else { base_family };
+            let fast_pext = name(b"GenuineIntel") || (name(b"AuthenticAMD") && family >= 0x19);
+            CpuFeatures { avx2, fast_pext }
+        });
+        *FEATURES
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn get() -> CpuFeatures {
+        CpuFeatures { avx2: false, fast_pext: false }
+    }
+}
+
+/// [`count_solutions`], on the search `path` (which the caller checked the CPU runs).
 ///
 /// A depth-first search can take a wrong turn early into a large subtree with no solution, and
 /// sparse grids hide such subtrees that take seconds to refute (one of 12 givens took 4.4 s)
@@ -271,7 +334,7 @@ fn count_with(
     puzzle: &Board,
     limit: usize,
     interrupt: &mut impl Interrupt,
-    fast: bool,
+    path: SearchPath,
 ) -> Result<Searched, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
@@ -280,13 +343,13 @@ fn count_with(
         return Ok(Searched::Counted(Count { solutions: 0, first: None }));
     }
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
-    match search.start(puzzle, fast) {
+    match search.start(puzzle, path) {
         Ok(_) => Ok(Searched::Counted(search.count)),
         Err(Stop::Clashing(conflicts)) => Ok(Searched::Clashing(conflicts)),
         Err(Stop::Interrupted) => Err(Interrupted),
         // A restart comes after a guess, so after the givens were placed without a clash.
         Err(Stop::Restart) => {
-            start_over(puzzle, limit, search.count.first, search.interrupt, fast).map(Searched::Counted)
+            start_over(puzzle, limit, search.count.first, search.interrupt, path).map(Searched::Counted)
         }
     }
 }
@@ -319,13 +382,13 @@ fn start_over(
     limit: usize,
     mut first: Option<Board>,
     interrupt: &mut impl Interrupt,
-    fast: bool,
+    path: SearchPath,
 ) -> Result<Count, Interrupted> {
     let mut attempt = 1;
     loop {
         let shuffle = Shuffle::from_seed(u64::from(attempt));
         let mut search = Search::new(limit, restart_allowance(attempt), &mut *interrupt);
-        let ended = search.start(&shuffle.apply(puzzle), fast);
+        let ended = search.start(&shuffle.apply(puzzle), path);
         first = first.or(search.count.first.map(|solution| shuffle.undo(&solution)));
         match ended {
             Ok(_) => return Ok(Count { solutions: search.count.solutions, first }),
@@ -399,6 +462,46 @@ fn mini_rows_held(cells: u32) -> usize {
     (any & 0o111 | any >> 8 & 0o222 | any >> 16 & 0o444) as usize
 }
 
+/// How [`State::drain`] finds an entry's line of the band rule: the same pair, by one of two
+/// indexes, so that the search is compiled once for each.
+trait BandRule {
+    /// The band rule's pair for `cells` (see [`SHRINK`]).
+    fn shrink(cells: u32) -> (u32, u32);
+}
+
+/// [`SHRINK`] by [`mini_rows_held`]'s shifts: on any CPU.
+struct ByShifts;
+
+impl BandRule for ByShifts {
+    #[inline(always)]
+    fn shrink(cells: u32) -> (u32, u32) {
+        SHRINK[mini_rows_held(cells)]
+    }
+}
+
+/// The first cell of each mini-row of a band: the mask that gathers whether each holds a
+/// candidate, row-major.
+#[cfg(target_arch = "x86_64")]
+const MINI_ROW_FIRSTS: u32 = 0o111_111_111;
+
+/// [`SHRINK`] by row-major index, which one PEXT gathers from the entry: about 2.6 % fewer
+/// instructions than [`ByShifts`] on every set (the row-major order costs nothing there).
+#[cfg(target_arch = "x86_64")]
+struct ByPext;
+
+#[cfg(target_arch = "x86_64")]
+impl BandRule for ByPext {
+    #[inline(always)]
+    fn shrink(cells: u32) -> (u32, u32) {
+        let any = cells | cells >> 1 | cells >> 2;
+        // SAFETY: only the search of `SearchPath::Avx2Pext` uses `ByPext`, and it runs only
+        // where the CPU has BMI2 (`SearchPath::is_supported`); the intrinsic reads no memory.
+        #[allow(unsafe_code)]
+        let held = unsafe { std::arch::x86_64::_pext_u32(any, MINI_ROW_FIRSTS) };
+        SHRINK_ROW_MAJOR[held as usize]
+    }
+}
+
 /// Within each mini-row of `cells`, its one cell when it has exactly one, else nothing.
 /// Arithmetic on the entry, so it runs while [`SHRINK`] is read.
 #[inline(always)]
@@ -452,6 +555,18 @@ const SHRINK: [(u32, u32); 512] = {
     table
 };
 
+/// [`SHRINK`] by [`KEEP`]'s row-major index (bit `3 * row + box`), for [`ByPext`].
+#[cfg(target_arch = "x86_64")]
+const SHRINK_ROW_MAJOR: [(u32, u32); 512] = {
+    let mut table = [(0u32, 0u32); 512];
+    let mut held = 0;
+    while held < 512 {
+        table[held] = SHRINK[transposed(held)];
+        held += 1;
+    }
+    table
+};
+
 /// For each cell of a band, the other cells of the band in its row, column or box: the cells a
 /// digit placed there rules out within the band.
 const BAND_PEERS: [u32; 27] = {
@@ -492,6 +607,17 @@ const ENTRY_BAND: [u8; 32] = {
     let mut index = 0;
     while index < 27 {
         table[index] = (index / 9) as u8;
+        index += 1;
+    }
+    table
+};
+
+/// The digit of each entry of [`State::dirty`]: a load instead of a remainder by 9.
+const ENTRY_DIGIT: [u8; 32] = {
+    let mut table = [0; 32];
+    let mut index = 0;
+    while index < 27 {
+        table[index] = (index % 9) as u8;
         index += 1;
     }
     table
@@ -765,7 +891,7 @@ impl State {
     /// order. A cell alone in its row also ends up alone in its box and band column: `SHRINK`
     /// gave its box to its row.
     #[inline(always)]
-    fn drain(&mut self) -> bool {
+    fn drain<R: BandRule>(&mut self) -> bool {
         // Per entry, the cells it has just found alone in their row (read only where this round
         // wrote them); bit `entry` of `finding` where any.
         let mut found = [0u32; 27];
@@ -784,7 +910,7 @@ impl State {
                 // on the band's.
                 let entry = &mut self.candidates.as_flattened_mut()[index];
                 let held = *entry;
-                let (kept, lone) = SHRINK[mini_rows_held(held)];
+                let (kept, lone) = R::shrink(held);
                 let cells = held & kept;
                 if cells == 0 {
                     return false;
@@ -797,7 +923,7 @@ impl State {
             while finding != 0 {
                 let index = finding.trailing_zeros() as usize;
                 finding &= finding - 1;
-                let (band, digit) = (usize::from(ENTRY_BAND[index]), index % 9);
+                let (band, digit) = (usize::from(ENTRY_BAND[index]), usize::from(ENTRY_DIGIT[index]));
                 // An earlier settle may have given some of the cells to another digit; the entry
                 // is then marked, and its emptied row found next round.
                 let new = found[index] & self.candidates[band][digit] & self.unsolved[band];
@@ -903,9 +1029,9 @@ impl State {
     /// Propagates until stuck, with locked candidates in stacks when `stacks`. Returns false on
     /// a contradiction.
     #[inline(always)]
-    fn propagate(&mut self, stacks: bool) -> bool {
+    fn propagate<R: BandRule>(&mut self, stacks: bool) -> bool {
         loop {
-            if !self.drain() {
+            if !self.drain::<R>() {
                 return false;
             }
             match self.naked_singles() {
@@ -1127,18 +1253,22 @@ impl<'a, I: Interrupt> Search<'a, I> {
         }
     }
 
-    /// [`Search::begin`], or its fast twin when `fast`: only set when the CPU has its features.
-    fn start(&mut self, puzzle: &Board, fast: bool) -> Result<bool, Stop> {
-        #[cfg(target_arch = "x86_64")]
-        if fast {
-            // SAFETY: `fast` comes from `fast_path_available`, which detected at run time every
-            // feature `begin_fast` is compiled for.
+    /// [`Search::begin`], or one of its twins compiled for `path`, which the caller checked the
+    /// CPU runs ([`SearchPath::is_supported`]).
+    fn start(&mut self, puzzle: &Board, path: SearchPath) -> Result<bool, Stop> {
+        debug_assert!(path.is_supported());
+        match path {
+            SearchPath::Portable => self.begin(puzzle),
+            // SAFETY (both): the CPU has every feature the twin is compiled for, as checked above.
+            #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            return unsafe { self.begin_fast(puzzle) };
+            SearchPath::Avx2 => unsafe { self.begin_fast(puzzle) },
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            SearchPath::Avx2Pext => unsafe { self.begin_fast_pext(puzzle) },
+            #[cfg(not(target_arch = "x86_64"))]
+            SearchPath::Avx2 | SearchPath::Avx2Pext => unreachable!("no CPU of this architecture runs {path:?}"),
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = fast;
-        self.begin(puzzle)
     }
 
     /// Builds the state of `puzzle` and explores it.
@@ -1152,6 +1282,13 @@ impl<'a, I: Interrupt> Search<'a, I> {
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Stop> {
         self.begin_with(puzzle, |search, state| search.run_fast(state))
+    }
+
+    /// [`Search::begin_fast`] for [`Search::run_fast_pext`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
+    fn begin_fast_pext(&mut self, puzzle: &Board) -> Result<bool, Stop> {
+        self.begin_with(puzzle, |search, state| search.run_fast_pext(state))
     }
 
     /// The body of [`Search::begin`], generic over the search it starts.
@@ -1168,27 +1305,34 @@ impl<'a, I: Interrupt> Search<'a, I> {
 
     /// Explores every completion of `state`. `Ok(true)` means stop: the limit is reached.
     fn run(&mut self, state: &mut State) -> Result<bool, Stop> {
-        self.step(state, Self::run)
+        self.step::<ByShifts>(state, Self::run)
     }
 
     /// [`Search::run`] compiled with POPCNT, BMI1/2 and AVX2: the same body, inlined here, so
     /// every `count_ones` and `trailing_zeros` of the search becomes one instruction (see
-    /// [`fast_path_available`]).
+    /// [`SearchPath::Avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn run_fast(&mut self, state: &mut State) -> Result<bool, Stop> {
-        self.step(state, |search, next| search.run_fast(next))
+        self.step::<ByShifts>(state, |search, next| search.run_fast(next))
     }
 
-    /// The search body, generic over how it recurses, so that it is compiled into both
-    /// [`Search::run`] and [`Search::run_fast`].
+    /// [`Search::run_fast`] with the band rule indexed by PEXT ([`SearchPath::Avx2Pext`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
+    fn run_fast_pext(&mut self, state: &mut State) -> Result<bool, Stop> {
+        self.step::<ByPext>(state, |search, next| search.run_fast_pext(next))
+    }
+
+    /// The search body, generic over how it recurses and finds the band rule, so that it is
+    /// compiled into [`Search::run`] and each of its twins.
     #[inline(always)]
-    fn step(
+    fn step<R: BandRule>(
         &mut self,
         state: &mut State,
         mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        if !state.propagate(self.stacks) {
+        if !state.propagate::<R>(self.stacks) {
             self.weigh = true;
             return Ok(false);
         }
@@ -1341,7 +1485,12 @@ mod tests {
         assert!(puzzle.cells().iter().zip(first.cells()).all(|(&given, &cell)| given == 0 || given == cell));
         // The first solution does not depend on the limit, nor on the search path.
         assert_eq!(count_solutions(&puzzle, 1, &mut Never).unwrap().first, Some(first));
-        assert_eq!(count_solutions_portable(&puzzle, 2, &mut Never).unwrap(), count);
+        for path in SearchPath::ALL {
+            assert!(
+                count_solutions_on(path, &puzzle, 2, &mut Never).is_none_or(|other| other == Ok(count)),
+                "{path:?}"
+            );
+        }
         assert_eq!(solve(&puzzle), Outcome::Multiple(first));
     }
 
@@ -1450,7 +1599,7 @@ mod tests {
     fn first_guess_path(puzzle: &Board) -> Vec<State> {
         let mut states = vec![];
         let mut state = State::new(puzzle).expect("no clash");
-        while state.propagate(true) && !state.is_solved() {
+        while state.propagate::<ByShifts>(true) && !state.is_solved() {
             states.push(state);
             let Guess { band, pos, first, .. } = state.guess_cell(true);
             state.place(band, first, pos);
@@ -1509,10 +1658,10 @@ mod tests {
         assert!(per_puzzle < 245.0, "{per_puzzle} candidates tried per puzzle");
     }
 
-    /// The band rule as drain applies it ([`mini_rows_held`], [`SHRINK`], [`mini_row_singles`])
-    /// against trying each of the six assignments of rows to boxes on the entry itself, and
-    /// then counting each row's cells: every pattern of held mini-rows, with random cells in
-    /// them (one, two or three per mini-row), about two million entries.
+    /// The band rule as drain applies it (each [`BandRule`] this CPU runs, and
+    /// [`mini_row_singles`]) against trying each of the six assignments of rows to boxes on the
+    /// entry itself, and then counting each row's cells: every pattern of held mini-rows, with
+    /// random cells in them (one, two or three per mini-row), about two million entries.
     #[test]
     fn the_band_rule_keeps_assigned_mini_rows_and_finds_lone_cells() {
         const ASSIGNMENTS: [[u32; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
@@ -1536,9 +1685,13 @@ mod tests {
                     .map(|row| expected & 0x1ff << (9 * row))
                     .filter(|row| row.count_ones() == 1)
                     .fold(0, |a, b| a | b);
-                let (kept, lone) = SHRINK[mini_rows_held(cells)];
+                let (kept, lone) = ByShifts::shrink(cells);
                 assert_eq!(cells & kept, expected, "{cells:027b}");
                 assert_eq!(mini_row_singles(cells) & lone, expected_lone, "{cells:027b}");
+                #[cfg(target_arch = "x86_64")]
+                if is_x86_feature_detected!("bmi2") {
+                    assert_eq!(ByPext::shrink(cells), (kept, lone), "{cells:027b}");
+                }
             }
         }
     }
@@ -1592,7 +1745,7 @@ mod tests {
     fn restarts(puzzle: &Board, limit: usize, allowance: u32) -> bool {
         let mut never = Never;
         let mut search = Search::new(limit, allowance, &mut never);
-        matches!(search.start(puzzle, false), Err(Stop::Restart))
+        matches!(search.start(puzzle, SearchPath::Portable), Err(Stop::Restart))
     }
 
     #[test]
