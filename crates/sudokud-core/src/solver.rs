@@ -27,7 +27,7 @@
 
 use std::time::Instant;
 
-use crate::board::bitboards::{self, BAND, Bitboards, COLUMN_SPREAD, Givens};
+use crate::board::bitboards::{self, BAND, Baseline, Build, COLUMN_SPREAD, Givens};
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
@@ -833,11 +833,11 @@ impl State {
     /// The state with `puzzle`'s givens placed, or the givens that clash, listed from the same
     /// bitboards for only the digits found clashing. Built in bulk from the rows, columns and
     /// boxes each digit is given in ([`Bitboards::givens`]), which is cheaper than placing the
-    /// givens one by one.
+    /// givens one by one. `B` picks the instructions that build them.
     #[inline(always)]
-    fn new(puzzle: &Board) -> Result<State, Vec<Conflict>> {
-        let bitboards = Bitboards::of(puzzle);
-        let Givens { candidates, clashing } = bitboards.givens();
+    fn new<B: Build>(puzzle: &Board) -> Result<State, Vec<Conflict>> {
+        let bitboards = B::bitboards(puzzle);
+        let Givens { candidates, clashing } = B::givens(&bitboards);
         if clashing != 0 {
             return Err(rules::conflicts_among(puzzle, &bitboards, clashing));
         }
@@ -1272,7 +1272,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
 
     /// Builds the state of `puzzle` and explores it.
     fn begin(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with(puzzle, Self::run)
+        self.begin_with::<Baseline>(puzzle, Self::run)
     }
 
     /// [`Search::begin`] compiled like [`Search::run_fast`], so that building the state counts
@@ -1280,24 +1280,25 @@ impl<'a, I: Interrupt> Search<'a, I> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with(puzzle, |search, state| search.run_fast(state))
+        self.begin_with::<bitboards::Avx2>(puzzle, |search, state| search.run_fast(state))
     }
 
     /// [`Search::begin_fast`] for [`Search::run_fast_pext`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
     fn begin_fast_pext(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with(puzzle, |search, state| search.run_fast_pext(state))
+        self.begin_with::<bitboards::Avx2>(puzzle, |search, state| search.run_fast_pext(state))
     }
 
-    /// The body of [`Search::begin`], generic over the search it starts.
+    /// The body of [`Search::begin`], generic over how it builds the state and the search it
+    /// starts.
     #[inline(always)]
-    fn begin_with(
+    fn begin_with<B: Build>(
         &mut self,
         puzzle: &Board,
         run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        let mut state = State::new(puzzle).map_err(Stop::Clashing)?;
+        let mut state = State::new::<B>(puzzle).map_err(Stop::Clashing)?;
         (self.weigh, self.stacks) = strategy(CELLS as u32 - state.open());
         run(self, &mut state)
     }
@@ -1607,7 +1608,7 @@ mod tests {
     /// The states after propagation along the path of first guesses.
     fn first_guess_path(puzzle: &Board) -> Vec<State> {
         let mut states = vec![];
-        let mut state = State::new(puzzle).expect("no clash");
+        let mut state = State::new::<Baseline>(puzzle).expect("no clash");
         while state.propagate::<ByShifts>(true) && !state.is_solved() {
             states.push(state);
             let Guess { band, pos, first, .. } = state.guess_cell(true);
@@ -1729,7 +1730,7 @@ mod tests {
     /// reaches.
     #[test]
     fn fewest_candidates_are_the_open_cells_of_the_least_count() {
-        let mut states = vec![State::new(&board(&".".repeat(CELLS))).expect("no clash")];
+        let mut states = vec![State::new::<Baseline>(&board(&".".repeat(CELLS))).expect("no clash")];
         for puzzle in data_set("17_clue_10k.txt").iter().take(300).chain(&data_set("multiple_solutions.txt")) {
             states.extend(first_guess_path(puzzle));
         }

@@ -7,8 +7,9 @@
 //! good part of the whole: about 1,900 instructions, of 11,200 for an easy puzzle's solve and
 //! 3,700 for a clashing line of `sudokud solve`. On x86_64 they work in SSE2 registers (part of
 //! the baseline, so no run-time detection): sixteen cells or four digits an instruction, with
-//! nothing stored and loaded back between the steps. Elsewhere, and as the tests' second
-//! implementation, a portable version computes the same a word or a digit at a time.
+//! nothing stored and loaded back between the steps. The search's AVX2 twins build them in AVX2
+//! registers, a band or eight digits an instruction. Elsewhere, and as the tests' oracle beside
+//! the others, a portable version computes the same a word or a digit at a time.
 
 use super::{Board, CELLS};
 
@@ -43,11 +44,58 @@ pub(crate) struct Givens {
     pub(crate) clashing: u16,
 }
 
+/// Which instructions build a puzzle's starting bitboards and what its givens leave: the
+/// baseline's ([`Baseline`]), or AVX2's ([`Avx2`]) inside the search's twins compiled for it.
+pub(crate) trait Build {
+    /// The bitboards of `board`.
+    fn bitboards(board: &Board) -> Bitboards;
+    /// What the givens of `bitboards` leave.
+    fn givens(bitboards: &Bitboards) -> Givens;
+}
+
+/// SSE2 on x86_64 (part of its baseline), a word or a digit at a time elsewhere.
+pub(crate) struct Baseline;
+
+impl Build for Baseline {
+    #[inline(always)]
+    fn bitboards(board: &Board) -> Bitboards {
+        imp::bitboards(&board.cells)
+    }
+
+    #[inline(always)]
+    fn givens(bitboards: &Bitboards) -> Givens {
+        imp::givens(bitboards)
+    }
+}
+
+/// AVX2: a band's 27 cells in one register, and eight digits, or one digit's three bands, a
+/// vector. Only for code that runs where the CPU has AVX2: the search's twins compiled for it
+/// ([`crate::solver::SearchPath::Avx2`] and after), into which it is inlined.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Build for Avx2 {
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn bitboards(board: &Board) -> Bitboards {
+        // SAFETY: only code that runs where the CPU has AVX2 uses `Avx2` (see above).
+        unsafe { avx2::bitboards(&board.cells) }
+    }
+
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn givens(bitboards: &Bitboards) -> Givens {
+        // SAFETY: as for `bitboards`.
+        unsafe { avx2::givens(bitboards) }
+    }
+}
+
 impl Bitboards {
     /// The bitboards of `board`.
     #[inline(always)]
     pub(crate) fn of(board: &Board) -> Bitboards {
-        imp::bitboards(&board.cells)
+        Baseline::bitboards(board)
     }
 
     /// The cells of `band` given `digit` (1-9).
@@ -57,9 +105,9 @@ impl Bitboards {
     }
 
     /// What the givens leave.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn givens(&self) -> Givens {
-        imp::givens(self)
+        Baseline::givens(self)
     }
 }
 
@@ -303,6 +351,111 @@ mod sse2 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi8,
+        _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_movemask_ps, _mm256_or_si256,
+        _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
+        _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_testz_si256,
+    };
+
+    use super::{BAND, Bitboards, CELLS, Givens, UNITS_OF_BAND};
+
+    // SAFETY (every `unsafe` here): the loads and stores stay in bounds, as each says; the
+    // other intrinsics are safe in these functions, which have AVX2 enabled.
+
+    /// A band's values in one 32-byte load, each value's cells by a compare and a `vpmovmskb`:
+    /// no bit planes to build and pick apart.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn bitboards(cells: &[u8; CELLS]) -> Bitboards {
+        let mut bitboards = Bitboards { blanks: [0; 3], digits: [[0; 12]; 3] };
+        for (band, (blanks, digits)) in bitboards.blanks.iter_mut().zip(&mut bitboards.digits).enumerate() {
+            // Bands 0 and 1 from their first cell (the five bytes past a band are masked off);
+            // band 2 from 32 bytes before the board's end, its cells at bits 5-31.
+            let (start, shift) = if band < 2 { (27 * band, 0) } else { (CELLS - 32, 27 * band - (CELLS - 32)) };
+            // `start + 32 <= CELLS`: the load reads only the board's bytes.
+            let bytes = unsafe { _mm256_loadu_si256(cells.as_ptr().add(start).cast::<__m256i>()) };
+            let holding = |value: u8| {
+                let equal = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(value as i8)));
+                (equal as u32 >> shift) & BAND
+            };
+            *blanks = holding(0);
+            for (digit, cells) in (1..).zip(&mut digits[..9]) {
+                *cells = holding(digit);
+            }
+        }
+        bitboards
+    }
+
+    /// [`super::portable::givens`] in four vectors: digits 1-8 of each band, then digit 9 of
+    /// the three bands in lanes 0-2, where the SSE2 build takes nine of four digits each.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn givens(bitboards: &Bitboards) -> Givens {
+        let (zero, nine_bits, minus_one) = (_mm256_setzero_si256(), _mm256_set1_epi32(0x1ff), _mm256_set1_epi32(-1));
+        let digits = &bitboards.digits;
+        // A band's lanes are twelve `u32`s: eight from the first are in bounds.
+        let low = |band: usize| unsafe { _mm256_loadu_si256(digits[band].as_ptr().cast::<__m256i>()) };
+        let nines = _mm256_setr_epi32(digits[0][8] as i32, digits[1][8] as i32, digits[2][8] as i32, 0, 0, 0, 0, 0);
+        let given = [low(0), low(1), low(2), nines];
+        // Each lane's givens folded onto the columns of its band's first row.
+        let own = given.map(|cells| {
+            let folded =
+                _mm256_or_si256(_mm256_or_si256(cells, _mm256_srli_epi32(cells, 9)), _mm256_srli_epi32(cells, 18));
+            _mm256_and_si256(folded, nine_bits)
+        });
+        // "At least one" and "at least two" bands giving the digit in a column: lane by lane for
+        // digits 1-8; for digit 9, lanes 0-2 against the same lanes rotated by one and by two
+        // (lanes 3-7 stay empty), so that each of lanes 0-2 sees all three bands.
+        let once_twice = |a: __m256i, b: __m256i, c: __m256i| {
+            let ab = _mm256_or_si256(a, b);
+            (_mm256_or_si256(ab, c), _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(ab, c)))
+        };
+        let (columns_low, mut repeated_low) = once_twice(own[0], own[1], own[2]);
+        let rotated =
+            |by: [i32; 3]| _mm256_permutevar8x32_epi32(own[3], _mm256_setr_epi32(by[0], by[1], by[2], 3, 4, 5, 6, 7));
+        let (columns_nine, mut repeated_nine) = once_twice(own[3], rotated([1, 2, 0]), rotated([2, 0, 1]));
+        let spread = |columns: __m256i| {
+            _mm256_or_si256(_mm256_or_si256(columns, _mm256_slli_epi32(columns, 9)), _mm256_slli_epi32(columns, 18))
+        };
+        let units = UNITS_OF_BAND.map(|unit| _mm256_set1_epi32(unit as i32));
+        // The blank cells of each lane's band that no unit or column given the lane's digit
+        // sees, with the cells given it; and the units given it twice.
+        let left = |cells: __m256i, columns: __m256i, blanks: __m256i, repeated: &mut __m256i| {
+            let mut taken = spread(columns);
+            for &unit in &units {
+                let in_unit = _mm256_and_si256(cells, unit);
+                taken = _mm256_or_si256(taken, _mm256_andnot_si256(_mm256_cmpeq_epi32(in_unit, zero), unit));
+                // Two or more bits: clearing the lowest leaves some.
+                *repeated = _mm256_or_si256(*repeated, _mm256_and_si256(in_unit, _mm256_add_epi32(in_unit, minus_one)));
+            }
+            _mm256_or_si256(_mm256_andnot_si256(taken, blanks), cells)
+        };
+        let mut candidates = [[0u32; 9]; 3];
+        for ((band_candidates, &cells), &blanks) in candidates.iter_mut().zip(&given).zip(&bitboards.blanks) {
+            let left = left(cells, columns_low, _mm256_set1_epi32(blanks as i32), &mut repeated_low);
+            // A band's candidates are nine `u32`s: the store writes the first eight.
+            unsafe { _mm256_storeu_si256(band_candidates.as_mut_ptr().cast::<__m256i>(), left) };
+        }
+        let [b0, b1, b2] = bitboards.blanks.map(|blanks| blanks as i32);
+        let blanks = _mm256_setr_epi32(b0, b1, b2, 0, 0, 0, 0, 0);
+        let mut nine = [0u32; 8];
+        let left_nine = left(nines, columns_nine, blanks, &mut repeated_nine);
+        // `nine` is eight `u32`s.
+        unsafe { _mm256_storeu_si256(nine.as_mut_ptr().cast::<__m256i>(), left_nine) };
+        for (band_candidates, &cells) in candidates.iter_mut().zip(&nine) {
+            band_candidates[8] = cells;
+        }
+        let unique_low = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(repeated_low, zero))) as u32;
+        let clashing_nine = u32::from(_mm256_testz_si256(repeated_nine, repeated_nine) == 0);
+        let clashing = (!unique_low & 0xff) | clashing_nine << 8;
+        Givens { candidates, clashing: (clashing as u16) << 1 }
+    }
+}
+
 /// The build a word or a digit at a time, where there is no SSE2, and the tests' second
 /// implementation where there is.
 #[cfg(any(test, not(target_arch = "x86_64")))]
@@ -407,8 +560,16 @@ mod tests {
         })
     }
 
-    /// Every cell lands in its value's bitboard and no other, checked cell by cell, in both
-    /// builds.
+    /// Whether this CPU runs the AVX2 build, which the tests then hold to the others.
+    fn avx2_runs() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// Every cell lands in its value's bitboard and no other, checked cell by cell, in every
+    /// build.
     #[test]
     fn bitboards_hold_each_cell_under_its_value() {
         let mut random = SplitMix64(5);
@@ -419,6 +580,10 @@ mod tests {
             }
             let bitboards = imp::bitboards(&cells);
             assert_eq!(bitboards, portable::bitboards(&cells));
+            #[cfg(target_arch = "x86_64")]
+            if avx2_runs() {
+                assert_eq!(Avx2::bitboards(&Board::from_cells(cells).expect("values 0-9")), bitboards);
+            }
             for (index, &value) in cells.iter().enumerate() {
                 let (band, pos) = (index / 27, index % 27);
                 assert_eq!(bitboards.blanks[band] >> pos & 1 == 1, value == 0, "cell {index}");
@@ -441,7 +606,7 @@ mod tests {
         }
     }
 
-    /// The candidates and clashing digits of both builds against a cell-by-cell reading of the
+    /// The candidates and clashing digits of every build against a cell-by-cell reading of the
     /// rules: a cell keeps a digit when it is given it, or is blank and nothing in its row,
     /// column or box is given it; a digit clashes when two of its givens share a unit.
     #[test]
@@ -460,7 +625,12 @@ mod tests {
             }
             let board = Board::from_cells(cells).expect("values 0-9");
             let bitboards = Bitboards::of(&board);
-            for givens in [bitboards.givens(), portable::givens(&bitboards)] {
+            let mut builds = vec![bitboards.givens(), portable::givens(&bitboards)];
+            #[cfg(target_arch = "x86_64")]
+            if avx2_runs() {
+                builds.push(Avx2::givens(&bitboards));
+            }
+            for givens in builds {
                 assert_eq!(givens.clashing, clashing);
                 for (cell, &value) in cells.iter().enumerate() {
                     for digit in 1..=9u8 {
