@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::decimal::Decimal;
@@ -98,24 +98,21 @@ impl LineError {
                 }
             }
             LineError::Unanswerable(Unanswerable::Conflicting(conflicts)) => {
-                // In a few writes, the cells nine at a time, not through `fmt` or piece by
-                // piece, which cost more than finding the conflicts.
-                out.write_all(CONFLICTING_KIND.as_bytes())?;
-                for nine in conflicts.chunks(9) {
-                    let mut cells = [0u8; 9 * 7];
-                    for (text, &Conflict { cell, digit, .. }) in cells.chunks_exact_mut(7).zip(nine) {
-                        // Rows and columns are 0-8 and digits 1-9: one character each.
-                        let (row, col, digit) = (cell.row(), cell.col(), digit.get());
-                        text.copy_from_slice(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit]);
-                    }
-                    out.write_all(&cells[..7 * nine.len()])?;
+                // Writes of a constant size, which the compiler turns into a few stores into a
+                // batch's buffer, not through `fmt`: a copy of pieces assembled elsewhere waited
+                // for their stores to land before it could read them.
+                out.write_all(&CONFLICTING_KIND)?;
+                for &Conflict { cell, digit, .. } in conflicts {
+                    // Rows and columns are 0-8 and digits 1-9: one character each.
+                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
+                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
                 }
             }
             LineError::Unanswerable(unanswerable) => {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
             }
             LineError::UnanswerableGrid(shape, Unanswerable::Conflicting(conflicts)) => {
-                out.write_all(CONFLICTING_KIND.as_bytes())?;
+                out.write_all(&CONFLICTING_KIND)?;
                 for conflict in conflicts {
                     write!(out, " r{}c{}={}", conflict.row, conflict.col, shape.symbol(conflict.value))?;
                 }
@@ -124,24 +121,27 @@ impl LineError {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
             }
         }
-        // One write for the line's end.
-        const BEFORE: &[u8] = b"\tline ";
-        let number = Decimal::of(line);
-        let number = number.as_str().as_bytes();
-        let mut end = [0u8; BEFORE.len() + 21];
-        end[..BEFORE.len()].copy_from_slice(BEFORE);
-        end[BEFORE.len()..][..number.len()].copy_from_slice(number);
-        end[BEFORE.len() + number.len()] = b'\n';
-        out.write_all(&end[..=BEFORE.len() + number.len()])
+        out.write_all(b"\tline ")?;
+        out.write_all(Decimal::of(line).as_str().as_bytes())?;
+        out.write_all(b"\n")
     }
 }
 
-/// The start of a line of conflicting givens, up to its cells: the problem's `type`.
-static CONFLICTING_KIND: LazyLock<String> = LazyLock::new(|| {
-    let slug = Kind::from(&Unanswerable::<Conflict>::Conflicting(Vec::new())).slug();
-    format!("error\t{slug}:")
-});
+/// The start of a line of conflicting givens, up to its cells: the problem's `type`
+/// (`a_conflict_line_names_every_cell` holds it to `Kind::from`).
+const CONFLICTING_KIND: [u8; ERROR.len() + Kind::ConflictingGivens.slug().len() + 1] = {
+    let slug = Kind::ConflictingGivens.slug().as_bytes();
+    let mut start = [b':'; ERROR.len() + Kind::ConflictingGivens.slug().len() + 1];
+    let mut index = 0;
+    while index < ERROR.len() + slug.len() {
+        start[index] = if index < ERROR.len() { ERROR[index] } else { slug[index - ERROR.len()] };
+        index += 1;
+    }
+    start
+};
 
+/// What every error line starts with.
+const ERROR: &[u8] = b"error\t";
 /// How every line of a batch is read and played: its box and its variant's rules.
 ///
 /// A line of 81 cells is a classic board unless `shape` says otherwise; a line of another
