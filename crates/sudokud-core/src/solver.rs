@@ -352,7 +352,7 @@ fn count_with(
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
     match search.start(puzzle, path) {
         Ok(_) => Ok(Searched::Counted(search.count)),
-        Err(Stop::Clashing(conflicts)) => Ok(Searched::Clashing(conflicts)),
+        Err(Stop::Clashing) => Ok(Searched::Clashing(search.clashing)),
         Err(Stop::Interrupted) => Err(Interrupted),
         // A restart comes after a guess, so after the givens were placed without a clash.
         Err(Stop::Restart) => {
@@ -401,7 +401,7 @@ fn start_over(
             Ok(_) => return Ok(Count { solutions: search.count.solutions, first }),
             Err(Stop::Interrupted) => return Err(Interrupted),
             Err(Stop::Restart) => attempt += 1,
-            Err(Stop::Clashing(_)) => unreachable!("the first attempt placed these givens, so they agree"),
+            Err(Stop::Clashing) => unreachable!("the first attempt placed these givens, so they agree"),
         }
     }
 }
@@ -421,8 +421,8 @@ fn restart_allowance(attempt: u32) -> u32 {
 
 /// Why a search stopped before it finished.
 enum Stop {
-    /// Givens clash: there is nothing to search.
-    Clashing(Vec<Conflict>),
+    /// Givens clash: there is nothing to search ([`Search::clashing`] lists them).
+    Clashing,
     /// The caller's [`Interrupt`] said so.
     Interrupted,
     /// The attempt used up its allowance of guesses: start over in another order.
@@ -1234,6 +1234,9 @@ struct Search<'a, I> {
     weigh: bool,
     /// Whether propagation looks for locked candidates in stacks: see [`STACK_GIVENS`].
     stacks: bool,
+    /// The givens that clash, when [`Stop::Clashing`] ended the search: kept here rather than
+    /// in `Stop`, so that the result of every step of the search fits in registers.
+    clashing: Vec<Conflict>,
     interrupt: &'a mut I,
 }
 
@@ -1247,6 +1250,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
             allowance,
             weigh: true,
             stacks: true,
+            clashing: Vec::new(),
             interrupt,
         }
     }
@@ -1298,7 +1302,13 @@ impl<'a, I: Interrupt> Search<'a, I> {
         puzzle: &Board,
         run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        let mut state = State::new::<B>(puzzle).map_err(Stop::Clashing)?;
+        let mut state = match State::new::<B>(puzzle) {
+            Ok(state) => state,
+            Err(clashing) => {
+                self.clashing = clashing;
+                return Err(Stop::Clashing);
+            }
+        };
         (self.weigh, self.stacks) = strategy(CELLS as u32 - state.open());
         run(self, &mut state)
     }
