@@ -832,7 +832,7 @@ struct Guess {
 impl State {
     /// The state with `puzzle`'s givens placed, or the givens that clash, listed from the same
     /// bitboards for only the digits found clashing. Built in bulk from the rows, columns and
-    /// boxes each digit is given in ([`Bitboards::givens`]), which is cheaper than placing the
+    /// boxes each digit is given in ([`Build::givens`]), which is cheaper than placing the
     /// givens one by one. `B` picks the instructions that build them.
     #[inline(always)]
     fn new<B: Build>(puzzle: &Board) -> Result<State, Vec<Conflict>> {
