@@ -1186,13 +1186,13 @@ impl State {
     /// [`PAIR_PEER_WEIGHT`] times more.
     #[inline(always)]
     fn reach(&self, band: usize, pos: u32, mut digits: u16, pairs: &[u32; 3]) -> u32 {
-        let column_cells = COLUMN_SPREAD << (pos % 9);
-        let (near, far) = [(1, 2), (0, 2), (0, 1)][band];
-        // The peers as one word for one count per digit: the band's cells in the low half, the
-        // column's cells of the two other bands in the high half, the far band's a bit above the
-        // near band's. Only their number matters, so the column is not shifted into place.
+        let column = pos % 9;
+        let column_cells = COLUMN_SPREAD << column;
+        let (near, far) = ((band + 1) % 3, (band + 2) % 3);
+        // The peers as one word: the band's cells, then the column in the two other bands as
+        // bits 27, 36, 45 and 28, 37, 46. One count per digit for all of them.
         let gather = |near_cells: u32, far_cells: u32, own: u32| {
-            u64::from(own) | u64::from(near_cells & column_cells | (far_cells & column_cells) << 1) << 32
+            u64::from(own) | u64::from((near_cells & column_cells | (far_cells & column_cells) << 1) >> column) << 27
         };
         let paired_peers = gather(pairs[near], pairs[far], pairs[band] & BAND_PEERS[pos as usize]);
         let candidates = &self.candidates;
