@@ -27,7 +27,7 @@
 
 use std::time::Instant;
 
-use crate::board::bitboards::{self, BAND, Baseline, Build, COLUMN_SPREAD, Givens};
+use crate::board::bitboards::{self, BAND, Baseline, Build, COLUMN_SPREAD};
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
@@ -830,18 +830,25 @@ struct Guess {
 }
 
 impl State {
-    /// The state with `puzzle`'s givens placed, or the givens that clash, listed from the same
-    /// bitboards for only the digits found clashing. Built in bulk from the rows, columns and
-    /// boxes each digit is given in ([`Build::givens`]), which is cheaper than placing the
-    /// givens one by one. `B` picks the instructions that build them.
+    /// A state for [`State::give`] to place a puzzle's givens in.
+    const UNGIVEN: State = State { candidates: [[0; 9]; 3], unsolved: [0; 3], dirty: ALL_DIRTY, stale: ALL_STALE };
+
+    /// Places `puzzle`'s givens in this state, fresh from [`State::UNGIVEN`], or returns false
+    /// when some clash, with those in `clashing`, listed from the same bitboards for only the
+    /// digits found clashing. Built in bulk from the rows, columns and boxes each digit is
+    /// given in ([`Build::givens`]), which is cheaper than placing the givens one by one. `B`
+    /// picks the instructions that build them. In place, where the search keeps it, rather than
+    /// returned: see [`Build::givens`].
     #[inline(always)]
-    fn new<B: Build>(puzzle: &Board) -> Result<State, Vec<Conflict>> {
+    fn give<B: Build>(&mut self, puzzle: &Board, clashing: &mut Vec<Conflict>) -> bool {
         let bitboards = B::bitboards(puzzle);
-        let Givens { candidates, clashing } = B::givens(&bitboards);
-        if clashing != 0 {
-            return Err(rules::conflicts_among(puzzle, &bitboards, clashing));
+        let clashing_digits = B::givens(&bitboards, &mut self.candidates);
+        if clashing_digits != 0 {
+            *clashing = rules::conflicts_among(puzzle, &bitboards, clashing_digits);
+            return false;
         }
-        Ok(State { candidates, unsolved: bitboards.blanks, dirty: ALL_DIRTY, stale: ALL_STALE })
+        self.unsolved = bitboards.blanks;
+        true
     }
 
     /// Records `cells` of `band` as holding `digit`: clears them from the other digits and
@@ -1302,13 +1309,10 @@ impl<'a, I: Interrupt> Search<'a, I> {
         puzzle: &Board,
         run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
-        let mut state = match State::new::<B>(puzzle) {
-            Ok(state) => state,
-            Err(clashing) => {
-                self.clashing = clashing;
-                return Err(Stop::Clashing);
-            }
-        };
+        let mut state = State::UNGIVEN;
+        if !state.give::<B>(puzzle, &mut self.clashing) {
+            return Err(Stop::Clashing);
+        }
         (self.weigh, self.stacks) = strategy(CELLS as u32 - state.open());
         run(self, &mut state)
     }
@@ -1615,10 +1619,17 @@ mod tests {
         assert_eq!(strategy(81), (false, false));
     }
 
+    /// The state of `puzzle`, whose givens do not clash.
+    fn state_of(puzzle: &Board) -> State {
+        let mut state = State::UNGIVEN;
+        assert!(state.give::<Baseline>(puzzle, &mut Vec::new()), "no clash");
+        state
+    }
+
     /// The states after propagation along the path of first guesses.
     fn first_guess_path(puzzle: &Board) -> Vec<State> {
         let mut states = vec![];
-        let mut state = State::new::<Baseline>(puzzle).expect("no clash");
+        let mut state = state_of(puzzle);
         while state.propagate::<ByShifts>(true) && !state.is_solved() {
             states.push(state);
             let Guess { band, pos, first, .. } = state.guess_cell(true);
@@ -1740,7 +1751,7 @@ mod tests {
     /// reaches.
     #[test]
     fn fewest_candidates_are_the_open_cells_of_the_least_count() {
-        let mut states = vec![State::new::<Baseline>(&board(&".".repeat(CELLS))).expect("no clash")];
+        let mut states = vec![state_of(&board(&".".repeat(CELLS)))];
         for puzzle in data_set("17_clue_10k.txt").iter().take(300).chain(&data_set("multiple_solutions.txt")) {
             states.extend(first_guess_path(puzzle));
         }

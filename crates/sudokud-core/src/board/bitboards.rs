@@ -34,23 +34,21 @@ pub(crate) struct Bitboards {
     pub(crate) digits: [[u32; 12]; 3],
 }
 
-/// What a board's givens leave, before any search.
-pub(crate) struct Givens {
-    /// Per band and digit (index `d - 1`), the blank cells whose row, column and box are not
-    /// given the digit, and the cells given it.
-    pub(crate) candidates: [[u32; 9]; 3],
-    /// The digits given twice in some row, column or box, bit `d` for digit `d`: a board with
-    /// any breaks the rules, and their candidates mean nothing.
-    pub(crate) clashing: u16,
-}
-
 /// Which instructions build a puzzle's starting bitboards and what its givens leave: the
 /// baseline's ([`Baseline`]), or AVX2's ([`Avx2`]) inside the search's twins compiled for it.
 pub(crate) trait Build {
     /// The bitboards of `board`.
     fn bitboards(board: &Board) -> Bitboards;
-    /// What the givens of `bitboards` leave.
-    fn givens(bitboards: &Bitboards) -> Givens;
+    /// What the givens of `bitboards` leave: per band and digit (index `d - 1`), the blank cells
+    /// whose row, column and box are not given the digit, and the cells given it, written to
+    /// `candidates`. Returns the digits given twice in some row, column or box, bit `d` for digit
+    /// `d`: a board with any breaks the rules, and its candidates mean nothing.
+    ///
+    /// Written where the caller keeps them rather than returned: the search's state, returned by
+    /// value, was copied by loads that straddled the stores that had just written it, each
+    /// waiting for them to reach the cache (a store-forwarding stall; a fifth of the time of
+    /// building a state on the clashing lines of `sudokud solve`).
+    fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16;
 }
 
 /// SSE2 on x86_64 (part of its baseline), a word or a digit at a time elsewhere.
@@ -63,8 +61,8 @@ impl Build for Baseline {
     }
 
     #[inline(always)]
-    fn givens(bitboards: &Bitboards) -> Givens {
-        imp::givens(bitboards)
+    fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16 {
+        imp::givens(bitboards, candidates)
     }
 }
 
@@ -85,9 +83,9 @@ impl Build for Avx2 {
 
     #[inline(always)]
     #[allow(unsafe_code)]
-    fn givens(bitboards: &Bitboards) -> Givens {
+    fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16 {
         // SAFETY: as for `bitboards`.
-        unsafe { avx2::givens(bitboards) }
+        unsafe { avx2::givens(bitboards, candidates) }
     }
 }
 
@@ -102,12 +100,6 @@ impl Bitboards {
     #[inline(always)]
     pub(crate) fn given(&self, band: usize, digit: usize) -> u32 {
         self.digits[band][digit - 1]
-    }
-
-    /// What the givens leave.
-    #[cfg(test)]
-    pub(crate) fn givens(&self) -> Givens {
-        Baseline::givens(self)
     }
 }
 
@@ -150,7 +142,7 @@ mod sse2 {
         _mm_unpacklo_epi32, _mm_xor_si128,
     };
 
-    use super::{BAND, Bitboards, CELLS, Givens, UNITS_OF_BAND};
+    use super::{BAND, Bitboards, CELLS, UNITS_OF_BAND};
 
     // SAFETY (every `unsafe` here but the two transmutes): SSE2 is part of the x86_64 baseline,
     // so every CPU this code runs on has it, and these intrinsics work on values and read no
@@ -297,7 +289,7 @@ mod sse2 {
     /// empty lanes): each unit of a band is an AND, a compare and an AND-NOT per four digits,
     /// where digit by digit each row and box took a test and a table lookup.
     #[inline(always)]
-    pub(super) fn givens(bitboards: &Bitboards) -> Givens {
+    pub(super) fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16 {
         let (zero, nine_bits, minus_one) = (splat(0), splat(0x1ff), splat(u32::MAX));
         let units = UNITS_OF_BAND.map(splat);
         let four = |digits: &[u32; 12], first: usize| {
@@ -325,7 +317,6 @@ mod sse2 {
         let seen = columns.map(|columns| unsafe {
             _mm_or_si128(_mm_or_si128(columns, _mm_slli_epi32(columns, 9)), _mm_slli_epi32(columns, 18))
         });
-        let mut candidates = [[0u32; 9]; 3];
         for ((band_candidates, given), &blanks) in candidates.iter_mut().zip(&given).zip(&bitboards.blanks) {
             let blanks = splat(blanks);
             let mut all = [0u32; 12];
@@ -347,7 +338,7 @@ mod sse2 {
         }
         let unique = |repeated: __m128i| unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(repeated, zero))) };
         let clashing = !(unique(repeated[0]) | unique(repeated[1]) << 4 | unique(repeated[2]) << 8) & 0x1ff;
-        Givens { candidates, clashing: (clashing as u16) << 1 }
+        (clashing as u16) << 1
     }
 }
 
@@ -361,7 +352,7 @@ mod avx2 {
         _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_testz_si256,
     };
 
-    use super::{BAND, Bitboards, CELLS, Givens, UNITS_OF_BAND};
+    use super::{BAND, Bitboards, CELLS, UNITS_OF_BAND};
 
     // SAFETY (every `unsafe` here): the loads and stores stay in bounds, as each says; the
     // other intrinsics are safe in these functions, which have AVX2 enabled.
@@ -394,7 +385,7 @@ mod avx2 {
     /// the three bands in lanes 0-2, where the SSE2 build takes nine of four digits each.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn givens(bitboards: &Bitboards) -> Givens {
+    pub(super) fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16 {
         let (zero, nine_bits, minus_one) = (_mm256_setzero_si256(), _mm256_set1_epi32(0x1ff), _mm256_set1_epi32(-1));
         let digits = &bitboards.digits;
         // A band's lanes are twelve `u32`s: eight from the first are in bounds.
@@ -434,7 +425,6 @@ mod avx2 {
             }
             _mm256_or_si256(_mm256_andnot_si256(taken, blanks), cells)
         };
-        let mut candidates = [[0u32; 9]; 3];
         for ((band_candidates, &cells), &blanks) in candidates.iter_mut().zip(&given).zip(&bitboards.blanks) {
             let left = left(cells, columns_low, _mm256_set1_epi32(blanks as i32), &mut repeated_low);
             // A band's candidates are nine `u32`s: the store writes the first eight.
@@ -452,7 +442,7 @@ mod avx2 {
         let unique_low = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(repeated_low, zero))) as u32;
         let clashing_nine = u32::from(_mm256_testz_si256(repeated_nine, repeated_nine) == 0);
         let clashing = (!unique_low & 0xff) | clashing_nine << 8;
-        Givens { candidates, clashing: (clashing as u16) << 1 }
+        (clashing as u16) << 1
     }
 }
 
@@ -460,7 +450,7 @@ mod avx2 {
 /// implementation where there is.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 mod portable {
-    use super::{BAND, Bitboards, CELLS, COLUMN_SPREAD, Givens, UNITS_OF_BAND};
+    use super::{BAND, Bitboards, CELLS, COLUMN_SPREAD, UNITS_OF_BAND};
 
     /// Bit-sliced rather than one OR per cell: an OR into a slot picked by the value makes each
     /// cell wait for the store of the cell before it when both hold the same value (most are
@@ -513,8 +503,7 @@ mod portable {
 
     /// A digit's candidates lose every cell of the rows, boxes and columns it is given in; it
     /// clashes when one of them holds two of its givens.
-    pub(super) fn givens(bitboards: &Bitboards) -> Givens {
-        let mut candidates = [[0u32; 9]; 3];
+    pub(super) fn givens(bitboards: &Bitboards, candidates: &mut [[u32; 9]; 3]) -> u16 {
         let mut clashing = 0;
         for digit in 1..=9 {
             let (mut columns, mut repeated) = (0, false);
@@ -536,7 +525,7 @@ mod portable {
             }
             clashing |= u16::from(repeated) << digit;
         }
-        Givens { candidates, clashing }
+        clashing
     }
 }
 
@@ -625,18 +614,24 @@ mod tests {
             }
             let board = Board::from_cells(cells).expect("values 0-9");
             let bitboards = Bitboards::of(&board);
-            let mut builds = vec![bitboards.givens(), portable::givens(&bitboards)];
+            let build = |givens: fn(&Bitboards, &mut [[u32; 9]; 3]) -> u16| {
+                // Filled with what no build writes, so that a cell left unwritten shows.
+                let mut candidates = [[u32::MAX; 9]; 3];
+                let clashing = givens(&bitboards, &mut candidates);
+                (candidates, clashing)
+            };
+            let mut builds = vec![build(Baseline::givens), build(portable::givens)];
             #[cfg(target_arch = "x86_64")]
             if avx2_runs() {
-                builds.push(Avx2::givens(&bitboards));
+                builds.push(build(Avx2::givens));
             }
-            for givens in builds {
-                assert_eq!(givens.clashing, clashing);
+            for (candidates, found_clashing) in builds {
+                assert_eq!(found_clashing, clashing);
                 for (cell, &value) in cells.iter().enumerate() {
                     for digit in 1..=9u8 {
                         let free =
                             value == 0 && unit_of(cell).iter().all(|&unit| given_in[usize::from(digit)][unit] == 0);
-                        let kept = givens.candidates[cell / 27][usize::from(digit) - 1] >> (cell % 27) & 1 == 1;
+                        let kept = candidates[cell / 27][usize::from(digit) - 1] >> (cell % 27) & 1 == 1;
                         assert_eq!(kept, value == digit || free, "cell {cell}, digit {digit}");
                     }
                 }
