@@ -35,7 +35,13 @@ pub const CELLS: usize = SIZE * SIZE;
 ///
 /// Every cell holds `0` (blank) or a digit `1..=9`; the constructors enforce it, so code that
 /// receives a `Board` never re-checks the range.
+///
+/// Aligned to 16 bytes (96 in all): the results that carry a board up from the search are copied
+/// 16 bytes at a time, and aligned, each of those loads finds its bytes in one earlier store
+/// instead of waiting for several to reach the cache (`sudokud solve`, alternating runs: easy
+/// lines -2.7 %, clashing lines -2.1 %, serg -1.1 %, for the same instructions).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(align(16))]
 pub struct Board {
     cells: [u8; CELLS],
 }
