@@ -101,7 +101,7 @@ impl LineError {
                 // Writes of a constant size, which the compiler turns into a few stores into a
                 // batch's buffer, not through `fmt`: a copy of pieces assembled elsewhere waited
                 // for their stores to land before it could read them.
-                out.write_all(&CONFLICTING_KIND)?;
+                out.write_all(CONFLICTING_KIND)?;
                 for &Conflict { cell, digit, .. } in conflicts {
                     // Rows and columns are 0-8 and digits 1-9: one character each.
                     let (row, col, digit) = (cell.row(), cell.col(), digit.get());
@@ -112,7 +112,7 @@ impl LineError {
                 write!(out, "error\t{}: {unanswerable}", Kind::from(unanswerable).slug())?;
             }
             LineError::UnanswerableGrid(shape, Unanswerable::Conflicting(conflicts)) => {
-                out.write_all(&CONFLICTING_KIND)?;
+                out.write_all(CONFLICTING_KIND)?;
                 for conflict in conflicts {
                     write!(out, " r{}c{}={}", conflict.row, conflict.col, shape.symbol(conflict.value))?;
                 }
@@ -127,21 +127,11 @@ impl LineError {
     }
 }
 
-/// The start of a line of conflicting givens, up to its cells: the problem's `type`
-/// (`a_conflict_line_names_every_cell` holds it to `Kind::from`).
-const CONFLICTING_KIND: [u8; ERROR.len() + Kind::ConflictingGivens.slug().len() + 1] = {
-    let slug = Kind::ConflictingGivens.slug().as_bytes();
-    let mut start = [b':'; ERROR.len() + Kind::ConflictingGivens.slug().len() + 1];
-    let mut index = 0;
-    while index < ERROR.len() + slug.len() {
-        start[index] = if index < ERROR.len() { ERROR[index] } else { slug[index - ERROR.len()] };
-        index += 1;
-    }
-    start
-};
+/// The start of a line of conflicting givens, up to its cells: the problem's `type`. A literal,
+/// so that its writes are of a constant size (`a_conflict_line_names_every_cell` holds it to
+/// `Kind::from`).
+const CONFLICTING_KIND: &[u8] = b"error\tconflicting-givens:";
 
-/// What every error line starts with.
-const ERROR: &[u8] = b"error\t";
 /// How every line of a batch is read and played: its box and its variant's rules.
 ///
 /// A line of 81 cells is a classic board unless `shape` says otherwise; a line of another

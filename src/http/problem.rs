@@ -84,7 +84,7 @@ impl Kind {
         Kind::Internal,
     ];
 
-    pub const fn slug(self) -> &'static str {
+    pub fn slug(self) -> &'static str {
         match self {
             Kind::MalformedJson => "malformed-json",
             Kind::MalformedRequest => "malformed-request",
