@@ -777,7 +777,7 @@ fn stale_of(entries: u32) -> u32 {
 
 /// Per digit, the dead ends met so far in one search where the digit ran out of places (in a
 /// band, a column or a stack): a digit that keeps running out of places is where the puzzle is
-/// tight, so [`State::reach`] counts each of its dead ends as half a peer ruled out, and the
+/// tight, so [`State::reach`] counts each of its dead ends as half a candidate ruled out, and the
 /// search branches on such digits sooner and meets its next dead ends higher in the tree.
 /// Candidates tried on forum_hardest_1106 -12.5 %, 1905 -7 %, other sets within 1 %; kept per
 /// digit, not per band and digit (1106 -8 %) or with recent dead ends counted more (bigger
