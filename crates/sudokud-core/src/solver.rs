@@ -785,6 +785,14 @@ fn stale_of(entries: u32) -> u32 {
 #[derive(Clone, Copy, Default)]
 struct DeadEnds([u32; 9]);
 
+impl DeadEnds {
+    /// Counts a dead end where `digit` ran out of places.
+    #[inline(always)]
+    fn record(&mut self, digit: usize) {
+        self.0[digit] += 1;
+    }
+}
+
 /// How a pass of naked singles ended.
 enum Naked {
     Contradiction,
@@ -929,7 +937,7 @@ impl State {
                 let (kept, lone) = R::shrink(held);
                 let cells = held & kept;
                 if cells == 0 {
-                    dead_ends.0[usize::from(ENTRY[index].1)] += 1;
+                    dead_ends.record(usize::from(ENTRY[index].1));
                     return false;
                 }
                 *entry = cells;
@@ -1013,13 +1021,13 @@ impl State {
                 once |= columns[band];
             }
             if once != 0x1ff {
-                dead_ends.0[digit] += 1;
+                dead_ends.record(digit);
                 return Naked::Contradiction;
             }
             let allowed = if stacks {
                 let allowed = stack_rule(columns);
                 if !every_stack_holds(allowed[0]) {
-                    dead_ends.0[digit] += 1;
+                    dead_ends.record(digit);
                     return Naked::Contradiction;
                 }
                 allowed
