@@ -160,9 +160,10 @@ impl SolverPool {
         Ok(((admission, running), deadline))
     }
 
-    /// Like [`SolverPool::run`], for a job that can be run twice: it is tried first on the
+    /// Like [`SolverPool::run`], for a job that can be called twice: it is tried first on the
     /// caller's async worker with a deadline [`INLINE_BUDGET`] away, and only if that stops it,
-    /// run again from the start on the blocking pool.
+    /// called again on the blocking pool, where a job that keeps its progress (the solver's
+    /// [`Progress`](crate::solver::Progress)) goes on from where the try paused.
     ///
     /// Most puzzles people send are solved in a few microseconds, and handing a job to the
     /// blocking pool and its answer back costs two thread wake-ups, several times that (on
@@ -171,9 +172,9 @@ impl SolverPool {
     /// those of [`SolverPool::run`]: the inline try holds a slot like any job, so a full server
     /// still refuses with 503, and an async worker is never held for more than the budget plus
     /// one poll interval of the search ([`Deadline`]'s 64 guesses).
-    pub async fn run_inline_first<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
+    pub async fn run_inline_first<T, F>(&self, work: &'static str, mut job: F) -> Result<T, PoolError>
     where
-        F: Fn(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+        F: FnMut(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
         let (permits, deadline) = self.admit_and_wait(work).await?;
@@ -336,8 +337,8 @@ mod tests {
         assert_eq!(seen, Ok(Some("job-1".to_owned())));
     }
 
-    /// A quick job ends on the caller's thread; one that outlasts the inline budget is run
-    /// again, from the start, on a thread of the blocking pool; one that outlasts the request's
+    /// A quick job ends on the caller's thread; one that outlasts the inline budget is called
+    /// again, on a thread of the blocking pool; one that outlasts the request's
     /// deadline inline is a timeout. The slot is free again after each.
     #[tokio::test]
     async fn a_job_is_tried_inline_first_and_handed_over_when_it_needs_longer() {
@@ -365,6 +366,35 @@ mod tests {
             pool.run_inline_first("test", |deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) });
         assert_eq!(result.await, Err(PoolError::TimedOut(Duration::ZERO)));
         assert_eq!(pool.shared.running.available_permits(), 1);
+    }
+
+    /// A search the inline budget paused goes on, on the blocking pool, from where it paused.
+    #[tokio::test]
+    async fn a_search_handed_over_goes_on_from_its_progress() {
+        use crate::solver::{self, Progress};
+        // The first of tests/data/forum_hardest_1106.txt: about 60 us of search in a release
+        // build, three times the inline budget.
+        let hard: crate::board::Board =
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3".parse().unwrap();
+        // Also asks the CPU's features once, which takes longer than the budget here.
+        let expected = solver::classify(&hard, &mut solver::Never).unwrap();
+        let pool = pool(1, 0);
+        // A thread preempted before the search starts spends the budget without a pause: the
+        // job is then called again from the start, so a few tries must see one pause.
+        let mut gone_on = false;
+        for _ in 0..5 {
+            let mut progress = Progress::default();
+            let mut calls = Vec::new();
+            let job = move |deadline: &mut Deadline| {
+                calls.push(progress.is_paused());
+                solver::classify_from(&hard, &mut progress, deadline).map(|verdict| (verdict, calls.clone()))
+            };
+            let (verdict, calls) = pool.run_inline_first("test", job).await.unwrap();
+            assert_eq!(verdict, expected);
+            assert_eq!(calls.len(), 2, "tried inline, then handed over");
+            gone_on |= calls == [false, true];
+        }
+        assert!(gone_on, "the pool's call never went on from a pause");
     }
 
     /// Starts a job that holds a slot until `release` is used, and returns once it holds it.

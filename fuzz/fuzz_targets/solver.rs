@@ -4,7 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 use sudokud::board::{Board, CELLS};
 use sudokud::rules;
-use sudokud::solver::{self, Count, Never, Outcome, PollBudget, SearchPath};
+use sudokud::solver::{self, Count, EveryNthPoll, Never, Outcome, PollBudget, Progress, SearchPath};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[setting, polls], cells)) = data.split_first_chunk::<2>() else { return };
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(count.solutions, 0, "conflicting givens have no solution");
     }
     for path in SearchPath::ALL {
-        if let Some(other) = solver::count_solutions_on(path, &puzzle, limit, &mut Never) {
+        if let Some(other) = solver::count_solutions_on(path, &puzzle, limit, &mut Progress::default(), &mut Never) {
             assert_eq!(other, Ok(count), "the {path:?} path disagrees");
         }
     }
@@ -40,11 +40,26 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(count.solutions.min(2), up_to_two.solutions.min(limit), "solve and count disagree");
 
     // An interrupted search either stops or gives the uninterrupted answer.
-    let interrupted = SearchPath::ALL
-        .into_iter()
-        .filter_map(|path| solver::count_solutions_on(path, &puzzle, limit, &mut PollBudget(u32::from(polls))));
+    let interrupted = SearchPath::ALL.into_iter().filter_map(|path| {
+        solver::count_solutions_on(path, &puzzle, limit, &mut Progress::default(), &mut PollBudget(u32::from(polls)))
+    });
     for finished in interrupted.flatten() {
         assert_eq!(finished, count, "an interrupted search gave another answer");
+    }
+
+    // A search paused every few guesses, and each time called again with its progress, ends
+    // with the uninterrupted answer on every path.
+    for path in SearchPath::ALL.into_iter().filter(|path| path.is_supported()) {
+        let mut pauses = EveryNthPoll::new(u32::from(setting >> 2) + 3);
+        let mut progress = Progress::default();
+        let resumed = loop {
+            match solver::count_solutions_on(path, &puzzle, limit, &mut progress, &mut pauses) {
+                Some(Ok(count)) => break count,
+                Some(Err(_)) => {}
+                None => unreachable!("a supported path"),
+            }
+        };
+        assert_eq!(resumed, count, "the {path:?} path, paused and resumed, gave another answer");
     }
 });
 

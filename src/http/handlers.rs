@@ -16,7 +16,7 @@ use crate::member;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
-use crate::solver::{Deadline, Interrupted, Unanswerable, Verdict};
+use crate::solver::{Deadline, Interrupted, Progress, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
 /// The repository's OpenAPI document, served byte for byte.
@@ -126,8 +126,11 @@ pub async fn solve(
 ) -> Result<SolveResponse, ApiError> {
     let (puzzle, format) = request.puzzle()?;
     // The job must end in `Interrupted` when its deadline stops it, so that an inline try the
-    // budget stopped is handed to the pool rather than answered as a timeout.
-    let verdict = state.pool.run_inline_first("solve", move |deadline| puzzle.classify(deadline)).await?;
+    // budget stopped is handed to the pool rather than answered as a timeout; the pool's run
+    // goes on from where the try paused.
+    let mut progress = Progress::default();
+    let verdict =
+        state.pool.run_inline_first("solve", move |deadline| puzzle.classify_from(&mut progress, deadline)).await?;
     solved(verdict, format)
 }
 
@@ -214,7 +217,9 @@ pub async fn count(
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
-    let count = state.pool.run_inline_first("count", move |deadline| puzzle.count(limit, deadline)).await?;
+    let mut progress = Progress::default();
+    let count =
+        state.pool.run_inline_first("count", move |deadline| puzzle.count_from(limit, &mut progress, deadline)).await?;
     let solutions = count.map_err(Unanswerable::Conflicting)?;
     Ok(Json(CountResponse { solutions, limit, limit_reached: solutions == limit }))
 }

@@ -4,7 +4,7 @@
 //! same answers.
 
 use sudokud::board::Board;
-use sudokud::solver::{self, Never, SearchPath};
+use sudokud::solver::{self, Never, Progress, SearchPath};
 
 use crate::common::{data_dir, load};
 
@@ -17,7 +17,9 @@ fn other_paths() -> impl Iterator<Item = SearchPath> {
 /// first that does not, if any.
 fn differing_path(puzzle: &Board, limit: usize) -> Option<SearchPath> {
     let fastest = solver::count_solutions(puzzle, limit, &mut Never).unwrap();
-    other_paths().find(|&path| solver::count_solutions_on(path, puzzle, limit, &mut Never) != Some(Ok(fastest)))
+    other_paths().find(|&path| {
+        solver::count_solutions_on(path, puzzle, limit, &mut Progress::default(), &mut Never) != Some(Ok(fastest))
+    })
 }
 
 #[test]
@@ -51,7 +53,7 @@ fn every_path_counts_up_to_the_limit() {
 #[test]
 fn a_path_the_cpu_cannot_run_is_refused() {
     for path in SearchPath::ALL {
-        let count = solver::count_solutions_on(path, &Board::EMPTY, 1, &mut Never);
+        let count = solver::count_solutions_on(path, &Board::EMPTY, 1, &mut Progress::default(), &mut Never);
         assert_eq!(count.is_some(), path.is_supported(), "{path:?}");
     }
     assert!(SearchPath::Portable.is_supported());

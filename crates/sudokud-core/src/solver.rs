@@ -22,9 +22,11 @@
 //!
 //! Search stops at the second solution when the caller only needs uniqueness (see
 //! [`count_solutions`]'s `limit`), and polls an [`Interrupt`] every [`POLL_INTERVAL`] guesses
-//! (or as often as it asks) so a deadline can end it. A search that goes a few thousand guesses without a solution starts
-//! over on a relabeled copy of the puzzle, which cuts the heavy tail of depth-first search on
-//! sparse grids from seconds to milliseconds (see `count_with`).
+//! (or as often as it asks) so a deadline can end it; the levels of the tree it unwinds from such
+//! a stop can be kept ([`Progress`]) for a later call, on any thread, to go on from. A search
+//! that goes a few thousand guesses without a solution starts over on a relabeled copy of the
+//! puzzle, which cuts the heavy tail of depth-first search on sparse grids from seconds to
+//! milliseconds (see `count_with`).
 
 use std::time::Instant;
 
@@ -94,6 +96,40 @@ impl Interrupt for PollBudget {
     fn should_stop(&mut self) -> bool {
         self.0 = self.0.saturating_sub(1);
         self.0 == 0
+    }
+}
+
+/// Interrupts at every n-th poll, and polls at every guess: pauses a search again and again, at
+/// the same points on every run, so that tests and fuzzing can check that a search resumed from
+/// its [`Progress`] each time ends as one run straight through would.
+#[derive(Clone, Copy, Debug)]
+pub struct EveryNthPoll {
+    n: u32,
+    polls: u32,
+}
+
+impl EveryNthPoll {
+    /// Every `n`-th poll, `n` at least 3: a resumed search polls twice (on entry, and again at
+    /// the guess it paused at) before its first new guess.
+    pub fn new(n: u32) -> EveryNthPoll {
+        assert!(n >= 3, "a search interrupted at every {n}th poll would never get past its pause");
+        EveryNthPoll { n, polls: 0 }
+    }
+
+    /// The polls so far.
+    pub fn polls(&self) -> u32 {
+        self.polls
+    }
+}
+
+impl Interrupt for EveryNthPoll {
+    fn poll_interval(&self) -> u32 {
+        1
+    }
+
+    fn should_stop(&mut self) -> bool {
+        self.polls += 1;
+        self.polls.is_multiple_of(self.n)
     }
 }
 
@@ -196,7 +232,17 @@ impl<B, C> Verdict<B, C> {
 
 /// Classifies `puzzle`, searching for at most two solutions unless `interrupt` stops it first.
 pub fn classify(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Verdict, Interrupted> {
-    Ok(match count_or_conflicts(puzzle, 2, interrupt)? {
+    classify_from(puzzle, &mut Progress::default(), interrupt)
+}
+
+/// [`classify`], going on from where an earlier call on `puzzle` paused, and keeping in
+/// `progress` where this one pauses if `interrupt` stops it.
+pub fn classify_from(
+    puzzle: &Board,
+    progress: &mut Progress,
+    interrupt: &mut impl Interrupt,
+) -> Result<Verdict, Interrupted> {
+    Ok(match count_or_conflicts(puzzle, 2, progress, interrupt)? {
         Err(conflicts) => Verdict::Conflicting(conflicts),
         Ok(Count { solutions: 1, first: Some(solution) }) => Verdict::Unique(solution),
         Ok(Count { first: Some(solution), .. }) => Verdict::Multiple(solution),
@@ -206,13 +252,15 @@ pub fn classify(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Verdic
 
 /// Counts the solutions of `puzzle` up to `limit`, or says which givens conflict. Building the
 /// search's state tells which digits' givens clash, so only those are looked at for the cells
-/// that repeat them, and a puzzle whose givens agree never pays for the look.
+/// that repeat them, and a puzzle whose givens agree never pays for the look. Goes on from
+/// where an earlier call on the same puzzle and limit paused (see [`Progress`]).
 pub fn count_or_conflicts(
     puzzle: &Board,
     limit: usize,
+    progress: &mut Progress,
     interrupt: &mut impl Interrupt,
 ) -> Result<Result<Count, Vec<Conflict>>, Interrupted> {
-    Ok(match count_with(puzzle, limit, interrupt, SearchPath::fastest())? {
+    Ok(match count_with(puzzle, limit, interrupt, SearchPath::fastest(), progress)? {
         Searched::Counted(count) => Ok(count),
         Searched::Clashing(conflicts) => Err(conflicts),
     })
@@ -220,19 +268,21 @@ pub fn count_or_conflicts(
 
 /// Counts the solutions of `puzzle`, stopping as soon as `limit` are found.
 pub fn count_solutions(puzzle: &Board, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
-    count_with(puzzle, limit, interrupt, SearchPath::fastest()).map(Searched::count)
+    count_with(puzzle, limit, interrupt, SearchPath::fastest(), &mut Progress::default()).map(Searched::count)
 }
 
 /// [`count_solutions`] on the search `path`, or `None` where this CPU cannot run it. Every path
 /// gives the same answers; this is what tests and fuzzing check them against each other with, in
-/// one process (a global switch would race between threads).
+/// one process (a global switch would race between threads). Goes on from where an earlier call
+/// on the same path, puzzle and limit paused (see [`Progress`]).
 pub fn count_solutions_on(
     path: SearchPath,
     puzzle: &Board,
     limit: usize,
+    progress: &mut Progress,
     interrupt: &mut impl Interrupt,
 ) -> Option<Result<Count, Interrupted>> {
-    path.is_supported().then(|| count_with(puzzle, limit, interrupt, path).map(Searched::count))
+    path.is_supported().then(|| count_with(puzzle, limit, interrupt, path, progress).map(Searched::count))
 }
 
 /// The builds of the search in the binary: the same code, compiled for more of the CPU's
@@ -328,7 +378,8 @@ impl CpuFeatures {
     }
 }
 
-/// [`count_solutions`], on the search `path` (which the caller checked the CPU runs).
+/// [`count_solutions`], on the search `path` (which the caller checked the CPU runs), going on
+/// from where `progress` says an earlier call on the same puzzle and limit paused.
 ///
 /// A depth-first search can take a wrong turn early into a large subtree with no solution, and
 /// sparse grids hide such subtrees that take seconds to refute (one of 12 givens took 4.4 s)
@@ -343,6 +394,7 @@ fn count_with(
     limit: usize,
     interrupt: &mut impl Interrupt,
     path: SearchPath,
+    progress: &mut Progress,
 ) -> Result<Searched, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
@@ -350,14 +402,16 @@ fn count_with(
     if limit == 0 {
         return Ok(Searched::Counted(Count { solutions: 0, first: None }));
     }
+    if progress.0.is_some() {
+        return resume(puzzle, limit, interrupt, path, progress);
+    }
     let mut search = Search::new(limit, RESTART_GUESSES, interrupt);
-    match search.start(puzzle, path) {
+    match search.start(Entry::Puzzle(puzzle), path) {
         Ok(_) => Ok(Searched::Counted(search.count)),
         Err(Stop::Clashing) => Ok(Searched::Clashing(search.clashing)),
-        Err(Stop::Interrupted) => Err(Interrupted),
-        // A restart comes after a guess, so after the givens were placed without a clash.
-        Err(Stop::Restart) => {
-            start_over(puzzle, limit, search.count.first, search.interrupt, path).map(Searched::Counted)
+        // A restart or a pause comes after a guess, so after the givens were placed without a clash.
+        ended => {
+            go_on(Attempt { puzzle, path, number: 0, first: None }, search, ended, progress).map(Searched::Counted)
         }
     }
 }
@@ -379,31 +433,108 @@ impl Searched {
     }
 }
 
-/// The attempts after the first, each on its own relabeling of `puzzle`, until one finishes.
-/// Solutions an abandoned attempt found are counted again by the next, but the first of them
-/// stays the first, so that the first solution does not depend on the limit. Out of line: real
-/// puzzles never come here, and the easy ones should not pay for its code.
+/// Where a search of a classic board paused when its interrupt said so, for the next call on the
+/// same puzzle, limit and path to go on from (the service tries a puzzle on its async worker for
+/// a few microseconds and hands what is left to its blocking pool; nothing done is done twice).
+/// Empty until a search pauses, and again once it ends. A call on another puzzle or limit starts
+/// over and forgets it. Grids of other sizes and variants always start over.
+#[derive(Default)]
+pub struct Progress(Option<Box<Paused>>);
+
+impl Progress {
+    /// Whether a search paused here, for a call to go on with.
+    pub fn is_paused(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let levels = self.0.as_ref().map(|paused| paused.frames.len());
+        formatter.debug_struct("Progress").field("paused_levels", &levels).finish()
+    }
+}
+
+/// Everything a paused search needs to go on: which attempt of which puzzle it was, the first
+/// solution the earlier attempts found, its tallies, and the levels of the tree with branches
+/// left to try.
+struct Paused {
+    attempt: Attempt<Board>,
+    limit: usize,
+    count: Count,
+    guesses: u32,
+    guesses_at_solution: u32,
+    allowance: u32,
+    weigh: bool,
+    stacks: bool,
+    dead_ends: DeadEnds,
+    frames: Vec<Frame>,
+}
+
+/// An attempt at a puzzle (see [`count_with`]): its number (0 for the first, on the puzzle as
+/// given) and the first solution any attempt found, mapped back to the puzzle.
+struct Attempt<P> {
+    puzzle: P,
+    path: SearchPath,
+    number: u32,
+    first: Option<Board>,
+}
+
+/// Goes on with a paused search of `puzzle`, or starts over if `progress` is another's.
 #[cold]
 #[inline(never)]
-fn start_over(
+fn resume(
     puzzle: &Board,
     limit: usize,
-    mut first: Option<Board>,
     interrupt: &mut impl Interrupt,
     path: SearchPath,
+    progress: &mut Progress,
+) -> Result<Searched, Interrupted> {
+    let paused = progress.0.take().expect("the caller saw a paused search");
+    if (paused.attempt.puzzle, paused.attempt.path, paused.limit) != (*puzzle, path, limit) {
+        return count_with(puzzle, limit, interrupt, path, progress);
+    }
+    let Paused { attempt, limit, count, guesses, guesses_at_solution, allowance, weigh, stacks, dead_ends, frames } =
+        *paused;
+    let mut search = Search::new(limit, allowance, interrupt);
+    (search.count, search.guesses, search.guesses_at_solution) = (count, guesses, guesses_at_solution);
+    (search.weigh, search.stacks, search.dead_ends) = (weigh, stacks, dead_ends);
+    let ended = search.start(Entry::Paused(frames), path);
+    let attempt = Attempt { puzzle, path, number: attempt.number, first: attempt.first };
+    go_on(attempt, search, ended, progress).map(Searched::Counted)
+}
+
+/// Takes the attempt `search` made at `attempt.puzzle` to its end, where it `ended`: its count,
+/// or the next attempt on its own relabeling of the puzzle when it restarts, until one finishes or
+/// pauses (into `progress`). Solutions an abandoned attempt found are counted again by the next,
+/// but the first of them stays the first, so that the first solution does not depend on the
+/// limit. Out of line: real puzzles never come here, and the easy ones should not pay for its
+/// code.
+#[cold]
+#[inline(never)]
+fn go_on<I: Interrupt>(
+    mut attempt: Attempt<&Board>,
+    mut search: Search<'_, I>,
+    mut ended: Result<bool, Stop>,
+    progress: &mut Progress,
 ) -> Result<Count, Interrupted> {
-    let mut attempt = 1;
     loop {
-        let shuffle = Shuffle::from_seed(u64::from(attempt));
-        let mut search = Search::new(limit, restart_allowance(attempt), &mut *interrupt);
-        let ended = search.start(&shuffle.apply(puzzle), path);
-        first = first.or(search.count.first.map(|solution| shuffle.undo(&solution)));
+        let shuffle = (attempt.number > 0).then(|| Shuffle::from_seed(u64::from(attempt.number)));
+        let found = search.count.first.map(|solution| shuffle.as_ref().map_or(solution, |s| s.undo(&solution)));
+        attempt.first = attempt.first.or(found);
         match ended {
-            Ok(_) => return Ok(Count { solutions: search.count.solutions, first }),
-            Err(Stop::Interrupted) => return Err(Interrupted),
-            Err(Stop::Restart) => attempt += 1,
+            Ok(_) => return Ok(Count { solutions: search.count.solutions, first: attempt.first }),
+            Err(Stop::Interrupted) => {
+                progress.0 = Some(Box::new(search.pause(attempt)));
+                return Err(Interrupted);
+            }
+            Err(Stop::Restart) => attempt.number += 1,
             Err(Stop::Clashing) => unreachable!("the first attempt placed these givens, so they agree"),
         }
+        let allowance = restart_allowance(attempt.number);
+        search = Search::new(search.limit, allowance, search.interrupt);
+        let relabeled = Shuffle::from_seed(u64::from(attempt.number)).apply(attempt.puzzle);
+        ended = search.start(Entry::Puzzle(&relabeled), attempt.path);
     }
 }
 
@@ -903,6 +1034,13 @@ impl State {
         self.dirty |= 1 << (9 * band + digit);
     }
 
+    /// Rules out `digit` at `pos` of `band`, for [`State::drain`] to follow up.
+    #[inline(always)]
+    fn rule_out(&mut self, band: usize, digit: usize, pos: u32) {
+        self.candidates[band][digit] &= !(1 << pos);
+        self.dirty |= 1 << (9 * band + digit);
+    }
+
     /// Locked candidates and hidden singles in rows, per band and digit, for every changed entry
     /// until nothing changes. Returns false on a contradiction.
     ///
@@ -1269,7 +1407,25 @@ struct Search<'a, I> {
     clashing: Vec<Conflict>,
     /// What this search has learnt of where the puzzle is tight (see [`DeadEnds`]).
     dead_ends: DeadEnds,
+    /// When the interrupt stopped the search: the levels with branches left, innermost first,
+    /// kept as the search unwound, so that it can go on later (see [`Progress`]).
+    frames: Vec<Frame>,
     interrupt: &'a mut I,
+}
+
+/// Where [`Search::start`] begins: at a puzzle, or where a search paused.
+enum Entry<'p> {
+    Puzzle(&'p Board),
+    Paused(Vec<Frame>),
+}
+
+/// A level of a paused search: its state, and the digits still to try in its guess's cell
+/// (`guess.digits`, from `guess.first` on). `tried`, if any, is the digit whose branch was being
+/// searched when the search paused: once that branch ends, it is ruled out here.
+struct Frame {
+    state: State,
+    guess: Guess,
+    tried: Option<usize>,
 }
 
 impl<'a, I: Interrupt> Search<'a, I> {
@@ -1284,47 +1440,69 @@ impl<'a, I: Interrupt> Search<'a, I> {
             stacks: true,
             clashing: Vec::new(),
             dead_ends: DeadEnds::default(),
+            frames: Vec::new(),
             interrupt,
+        }
+    }
+
+    /// What is needed to go on with this search of `attempt`'s puzzle later.
+    fn pause(self, attempt: Attempt<&Board>) -> Paused {
+        Paused {
+            attempt: Attempt {
+                puzzle: *attempt.puzzle,
+                path: attempt.path,
+                number: attempt.number,
+                first: attempt.first,
+            },
+            limit: self.limit,
+            count: self.count,
+            guesses: self.guesses,
+            guesses_at_solution: self.guesses_at_solution,
+            allowance: self.allowance,
+            weigh: self.weigh,
+            stacks: self.stacks,
+            dead_ends: self.dead_ends,
+            frames: self.frames,
         }
     }
 
     /// [`Search::begin`], or one of its twins compiled for `path`, which the caller checked the
     /// CPU runs ([`SearchPath::is_supported`]).
-    fn start(&mut self, puzzle: &Board, path: SearchPath) -> Result<bool, Stop> {
+    fn start(&mut self, entry: Entry, path: SearchPath) -> Result<bool, Stop> {
         debug_assert!(path.is_supported());
         match path {
-            SearchPath::Portable => self.begin(puzzle),
+            SearchPath::Portable => self.begin(entry),
             // SAFETY (both): the CPU has every feature the twin is compiled for: callers pass
             // `SearchPath::fastest()` or a path `count_solutions_on` found supported.
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            SearchPath::Avx2 => unsafe { self.begin_fast(puzzle) },
+            SearchPath::Avx2 => unsafe { self.begin_fast(entry) },
             #[cfg(target_arch = "x86_64")]
             #[allow(unsafe_code)]
-            SearchPath::Avx2Pext => unsafe { self.begin_fast_pext(puzzle) },
+            SearchPath::Avx2Pext => unsafe { self.begin_fast_pext(entry) },
             #[cfg(not(target_arch = "x86_64"))]
             SearchPath::Avx2 | SearchPath::Avx2Pext => unreachable!("no CPU of this architecture runs {path:?}"),
         }
     }
 
-    /// Builds the state of `puzzle` and explores it.
-    fn begin(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with::<Baseline>(puzzle, Self::run)
+    /// Builds the state of the entry's puzzle and explores it, or goes on where it paused.
+    fn begin(&mut self, entry: Entry) -> Result<bool, Stop> {
+        self.begin_with::<Baseline>(entry, Self::run)
     }
 
     /// [`Search::begin`] compiled like [`Search::run_fast`], so that building the state counts
     /// bits in one instruction too.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
-    fn begin_fast(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with::<bitboards::Avx2>(puzzle, |search, state| search.run_fast(state))
+    fn begin_fast(&mut self, entry: Entry) -> Result<bool, Stop> {
+        self.begin_with::<bitboards::Avx2>(entry, |search, state| search.run_fast(state))
     }
 
     /// [`Search::begin_fast`] for [`Search::run_fast_pext`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,avx2")]
-    fn begin_fast_pext(&mut self, puzzle: &Board) -> Result<bool, Stop> {
-        self.begin_with::<bitboards::Avx2>(puzzle, |search, state| search.run_fast_pext(state))
+    fn begin_fast_pext(&mut self, entry: Entry) -> Result<bool, Stop> {
+        self.begin_with::<bitboards::Avx2>(entry, |search, state| search.run_fast_pext(state))
     }
 
     /// The body of [`Search::begin`], generic over how it builds the state and the search it
@@ -1332,9 +1510,13 @@ impl<'a, I: Interrupt> Search<'a, I> {
     #[inline(always)]
     fn begin_with<B: Build>(
         &mut self,
-        puzzle: &Board,
-        run: impl FnOnce(&mut Self, &mut State) -> Result<bool, Stop>,
+        entry: Entry,
+        mut run: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
+        let puzzle = match entry {
+            Entry::Puzzle(puzzle) => puzzle,
+            Entry::Paused(frames) => return self.resume(frames, &mut run),
+        };
         let mut state = State::UNGIVEN;
         if !state.give::<B>(puzzle, &mut self.clashing) {
             return Err(Stop::Clashing);
@@ -1370,7 +1552,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
     fn step<R: BandRule>(
         &mut self,
         state: &mut State,
-        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
+        recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
         if !state.propagate::<R>(self.stacks, &mut self.dead_ends) {
             self.weigh = true;
@@ -1382,7 +1564,19 @@ impl<'a, I: Interrupt> Search<'a, I> {
             self.count.first.get_or_insert_with(|| state.to_board());
             return Ok(self.count.solutions >= self.limit);
         }
-        let Guess { band, pos, mut digits, first } = state.guess_cell(self.weigh, &self.dead_ends);
+        let guess = state.guess_cell(self.weigh, &self.dead_ends);
+        self.branch(state, guess, recurse)
+    }
+
+    /// Searches each digit of `guess` in turn from `guess.first`, the others with each ruled out
+    /// once its branch has been searched. `Ok(true)` means stop: the limit is reached.
+    #[inline(always)]
+    fn branch(
+        &mut self,
+        state: &mut State,
+        Guess { band, pos, mut digits, first }: Guess,
+        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
+    ) -> Result<bool, Stop> {
         let mut next = first;
         while digits != 0 {
             let digit = next;
@@ -1391,6 +1585,7 @@ impl<'a, I: Interrupt> Search<'a, I> {
             self.guesses = self.guesses.wrapping_add(1);
             if self.guesses.is_multiple_of(self.interrupt.poll_interval()) {
                 if self.interrupt.should_stop() {
+                    self.keep(state, Guess { band, pos, digits: digits | 1 << digit, first: digit }, None);
                     return Err(Stop::Interrupted);
                 }
                 if self.guesses.wrapping_sub(self.guesses_at_solution) >= self.allowance {
@@ -1405,12 +1600,53 @@ impl<'a, I: Interrupt> Search<'a, I> {
             }
             let mut branch = *state;
             branch.place(band, digit, pos);
-            if recurse(self, &mut branch)? {
-                return Ok(true);
+            match recurse(self, &mut branch) {
+                Ok(false) => {}
+                Ok(true) => return Ok(true),
+                Err(Stop::Interrupted) => {
+                    self.keep(state, Guess { band, pos, digits, first: next }, Some(digit));
+                    return Err(Stop::Interrupted);
+                }
+                Err(stop) => return Err(stop),
             }
             // Every completion with this digit here has been seen: rule it out.
-            state.candidates[band][digit] &= !(1 << pos);
-            state.dirty |= 1 << (9 * band + digit);
+            state.rule_out(band, digit, pos);
+        }
+        Ok(false)
+    }
+
+    /// Keeps a level of the search as it unwinds from a pause (see [`Frame`]).
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, state: &State, guess: Guess, tried: Option<usize>) {
+        self.frames.push(Frame { state: *state, guess, tried });
+    }
+
+    /// Goes on with a paused search from its innermost level out, each level's branches once the
+    /// one inside it ends, as the recursion would have; pausing again keeps the levels left.
+    #[cold]
+    #[inline(never)]
+    fn resume(
+        &mut self,
+        frames: Vec<Frame>,
+        mut recurse: impl FnMut(&mut Self, &mut State) -> Result<bool, Stop>,
+    ) -> Result<bool, Stop> {
+        // The innermost level paused just after counting its next guess: trying it counts it again.
+        self.guesses = self.guesses.wrapping_sub(1);
+        let mut frames = frames.into_iter();
+        while let Some(Frame { mut state, guess, tried }) = frames.next() {
+            if let Some(digit) = tried {
+                state.rule_out(guess.band, digit, guess.pos);
+            }
+            match self.branch(&mut state, guess, &mut recurse) {
+                Ok(false) => {}
+                Ok(true) => return Ok(true),
+                Err(Stop::Interrupted) => {
+                    self.frames.extend(frames);
+                    return Err(Stop::Interrupted);
+                }
+                Err(stop) => return Err(stop),
+            }
         }
         Ok(false)
     }
@@ -1509,6 +1745,77 @@ mod tests {
         assert_eq!(interrupt.0, 0, "stopped at the second poll");
     }
 
+    /// Runs `count_solutions_on(path, ..)` paused at every `n`-th poll and called again each
+    /// time with its progress until it ends: its count, the pauses, and the polls.
+    fn paused_and_resumed(path: SearchPath, puzzle: &Board, limit: usize, n: u32) -> (Count, u32, u32) {
+        let mut progress = Progress::default();
+        let mut interrupt = EveryNthPoll::new(n);
+        let mut pauses = 0;
+        loop {
+            match count_solutions_on(path, puzzle, limit, &mut progress, &mut interrupt).expect("a supported path") {
+                Ok(count) => {
+                    assert!(!progress.is_paused(), "a finished search leaves nothing to go on with");
+                    return (count, pauses, interrupt.polls());
+                }
+                Err(Interrupted) => {
+                    assert!(progress.is_paused());
+                    pauses += 1;
+                }
+            }
+        }
+    }
+
+    /// A search paused again and again, on every path, ends as it does straight through, and
+    /// guesses no more: its polls (one a guess) are the straight run's, plus two a pause (the
+    /// next call's first, and the guess it paused at, polled again).
+    #[test]
+    fn a_paused_search_goes_on_where_it_stopped() {
+        let puzzles: Vec<Board> = data_set("forum_hardest_1106.txt").into_iter().step_by(50).collect();
+        for path in SearchPath::ALL.into_iter().filter(|path| path.is_supported()) {
+            for (puzzle, limit) in puzzles.iter().map(|puzzle| (puzzle, 2)).chain([(&Board::EMPTY, 50)]) {
+                let mut straight = EveryNthPoll::new(u32::MAX);
+                let expected = count_solutions_on(path, puzzle, limit, &mut Progress::default(), &mut straight);
+                for n in [3, 4, 17, 100] {
+                    let (count, pauses, polls) = paused_and_resumed(path, puzzle, limit, n);
+                    assert_eq!(Some(Ok(count)), expected, "{path:?} {puzzle} every {n}");
+                    assert!(pauses > 0, "{puzzle} every {n}");
+                    assert_eq!(polls, straight.polls() + 2 * pauses, "{path:?} {puzzle} every {n}");
+                }
+            }
+        }
+    }
+
+    /// Pauses in the attempts after a restart go on in the same attempt, on its relabeling.
+    #[test]
+    fn a_search_paused_after_restarts_goes_on_in_its_attempt() {
+        let puzzle = board(STUCK);
+        let expected = count_solutions(&puzzle, 2, &mut Never).unwrap();
+        assert!(restarts(&puzzle, 2, RESTART_GUESSES));
+        let mut straight = EveryNthPoll::new(u32::MAX);
+        count_solutions(&puzzle, 2, &mut straight).unwrap();
+        // Every third poll: a pause at nearly every guess, so in the second attempt too.
+        let (count, pauses, polls) = paused_and_resumed(SearchPath::fastest(), &puzzle, 2, 3);
+        assert_eq!(count, expected);
+        assert_eq!(polls, straight.polls() + 2 * pauses);
+        assert!(pauses > RESTART_GUESSES + 1, "{pauses} pauses, {} polls straight", straight.polls());
+    }
+
+    /// What another puzzle's or limit's search left is not gone on with: the search starts over.
+    #[test]
+    fn progress_of_another_search_is_set_aside() {
+        let mut progress = Progress::default();
+        let hard = board(HARD);
+        assert_eq!(count_or_conflicts(&hard, 2, &mut progress, &mut EveryNthPoll::new(20)), Err(Interrupted));
+        assert!(progress.is_paused());
+        for (puzzle, limit) in [(board(LEETCODE_37), 2), (hard, 1)] {
+            let mut kept = Progress::default();
+            count_or_conflicts(&hard, 2, &mut kept, &mut EveryNthPoll::new(20)).unwrap_err();
+            let count = count_or_conflicts(&puzzle, limit, &mut kept, &mut Never).unwrap().unwrap();
+            assert_eq!(count, count_solutions(&puzzle, limit, &mut Never).unwrap(), "{puzzle} to {limit}");
+            assert!(!kept.is_paused());
+        }
+    }
+
     /// Found by `cargo fuzz run solver`: 12 givens, so many solutions, but the first guesses
     /// lead into a subtree without one that took a single search 4.4 s (over 10 million
     /// guesses) to leave.
@@ -1527,7 +1834,8 @@ mod tests {
         assert_eq!(count_solutions(&puzzle, 1, &mut Never).unwrap().first, Some(first));
         for path in SearchPath::ALL {
             assert!(
-                count_solutions_on(path, &puzzle, 2, &mut Never).is_none_or(|other| other == Ok(count)),
+                count_solutions_on(path, &puzzle, 2, &mut Progress::default(), &mut Never)
+                    .is_none_or(|other| other == Ok(count)),
                 "{path:?}"
             );
         }
@@ -1806,7 +2114,7 @@ mod tests {
     fn restarts(puzzle: &Board, limit: usize, allowance: u32) -> bool {
         let mut never = Never;
         let mut search = Search::new(limit, allowance, &mut never);
-        matches!(search.start(puzzle, SearchPath::Portable), Err(Stop::Restart))
+        matches!(search.start(Entry::Puzzle(puzzle), SearchPath::Portable), Err(Stop::Restart))
     }
 
     #[test]
@@ -1834,7 +2142,7 @@ mod tests {
             }
             let board = Board::from_cells(cells).unwrap();
             let expected = rules::conflicts(&board);
-            match count_or_conflicts(&board, 1, &mut Never).unwrap() {
+            match count_or_conflicts(&board, 1, &mut Progress::default(), &mut Never).unwrap() {
                 Err(conflicts) => assert_eq!(conflicts, expected, "{board}"),
                 Ok(_) => assert!(expected.is_empty(), "{board}"),
             }

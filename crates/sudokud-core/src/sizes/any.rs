@@ -14,7 +14,7 @@ use crate::board::{Board, BoardError, CELLS};
 use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating};
 use crate::rules::{self, Validation};
-use crate::solver::{self, Interrupt, Interrupted, Unanswerable, Verdict};
+use crate::solver::{self, Interrupt, Interrupted, Progress, Unanswerable, Verdict};
 
 /// A board of any size: the 9x9 board with 3x3 boxes, which [`crate::solver`] is specialised
 /// for, or a grid of another shape, which [`super::solver`] serves.
@@ -58,8 +58,19 @@ impl AnyGrid {
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
     /// [`solver::classify`]).
     pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
+        self.classify_from(&mut Progress::default(), interrupt)
+    }
+
+    /// [`AnyGrid::classify`], going on from where an earlier call paused: a 9x9 grid's search
+    /// keeps in `progress` where `interrupt` stopped it (see [`Progress`]); other sizes start
+    /// over.
+    pub fn classify_from(
+        &self,
+        progress: &mut Progress,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
         Ok(match self {
-            AnyGrid::Classic(board) => match solver::classify(board, interrupt)? {
+            AnyGrid::Classic(board) => match solver::classify_from(board, progress, interrupt)? {
                 Verdict::Conflicting(conflicts) => {
                     Verdict::Conflicting(conflicts.into_iter().map(Conflict::from).collect())
                 }
@@ -83,8 +94,19 @@ impl AnyGrid {
         limit: usize,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
+        self.count_from(limit, &mut Progress::default(), interrupt)
+    }
+
+    /// [`AnyGrid::count`], going on from where an earlier call paused, as
+    /// [`AnyGrid::classify_from`] does.
+    pub fn count_from(
+        &self,
+        limit: usize,
+        progress: &mut Progress,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
         Ok(match self {
-            AnyGrid::Classic(board) => solver::count_or_conflicts(board, limit, interrupt)?
+            AnyGrid::Classic(board) => solver::count_or_conflicts(board, limit, progress, interrupt)?
                 .map(|count| count.solutions)
                 .map_err(|conflicts| conflicts.into_iter().map(Conflict::from).collect()),
             AnyGrid::Sized(grid) => {

@@ -23,7 +23,7 @@ use crate::sizes::layout::Layout;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, Explained, Grid, Marked, Marks, wrong_entries};
-use crate::solver::{Interrupt, Interrupted, Unanswerable, Verdict};
+use crate::solver::{Interrupt, Interrupted, Progress, Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,8 +95,19 @@ impl Puzzle {
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
     /// [`AnyGrid::classify`]); a variant's conflicts name the constraints they break.
     pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
+        self.classify_from(&mut Progress::default(), interrupt)
+    }
+
+    /// [`Puzzle::classify`], going on from where an earlier call paused: a classic 9x9 puzzle's
+    /// search keeps in `progress` where `interrupt` stopped it (see [`Progress`]); other sizes
+    /// and variants start over.
+    pub fn classify_from(
+        &self,
+        progress: &mut Progress,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
         let (grid, variant) = match self {
-            Puzzle::Classic(grid) => return grid.classify(interrupt),
+            Puzzle::Classic(grid) => return grid.classify_from(progress, interrupt),
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         let count = solver::count_solutions(grid, variant, 2, interrupt)?;
@@ -117,8 +128,19 @@ impl Puzzle {
         limit: usize,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
+        self.count_from(limit, &mut Progress::default(), interrupt)
+    }
+
+    /// [`Puzzle::count`], going on from where an earlier call paused, as
+    /// [`Puzzle::classify_from`] does.
+    pub fn count_from(
+        &self,
+        limit: usize,
+        progress: &mut Progress,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
         let (grid, variant) = match self {
-            Puzzle::Classic(grid) => return grid.count(limit, interrupt),
+            Puzzle::Classic(grid) => return grid.count_from(limit, progress, interrupt),
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         let count = solver::count_solutions(grid, variant, limit, interrupt)?;
