@@ -11,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let Some(puzzle) = grid(cells) else { return };
     let limit = usize::from(setting % 3) + 1;
 
-    let count = solver::count_solutions(&puzzle, limit, &mut Never).unwrap();
+    // Polled at every guess (and never stopped), to count them.
+    let mut straight = EveryNthPoll::new(u32::MAX);
+    let count = solver::count_solutions(&puzzle, limit, &mut straight).unwrap();
     assert!(count.solutions <= limit);
     assert_eq!(count.solutions > 0, count.first.is_some());
     if let Some(solution) = count.first {
@@ -47,11 +49,13 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(finished, count, "an interrupted search gave another answer");
     }
 
-    // A search paused every few guesses, and each time called again with its progress, ends
-    // with the uninterrupted answer on every path.
+    // A search paused again and again, and each time called again with its progress, ends with
+    // the uninterrupted answer on every path: paused up to 64 times (a pause costs a few
+    // allocations, and some of these grids take many thousands of guesses).
+    let every = 3 + straight.polls() / (1 + u32::from(setting >> 2));
     for path in SearchPath::ALL.into_iter().filter(|path| path.is_supported()) {
-        let mut pauses = EveryNthPoll::new(u32::from(setting >> 2) + 3);
         let mut progress = Progress::default();
+        let mut pauses = EveryNthPoll::new(every);
         let resumed = loop {
             match solver::count_solutions_on(path, &puzzle, limit, &mut progress, &mut pauses) {
                 Some(Ok(count)) => break count,

@@ -410,9 +410,8 @@ fn count_with(
         Ok(_) => Ok(Searched::Counted(search.count)),
         Err(Stop::Clashing) => Ok(Searched::Clashing(search.clashing)),
         // A restart or a pause comes after a guess, so after the givens were placed without a clash.
-        ended => {
-            go_on(Attempt { puzzle, path, number: 0, first: None }, search, ended, progress).map(Searched::Counted)
-        }
+        ended => go_on(Attempt { puzzle: *puzzle, path, number: 0, first: None }, search, ended, progress)
+            .map(Searched::Counted),
     }
 }
 
@@ -450,31 +449,23 @@ impl Progress {
 
 impl std::fmt::Debug for Progress {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let levels = self.0.as_ref().map(|paused| paused.frames.len());
+        let levels = self.0.as_ref().map(|paused| paused.search.frames.len());
         formatter.debug_struct("Progress").field("paused_levels", &levels).finish()
     }
 }
 
-/// Everything a paused search needs to go on: which attempt of which puzzle it was, the first
-/// solution the earlier attempts found, its tallies, and the levels of the tree with branches
-/// left to try.
+/// Everything a paused search needs to go on: which attempt of which puzzle it was, with the
+/// first solution the earlier attempts found, and the search itself, without its interrupt (its
+/// tallies, and the levels of the tree with branches left to try).
 struct Paused {
-    attempt: Attempt<Board>,
-    limit: usize,
-    count: Count,
-    guesses: u32,
-    guesses_at_solution: u32,
-    allowance: u32,
-    weigh: bool,
-    stacks: bool,
-    dead_ends: DeadEnds,
-    frames: Vec<Frame>,
+    attempt: Attempt,
+    search: Search<()>,
 }
 
 /// An attempt at a puzzle (see [`count_with`]): its number (0 for the first, on the puzzle as
 /// given) and the first solution any attempt found, mapped back to the puzzle.
-struct Attempt<P> {
-    puzzle: P,
+struct Attempt {
+    puzzle: Board,
     path: SearchPath,
     number: u32,
     first: Option<Board>,
@@ -491,16 +482,13 @@ fn resume(
     progress: &mut Progress,
 ) -> Result<Searched, Interrupted> {
     let paused = progress.0.take().expect("the caller saw a paused search");
-    if (paused.attempt.puzzle, paused.attempt.path, paused.limit) != (*puzzle, path, limit) {
+    if (paused.attempt.puzzle, paused.attempt.path, paused.search.limit) != (*puzzle, path, limit) {
         return count_with(puzzle, limit, interrupt, path, progress);
     }
-    let Paused { attempt, limit, count, guesses, guesses_at_solution, allowance, weigh, stacks, dead_ends, frames } =
-        *paused;
-    let mut search = Search::new(limit, allowance, interrupt);
-    (search.count, search.guesses, search.guesses_at_solution) = (count, guesses, guesses_at_solution);
-    (search.weigh, search.stacks, search.dead_ends) = (weigh, stacks, dead_ends);
+    let Paused { attempt, search } = *paused;
+    let mut search = search.with_interrupt(interrupt);
+    let frames = std::mem::take(&mut search.frames);
     let ended = search.start(Entry::Paused(frames), path);
-    let attempt = Attempt { puzzle, path, number: attempt.number, first: attempt.first };
     go_on(attempt, search, ended, progress).map(Searched::Counted)
 }
 
@@ -513,8 +501,8 @@ fn resume(
 #[cold]
 #[inline(never)]
 fn go_on<I: Interrupt>(
-    mut attempt: Attempt<&Board>,
-    mut search: Search<'_, I>,
+    mut attempt: Attempt,
+    mut search: Search<&mut I>,
     mut ended: Result<bool, Stop>,
     progress: &mut Progress,
 ) -> Result<Count, Interrupted> {
@@ -525,7 +513,7 @@ fn go_on<I: Interrupt>(
         match ended {
             Ok(_) => return Ok(Count { solutions: search.count.solutions, first: attempt.first }),
             Err(Stop::Interrupted) => {
-                progress.0 = Some(Box::new(search.pause(attempt)));
+                progress.0 = Some(Box::new(Paused { attempt, search: search.with_interrupt(()) }));
                 return Err(Interrupted);
             }
             Err(Stop::Restart) => attempt.number += 1,
@@ -533,7 +521,7 @@ fn go_on<I: Interrupt>(
         }
         let allowance = restart_allowance(attempt.number);
         search = Search::new(search.limit, allowance, search.interrupt);
-        let relabeled = Shuffle::from_seed(u64::from(attempt.number)).apply(attempt.puzzle);
+        let relabeled = Shuffle::from_seed(u64::from(attempt.number)).apply(&attempt.puzzle);
         ended = search.start(Entry::Puzzle(&relabeled), attempt.path);
     }
 }
@@ -1390,7 +1378,9 @@ impl State {
     }
 }
 
-struct Search<'a, I> {
+/// A search of one attempt at a puzzle, `J` its interrupt: `&mut I` while it runs, none while it
+/// is paused.
+struct Search<J> {
     limit: usize,
     count: Count,
     guesses: u32,
@@ -1410,7 +1400,7 @@ struct Search<'a, I> {
     /// When the interrupt stopped the search: the levels with branches left, innermost first,
     /// kept as the search unwound, so that it can go on later (see [`Progress`]).
     frames: Vec<Frame>,
-    interrupt: &'a mut I,
+    interrupt: J,
 }
 
 /// Where [`Search::start`] begins: at a puzzle, or where a search paused.
@@ -1428,7 +1418,26 @@ struct Frame {
     tried: Option<usize>,
 }
 
-impl<'a, I: Interrupt> Search<'a, I> {
+impl<J> Search<J> {
+    /// The same search, with another interrupt (or none, to keep it paused).
+    fn with_interrupt<K>(self, interrupt: K) -> Search<K> {
+        Search {
+            limit: self.limit,
+            count: self.count,
+            guesses: self.guesses,
+            guesses_at_solution: self.guesses_at_solution,
+            allowance: self.allowance,
+            weigh: self.weigh,
+            stacks: self.stacks,
+            clashing: self.clashing,
+            dead_ends: self.dead_ends,
+            frames: self.frames,
+            interrupt,
+        }
+    }
+}
+
+impl<'a, I: Interrupt> Search<&'a mut I> {
     fn new(limit: usize, allowance: u32, interrupt: &'a mut I) -> Self {
         Search {
             limit,
@@ -1442,27 +1451,6 @@ impl<'a, I: Interrupt> Search<'a, I> {
             dead_ends: DeadEnds::default(),
             frames: Vec::new(),
             interrupt,
-        }
-    }
-
-    /// What is needed to go on with this search of `attempt`'s puzzle later.
-    fn pause(self, attempt: Attempt<&Board>) -> Paused {
-        Paused {
-            attempt: Attempt {
-                puzzle: *attempt.puzzle,
-                path: attempt.path,
-                number: attempt.number,
-                first: attempt.first,
-            },
-            limit: self.limit,
-            count: self.count,
-            guesses: self.guesses,
-            guesses_at_solution: self.guesses_at_solution,
-            allowance: self.allowance,
-            weigh: self.weigh,
-            stacks: self.stacks,
-            dead_ends: self.dead_ends,
-            frames: self.frames,
         }
     }
 

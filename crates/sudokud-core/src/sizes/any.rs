@@ -56,15 +56,10 @@ impl AnyGrid {
     }
 
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
-    /// [`solver::classify`]).
-    pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
-        self.classify_from(&mut Progress::default(), interrupt)
-    }
-
-    /// [`AnyGrid::classify`], going on from where an earlier call paused: a 9x9 grid's search
+    /// [`solver::classify`]), going on from where an earlier call paused: a 9x9 grid's search
     /// keeps in `progress` where `interrupt` stopped it (see [`Progress`]); other sizes start
     /// over.
-    pub fn classify_from(
+    pub fn classify(
         &self,
         progress: &mut Progress,
         interrupt: &mut impl Interrupt,
@@ -88,18 +83,9 @@ impl AnyGrid {
     }
 
     /// The number of solutions up to `limit`, or the conflicting givens of a grid without any
-    /// (see [`solver::count_or_conflicts`]).
+    /// (see [`solver::count_or_conflicts`]), going on from where an earlier call paused, as
+    /// [`AnyGrid::classify`] does.
     pub fn count(
-        &self,
-        limit: usize,
-        interrupt: &mut impl Interrupt,
-    ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
-        self.count_from(limit, &mut Progress::default(), interrupt)
-    }
-
-    /// [`AnyGrid::count`], going on from where an earlier call paused, as
-    /// [`AnyGrid::classify_from`] does.
-    pub fn count_from(
         &self,
         limit: usize,
         progress: &mut Progress,
@@ -213,7 +199,7 @@ impl AnyGrid {
         interrupt: &mut I,
         job: impl FnOnce(&AnyGrid, &AnyGrid, &mut I) -> Result<T, Interrupted>,
     ) -> Result<Result<T, Unanswerable<Conflict>>, Interrupted> {
-        match self.classify(interrupt)?.unique() {
+        match self.classify(&mut Progress::default(), interrupt)?.unique() {
             Ok(solution) => job(self, &solution, interrupt).map(Ok),
             Err(unanswerable) => Ok(Err(unanswerable)),
         }
@@ -428,16 +414,24 @@ mod tests {
             super::super::generate::unique(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap().0;
         for text in [EXAMPLE_PUZZLE.to_owned(), six.to_string()] {
             let grid = AnyGrid::parse(&text, None).unwrap();
-            let Ok(Verdict::Unique(solution)) = grid.classify(&mut Never) else { panic!("{text}") };
+            let Ok(Verdict::Unique(solution)) = grid.classify(&mut Progress::default(), &mut Never) else {
+                panic!("{text}")
+            };
             assert!(solution.validate().valid && solution.is_complete());
-            assert_eq!(grid.count(10, &mut Never), Ok(Ok(1)));
+            assert_eq!(grid.count(10, &mut Progress::default(), &mut Never), Ok(Ok(1)));
             let mut conflicting = solution.cells().to_vec();
             conflicting[1] = conflicting[0];
             let conflicting = AnyGrid::from(Grid::new(grid.shape(), conflicting).unwrap());
             let validation = conflicting.validate();
             assert!(!validation.valid && !validation.conflicts.is_empty());
-            assert_eq!(conflicting.count(10, &mut Never), Ok(Err(validation.conflicts.clone())));
-            assert_eq!(conflicting.classify(&mut Never), Ok(Verdict::Conflicting(validation.conflicts)));
+            assert_eq!(
+                conflicting.count(10, &mut Progress::default(), &mut Never),
+                Ok(Err(validation.conflicts.clone()))
+            );
+            assert_eq!(
+                conflicting.classify(&mut Progress::default(), &mut Never),
+                Ok(Verdict::Conflicting(validation.conflicts))
+            );
         }
     }
 }

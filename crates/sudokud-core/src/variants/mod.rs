@@ -107,7 +107,7 @@ impl Puzzle {
         interrupt: &mut impl Interrupt,
     ) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
         let (grid, variant) = match self {
-            Puzzle::Classic(grid) => return grid.classify_from(progress, interrupt),
+            Puzzle::Classic(grid) => return grid.classify(progress, interrupt),
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         let count = solver::count_solutions(grid, variant, 2, interrupt)?;
@@ -140,7 +140,7 @@ impl Puzzle {
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
         let (grid, variant) = match self {
-            Puzzle::Classic(grid) => return grid.count_from(limit, progress, interrupt),
+            Puzzle::Classic(grid) => return grid.count(limit, progress, interrupt),
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         let count = solver::count_solutions(grid, variant, limit, interrupt)?;
