@@ -436,7 +436,8 @@ impl Searched {
 /// same puzzle, limit and path to go on from (the service tries a puzzle on its async worker for
 /// a few microseconds and hands what is left to its blocking pool; nothing done is done twice).
 /// Empty until a search pauses, and again once it ends. A call on another puzzle or limit starts
-/// over and forgets it. Grids of other sizes and variants always start over.
+/// over and forgets it. Grids of other sizes and variants always start over. Pausing allocates
+/// (the levels kept); a search its interrupt does not stop allocates nothing.
 #[derive(Default)]
 pub struct Progress(Option<Box<Paused>>);
 
