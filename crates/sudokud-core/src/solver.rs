@@ -1774,6 +1774,13 @@ mod tests {
         }
     }
 
+    /// An interrupt that would stop a resumed search again at the guess it paused at is refused.
+    #[test]
+    #[should_panic(expected = "never get past its pause")]
+    fn pausing_at_every_other_poll_is_refused() {
+        EveryNthPoll::new(2);
+    }
+
     /// Pauses in the attempts after a restart go on in the same attempt, on its relabeling.
     #[test]
     fn a_search_paused_after_restarts_goes_on_in_its_attempt() {
