@@ -507,8 +507,9 @@ fn go_on<I: Interrupt>(
     mut ended: Result<bool, Stop>,
     progress: &mut Progress,
 ) -> Result<Count, Interrupted> {
+    // The relabeling of the attempt under way (none for the first), made once per attempt.
+    let mut shuffle = (attempt.number > 0).then(|| Shuffle::from_seed(u64::from(attempt.number)));
     loop {
-        let shuffle = (attempt.number > 0).then(|| Shuffle::from_seed(u64::from(attempt.number)));
         let found = search.count.first.map(|solution| shuffle.as_ref().map_or(solution, |s| s.undo(&solution)));
         attempt.first = attempt.first.or(found);
         match ended {
@@ -522,7 +523,9 @@ fn go_on<I: Interrupt>(
         }
         let allowance = restart_allowance(attempt.number);
         search = Search::new(search.limit, allowance, search.interrupt);
-        let relabeled = Shuffle::from_seed(u64::from(attempt.number)).apply(&attempt.puzzle);
+        let relabeling = Shuffle::from_seed(u64::from(attempt.number));
+        let relabeled = relabeling.apply(&attempt.puzzle);
+        shuffle = Some(relabeling);
         ended = search.start(Entry::Puzzle(&relabeled), attempt.path);
     }
 }
