@@ -17,15 +17,19 @@
 //! process has one `/metrics`, however many routers it builds (tests build many).
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use ::metrics::SharedString;
 use axum::http::Method;
 
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
 use crate::http::ROUTES;
+
+mod histogram;
+
+use histogram::{Histograms, Recorder};
 
 pub const HTTP_REQUESTS: &str = "sudokud_http_requests_total";
 pub const HTTP_DURATION: &str = "sudokud_http_request_duration_seconds";
@@ -49,47 +53,42 @@ pub const ALL: [&str; 9] = [
     BUILD_INFO,
 ];
 
-/// Histogram buckets in seconds: from an easy solve (a few µs) to the longest deadlines.
-const BUCKETS: [f64; 18] = [
-    0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
-    0.5, 1.0, 2.5, 5.0,
-];
-
 /// Installs the process-wide recorder, once; later calls do nothing. The server calls it before
 /// it serves; a program that builds the router itself calls it when it wants sudokud's metrics
 /// (metrics recorded before there is a recorder are lost).
 pub fn install() {
-    handle();
+    rendered();
 }
 
-/// The recorder's handle, installing the recorder on the first call.
+/// What `/metrics` renders: the exporter's counters and gauges, and the histograms.
+struct Rendered {
+    exporter: PrometheusHandle,
+    histograms: Arc<Histograms>,
+}
+
+/// What `/metrics` renders, installing the recorder on the first call.
 ///
 /// If the embedding program installed another global recorder first, ours stays local: its
 /// `/metrics` is then empty of sudokud's figures, which go to the program's recorder instead.
-fn handle() -> &'static PrometheusHandle {
-    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-    HANDLE.get_or_init(|| {
-        let recorder = PrometheusBuilder::new()
-            .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &BUCKETS)
-            .expect("the bucket list is not empty")
-            .build_recorder();
-        let handle = recorder.handle();
+fn rendered() -> &'static Rendered {
+    static RENDERED: OnceLock<Rendered> = OnceLock::new();
+    RENDERED.get_or_init(|| {
+        let exporter = PrometheusBuilder::new().build_recorder();
+        let rendered = Rendered { exporter: exporter.handle(), histograms: Arc::default() };
+        let recorder = Recorder { exporter, histograms: Arc::clone(&rendered.histograms) };
         if ::metrics::set_global_recorder(recorder).is_ok() {
             ::metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
         }
-        handle
+        rendered
     })
 }
 
 /// The metrics in the Prometheus text format.
 pub fn render() -> String {
-    handle().render()
-}
-
-/// Drains histogram samples into their buckets. Rendering does it too; this keeps memory
-/// bounded between scrapes, so the server calls it every few seconds.
-pub fn upkeep() {
-    handle().run_upkeep();
+    let rendered = rendered();
+    let mut text = rendered.exporter.render();
+    rendered.histograms.render(&mut text);
+    text
 }
 
 /// One HTTP request, answered, with its `method` label ([`method_label`]) and the index in

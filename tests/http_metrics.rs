@@ -28,6 +28,34 @@ fn sample(text: &str, series: &str) -> Option<f64> {
     text.lines().find(|line| line.starts_with(series))?.rsplit(' ').next()?.parse().ok()
 }
 
+/// Every histogram series in `text` as Prometheus reads one: its buckets' bounds rising to
+/// `+Inf`, their counts never falling, `+Inf` the series' `_count`, and a `_sum`.
+fn well_formed_histograms(text: &str) {
+    // Per series (name and labels without `le`): the buckets' bounds and counts, in order.
+    let mut buckets: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for line in text.lines().filter(|line| line.contains("_bucket{")) {
+        let (series, rest) = line.split_once(",le=\"").or_else(|| line.split_once("le=\"")).unwrap();
+        let (bound, count) = rest.split_once("\"} ").unwrap();
+        let bound = if bound == "+Inf" { f64::INFINITY } else { bound.parse().unwrap() };
+        let series = series.replacen("_bucket{", "{", 1);
+        match buckets.iter_mut().find(|(known, _)| *known == series) {
+            Some((_, bounds)) => bounds.push((bound, count.parse().unwrap())),
+            None => buckets.push((series, vec![(bound, count.parse().unwrap())])),
+        }
+    }
+    assert!(!buckets.is_empty(), "{text}");
+    for (series, bounds) in buckets {
+        assert!(bounds.windows(2).all(|pair| pair[0].0 < pair[1].0 && pair[0].1 <= pair[1].1), "{series}: {bounds:?}");
+        let (last, total) = *bounds.last().unwrap();
+        assert_eq!(last, f64::INFINITY, "{series}");
+        let (name, labels) = series.split_once('{').unwrap();
+        let labels = labels.trim_end_matches(',');
+        let braced = if labels.is_empty() { String::new() } else { format!("{{{labels}}}") };
+        assert_eq!(sample(text, &format!("{name}_count{braced} ")), Some(total), "{series}");
+        assert!(sample(text, &format!("{name}_sum{braced} ")).is_some_and(|sum| sum >= 0.0), "{series}");
+    }
+}
+
 #[tokio::test]
 async fn requests_solves_sheds_and_deadlines_are_counted() {
     logs();
@@ -64,6 +92,7 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
         "{text}"
     );
     assert!(text.contains(r#"sudokud_solve_duration_seconds_bucket{work="solve",le="#), "{text}");
+    well_formed_histograms(&text);
     assert!(text.contains(r#"sudokud_solver_slot_wait_seconds_count{work="rate"}"#), "{text}");
     assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="count"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="batch"}"#).is_some_and(|n| n >= 1.0), "{text}");

@@ -57,7 +57,6 @@ pub async fn serve(
     };
     let (stop_tx, stop_rx) = watch::channel(false);
     let (drained_tx, mut drained_rx) = mpsc::channel::<()>(1);
-    let upkeep = tokio::spawn(metrics_upkeep(stop_rx.clone()));
     let guards = Guards::new(config, stop_rx, drained_tx);
     let serving = accept_loop(listener, app, &guards);
     let serving_metrics = async {
@@ -75,7 +74,6 @@ pub async fn serve(
         let _ = stop_tx.send(true);
     };
     tokio::join!(serving, serving_metrics, stopping);
-    upkeep.abort();
     // Every connection task holds a sender; the last one to end closes the channel.
     drop(guards);
     let drain_timeout = config.shutdown_timeout();
@@ -153,17 +151,6 @@ async fn accept_loop(listener: TcpListener, app: impl connection::App, guards: &
             let _held = (permit, drained);
             connection::serve(stream, app, builder, idle_timeout, stop).await;
         });
-    }
-}
-
-/// Runs the metrics recorder's upkeep every few seconds until `stop` turns true.
-async fn metrics_upkeep(mut stop: watch::Receiver<bool>) {
-    let mut every = tokio::time::interval(Duration::from_secs(5));
-    loop {
-        tokio::select! {
-            _ = every.tick() => crate::metrics::upkeep(),
-            _ = stop.wait_for(|&stop| stop) => return,
-        }
     }
 }
 
