@@ -209,6 +209,33 @@ mod tests {
         assert!(solve_at < text.find("work=\"rate\"").unwrap(), "series keep the order they came in: {text}");
     }
 
+    /// Threads recording into one series at once lose nothing: a sample is two atomic additions,
+    /// not a load and a store that another thread's could come between.
+    #[test]
+    fn concurrent_samples_are_all_counted() {
+        let histograms = Histograms::default();
+        let series = key("busy_seconds", &[]);
+        std::thread::scope(|scope| {
+            for thread in 0..4u32 {
+                let buckets = histograms.register(&series);
+                scope.spawn(move || {
+                    for i in 0..10_000u32 {
+                        // 1-4 µs, 10-40 ms and 1-4 s: three buckets, sums exact in nanoseconds.
+                        let scale = [1e-6, 1e-2, 1.0][(i % 3) as usize];
+                        buckets.record(f64::from(thread + 1) * scale);
+                    }
+                });
+            }
+        });
+        let mut text = String::new();
+        histograms.render(&mut text);
+        assert!(text.contains("busy_seconds_count 40000\n"), "{text}");
+        assert!(text.contains("busy_seconds_bucket{le=\"0.00001\"} 13336\n"), "{text}");
+        // Per thread t: 3,334 samples of t µs, 3,333 of 10t ms and 3,333 of t s.
+        let nanos: u64 = (1..=4).map(|t| 3_334 * t * 1_000 + 3_333 * t * 10_000_000 + 3_333 * t * 1_000_000_000).sum();
+        assert!(text.contains(&format!("busy_seconds_sum {}\n", nanos as f64 / 1e9)), "{text}");
+    }
+
     #[test]
     fn label_values_are_escaped() {
         let histograms = Histograms::default();
