@@ -7,7 +7,7 @@
 //! | `sudokud_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
 //! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
 //! | `sudokud_solves_in_flight` | gauge | - |
-//! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot |
+//! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot (none for a job its inline try answered, which takes no slot) |
 //! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full`, `queue_timeout` or `queue_stayed_full` (a batch chunk that waited in vain; answered 503 `overloaded`) |
 //! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs that reached their deadline (a batch chunk counts once, however many of its boards it failed) |
 //! | `sudokud_log_lines_dropped_total` | counter | - (log lines dropped because the log writer fell behind) |
@@ -157,12 +157,14 @@ pub fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// A pool job started: the wait for its slot, and one more in flight.
-pub fn job_started(work: &'static str, waited: Duration) {
-    with_work_handles(work, |handles| {
-        handles.slot_wait.record(waited.as_secs_f64());
-        handles.in_flight.increment(1.0);
-    });
+/// A pool job started: one more in flight.
+pub fn job_started(work: &'static str) {
+    with_work_handles(work, |handles| handles.in_flight.increment(1.0));
+}
+
+/// A pool job got its slot after `waited` since its admission.
+pub fn slot_waited(work: &'static str, waited: Duration) {
+    with_work_handles(work, |handles| handles.slot_wait.record(waited.as_secs_f64()));
 }
 
 /// A pool job ended after `ran`; `timed_out` when its deadline stopped it.

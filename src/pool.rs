@@ -1,13 +1,17 @@
 //! Runs CPU-bound solver work for async callers without starving the async workers.
 //!
-//! Work goes to tokio's blocking pool (`spawn_blocking`), never onto an async worker thread,
-//! so a hard puzzle cannot stall unrelated requests. A semaphore bounds how many solves run at
+//! Work goes to tokio's blocking pool (`spawn_blocking`), never onto an async worker thread
+//! for more than a few microseconds, so a hard puzzle cannot stall unrelated requests. A semaphore bounds how many solves run at
 //! once (one per CPU by default: more only adds context switches), and admission is bounded
 //! too: at most `max_queued` callers wait for a slot, each for at most `queue_timeout`. Past
 //! either bound the caller is refused at once with [`PoolError::Overloaded`], which the HTTP
 //! layer answers with 503 and `Retry-After`: a fast "no" is better than an unbounded queue
 //! whose tail has long since timed out at the client. The pieces of a batch wait in line
 //! instead, for a bounded time ([`SolverPool::run_patiently`]).
+//!
+//! Jobs that can pause and go on (a 9x9 search keeps its progress) are first tried on the
+//! caller's async worker for a few microseconds ([`SolverPool::run_inline_first`]): most are
+//! answered there, without the hand-off's two thread wake-ups, and the rest take a slot then.
 //!
 //! Every job gets a [`Deadline`] that starts when the caller is admitted, so time spent waiting
 //! for a slot counts against the solve timeout, and the solver polls it, so a job that overruns
@@ -114,7 +118,12 @@ impl SolverPool {
 
     /// Takes a place among the admitted callers, or refuses at once when they are all taken.
     fn admit(&self) -> Result<OwnedSemaphorePermit, PoolError> {
-        Arc::clone(&self.shared.admitted).try_acquire_owned().map_err(|_| shed(&self.shared, Shed::QueueFull))
+        self.admit_now().ok_or_else(|| shed(&self.shared, Shed::QueueFull))
+    }
+
+    /// A place among the admitted callers, if one is free now.
+    fn admit_now(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.shared.admitted).try_acquire_owned().ok()
     }
 
     /// Waits for a free slot while holding `admission`, at most `patience`.
@@ -156,43 +165,37 @@ impl SolverPool {
         let admission = self.admit()?;
         let deadline = Deadline(admitted + limits.solve_timeout);
         let running = self.slot(limits.queue_timeout).await?;
-        metrics::job_started(work, admitted.elapsed());
+        metrics::job_started(work);
+        metrics::slot_waited(work, admitted.elapsed());
         Ok(((admission, running), deadline))
     }
 
     /// Like [`SolverPool::run`], for a job that can be called twice: it is tried first on the
-    /// caller's async worker with a deadline [`INLINE_BUDGET`] away, and only if that stops it,
-    /// called again on the blocking pool, where a job that keeps its progress (the solver's
-    /// [`Progress`](crate::solver::Progress)) goes on from where the try paused.
+    /// caller's async worker with a deadline [`INLINE_BUDGET`] away ([`Turn::Inline`]), and only
+    /// if that stops it, called again on the blocking pool ([`Turn::Last`]), where a job that
+    /// keeps its progress (the solver's [`Progress`](crate::solver::Progress)) goes on from where
+    /// the try paused.
     ///
     /// Most puzzles people send are solved in a few microseconds, and handing a job to the
     /// blocking pool and its answer back costs two thread wake-ups, several times that (on
     /// `POST /v1/solve` of the LeetCode 37 example, 80 % of the server's CPU time went to the
-    /// hand-off and 1 % to the search). Admission, the slot, the deadline and the metrics are
-    /// those of [`SolverPool::run`]: the inline try holds a slot like any job, so a full server
-    /// still refuses with 503, and an async worker is never held for more than the budget plus
-    /// one poll interval of the search ([`Deadline`]'s 64 guesses).
-    pub async fn run_inline_first<T, F>(&self, work: &'static str, mut job: F) -> Result<T, PoolError>
+    /// hand-off and 1 % to the search). Admission and the deadline are those of
+    /// [`SolverPool::run`], so a full server still refuses with 503. The inline try takes no
+    /// slot: the async workers bound it already (one try each at a time, for at most the budget
+    /// plus one poll interval of the search, [`Deadline`]'s 64 guesses), and a slot taken on a
+    /// worker that the OS switches out mid-try would hold up the next job for a time slice (on
+    /// small batches, half their jobs waited 0.1-1 ms for a slot). The job waits for a slot,
+    /// within the queue timeout of its admission, only when it is handed over.
+    pub async fn run_inline_first<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
     where
-        F: FnMut(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+        F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
-        let (permits, deadline) = self.admit_and_wait(work).await?;
-        let solve_timeout = self.shared.limits.solve_timeout;
-        let started = Instant::now();
-        let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
-        let mut in_flight = InFlight { work, started, timed_out: false };
-        match job(&mut inline) {
-            Ok(value) => Ok(value),
-            Err(Interrupted) if inline.0 < deadline.0 => {
-                in_flight.hand_over();
-                execute(work, permits, deadline, solve_timeout, job).await
-            }
-            Err(Interrupted) => {
-                in_flight.timed_out = true;
-                Err(PoolError::TimedOut(solve_timeout))
-            }
-        }
+        let limits = self.shared.limits;
+        let admitted = Instant::now();
+        let admission = self.admit()?;
+        let line = InLine { admitted, slot_by: admitted + limits.queue_timeout };
+        self.inline_first(work, admission, line, Deadline(admitted + limits.solve_timeout), job).await
     }
 
     /// Runs one piece of a batch: waits in line, for a place among the admitted callers and
@@ -210,16 +213,101 @@ impl SolverPool {
     {
         let waiting = Instant::now();
         let gave_up = waiting + patience;
-        let place = Arc::clone(&self.shared.admitted).acquire_owned();
-        let admission = match tokio::time::timeout_at(gave_up.into(), place).await {
-            Ok(permit) => permit.expect("the semaphore is never closed"),
-            Err(_) => return Err(shed(&self.shared, Shed::QueueStayedFull)),
-        };
+        let admission = self.place_within(gave_up).await?;
         let running = self.slot(gave_up.saturating_duration_since(Instant::now())).await?;
-        metrics::job_started(work, waiting.elapsed());
+        metrics::job_started(work);
+        metrics::slot_waited(work, waiting.elapsed());
         let solve_timeout = self.shared.limits.solve_timeout;
         execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
+
+    /// [`SolverPool::run_patiently`] for a job that can be called twice, tried inline first as
+    /// [`SolverPool::run_inline_first`] tries it: for a batch's first piece, which for the small
+    /// batches most clients send is the whole batch.
+    pub async fn run_patiently_inline_first<T, F>(
+        &self,
+        work: &'static str,
+        patience: Duration,
+        job: F,
+    ) -> Result<T, PoolError>
+    where
+        F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
+        T: Send + 'static,
+    {
+        let waiting = Instant::now();
+        let gave_up = waiting + patience;
+        let admission = self.place_within(gave_up).await?;
+        let deadline = Deadline(Instant::now() + self.shared.limits.solve_timeout);
+        self.inline_first(work, admission, InLine { admitted: waiting, slot_by: gave_up }, deadline, job).await
+    }
+
+    /// A place among the admitted callers, waited for until `gave_up`.
+    async fn place_within(&self, gave_up: Instant) -> Result<OwnedSemaphorePermit, PoolError> {
+        // A free place is taken at once, as a free slot is (see `slot`).
+        if let Some(permit) = self.admit_now() {
+            return Ok(permit);
+        }
+        let place = Arc::clone(&self.shared.admitted).acquire_owned();
+        match tokio::time::timeout_at(gave_up.into(), place).await {
+            Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
+            Err(_) => Err(shed(&self.shared, Shed::QueueStayedFull)),
+        }
+    }
+
+    /// Calls `job` on the caller's worker with a deadline at most [`INLINE_BUDGET`] away, and,
+    /// if the budget stopped it, again on the blocking pool once a slot is free.
+    async fn inline_first<T, F>(
+        &self,
+        work: &'static str,
+        admission: OwnedSemaphorePermit,
+        line: InLine,
+        mut deadline: Deadline,
+        mut job: F,
+    ) -> Result<T, PoolError>
+    where
+        F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
+        T: Send + 'static,
+    {
+        let solve_timeout = self.shared.limits.solve_timeout;
+        let started = Instant::now();
+        metrics::job_started(work);
+        let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
+        let mut in_flight = InFlight { work, started, timed_out: false };
+        match job(&mut inline, Turn::Inline) {
+            Ok(value) => Ok(value),
+            Err(Interrupted) if inline.0 < deadline.0 => {
+                let running = self.slot(line.slot_by.saturating_duration_since(Instant::now())).await?;
+                metrics::slot_waited(work, line.admitted.elapsed());
+                in_flight.hand_over();
+                let permits = (admission, running);
+                execute(work, permits, deadline, solve_timeout, move |deadline| job(deadline, Turn::Last)).await
+            }
+            // The job's own deadline stopped the try: its last call, here, stops at once.
+            Err(Interrupted) => {
+                in_flight.timed_out = true;
+                job(&mut deadline, Turn::Last).map_err(|Interrupted| PoolError::TimedOut(solve_timeout))
+            }
+        }
+    }
+}
+
+/// When a job tried inline first was admitted, and by when it must have a slot if it is handed
+/// over.
+struct InLine {
+    admitted: Instant,
+    slot_by: Instant,
+}
+
+/// Which call of a job tried inline first ([`SolverPool::run_inline_first`]) this is, so that a
+/// job that answers for what its deadline stopped (a batch's boards fail with `solve-timeout`)
+/// does so only on its last call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// On the caller's async worker, with the inline budget's deadline: an [`Interrupted`]
+    /// hands the job over, to be called again where it paused.
+    Inline,
+    /// With the job's own deadline: an [`Interrupted`] ends the job as timed out.
+    Last,
 }
 
 /// The place among the admitted callers and the slot a running job holds.
@@ -337,35 +425,69 @@ mod tests {
         assert_eq!(seen, Ok(Some("job-1".to_owned())));
     }
 
-    /// A quick job ends on the caller's thread; one that outlasts the inline budget is called
-    /// again, on a thread of the blocking pool; one that outlasts the request's
-    /// deadline inline is a timeout. The slot is free again after each.
+    /// A quick job ends on the caller's thread on its inline turn; one that outlasts the inline
+    /// budget is called again, on its last turn, on a thread of the blocking pool; one whose own
+    /// deadline stops the inline try has its last turn at once on the caller's thread, and is a
+    /// timeout. The slot is free again after each.
     #[tokio::test]
     async fn a_job_is_tried_inline_first_and_handed_over_when_it_needs_longer() {
         let pool = pool(1, 0);
         let caller = std::thread::current().id();
-        let ran_on = |_: &mut Deadline| Ok(std::thread::current().id());
-        assert_eq!(pool.run_inline_first("test", ran_on).await, Ok(caller));
+        let ran_on = |_: &mut Deadline, turn| Ok((turn, std::thread::current().id()));
+        assert_eq!(pool.run_inline_first("test", ran_on).await, Ok((Turn::Inline, caller)));
 
-        let tries = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
         let slow = {
-            let tries = Arc::clone(&tries);
-            move |deadline: &mut Deadline| {
-                tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let turns = Arc::clone(&turns);
+            move |deadline: &mut Deadline, turn| {
+                turns.lock().unwrap().push((turn, std::thread::current().id()));
                 std::thread::sleep(INLINE_BUDGET * 2);
-                if deadline.should_stop() { Err(Interrupted) } else { Ok(std::thread::current().id()) }
+                if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
             }
         };
-        let ran_on = pool.run_inline_first("test", slow).await.unwrap();
-        assert_ne!(ran_on, caller);
-        assert_eq!(tries.load(std::sync::atomic::Ordering::Relaxed), 2);
+        assert_eq!(pool.run_inline_first("test", slow).await, Ok(()));
+        let turns = turns.lock().unwrap().clone();
+        assert_eq!(turns.len(), 2, "tried inline, then handed over");
+        assert_eq!(turns[0], (Turn::Inline, caller));
+        assert_eq!(turns[1].0, Turn::Last);
+        assert_ne!(turns[1].1, caller);
         assert_eq!(pool.shared.running.available_permits(), 1);
 
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool.limits() });
-        let result =
-            pool.run_inline_first("test", |deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) });
+        let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let result = pool.run_inline_first("test", {
+            let turns = Arc::clone(&turns);
+            move |deadline: &mut Deadline, turn| {
+                turns.lock().unwrap().push((turn, std::thread::current().id()));
+                if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
+            }
+        });
         assert_eq!(result.await, Err(PoolError::TimedOut(Duration::ZERO)));
+        assert_eq!(*turns.lock().unwrap(), [(Turn::Inline, caller), (Turn::Last, caller)]);
         assert_eq!(pool.shared.running.available_permits(), 1);
+    }
+
+    /// An inline try takes no slot: with every slot busy, a quick job is still answered on the
+    /// caller's thread, and one that needs the pool waits for a slot within the queue timeout.
+    #[tokio::test]
+    async fn an_inline_try_needs_no_free_slot_but_its_hand_over_does() {
+        let pool = pool(1, 1);
+        let (release, busy) = occupy_a_slot(&pool).await;
+        assert_eq!(pool.run_inline_first("test", |_, turn| Ok(turn)).await, Ok(Turn::Inline));
+        let slow = |deadline: &mut Deadline, _| {
+            std::thread::sleep(INLINE_BUDGET * 2);
+            if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
+        };
+        assert_eq!(pool.run_inline_first("test", slow).await, Err(PoolError::Overloaded(Shed::QueueTimeout)));
+        let patient = pool.run_patiently_inline_first("test", Duration::from_secs(5), slow);
+        let (patient, ()) = tokio::join!(patient, async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            release.send(()).unwrap();
+        });
+        assert_eq!(patient, Ok(()));
+        assert_eq!(busy.await.unwrap(), Ok(true));
+        assert_eq!(pool.shared.running.available_permits(), 1);
+        assert!(pool.check_room().is_ok(), "every place is given back");
     }
 
     /// A search the inline budget paused goes on, on the blocking pool, from where it paused.
@@ -385,7 +507,7 @@ mod tests {
         for _ in 0..5 {
             let mut progress = Progress::default();
             let mut calls = Vec::new();
-            let job = move |deadline: &mut Deadline| {
+            let job = move |deadline: &mut Deadline, _| {
                 calls.push(progress.is_paused());
                 solver::classify_from(&hard, &mut progress, deadline).map(|verdict| (verdict, calls.clone()))
             };
@@ -416,10 +538,10 @@ mod tests {
     async fn an_inline_try_is_refused_like_any_job_when_the_pool_is_full() {
         let pool = pool(1, 0);
         let (release, busy) = occupy_a_slot(&pool).await;
-        assert!(matches!(pool.run_inline_first("test", |_| Ok(1)).await, Err(PoolError::Overloaded(_))));
+        assert!(matches!(pool.run_inline_first("test", |_, _| Ok(1)).await, Err(PoolError::Overloaded(_))));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
-        assert_eq!(pool.run_inline_first("test", |_| Ok(1)).await, Ok(1));
+        assert_eq!(pool.run_inline_first("test", |_, _| Ok(1)).await, Ok(1));
     }
 
     #[tokio::test]

@@ -5,14 +5,17 @@
 //! gets its own result: what `/v1/solve` would answer, or a problem object that fails only that
 //! board. A chunk is the unit of pool work because one board alone is too small (a few
 //! microseconds against the pool's hand-off), while 64 of them still make a short job that
-//! leaves slots turning over for single solves.
+//! leaves slots turning over for single solves. The first chunk is tried on the async worker
+//! first, as a single solve is, and goes on on the pool where it stopped, so a small batch is
+//! often answered without a hand-off.
 //!
 //! A batch takes a place among the pool's admitted callers only for a chunk it is about to
 //! solve, waiting in line for it (see [`SolverPool::run_patiently`]), never while its client is
 //! slow to send or to read. A JSON batch's body is read and bounded first; reading the boards
-//! out of it (up to megabytes) is pool work too, refused at once when the server is full, and
-//! stops at `--max-batch-boards`. Each board is parsed on its own, so one that is not a board
-//! (even a number out of range) fails alone.
+//! out of it is refused at once when the server is full, stops at `--max-batch-boards`, and is
+//! pool work when the body is bigger than one `/v1/solve` body may be (up to megabytes). Each
+//! board is parsed on its own, so one that is not a board (even a number out of range) fails
+//! alone.
 //!
 //! NDJSON is read and answered as a stream: a chunk holds the complete lines that have arrived,
 //! its result lines go out as soon as it is solved, and memory stays bounded by the chunks in
@@ -32,12 +35,12 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 
 use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value, read_limited};
-use super::handlers::{BoardRequest, SolveResponse, solve_puzzle};
+use super::handlers::{BoardRequest, SolveResponse, solved};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
-use crate::pool::SolverPool;
-use crate::solver::Deadline;
+use crate::pool::{SolverPool, Turn};
+use crate::solver::{Interrupt, Interrupted, Progress};
 use crate::variants::Puzzle;
 
 /// Boards per unit of pool work.
@@ -83,7 +86,15 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
     }
     let body = read_limited(body, state.body_limit.saturating_mul(state.max_batch_boards)).await?;
     let max_boards = state.max_batch_boards;
-    let items = state.pool.run("batch", move |_| Ok(read_json_batch(&body, max_boards))).await??;
+    // A body no bigger than one `/v1/solve` request's is read on the async worker, as that
+    // request's is; a bigger one (up to megabytes) is pool work. Either way a full server
+    // refuses it at once.
+    let items = if body.len() <= state.body_limit {
+        state.pool.check_room()?;
+        read_json_batch(&body, max_boards)?
+    } else {
+        state.pool.run("batch", move |_| Ok(read_json_batch(&body, max_boards))).await??
+    };
     let mut items = items.into_iter();
     let chunks: Vec<Vec<Item>> = std::iter::from_fn(|| {
         let chunk: Vec<Item> = items.by_ref().take(CHUNK_BOARDS).collect();
@@ -194,7 +205,10 @@ impl<'de> Visitor<'de> for BoardsSeed<'_> {
 }
 
 /// Solves chunks of items on the pool, a chunk per solver slot at a time, each waiting in line
-/// at most `patience`; yields results in input order.
+/// at most `patience`; yields results in input order. The first chunk is tried on the async
+/// worker first ([`SolverPool::run_patiently_inline_first`]): a small batch is often solved
+/// within the inline budget, and then never pays the hand-off to the pool and back. One try a
+/// request, so the worker is held no longer than for a single solve.
 fn solve_items(
     chunks: BoxStream<'static, Vec<Item>>,
     pool: SolverPool,
@@ -202,14 +216,21 @@ fn solve_items(
 ) -> impl Stream<Item = Vec<BatchResult>> {
     let slots = pool.limits().slots;
     chunks
-        .map(move |chunk| {
+        .enumerate()
+        .map(move |(index, chunk)| {
             let pool = pool.clone();
             async move {
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
-                let solve_timeout = pool.limits().solve_timeout;
-                let solved = pool
-                    .run_patiently("batch", patience, move |deadline| Ok(solve_chunk(chunk, deadline, solve_timeout)));
-                match solved.await {
+                let mut solving = ChunkSolve::new(chunk, pool.limits().solve_timeout);
+                let solved = if index == 0 {
+                    pool.run_patiently_inline_first("batch", patience, move |deadline, turn| {
+                        solving.go_on(deadline, turn)
+                    })
+                    .await
+                } else {
+                    pool.run_patiently("batch", patience, move |deadline| solving.go_on(deadline, Turn::Last)).await
+                };
+                match solved {
                     Ok(results) => results,
                     Err(error) => positions.into_iter().map(|at| failed(ApiError::from(error), at)).collect(),
                 }
@@ -218,18 +239,49 @@ fn solve_items(
         .buffered(slots.max(1))
 }
 
-/// Solves one chunk, each board with the chunk's deadline: a board reached after the deadline
-/// fails with `solve-timeout`, those before it keep their answers.
-fn solve_chunk(chunk: Vec<Item>, deadline: &mut Deadline, solve_timeout: Duration) -> Vec<BatchResult> {
-    chunk
-        .into_iter()
-        .map(|(position, item)| {
-            match item.and_then(|(puzzle, format)| solve_puzzle(&puzzle, format, deadline, solve_timeout)) {
-                Ok(answer) => BatchResult::Solved(answer),
-                Err(error) => failed(error, position),
-            }
-        })
-        .collect()
+/// One chunk's boards being solved, each with the chunk's deadline: a board reached after the
+/// deadline fails with `solve-timeout`, those before it keep their answers. A try on the async
+/// worker that the inline budget stops keeps where it stopped, the board's search included, and
+/// the pool's call goes on from there.
+struct ChunkSolve {
+    items: std::vec::IntoIter<Item>,
+    results: Vec<BatchResult>,
+    /// The board a try stopped in, with its search's progress.
+    paused: Option<(Position, Puzzle, Format, Progress)>,
+    solve_timeout: Duration,
+}
+
+impl ChunkSolve {
+    fn new(chunk: Vec<Item>, solve_timeout: Duration) -> ChunkSolve {
+        ChunkSolve { results: Vec::with_capacity(chunk.len()), items: chunk.into_iter(), paused: None, solve_timeout }
+    }
+
+    /// Solves the boards left, on its `turn` (see [`Turn`]); the chunk's results once all are
+    /// answered.
+    fn go_on(&mut self, interrupt: &mut impl Interrupt, turn: Turn) -> Result<Vec<BatchResult>, Interrupted> {
+        loop {
+            let (position, puzzle, format, mut progress) = match self.paused.take() {
+                Some(paused) => paused,
+                None => match self.items.next() {
+                    None => return Ok(std::mem::take(&mut self.results)),
+                    Some((position, Err(error))) => {
+                        self.results.push(failed(error, position));
+                        continue;
+                    }
+                    Some((position, Ok((puzzle, format)))) => (position, puzzle, format, Progress::default()),
+                },
+            };
+            let answer = match puzzle.classify_from(&mut progress, interrupt) {
+                Ok(verdict) => solved(verdict, format),
+                Err(Interrupted) if turn == Turn::Inline => {
+                    self.paused = Some((position, puzzle, format, progress));
+                    return Err(Interrupted);
+                }
+                Err(Interrupted) => Err(ApiError::SolveTimeout(self.solve_timeout)),
+            };
+            self.results.push(answer.map_or_else(|error| failed(error, position), BatchResult::Solved));
+        }
+    }
 }
 
 fn failed(error: ApiError, position: Position) -> BatchResult {
@@ -346,4 +398,70 @@ impl LineReader {
 /// One NDJSON line: a `/v1/solve` request body.
 fn read_line(line: &[u8]) -> Result<(Puzzle, Format), ApiError> {
     parse_object::<BoardRequest>(line)?.puzzle()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{EveryNthPoll, Never, PollBudget};
+
+    /// The first three of tests/data/forum_hardest_1106.txt (about 200 guesses each), beside an
+    /// easy board, repeated givens, an unsolvable one, one with many solutions and a bad entry.
+    fn chunk() -> Vec<Item> {
+        let boards = [
+            "\"53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\"",
+            "\"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3\"",
+            "\"55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\"",
+            "\"........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........\"",
+            "\".123456789.......................................................................\"",
+            "[[1,2,3,4,5,6,7,8,12]]",
+            "\"..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2\"",
+            "\".................................................................................\"",
+        ];
+        read_json_batch(format!("{{\"boards\":[{}]}}", boards.join(",")).as_bytes(), 100).unwrap()
+    }
+
+    fn json(results: &[BatchResult]) -> String {
+        serde_json::to_string(results).unwrap()
+    }
+
+    /// A chunk paused by its inline turns, again and again, mid-search and between boards, ends
+    /// with the answers of one call straight through, in order.
+    #[test]
+    fn a_paused_chunk_goes_on_where_it_stopped() {
+        let straight = json(&ChunkSolve::new(chunk(), Duration::ZERO).go_on(&mut Never, Turn::Last).unwrap());
+        for n in [3, 7, 50] {
+            let mut solving = ChunkSolve::new(chunk(), Duration::ZERO);
+            let mut interrupt = EveryNthPoll::new(n);
+            let mut pauses = 0;
+            let results = loop {
+                match solving.go_on(&mut interrupt, Turn::Inline) {
+                    Ok(results) => break results,
+                    Err(Interrupted) => pauses += 1,
+                }
+            };
+            assert!(pauses > 2, "every {n}th poll paused only {pauses} times");
+            assert_eq!(json(&results), straight, "paused at every {n}th poll");
+        }
+    }
+
+    /// On its last turn, a chunk its deadline stops answers every board: those it solved keep
+    /// their answers, the rest fail with `solve-timeout`, the entry that is no board with its own
+    /// problem.
+    #[test]
+    fn a_chunk_stopped_on_its_last_turn_times_out_the_boards_left() {
+        let straight = ChunkSolve::new(chunk(), Duration::ZERO).go_on(&mut Never, Turn::Last).unwrap();
+        let solve_timeout = Duration::from_millis(7);
+        // Stops at the second poll and every one after, as a deadline that has passed: each
+        // board polls as its search starts, so the first is solved and the rest are not.
+        let results = ChunkSolve::new(chunk(), solve_timeout).go_on(&mut PollBudget(2), Turn::Last).unwrap();
+        let expected: Vec<String> = (0..straight.len())
+            .map(|index| match index {
+                0 | 5 => json(&straight[index..=index]),
+                _ => json(&[failed(ApiError::SolveTimeout(solve_timeout), Position::Index(index))]),
+            })
+            .collect();
+        let results: Vec<String> = results.iter().map(|result| json(std::slice::from_ref(result))).collect();
+        assert_eq!(results, expected);
+    }
 }

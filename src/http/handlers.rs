@@ -1,7 +1,5 @@
 //! Route handlers: read the request, call the core, write the answer.
 
-use std::time::Duration;
-
 use axum::Json;
 use axum::body::Body;
 use axum::extract::State;
@@ -16,7 +14,7 @@ use crate::member;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
-use crate::solver::{Deadline, Interrupted, Progress, Unanswerable, Verdict};
+use crate::solver::{Progress, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
 /// The repository's OpenAPI document, served byte for byte.
@@ -130,23 +128,12 @@ pub async fn solve(
     // goes on from where the try paused.
     let mut progress = Progress::default();
     let verdict =
-        state.pool.run_inline_first("solve", move |deadline| puzzle.classify_from(&mut progress, deadline)).await?;
-    solved(verdict, format)
-}
-
-/// What `/v1/solve` answers for one puzzle, alone or as one board of a batch.
-pub fn solve_puzzle(
-    puzzle: &Puzzle,
-    format: Format,
-    deadline: &mut Deadline,
-    solve_timeout: Duration,
-) -> Result<SolveResponse, ApiError> {
-    let verdict = puzzle.classify(deadline).map_err(|Interrupted| ApiError::SolveTimeout(solve_timeout))?;
+        state.pool.run_inline_first("solve", move |deadline, _| puzzle.classify_from(&mut progress, deadline)).await?;
     solved(verdict, format)
 }
 
 /// The answer to a solve, from the puzzle's verdict.
-fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveResponse, ApiError> {
+pub fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveResponse, ApiError> {
     let (solution, unique) = verdict.solved()?;
     Ok(SolveResponse { solution: FormattedGrid { grid: solution, format }, unique })
 }
@@ -218,8 +205,10 @@ pub async fn count(
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),
     };
     let mut progress = Progress::default();
-    let count =
-        state.pool.run_inline_first("count", move |deadline| puzzle.count_from(limit, &mut progress, deadline)).await?;
+    let count = state
+        .pool
+        .run_inline_first("count", move |deadline, _| puzzle.count_from(limit, &mut progress, deadline))
+        .await?;
     let solutions = count.map_err(Unanswerable::Conflicting)?;
     Ok(Json(CountResponse { solutions, limit, limit_reached: solutions == limit }))
 }

@@ -47,6 +47,29 @@ async fn a_json_batch_answers_each_board_in_order_and_in_its_own_representation(
     assert_eq!(results[5]["unique"], false);
 }
 
+/// Hard boards, which outlast the first chunk's try on the async worker and go on on the pool
+/// from where it paused, among easy ones, over two chunks: every board gets a valid solution of
+/// its own givens, in order, with the uniqueness `/v1/solve` answers.
+#[tokio::test]
+async fn a_batch_of_hard_and_easy_boards_is_answered_in_order_across_the_hand_off() {
+    let hard = common::load("forum_hardest_1106.txt");
+    let easy = common::load("kaggle_style_easy_10k.txt");
+    let boards: Vec<Board> = (0..80).map(|index| if index % 3 == 0 { hard[index] } else { easy[index] }).collect();
+    let lines: Vec<String> = boards.iter().map(|board| board.to_string()).collect();
+    let app = router(&config());
+    let reply = send(app.clone(), batch(json!({ "boards": lines }))).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let results = reply.body["results"].as_array().unwrap();
+    assert_eq!(results.len(), boards.len());
+    for ((board, line), result) in boards.iter().zip(&lines).zip(results) {
+        let solution: Board = result["solution"].as_str().unwrap().parse().unwrap();
+        assert!(solution.is_complete() && sudokud::rules::conflicts(&solution).is_empty(), "{line}");
+        assert!(board.cells().iter().zip(solution.cells()).all(|(&given, &cell)| given == 0 || given == cell));
+        let single = send(app.clone(), post_json("/v1/solve", json!({ "board": line }).to_string())).await;
+        assert_eq!(result["unique"], single.body["unique"], "{line}");
+    }
+}
+
 #[tokio::test]
 async fn a_pointer_in_a_json_batch_names_the_board() {
     let mut numbers = rows_of_numbers(PUZZLE);
