@@ -9,6 +9,8 @@
 #   easy       POST /v1/solve, kaggle-style easy puzzles in turn
 #   hard       POST /v1/solve, forum_hardest_1106 puzzles in turn
 #   mix        POST /v1/solve, 9 easy to 1 hard
+#   batch      POST /v1/solve/batch, 20 easy puzzles a request (a JSON array), as a backend that
+#              gathers its users' boards sends them
 #   overload   the hard puzzles at OVERLOAD_CONNECTIONS: far more concurrent solves than the solver
 #              slots plus the queue admit, so the excess must be shed with fast 503s
 #   easy, gzip the easy solves with `Accept-Encoding: gzip`, as browsers and most HTTP clients
@@ -58,6 +60,8 @@ open(f"{work}/easy", "w").write("\n".join(easy) + "\n")
 open(f"{work}/hard", "w").write("\n".join(hard) + "\n")
 mix = [hard[i // 10] if i % 10 == 9 else easy[i] for i in range(1000)]
 open(f"{work}/mix", "w").write("\n".join(mix) + "\n")
+batches = [json.dumps({"boards": [json.loads(b)["board"] for b in easy[i:i + 20]]}) for i in range(0, 1000, 20)]
+open(f"{work}/batch", "w").write("\n".join(batches) + "\n")
 PY
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -82,12 +86,12 @@ stop_server() {
     server_pid=""
 }
 
-# p99 of /v1/solve answers with `status`, from the server's histogram: the upper bound of the
-# bucket where the 99th percentile falls.
+# p99 of the 200 answers of route $1, from the server's histogram: the upper bound of the bucket
+# where the 99th percentile falls.
 accepted_p99_us() {
     curl -s "$base/metrics" | python3 -c '
 import re, sys
-series = "sudokud_http_request_duration_seconds_bucket{method=\"POST\",route=\"/v1/solve\",status=\"200\",le=\""
+series = "sudokud_http_request_duration_seconds_bucket{method=\"POST\",route=\"" + sys.argv[1] + "\",status=\"200\",le=\""
 buckets = []
 for line in sys.stdin:
     if line.startswith(series):
@@ -95,7 +99,7 @@ for line in sys.stdin:
         buckets.append((float("inf") if le == "+Inf" else float(le), float(count)))
 total = max((count for _, count in buckets), default=0)
 print(next((f"{le * 1e6:.0f}" for le, count in sorted(buckets) if count >= 0.99 * total), "-") if total else "-")
-'
+' "$1"
 }
 
 rows=()
@@ -104,13 +108,14 @@ run() {
     local name=$1 connections=$2 bodies=${3:-} log_filter=${4:-} accept_encoding=${5:-}
     local path=/v1/solve
     [[ -z $bodies ]] && path=/healthz
+    [[ $bodies == batch ]] && path=/v1/solve/batch
     start_server "$log_filter"
     local out
     out=$(BODIES=${bodies:+$work/$bodies} ACCEPT_ENCODING=$accept_encoding wrk -t "$THREADS" -c "$connections" -d "$DURATION" \
         -s "$root/scripts/load/requests.lua" "$base$path" | grep '^RESULT')
     local rss accepted="-"
     rss=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
-    [[ -n $bodies ]] && accepted=$(accepted_p99_us)
+    [[ -n $bodies ]] && accepted=$(accepted_p99_us "$path")
     # The server must still answer normally after the run.
     curl -sf "$base/v1/solve" -H 'content-type: application/json' -d "$(head -n 1 "$work/easy")" | grep -q '"unique":true'
     stop_server
@@ -145,6 +150,7 @@ run floor "$CONNECTIONS"
 run easy "$CONNECTIONS" easy
 run hard "$CONNECTIONS" hard
 run mix "$CONNECTIONS" mix
+run "batch of 20 easy" "$CONNECTIONS" batch
 run overload "$OVERLOAD_CONNECTIONS" hard
 run "easy, gzip" "$CONNECTIONS" easy "" gzip
 # What the access log costs: the floor and the easy solves without it.
