@@ -1,13 +1,13 @@
 //! Runs CPU-bound solver work for async callers without starving the async workers.
 //!
 //! Work goes to tokio's blocking pool (`spawn_blocking`), never onto an async worker thread
-//! for more than a few microseconds, so a hard puzzle cannot stall unrelated requests. A semaphore bounds how many solves run at
-//! once (one per CPU by default: more only adds context switches), and admission is bounded
-//! too: at most `max_queued` callers wait for a slot, each for at most `queue_timeout`. Past
-//! either bound the caller is refused at once with [`PoolError::Overloaded`], which the HTTP
-//! layer answers with 503 and `Retry-After`: a fast "no" is better than an unbounded queue
-//! whose tail has long since timed out at the client. The pieces of a batch wait in line
-//! instead, for a bounded time ([`SolverPool::run_patiently`]).
+//! for more than a few microseconds, so a hard puzzle cannot stall unrelated requests. A
+//! semaphore bounds how many solves run at once (one per CPU by default: more only adds context
+//! switches), and admission is bounded too: at most `max_queued` callers wait for a slot, each
+//! for at most `queue_timeout`. Past either bound the caller is refused at once with
+//! [`PoolError::Overloaded`], which the HTTP layer answers with 503 and `Retry-After`: a fast
+//! "no" is better than an unbounded queue whose tail has long since timed out at the client.
+//! The pieces of a batch wait in line instead, for a bounded time ([`SolverPool::run_patiently`]).
 //!
 //! Jobs that can pause and go on (a 9x9 search keeps its progress) are first tried on the
 //! caller's async worker for a few microseconds ([`SolverPool::run_inline_first`]): most are
@@ -191,11 +191,10 @@ impl SolverPool {
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
-        let limits = self.shared.limits;
         let admitted = Instant::now();
         let admission = self.admit()?;
-        let line = InLine { admitted, slot_by: admitted + limits.queue_timeout };
-        self.inline_first(work, admission, line, Deadline(admitted + limits.solve_timeout), job).await
+        let line = InLine { admitted, started: admitted, slot_by: admitted + self.shared.limits.queue_timeout };
+        self.inline_first(work, admission, line, job).await
     }
 
     /// Runs one piece of a batch: waits in line, for a place among the admitted callers and
@@ -237,8 +236,8 @@ impl SolverPool {
         let waiting = Instant::now();
         let gave_up = waiting + patience;
         let admission = self.place_within(gave_up).await?;
-        let deadline = Deadline(Instant::now() + self.shared.limits.solve_timeout);
-        self.inline_first(work, admission, InLine { admitted: waiting, slot_by: gave_up }, deadline, job).await
+        let line = InLine { admitted: waiting, started: Instant::now(), slot_by: gave_up };
+        self.inline_first(work, admission, line, job).await
     }
 
     /// A place among the admitted callers, waited for until `gave_up`.
@@ -255,13 +254,13 @@ impl SolverPool {
     }
 
     /// Calls `job` on the caller's worker with a deadline at most [`INLINE_BUDGET`] away, and,
-    /// if the budget stopped it, again on the blocking pool once a slot is free.
+    /// if the budget stopped it, again on the blocking pool once a slot is free. Its own
+    /// deadline counts from `line.started`.
     async fn inline_first<T, F>(
         &self,
         work: &'static str,
         admission: OwnedSemaphorePermit,
         line: InLine,
-        mut deadline: Deadline,
         mut job: F,
     ) -> Result<T, PoolError>
     where
@@ -269,7 +268,8 @@ impl SolverPool {
         T: Send + 'static,
     {
         let solve_timeout = self.shared.limits.solve_timeout;
-        let started = Instant::now();
+        let started = line.started;
+        let mut deadline = Deadline(started + solve_timeout);
         metrics::job_started(work);
         let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
         let mut in_flight = InFlight { work, started, timed_out: false };
@@ -291,10 +291,11 @@ impl SolverPool {
     }
 }
 
-/// When a job tried inline first was admitted, and by when it must have a slot if it is handed
-/// over.
+/// Where a job tried inline first stands in line: when it was admitted (or began to wait for
+/// a place), when it started, and by when it must have a slot if it is handed over.
 struct InLine {
     admitted: Instant,
+    started: Instant,
     slot_by: Instant,
 }
 
