@@ -176,6 +176,29 @@ async fn an_ndjson_batch_is_refused_up_front_when_the_server_is_full() {
     assert_eq!((status, results.len()), (StatusCode::OK, 1), "and it recovers");
 }
 
+/// A JSON batch is refused up front by a full server, whether its boards would be read on the
+/// async worker (a body within `--body-limit-bytes`) or on the pool (a bigger one).
+#[tokio::test]
+async fn a_json_batch_is_refused_up_front_when_the_server_is_full() {
+    let small = json!({ "boards": [PUZZLE] });
+    let big = json!({ "boards": vec![PUZZLE; 250] });
+    assert!(big.to_string().len() > ServeConfig::default().body_limit_bytes, "read on the pool");
+    let full = full_pool().await;
+    for body in [&small, &big] {
+        let reply = send(full.router.clone(), batch(body.clone())).await;
+        assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
+        assert!(reply.headers.contains_key(header::RETRY_AFTER));
+    }
+    let router = full.release().await;
+    for (body, boards) in [(small, 1), (big, 250)] {
+        let reply = send(router.clone(), batch(body)).await;
+        assert_eq!(reply.status, StatusCode::OK, "and it recovers");
+        let results = reply.body["results"].as_array().unwrap();
+        assert_eq!(results.len(), boards);
+        assert!(results.iter().all(|result| result["solution"] == SOLUTION));
+    }
+}
+
 #[tokio::test]
 async fn ten_thousand_ndjson_lines_stream_through_a_real_server() {
     let puzzles = common::load("kaggle_style_easy_10k.txt");
