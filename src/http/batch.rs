@@ -24,18 +24,16 @@
 use std::cell::Cell;
 use std::time::Duration;
 
-use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
-use serde::Serialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value, read_limited};
-use super::handlers::{BoardRequest, SolveResponse, solved};
+use super::handlers::{BoardRequest, SolveResponse, json_response, solved};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
@@ -56,17 +54,37 @@ const BATCH_MEDIA_TYPES: &str = "JSON (`application/json`) or NDJSON (`applicati
 type Item = (Position, Result<(Puzzle, Format), ApiError>);
 
 /// One board's result: the solution, or what went wrong.
-#[derive(Serialize)]
-#[serde(untagged)]
 enum BatchResult {
     Solved(SolveResponse),
     Failed(ItemProblem),
 }
 
-#[derive(Serialize)]
-struct BatchResponse {
-    results: Vec<BatchResult>,
+impl BatchResult {
+    /// Writes the result as JSON: a solution as `/v1/solve` writes it, a problem object.
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            BatchResult::Solved(answer) => answer.write_json(out),
+            BatchResult::Failed(problem) => serde_json::to_writer(out, problem).expect("problems always serialize"),
+        }
+    }
 }
+
+/// A JSON batch's answer, `{"results": [...]}`, from its chunks' results.
+fn json_batch(chunks: Vec<Vec<BatchResult>>) -> Response {
+    let mut body = Vec::with_capacity(chunks.iter().map(Vec::len).sum::<usize>() * RESULT_BYTES + 16);
+    body.extend_from_slice(b"{\"results\":[");
+    for (index, result) in chunks.iter().flatten().enumerate() {
+        if index > 0 {
+            body.push(b',');
+        }
+        result.write_json(&mut body);
+    }
+    body.extend_from_slice(b"]}");
+    json_response(Body::from(body))
+}
+
+/// About the bytes of one result of a 9x9 board.
+const RESULT_BYTES: usize = 128;
 
 /// `POST /v1/solve/batch`.
 pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
@@ -103,7 +121,7 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
     .collect();
     let results: Vec<Vec<BatchResult>> =
         solve_items(stream::iter(chunks).boxed(), state.pool, patience).collect().await;
-    Ok(Json(BatchResponse { results: results.into_iter().flatten().collect() }).into_response())
+    Ok(json_batch(results))
 }
 
 /// Reads the boards of a JSON batch body, at most `max_boards` of them, each on its own.
@@ -290,9 +308,9 @@ fn failed(error: ApiError, position: Position) -> BatchResult {
 
 /// Writes results as NDJSON lines.
 fn ndjson(results: Vec<BatchResult>) -> Bytes {
-    let mut out = Vec::with_capacity(results.len() * 128);
+    let mut out = Vec::with_capacity(results.len() * RESULT_BYTES);
     for result in &results {
-        serde_json::to_writer(&mut out, result).expect("results always serialize");
+        result.write_json(&mut out);
         out.push(b'\n');
     }
     Bytes::from(out)
@@ -422,7 +440,9 @@ mod tests {
     }
 
     fn json(results: &[BatchResult]) -> String {
-        serde_json::to_string(results).unwrap()
+        let mut out = Vec::new();
+        results.iter().for_each(|result| result.write_json(&mut out));
+        String::from_utf8(out).unwrap()
     }
 
     /// A chunk paused by its inline turns, again and again, mid-search and between boards, ends

@@ -98,20 +98,32 @@ pub struct SolveResponse {
     unique: bool,
 }
 
-impl IntoResponse for SolveResponse {
+impl SolveResponse {
     /// The JSON the derived `Serialize` writes (a test holds the two to the same bytes), written
-    /// straight: the answer of every solve, a grid of symbols that need no escaping.
+    /// straight: the answer of every solve, alone or in a batch, a grid of symbols that need no
+    /// escaping.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"solution\":");
+        self.solution.write_json(out);
+        out.extend_from_slice(if self.unique { b",\"unique\":true}" } else { b",\"unique\":false}" });
+    }
+
+    /// About how many bytes [`SolveResponse::write_json`] writes.
+    pub fn json_len(&self) -> usize {
+        self.solution.grid.cells().len() * 4 + 64
+    }
+}
+
+impl IntoResponse for SolveResponse {
     fn into_response(self) -> Response {
-        let mut body = Vec::with_capacity(self.solution.grid.cells().len() * 4 + 64);
-        body.extend_from_slice(b"{\"solution\":");
-        self.solution.write_json(&mut body);
-        body.extend_from_slice(if self.unique { b",\"unique\":true}" } else { b",\"unique\":false}" });
+        let mut body = Vec::with_capacity(self.json_len());
+        self.write_json(&mut body);
         json_response(Body::from(body))
     }
 }
 
 /// An answer of `body`, JSON, with nothing else to say.
-fn json_response(body: Body) -> Response {
+pub fn json_response(body: Body) -> Response {
     let mut response = Response::new(body);
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
