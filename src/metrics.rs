@@ -6,7 +6,7 @@
 //! | `sudokud_http_requests_total` | counter | `method` (the nine standard methods, else `other`), `route` (the matched route, or `unmatched`), `status` |
 //! | `sudokud_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
 //! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
-//! | `sudokud_solves_in_flight` | gauge | - |
+//! | `sudokud_solves_in_flight` | gauge | - (jobs running: on the pool, or in their try on an async worker; not while waiting for a slot) |
 //! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot (none for a job its inline try answered, which takes no slot) |
 //! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full`, `queue_timeout` or `queue_stayed_full` (a batch chunk that waited in vain; answered 503 `overloaded`) |
 //! | `sudokud_deadline_exceeded_total` | counter | `work`: jobs that reached their deadline (a batch chunk counts once, however many of its boards it failed) |
@@ -160,6 +160,12 @@ pub fn method_label(method: &Method) -> &'static str {
 /// A pool job started: one more in flight.
 pub fn job_started(work: &'static str) {
     with_work_handles(work, |handles| handles.in_flight.increment(1.0));
+}
+
+/// A job's try on an async worker ended without its answer: it waits for a slot, no longer in
+/// flight until it has one.
+pub fn job_handed_over(work: &'static str) {
+    with_work_handles(work, |handles| handles.in_flight.decrement(1.0));
 }
 
 /// A pool job got its slot after `waited` since its admission.

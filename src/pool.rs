@@ -276,9 +276,10 @@ impl SolverPool {
         match job(&mut inline, Turn::Inline) {
             Ok(value) => Ok(value),
             Err(Interrupted) if inline.0 < deadline.0 => {
-                let running = self.slot(line.slot_by.saturating_duration_since(Instant::now())).await?;
-                metrics::slot_waited(work, line.admitted.elapsed());
                 in_flight.hand_over();
+                let running = self.slot(line.slot_by.saturating_duration_since(Instant::now())).await?;
+                metrics::job_started(work);
+                metrics::slot_waited(work, line.admitted.elapsed());
                 let permits = (admission, running);
                 execute(work, permits, deadline, solve_timeout, move |deadline| job(deadline, Turn::Last)).await
             }
@@ -377,9 +378,10 @@ struct InFlight {
 }
 
 impl InFlight {
-    /// The job continues on the blocking pool, whose run counts it from there: this try ends
-    /// without a `job_finished`, so the in-flight gauge is decremented once.
+    /// The job leaves its try to wait for a slot, and the pool's run counts it from there: one
+    /// fewer in flight meanwhile, without a `job_finished` (whose duration is a pool run's).
     fn hand_over(self) {
+        metrics::job_handed_over(self.work);
         std::mem::forget(self);
     }
 }

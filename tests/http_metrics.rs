@@ -15,6 +15,10 @@ use serde_json::json;
 use sudokud::config::ServeConfig;
 use tower::ServiceExt;
 
+/// Held by the tests of this file that run solver jobs, one at a time: `sudokud_solves_in_flight`
+/// is process-wide, so a test that reads it must be alone.
+static JOBS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn scrape(router: sudokud::http::App) -> String {
     let response = router.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
@@ -58,6 +62,7 @@ fn well_formed_histograms(text: &str) {
 
 #[tokio::test]
 async fn requests_solves_sheds_and_deadlines_are_counted() {
+    let _alone = JOBS.lock().await;
     logs();
     let router = router(&config());
     send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
@@ -99,6 +104,51 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     assert!(sample(&text, r#"sudokud_requests_shed_total{reason="queue_full"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(text.contains("sudokud_solves_in_flight"), "{text}");
     assert!(sample(&text, r#"sudokud_build_info{version=""#).is_some_and(|one| one == 1.0), "{text}");
+}
+
+/// A solve that outlasts its try on the async worker waits for a slot before it is in flight
+/// again: with the only slot held, the gauge counts the holder alone, and nothing once all ends.
+#[tokio::test]
+async fn a_solve_waiting_for_a_slot_is_not_in_flight() {
+    let _alone = JOBS.lock().await;
+    logs();
+    let config = ServeConfig {
+        max_concurrent_solves: std::num::NonZeroUsize::new(1),
+        max_queued_solves: 1,
+        queue_timeout_ms: 60_000,
+        solve_timeout_ms: 60_000,
+        ..config()
+    };
+    sudokud::metrics::install();
+    let state = sudokud::http::AppState::new(&config, sudokud::http::Readiness::default());
+    let router = sudokud::http::app(&config, state.clone());
+    let in_flight = |text: String| sample(&text, "sudokud_solves_in_flight ");
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let pool = state.pool.clone();
+    let busy = tokio::spawn(async move {
+        pool.run("test", move |_| {
+            let _ = started.send(());
+            Ok(wait.recv().is_ok())
+        })
+        .await
+    });
+    running.await.unwrap();
+    assert_eq!(in_flight(scrape(router.clone()).await), Some(1.0), "the job holding the slot");
+
+    // The first of forum_hardest_1106: a search several times the try's 20 µs, so it is handed over.
+    let hard = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    let solve = tokio::spawn(send(router.clone(), post_json("/v1/solve", json!({ "board": hard }).to_string())));
+    // Admitted (its place taken) and, on this one-thread runtime, past its try: waiting for the slot.
+    while state.pool.check_room().is_ok() {
+        assert!(!solve.is_finished(), "the solve ended without waiting for the slot");
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(in_flight(scrape(router.clone()).await), Some(1.0), "a solve waiting for its slot is not in flight");
+    release.send(()).unwrap();
+    assert_eq!(busy.await.unwrap(), Ok(true));
+    assert_eq!(solve.await.unwrap().status, StatusCode::OK);
+    assert_eq!(in_flight(scrape(router).await), Some(0.0));
 }
 
 #[tokio::test]
@@ -164,6 +214,7 @@ fn logs() -> &'static Captured {
 
 #[tokio::test]
 async fn shed_requests_are_a_sampled_warning_with_a_request_id_never_an_error_per_request() {
+    let _alone = JOBS.lock().await;
     let logs = logs();
     let full = full_pool().await;
     for index in 0..20 {
