@@ -112,41 +112,23 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
 async fn a_solve_waiting_for_a_slot_is_not_in_flight() {
     let _alone = JOBS.lock().await;
     logs();
-    let config = ServeConfig {
-        max_concurrent_solves: std::num::NonZeroUsize::new(1),
-        max_queued_solves: 1,
-        queue_timeout_ms: 60_000,
-        solve_timeout_ms: 60_000,
-        ..config()
-    };
-    sudokud::metrics::install();
-    let state = sudokud::http::AppState::new(&config, sudokud::http::Readiness::default());
-    let router = sudokud::http::app(&config, state.clone());
+    let held =
+        slot_held(ServeConfig { max_queued_solves: 1, queue_timeout_ms: 60_000, solve_timeout_ms: 60_000, ..config() })
+            .await;
+    let router = held.router.clone();
     let in_flight = |text: String| sample(&text, "sudokud_solves_in_flight ");
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let (started, running) = tokio::sync::oneshot::channel::<()>();
-    let pool = state.pool.clone();
-    let busy = tokio::spawn(async move {
-        pool.run("test", move |_| {
-            let _ = started.send(());
-            Ok(wait.recv().is_ok())
-        })
-        .await
-    });
-    running.await.unwrap();
     assert_eq!(in_flight(scrape(router.clone()).await), Some(1.0), "the job holding the slot");
 
     // The first of forum_hardest_1106: a search several times the try's 20 µs, so it is handed over.
     let hard = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
     let solve = tokio::spawn(send(router.clone(), post_json("/v1/solve", json!({ "board": hard }).to_string())));
     // Admitted (its place taken) and, on this one-thread runtime, past its try: waiting for the slot.
-    while state.pool.check_room().is_ok() {
+    while held.state.pool.check_room().is_ok() {
         assert!(!solve.is_finished(), "the solve ended without waiting for the slot");
         tokio::task::yield_now().await;
     }
     assert_eq!(in_flight(scrape(router.clone()).await), Some(1.0), "a solve waiting for its slot is not in flight");
-    release.send(()).unwrap();
-    assert_eq!(busy.await.unwrap(), Ok(true));
+    let router = held.release().await;
     assert_eq!(solve.await.unwrap().status, StatusCode::OK);
     assert_eq!(in_flight(scrape(router).await), Some(0.0));
 }

@@ -109,7 +109,7 @@ impl SolveResponse {
     }
 
     /// About how many bytes [`SolveResponse::write_json`] writes.
-    pub fn json_len(&self) -> usize {
+    fn json_len(&self) -> usize {
         self.solution.grid.cells().len() * 4 + 64
     }
 }

@@ -156,38 +156,40 @@ pub fn assert_item_problem(item: &Value, status: u16, kind: &str) {
     assert!(item["title"].is_string() && item["detail"].is_string(), "{item}");
 }
 
-/// A router with one solver slot, no queue, and that slot held by a job until [`FullPool::release`]:
-/// the next solve through it is refused with 503 `overloaded`.
+/// A router whose one solver slot is held by a job until [`FullPool::release`], and its state.
 pub struct FullPool {
     pub router: App,
+    /// Read by tests/http_metrics.rs only (the integration tests go through the router).
+    #[allow(dead_code)]
+    pub state: AppState,
     release: std::sync::mpsc::Sender<()>,
     busy: JoinHandle<Result<bool, sudokud::pool::PoolError>>,
 }
 
+/// One solver slot, no queue, and that slot held: the next solve is refused with 503 `overloaded`.
 pub async fn full_pool() -> FullPool {
-    let config = ServeConfig {
-        max_concurrent_solves: std::num::NonZeroUsize::new(1),
-        max_queued_solves: 0,
-        queue_timeout_ms: 10,
-        ..ServeConfig::default()
-    };
+    slot_held(ServeConfig { max_queued_solves: 0, queue_timeout_ms: 10, ..ServeConfig::default() }).await
+}
+
+/// A router with `config` but one solver slot, held by a job until [`FullPool::release`].
+pub async fn slot_held(config: ServeConfig) -> FullPool {
+    let config = ServeConfig { max_concurrent_solves: std::num::NonZeroUsize::new(1), ..config };
     sudokud::metrics::install();
     let state = AppState::new(&config, Readiness::default());
     let router = app(&config, state.clone());
     let (release, wait) = std::sync::mpsc::channel::<()>();
     let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let pool = state.pool.clone();
     let busy = tokio::spawn(async move {
-        state
-            .pool
-            .run("test", move |_| {
-                let _ = started.send(());
-                Ok(wait.recv().is_ok())
-            })
-            .await
+        pool.run("test", move |_| {
+            let _ = started.send(());
+            Ok(wait.recv().is_ok())
+        })
+        .await
     });
-    // Once the job runs it holds the only slot: then no one else is admitted.
+    // Once the job runs it holds the only slot.
     running.await.expect("the busy job starts");
-    FullPool { router, release, busy }
+    FullPool { router, state, release, busy }
 }
 
 impl FullPool {
