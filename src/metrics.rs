@@ -157,7 +157,7 @@ pub fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// A pool job started: one more in flight.
+/// A job's try on an async worker started, which takes no slot: one more in flight.
 pub fn job_started(work: &'static str) {
     with_work_handles(work, |handles| handles.in_flight.increment(1.0));
 }
@@ -168,9 +168,12 @@ pub fn job_handed_over(work: &'static str) {
     with_work_handles(work, |handles| handles.in_flight.decrement(1.0));
 }
 
-/// A pool job got its slot after `waited` since its admission.
-pub fn slot_waited(work: &'static str, waited: Duration) {
-    with_work_handles(work, |handles| handles.slot_wait.record(waited.as_secs_f64()));
+/// A pool job got its slot after `waited` since its admission, and starts: one more in flight.
+pub fn job_took_slot(work: &'static str, waited: Duration) {
+    with_work_handles(work, |handles| {
+        handles.slot_wait.record(waited.as_secs_f64());
+        handles.in_flight.increment(1.0);
+    });
 }
 
 /// A pool job ended after `ran`; `timed_out` when its deadline stopped it.

@@ -165,8 +165,7 @@ impl SolverPool {
         let admission = self.admit()?;
         let deadline = Deadline(admitted + limits.solve_timeout);
         let running = self.slot(limits.queue_timeout).await?;
-        metrics::job_started(work);
-        metrics::slot_waited(work, admitted.elapsed());
+        metrics::job_took_slot(work, admitted.elapsed());
         Ok(((admission, running), deadline))
     }
 
@@ -214,8 +213,7 @@ impl SolverPool {
         let gave_up = waiting + patience;
         let admission = self.place_within(gave_up).await?;
         let running = self.slot(gave_up.saturating_duration_since(Instant::now())).await?;
-        metrics::job_started(work);
-        metrics::slot_waited(work, waiting.elapsed());
+        metrics::job_took_slot(work, waiting.elapsed());
         let solve_timeout = self.shared.limits.solve_timeout;
         execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
     }
@@ -278,8 +276,7 @@ impl SolverPool {
             Err(Interrupted) if inline.0 < deadline.0 => {
                 in_flight.hand_over();
                 let running = self.slot(line.slot_by.saturating_duration_since(Instant::now())).await?;
-                metrics::job_started(work);
-                metrics::slot_waited(work, line.admitted.elapsed());
+                metrics::job_took_slot(work, line.admitted.elapsed());
                 let permits = (admission, running);
                 execute(work, permits, deadline, solve_timeout, move |deadline| job(deadline, Turn::Last)).await
             }
