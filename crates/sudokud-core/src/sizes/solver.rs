@@ -37,7 +37,7 @@ use super::rules::{Conflict, conflicts};
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{lanes, small};
 use crate::random::SplitMix64;
-use crate::solver::{Interrupt, Interrupted, POLL_INTERVAL, Verdict};
+use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL, Verdict};
 
 /// Solutions counted up to a limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,8 +160,33 @@ fn count_in<const CAP: usize>(
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Count, Interrupted> {
+    search_in::<CAP>(puzzle, limit, true, interrupt)
+}
+
+/// The first solution of a first row: what generation makes its solved grids from. Where the
+/// look-ahead would choose its guesses (20x20, 25x25) the search here guesses as it did before
+/// it, so that a seed makes the same puzzle whatever the look-ahead's tuning; smaller grids are
+/// filled by [`count_solutions`].
+pub(crate) fn fill(seeded: &Grid) -> Grid {
+    let count = if seeded.size() > lanes::MAX_SIZE {
+        search_in::<MAX_CELLS>(seeded, 1, false, &mut Never)
+    } else {
+        count_solutions(seeded, 1, &mut Never)
+    };
+    count.expect("Never interrupts").first.expect("a first row always extends")
+}
+
+/// [`count_solutions`] by this module's search, with state for up to `CAP` cells, looking ahead
+/// before each guess or not.
+fn search_in<const CAP: usize>(
+    puzzle: &Grid,
+    limit: usize,
+    look_ahead: bool,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
     with_restarts(puzzle, limit, interrupt, |attempt| {
         let mut search = Search::<_, CAP>::new(puzzle.shape(), limit, attempt.allowance, attempt.interrupt);
+        search.looks_ahead = look_ahead;
         search.run(puzzle.cells(), attempt.labels)?;
         if search.solutions > 0 {
             attempt.first.copy_from_slice(&search.first[..puzzle.cells().len()]);
@@ -496,6 +521,8 @@ struct Search<'i, I, const CAP: usize> {
     stopped: bool,
     /// Within a probe: singles only.
     probing: bool,
+    /// Whether to look ahead before each guess (see the module's documentation).
+    looks_ahead: bool,
     /// Per literal (`32 * cell + digit`), its probe's slot in `results` plus one, 0 when not
     /// probed at this node.
     weights: Vec<u32>,
@@ -545,6 +572,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             probes: 0,
             stopped: false,
             probing: false,
+            looks_ahead: true,
             weights: vec![0; 32 * CAP],
             results: Vec::new(),
             weighed: Vec::with_capacity(4 * CAP),
@@ -969,7 +997,7 @@ impl<I: Interrupt, const CAP: usize> Branching for Search<'_, I, CAP> {
             if !self.settle() {
                 return false;
             }
-            if self.unsolved == 0 {
+            if self.unsolved == 0 || !self.looks_ahead {
                 return true;
             }
             match self.look_ahead() {
