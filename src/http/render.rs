@@ -116,9 +116,12 @@ pub async fn render(
         ),
         _ => None,
     };
+    // A drawing takes at most a few tenths of a second: it waits its turn for a slot within the
+    // solve timeout, rather than the queue timeout meant for shedding a flood of solves.
+    let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run("render", move |deadline| {
+        .run_waiting("render", patience, move |deadline| {
             let solution = match given_solution {
                 Some(solution) => Some(solution),
                 None if solve => match puzzle.classify(deadline)?.unique() {
@@ -253,12 +256,12 @@ pub async fn booklet(
             let first = PuzzleId { shape, level, symmetry: request.symmetry, seed };
             // One job per puzzle, each with the solve timeout to be made as `/v1/generate`'s, as
             // many at once as there are solver slots, waiting their turn as a batch's chunks do.
-            let (pool, patience) = (state.pool.clone(), state.request_timeout);
+            let (pool, line) = (state.pool.clone(), state.pool.line(state.request_timeout));
             stream::iter(render::booklet::ids(first, count))
                 .map(|id| {
                     let pool = pool.clone();
                     async move {
-                        pool.run_patiently("generate", patience, move |deadline| BookletPuzzle::generated(id, deadline))
+                        pool.run_patiently("generate", line, move |deadline| BookletPuzzle::generated(id, deadline))
                             .await
                             .map_err(|error| match error {
                                 PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
@@ -272,9 +275,10 @@ pub async fn booklet(
         }
     };
     let (paper, answers) = (request.paper, request.answers);
+    let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run("render", move |_| {
+        .run_waiting("render", patience, move |_| {
             let booklet = Booklet { puzzles: &puzzles, title: title.as_deref(), paper, per_page, answers };
             Ok(booklet.pdf())
         })
