@@ -630,7 +630,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
         let mut best = (0u64, self.pairs[0].0);
         // Deductions made this round: the probes already made stay sound (a probe from fewer
         // candidates leaves a subset of what it left before), so the round goes on from the
-        // state after them, and the next round starts afresh.
+        // state after them.
         let mut deduced = false;
         let open = |saved: &[u32; CAP], literal: u32| {
             saved[(literal / 32) as usize] & (1 << (literal % 32) | SOLVED) == 1 << (literal % 32)
@@ -723,7 +723,10 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
                 best = (score, pair.0);
             }
         }
-        if deduced {
+        // After deductions the round's best pair is still the guess if it is still open: a round
+        // more to confirm them cost as much as the round itself, for a guess hardly better
+        // (Gecode's minimal 25x25 puzzles 1.5x faster without it).
+        if deduced && (best.0 == 0 || !open(&saved, best.1)) {
             return self.forget_probes(LookAhead::Deduced);
         }
         self.forget_probes(LookAhead::Choose((best.1 / 32) as usize, 1 << (best.1 % 32)))
