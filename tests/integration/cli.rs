@@ -308,8 +308,19 @@ fn solve_plays_every_line_by_a_variant_s_rules() {
     let output = run(&["solve", "--constraints", "{\"diagonal\":1}"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown field `diagonal`")
+        String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown member `diagonal`")
     );
+    // As strict as the HTTP API: an object, each member where it belongs.
+    for (constraints, refused) in [
+        (r#"["both"]"#, "sudokud solve: --constraints: found an array; expected an object"),
+        (r#"{"variant":"x"}"#, "sudokud solve: --constraints: `variant` belongs beside `constraints`"),
+        (r#"{"cages":[[[[0,0],[0,1]],3]]}"#, "sudokud solve: --constraints: found an array; expected an object"),
+    ] {
+        let output = run(&["solve", "--constraints", constraints], "");
+        assert_eq!(output.status.code(), Some(2), "{constraints}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(refused), "{constraints}: {stderr}");
+    }
 }
 
 #[test]
