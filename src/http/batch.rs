@@ -29,7 +29,7 @@ use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value, read_limited};
@@ -37,9 +37,10 @@ use super::handlers::{BoardRequest, SolveResponse, json_response, solved};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
+use crate::member;
 use crate::pool::{SolverPool, Turn};
 use crate::solver::{Interrupt, Interrupted, Progress};
-use crate::variants::Puzzle;
+use crate::variants::{Constraints, Puzzle};
 
 /// Boards per unit of pool work.
 const CHUNK_BOARDS: usize = 64;
@@ -149,9 +150,12 @@ fn read_json_batch(body: &[u8], max_boards: usize) -> Result<Vec<Item>, ApiError
         .collect())
 }
 
+/// The members of a JSON batch's body.
+pub(super) const BATCH_MEMBERS: &[&str] = &["boards"];
+
 /// Reads a JSON batch object: its `boards` array, each board left as raw JSON, and stops at
 /// the first board past `max_boards` (noted in `overflowed`), so a huge array never becomes a
-/// huge vector. Other members are ignored.
+/// huge vector. Another member is refused, naming it.
 struct BatchSeed<'a> {
     max_boards: usize,
     overflowed: &'a Cell<bool>,
@@ -175,8 +179,11 @@ impl<'de> Visitor<'de> for BatchSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut boards = None;
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key != "boards" {
-                map.next_value::<IgnoredAny>()?;
+            if !BATCH_MEMBERS.contains(&key.as_ref()) {
+                let belongs = (member::members::<BoardRequest>().contains(&key.as_ref())
+                    || Constraints::home_of(&key).is_some())
+                .then(|| "inside each entry of `boards`, an object as a `/v1/solve` body is".to_owned());
+                return Err(de::Error::custom(member::unknown_member(&key, BATCH_MEMBERS, belongs)));
             } else if boards.is_some() {
                 return Err(de::Error::duplicate_field("boards"));
             } else {

@@ -115,7 +115,14 @@ pub fn sole_string_member<'a>(bytes: &'a [u8], name: &str) -> Option<&'a str> {
 /// [`parse_object`] with a seed, for readers that need more than a type (a limit, say) or that
 /// borrow from the body.
 pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
-    read_object(bytes, seed, |error| error.to_string())
+    read_object(bytes, seed, |error| without_position(&error))
+}
+
+/// serde_json's message without the line and column it adds.
+fn without_position(error: &serde_json::Error) -> String {
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = error.to_string();
+    text.strip_suffix(&position).map_or(text.clone(), str::to_owned)
 }
 
 /// The reading behind [`parse_object`] and [`parse_object_seed`]; `shape` words the 422 of JSON
@@ -159,9 +166,7 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
         }
         _ => (None, error),
     };
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let text = error.to_string();
-    let message = text.strip_suffix(&position).unwrap_or(&text);
+    let message = without_position(&error);
     match member {
         Some(member) => format!("`{member}`: {message}"),
         None => message.to_owned(),
@@ -169,9 +174,9 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
 }
 
 /// Reads a JSON value already known to be well-formed (a part of a checked body) into `T`: 422
-/// when it does not fit.
+/// when it does not fit, naming the member at fault as [`parse_object`] does.
 pub fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
-    serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(error.to_string()))
+    serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(shape_error::<T>(json.as_bytes(), error)))
 }
 
 /// `application/json` or any `application/*+json`, with any parameters, in any case.
@@ -218,7 +223,10 @@ mod tests {
         use crate::http::handlers::BoardRequest;
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400]]}").err();
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
-        assert!(parse_object::<BoardRequest>(b"{\"x\":1e400}").is_ok());
+        // A number beyond f64 where serde_json only skips it: JSON still, so the unknown member is
+        // the 422.
+        let error = parse_object::<BoardRequest>(b"{\"x\":1e400}").err();
+        assert!(matches!(&error, Some(ApiError::InvalidRequest(detail)) if detail.contains("`x`")), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":\"\\ud800\"}").err();
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400").err();

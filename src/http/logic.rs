@@ -17,17 +17,17 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::batch::NDJSON;
 use super::extract::{JsonBody, JsonObject};
-use super::handlers::BoardRequest;
+use super::handlers::PlayerRequest;
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
 use crate::logic::{Level, Rating, Technique};
-use crate::member;
+use crate::member::{self, Object, object_traits};
 use crate::order::Order;
 use crate::pool::PoolError;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
@@ -40,7 +40,7 @@ use crate::variants::{Constraints, Preset};
 /// `POST /v1/rate`: how hard the puzzle is for a person.
 pub async fn rate(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
     let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
@@ -79,7 +79,7 @@ pub struct HintResponse {
 /// `POST /v1/hint`: the next value a person would place, and the eliminations that lead to it.
 pub async fn hint(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
     let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
@@ -106,7 +106,7 @@ pub struct ExplainResponse {
 /// `POST /v1/explain`: every step from the puzzle to its solution.
 pub async fn explain(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
     let (puzzle, format, marks, givens) = request.player()?;
     let explained = state
@@ -122,8 +122,10 @@ pub async fn explain(
     }))
 }
 
-/// The body of `/v1/generate`. Unknown members are ignored.
+/// The body of `/v1/generate` and `/v1/generate/batch`. A member it does not have is refused,
+/// naming it ([`member::Object`]).
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
@@ -168,6 +170,18 @@ pub struct GenerateRequest {
     #[serde(default, deserialize_with = "member::optional_integer")]
     count: Option<u64>,
 }
+
+impl Object for GenerateRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GenerateRequest, D::Error> {
+        GenerateRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(GenerateRequest);
 
 impl JsonObject for GenerateRequest {}
 
@@ -263,11 +277,7 @@ impl GenerateRequest {
             self.variant.is_some() || self.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
         if variant {
             let constraints = self.constraints.clone().unwrap_or_default();
-            variant_generate::offers(shape, self.variant, &constraints, level).map_err(|refused| match refused {
-                Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
-                Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
-                Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
-            })?;
+            offered_variant(shape, self.variant, &constraints, level)?;
             if self.has_wishes() {
                 return Ok(Plan::Order(self.order(shape, Some((self.variant, constraints)))?));
             }
@@ -279,6 +289,21 @@ impl GenerateRequest {
         }
         Ok(Plan::Level { shape, level, symmetry })
     }
+}
+
+/// Whether puzzles of `level` are made for these rules at `shape` (422 naming the member at fault
+/// otherwise).
+pub(super) fn offered_variant(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    level: Level,
+) -> Result<(), ApiError> {
+    variant_generate::offers(shape, preset, constraints, level).map_err(|refused| match refused {
+        Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
+        Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
+        Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
+    })
 }
 
 impl Plan {
