@@ -38,6 +38,7 @@ use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
 use crate::member;
+use crate::metrics::Work;
 use crate::pool::{SolverPool, Turn};
 use crate::solver::{Interrupt, Interrupted, Progress};
 use crate::variants::{Constraints, Puzzle};
@@ -112,7 +113,7 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
         state.pool.check_room()?;
         read_json_batch(&body, max_boards)?
     } else {
-        state.pool.run("batch", move |_| Ok(read_json_batch(&body, max_boards))).await??
+        state.pool.run(Work::Batch, move |_| Ok(read_json_batch(&body, max_boards))).await??
     };
     let mut items = items.into_iter();
     let chunks: Vec<Vec<Item>> = std::iter::from_fn(|| {
@@ -248,12 +249,12 @@ fn solve_items(
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
                 let mut solving = ChunkSolve::new(chunk, pool.limits().solve_timeout);
                 let solved = if index == 0 {
-                    pool.run_patiently_inline_first("batch", patience, move |deadline, turn| {
+                    pool.run_patiently_inline_first(Work::Batch, patience, move |deadline, turn| {
                         solving.go_on(deadline, turn)
                     })
                     .await
                 } else {
-                    pool.run_patiently("batch", patience, move |deadline| solving.go_on(deadline, Turn::Last)).await
+                    pool.run_patiently(Work::Batch, patience, move |deadline| solving.go_on(deadline, Turn::Last)).await
                 };
                 match solved {
                     Ok(results) => results,

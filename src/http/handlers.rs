@@ -11,6 +11,7 @@ use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
@@ -191,8 +192,10 @@ pub async fn solve(
     // budget stopped is handed to the pool rather than answered as a timeout; the pool's run
     // goes on from where the try paused.
     let mut progress = Progress::default();
-    let verdict =
-        state.pool.run_inline_first("solve", move |deadline, _| puzzle.classify_from(&mut progress, deadline)).await?;
+    let verdict = state
+        .pool
+        .run_inline_first(Work::Solve, move |deadline, _| puzzle.classify_from(&mut progress, deadline))
+        .await?;
     solved(verdict, format)
 }
 
@@ -284,7 +287,7 @@ pub async fn count(
     let mut progress = Progress::default();
     let count = state
         .pool
-        .run_inline_first("count", move |deadline, _| puzzle.count_from(limit, &mut progress, deadline))
+        .run_inline_first(Work::Count, move |deadline, _| puzzle.count_from(limit, &mut progress, deadline))
         .await?;
     let solutions = count.map_err(Unanswerable::Conflicting)?;
     Ok(Json(CountResponse { solutions, limit, limit_reached: solutions == limit }))

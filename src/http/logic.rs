@@ -28,6 +28,7 @@ use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
 use crate::logic::{Level, Rating, Technique};
 use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::order::Order;
 use crate::pool::PoolError;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
@@ -43,7 +44,8 @@ pub async fn rate(
     JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
+    let rating =
+        state.pool.run(Work::Rate, move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
     let rating = rating.await.map_err(ApiError::from_logic)??;
     Ok(Json(followed(rating)?))
 }
@@ -82,7 +84,8 @@ pub async fn hint(
     JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
+    let hinted =
+        state.pool.run(Work::Hint, move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
     let hinted = hinted.await.map_err(ApiError::from_logic)??;
     let steps = match hinted {
         Marked::Followed(steps) => steps,
@@ -111,7 +114,7 @@ pub async fn explain(
     let (puzzle, format, marks, givens) = request.player()?;
     let explained = state
         .pool
-        .run("explain", move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
+        .run(Work::Explain, move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
         .await
         .map_err(ApiError::from_logic)??;
     let explained = followed(explained)?;
@@ -360,8 +363,8 @@ where
     T: Send + 'static,
 {
     match patience {
-        None => state.pool.run("generate", job).await,
-        Some(patience) => state.pool.run_patiently("generate", patience, job).await,
+        None => state.pool.run(Work::Generate, job).await,
+        Some(patience) => state.pool.run_patiently(Work::Generate, patience, job).await,
     }
 }
 

@@ -17,6 +17,7 @@ use crate::board::JsonBoard;
 use crate::generate::{self, Symmetry};
 use crate::logic::Level;
 use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::pool::PoolError;
 use crate::puzzle_id::PuzzleId;
 use crate::render::booklet::MAX_PUZZLES;
@@ -134,7 +135,7 @@ pub async fn render(
     };
     let bytes = state
         .pool
-        .run("render", move |deadline| {
+        .run(Work::Render, move |deadline| {
             let solution = match given_solution {
                 Some(solution) => Some(solution),
                 None if solve => match puzzle.classify(deadline)?.unique() {
@@ -267,7 +268,7 @@ pub async fn booklet(
             let puzzles = given_puzzles(&entries, request.shape, rules.as_ref())?;
             state
                 .pool
-                .run("booklet", move |deadline| {
+                .run(Work::Booklet, move |deadline| {
                     puzzles
                         .into_iter()
                         .enumerate()
@@ -305,7 +306,7 @@ pub async fn booklet(
                     let (pool, rules) = (pool.clone(), std::sync::Arc::clone(&rules));
                     async move {
                         let made = pool
-                            .run_patiently("booklet", patience, move |deadline| match rules.as_ref() {
+                            .run_patiently(Work::Booklet, patience, move |deadline| match rules.as_ref() {
                                 None => BookletPuzzle::generated(id, deadline).map(Ok),
                                 Some((preset, constraints)) => BookletPuzzle::generated_variant(
                                     id.shape,
@@ -334,7 +335,7 @@ pub async fn booklet(
     let (paper, answers) = (request.paper, request.answers);
     let bytes = state
         .pool
-        .run("booklet", move |_| {
+        .run(Work::Booklet, move |_| {
             let booklet = Booklet { puzzles: &puzzles, title: title.as_deref(), paper, per_page, answers };
             Ok(booklet.pdf())
         })

@@ -917,7 +917,9 @@ async fn run(case: &Case) -> Reply {
             let state = AppState::new(&config, Readiness::default());
             let router = app(&config, state.clone());
             let (release, wait) = std::sync::mpsc::channel::<()>();
-            let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
+            let busy = tokio::spawn(async move {
+                state.pool.run(sudokud::metrics::Work::Solve, move |_| Ok(wait.recv().is_ok())).await
+            });
             tokio::time::sleep(Duration::from_millis(50)).await;
             let reply = oneshot(router, case.call.request()).await;
             release.send(()).expect("the busy job is waiting");
