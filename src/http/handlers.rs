@@ -14,7 +14,7 @@ use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
+use crate::sizes::{AnyGrid, JsonMarks, Marks, NotFromGivens, Shape, check_givens};
 use crate::solver::{Progress, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
@@ -132,7 +132,10 @@ impl PlayerRequest {
         let givens = match givens {
             Some(givens) => {
                 let (givens, _) = givens.with_box(shape).map_err(|error| invalid(&error))?;
-                check_givens(&puzzle.grid(), &givens).map_err(|error| invalid(&error))?;
+                check_givens(&puzzle.grid(), &givens).map_err(|error| match error {
+                    NotFromGivens::Shape { givens, board } => invalid(&shapes_differ(givens, board)),
+                    error => invalid(&error),
+                })?;
                 Some(givens)
             }
             None => None,
@@ -142,6 +145,18 @@ impl PlayerRequest {
             .transpose()
             .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?;
         Ok((puzzle, format, marks, givens))
+    }
+}
+
+/// Why the givens are not of the board's shape: their sizes (`the givens are a 4x4 grid, the
+/// board a 9x9 one`), or their boxes when the sizes agree. [`NotFromGivens`]'s own words name
+/// only the boxes (`a 2x2 grid`), which reads as a grid's size.
+fn shapes_differ(givens: Shape, board: Shape) -> String {
+    let (size, board_size) = (givens.size(), board.size());
+    if size == board_size {
+        format!("the givens' boxes are {givens}, the board's {board}")
+    } else {
+        format!("the givens are a {size}x{size} grid, the board a {board_size}x{board_size} one")
     }
 }
 

@@ -153,10 +153,10 @@ pub struct GenerateRequest {
     constraints: Option<Constraints>,
     /// The lowest rating accepted, within the level's: a wish of a puzzle made to order.
     #[serde(default)]
-    se_min: Option<f32>,
+    se_min: Option<f64>,
     /// The highest rating accepted, within the level's.
     #[serde(default)]
-    se_max: Option<f32>,
+    se_max: Option<f64>,
     /// Techniques the solving path must use, by id.
     #[serde(default)]
     require: Vec<String>,
@@ -209,6 +209,17 @@ impl GenerateRequest {
                 .collect::<Result<Vec<Technique>, ApiError>>()
         };
         let (low, high) = self.difficulty.range();
+        let rating = |member: &str, value: Option<f64>, default: f32| {
+            let most = Technique::BruteForce.rating();
+            match value {
+                None => Ok(default),
+                Some(value) if (0.0..=f64::from(most)).contains(&value) => Ok(value as f32),
+                // Debug keeps a number short however large (`1e308`).
+                Some(value) => Err(ApiError::InvalidRequest(format!(
+                    "`{member}`: {value:?}; expected a rating from 0.0 to {most:.1}"
+                ))),
+            }
+        };
         let givens = |member: Option<u64>, default: usize| {
             member.map_or(default, |count| usize::try_from(count).unwrap_or(usize::MAX))
         };
@@ -216,7 +227,7 @@ impl GenerateRequest {
             shape,
             symmetry: self.symmetry,
             level: self.difficulty,
-            rating: (self.se_min.unwrap_or(low), self.se_max.unwrap_or(high)),
+            rating: (rating("se_min", self.se_min, low)?, rating("se_max", self.se_max, high)?),
             require: techniques("require", &self.require)?,
             exclude: techniques("exclude", &self.exclude)?,
             givens: (givens(self.min_givens, 0), givens(self.max_givens, shape.cells())),

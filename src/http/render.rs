@@ -22,6 +22,7 @@ use crate::pool::PoolError;
 use crate::puzzle_id::PuzzleId;
 use crate::render::booklet::MAX_PUZZLES;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
+use crate::rules::Unit;
 use crate::sizes::{AnyGrid, JsonMarks, Shape, ShapeError, check_givens};
 use crate::solver::Interrupted;
 use crate::variants::{Constraints, Preset, Puzzle};
@@ -169,6 +170,10 @@ fn check_solution(
 ) -> Result<AnyGrid, ApiError> {
     let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`solution`: {error}"));
     let (solution, _) = solution.with_box(shape).map_err(|error| invalid(&error))?;
+    let (size, board) = (solution.shape().size(), puzzle.shape().size());
+    if size != board {
+        return Err(invalid(&format_args!("a {size}x{size} grid, but the board is a {board}x{board} one")));
+    }
     check_givens(&solution, &puzzle.grid()).map_err(|error| invalid(&error))?;
     if !solution.is_complete() {
         return Err(invalid(&"it has blank cells; a solution fills every cell"));
@@ -176,7 +181,9 @@ fn check_solution(
     let validation = with_rules(solution.clone(), variant, constraints)?.validate();
     if let Some(conflict) = validation.conflicts.first() {
         let (row, col, value) = (conflict.row + 1, conflict.col + 1, puzzle.shape().symbol(conflict.value));
-        return Err(invalid(&format!("it breaks the rules: r{row}c{col} = {value} repeats where it may not")));
+        let broken: Vec<&str> = conflict.units.units().map(Unit::broken).collect();
+        let broken = broken.join(" and ");
+        return Err(invalid(&format!("it breaks the rules: r{row}c{col} = {value} {broken}")));
     }
     Ok(solution)
 }

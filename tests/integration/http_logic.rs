@@ -595,6 +595,14 @@ async fn orders_the_rules_or_the_level_make_impossible_are_422s_before_any_work(
             format!("{refused}no puzzle rates 2.0-2.2 at easy"),
         ),
         (
+            json!({ "difficulty": "easy", "se_min": 1e308 }),
+            "`se_min`: 1e308; expected a rating from 0.0 to 12.0".to_owned(),
+        ),
+        (
+            json!({ "difficulty": "easy", "se_max": -1 }),
+            "`se_max`: -1.0; expected a rating from 0.0 to 12.0".to_owned(),
+        ),
+        (
             json!({ "difficulty": "easy", "min_givens": 81 }),
             format!("{refused}81 givens fill the grid's 81 cells; a puzzle has a blank, so at most 80 givens"),
         ),
@@ -655,7 +663,7 @@ async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
     changed.replace_range(0..1, "6");
     for (givens, detail) in [
         (json!(PUZZLE), "`givens`: row 0, col 0 holds 5 in the givens but 6 on the board"),
-        (json!(".".repeat(16)), "`givens`: the givens are a 2x2 grid, the board a 3x3 one"),
+        (json!(".".repeat(16)), "`givens`: the givens are a 4x4 grid, the board a 9x9 one"),
         (json!("12"), "`givens`: the board has 2 cells, which fits no grid"),
     ] {
         let reply = post("/v1/hint", json!({ "board": changed, "givens": givens })).await;
