@@ -1,7 +1,7 @@
 //! `sudokud render` and `sudokud booklet`: the drawings of `POST /v1/render` and
 //! `POST /v1/booklet` from the command line, written to a file or stdout. The layout and every
 //! check are [`crate::render`]'s; here puzzles are read from arguments and files and made or
-//! solved without a deadline.
+//! solved without a deadline (but `render --solution` with `--timeout-ms`).
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -10,7 +10,7 @@ use crate::batch::{Rules, field, puzzles_of};
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::solver::{Never, Unanswerable};
+use crate::solver::{Deadline, Never, Unanswerable};
 use crate::variants::Puzzle;
 
 /// What `sudokud render` draws.
@@ -25,6 +25,8 @@ pub struct RenderJob {
     /// Draw the basic candidates, or these pencil marks (the one-line form).
     pub candidates: Option<Option<String>>,
     pub title: Option<String>,
+    /// How long the solve of `solution` may take; none, no limit.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// The puzzle of a line under `rules`; the message says what is wrong.
@@ -44,7 +46,15 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
     let line = field(&job.puzzle).ok_or("the puzzle line is empty")?;
     let puzzle = read_puzzle(line, &job.rules)?;
     let solution = if job.solution {
-        let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+        let verdict = match job.timeout {
+            None => puzzle.classify(&mut Never).expect("Never interrupts"),
+            Some(timeout) => puzzle.classify(&mut Deadline(std::time::Instant::now() + timeout)).map_err(|_| {
+                format!(
+                    "--solution: the puzzle ran out of time: no solution within --timeout-ms {}",
+                    timeout.as_millis()
+                )
+            })?,
+        };
         Some(verdict.unique().map_err(|error: Unanswerable<_>| format!("--solution: {error}"))?)
     } else {
         None
