@@ -133,7 +133,10 @@ pub enum Command {
     /// With --count, puzzles of --difficulty are made from --seed on (puzzle i from SEED + i,
     /// as `generate` makes them; the same seed makes the same booklet), each captioned with its
     /// id; else the puzzles are the lines of FILES (as `solve` reads them, with --box; each must have
-    /// exactly one solution). Up to 100 puzzles. Writes to --output, or stdout.
+    /// exactly one solution; all of one size and box). Up to 100 puzzles. With --variant or
+    /// --constraints the puzzles are made for (or read under) a variant's rules and drawn with
+    /// its marks, a made one captioned with its variant, level and seed. Writes to --output, or
+    /// stdout.
     Booklet(Deferred<BookletArgs>),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
@@ -394,6 +397,12 @@ pub struct BookletArgs {
     /// Leave out the answer pages.
     #[arg(long)]
     pub no_answers: bool,
+    /// Every puzzle's variant, by name.
+    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
+    pub variant: Option<Preset>,
+    /// Every puzzle's constraints, as JSON or `@FILE` (as for `solve`).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub constraints: Option<String>,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -574,20 +583,34 @@ fn per_page(text: &str) -> Result<PerPage, String> {
 }
 
 fn booklet(args: BookletArgs) -> ExitCode {
+    let variant = match read_variant(args.variant, args.constraints.as_deref()) {
+        Ok(variant) => variant,
+        Err(message) => return usage_error("booklet", &message),
+    };
     let source = match args.count {
         Some(count) => {
             let shape = match args.made.grid_shape() {
                 Ok(shape) => shape,
                 Err(error) => return usage_error("booklet", &error),
             };
-            if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
-                return usage_error("booklet", &error);
+            let offered = match &variant {
+                None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
+                Some((preset, constraints)) => variant_generate::offers(shape, *preset, constraints, args.difficulty)
+                    .map_err(|error| error.to_string())
+                    .and_then(|()| {
+                        variant_generate::has_grid(shape, *preset, constraints).map_err(|error| error.to_string())
+                    }),
+            };
+            if let Err(message) = offered {
+                return usage_error("booklet", &message);
             }
             let first =
                 PuzzleId { shape, level: args.difficulty, symmetry: args.made.symmetry, seed: args.made.first_seed() };
-            print::BookletSource::Made { first, count: count as usize }
+            print::BookletSource::Made { first, count: count as usize, variant }
         }
-        None => print::BookletSource::Files { files: &args.files, shape: args.made.shape },
+        None => {
+            print::BookletSource::Files { files: &args.files, rules: batch::Rules { shape: args.made.shape, variant } }
+        }
     };
     let layout = print::BookletLayout {
         title: args.title,

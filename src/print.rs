@@ -9,9 +9,9 @@ use std::path::Path;
 use crate::batch::{Rules, field, puzzles_of};
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
-use crate::sizes::{AnyGrid, Marks, Shape};
+use crate::sizes::{AnyGrid, Marks};
 use crate::solver::{Deadline, Never, Unanswerable};
-use crate::variants::Puzzle;
+use crate::variants::{Constraints, Preset, Puzzle};
 
 /// What `sudokud render` draws.
 pub struct RenderJob {
@@ -79,11 +79,11 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
 
 /// Where `sudokud booklet` takes its puzzles from.
 pub enum BookletSource<'a> {
-    /// `count` made from `first`'s seed on.
-    Made { first: PuzzleId, count: usize },
+    /// `count` made from `first`'s seed on, for a variant's rules if any (checked as offered).
+    Made { first: PuzzleId, count: usize, variant: Option<(Option<Preset>, Constraints)> },
     /// The puzzle lines of files (the first tab-separated field; `#` lines and empty ones
-    /// skipped), with one box for all.
-    Files { files: &'a [std::path::PathBuf], shape: Option<Shape> },
+    /// skipped), with one box and one variant's rules for all.
+    Files { files: &'a [std::path::PathBuf], rules: Rules },
 }
 
 /// What `sudokud booklet` prints besides its puzzles.
@@ -100,10 +100,26 @@ pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>,
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
     let puzzles = match source {
-        BookletSource::Made { first, count } => render::booklet::ids(first, count)
+        BookletSource::Made { first, count, variant: None } => render::booklet::ids(first, count)
             .map(|id| BookletPuzzle::generated(id, &mut Never).expect("Never interrupts"))
             .collect(),
-        BookletSource::Files { files, shape } => given_puzzles(files, shape)?,
+        BookletSource::Made { first, count, variant: Some((preset, constraints)) } => {
+            render::booklet::ids(first, count)
+                .map(|id| {
+                    let made = BookletPuzzle::generated_variant(
+                        id.shape,
+                        preset,
+                        &constraints,
+                        id.level,
+                        id.symmetry,
+                        id.seed,
+                        &mut Never,
+                    );
+                    made.expect("Never interrupts").map_err(|error| error.to_string())
+                })
+                .collect::<Result<Vec<_>, String>>()?
+        }
+        BookletSource::Files { files, rules } => given_puzzles(files, &rules)?,
     };
     let booklet = Booklet {
         puzzles: &puzzles,
@@ -116,9 +132,9 @@ pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>,
 }
 
 /// Every puzzle of the files, read as the batch commands read them (one per line, or grids),
-/// each solved for its answer page.
-fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<Vec<BookletPuzzle>, String> {
-    let mut puzzles = Vec::new();
+/// each solved for its answer page; all of one size and box.
+fn given_puzzles(files: &[std::path::PathBuf], rules: &Rules) -> Result<Vec<BookletPuzzle>, String> {
+    let mut puzzles: Vec<BookletPuzzle> = Vec::new();
     for path in files {
         let data = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
         for (line, text) in puzzles_of(&data, None) {
@@ -126,8 +142,17 @@ fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<V
             if puzzles.len() == render::booklet::MAX_PUZZLES {
                 return Err(at(&format!("a booklet holds at most {} puzzles", render::booklet::MAX_PUZZLES)));
             }
-            let rules = Rules { shape, variant: None };
-            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, &rules).map_err(|error| at(&error))?;
+            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, rules).map_err(|error| at(&error))?;
+            if let Some(first) = puzzles.first().map(|first| first.puzzle.shape())
+                && puzzle.shape() != first
+            {
+                let (size, expected) = (puzzle.shape().size(), first.size());
+                return Err(at(&format_args!(
+                    "a {size}x{size} grid of {} boxes, but the first puzzle is a {expected}x{expected} grid of {first} \
+                     boxes: a booklet's puzzles are of one size and box",
+                    puzzle.shape()
+                )));
+            }
             let solved = BookletPuzzle::solved(puzzle, &mut Never).expect("Never interrupts");
             puzzles.push(solved.map_err(|error| at(&error))?);
         }
