@@ -7,7 +7,8 @@
 //! blanked down to 45 % and 51 % of the cells (generating minimal ones takes seconds to minutes
 //! there, see docs/benchmarks.md); kept in files, since the generator's puzzles follow the
 //! solver's first solutions and a change to the search would otherwise change the sample. Then
-//! the public 25x25 set of `tests/data/sizes`. Each puzzle is solved as `sudokud solve` does (first
+//! the public 25x25 sets of `tests/data/sizes`, and 20 puzzles of every level offered at 20x20 and
+//! 25x25, made by the generator (seeds 0-19; a few seconds to make). Each puzzle is solved as `sudokud solve` does (first
 //! solution plus the uniqueness check); its time is the median of its passes, and the table
 //! gives the median, 99th percentile and maximum over the puzzles, since at these sizes a few
 //! puzzles take far longer than the rest.
@@ -33,6 +34,10 @@ const GENERATE_SEEDS: u64 = 5;
 const GENERATE_BUDGET: Duration = Duration::from_secs(5);
 
 const DEFAULT_PASSES: usize = 3;
+
+/// Seeds per offered level of the largest sizes in the solve table: what `/v1/generate` hands
+/// out, which the service must then solve, rate and hint within its deadline.
+const OFFERED_SEEDS: u64 = 20;
 
 /// The lines of `tests/data/sizes/<name>`.
 fn read_data(name: &str) -> impl Iterator<Item = &'static str> {
@@ -72,12 +77,27 @@ fn main() {
             .collect();
         row(&label, &puzzles, passes);
     }
-    let name = "25x25_sudoku_smt_solvers.tsv";
-    if selected(name) {
+    for name in ["25x25_sudoku_smt_solvers.tsv", "25x25_gecode.tsv"] {
+        if !selected(name) {
+            continue;
+        }
         let puzzles: Vec<Grid> = read_data(name)
             .map(|line| Grid::parse(line.split('\t').next().unwrap_or_default(), None).expect("a 25x25 puzzle"))
             .collect();
         row(name, &puzzles, passes);
+    }
+    for size in [20, 25] {
+        let shape = Shape::default_for(size).expect("every size has a shape");
+        for &level in generate::levels(shape) {
+            let label = format!("{size}x{size} {level}, seeds 0-{}", OFFERED_SEEDS - 1);
+            if !selected(&label) {
+                continue;
+            }
+            let puzzles: Vec<Grid> = (0..OFFERED_SEEDS)
+                .map(|seed| generate::generate(shape, level, Symmetry::None, seed, &mut Never).expect("made").puzzle)
+                .collect();
+            row(&label, &puzzles, passes);
+        }
     }
     if selected("generate") {
         generation_table();

@@ -16,7 +16,7 @@
 #   easy, gzip the easy solves with `Accept-Encoding: gzip`, as browsers and most HTTP clients
 #              send it (the answers are small, so they must go out uncompressed and cost the same)
 # For each: requests/s, latency p50/p99/max as wrk sees it, answers by status (200, 503 and
-# whether every 503 carried Retry-After, anything else), the server's peak RSS, and for solves
+# whether every 503 `overloaded` carried Retry-After, anything else), the server's peak RSS, and for solves
 # the p99 of the accepted (200) requests from the server's own /metrics histogram. Then a check
 # that the server still answers normally, and the ratio of each solve scenario to the floor.
 #
@@ -159,6 +159,6 @@ run easy "$CONNECTIONS" easy warn
 
 echo "wrk $THREADS threads, $DURATION per scenario, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| scenario | connections | req/s | p50 µs | p99 µs | max µs | accepted p99 µs | 200 | 503 | 503 without Retry-After | errors | peak RSS MB | req/s vs floor |"
+echo "| scenario | connections | req/s | p50 µs | p99 µs | max µs | accepted p99 µs | 200 | 503 | `overloaded` without Retry-After | errors | peak RSS MB | req/s vs floor |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 printf '%s\n' "${rows[@]}"

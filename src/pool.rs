@@ -7,7 +7,10 @@
 //! for at most `queue_timeout`. Past either bound the caller is refused at once with
 //! [`PoolError::Overloaded`], which the HTTP layer answers with 503 and `Retry-After`: a fast
 //! "no" is better than an unbounded queue whose tail has long since timed out at the client.
-//! The pieces of a batch wait in line instead, for a bounded time ([`SolverPool::run_patiently`]).
+//! The pieces of a batch wait in line instead, for a bounded time ([`SolverPool::run_patiently`]),
+//! behind every single request's job and behind the pieces of batches that came before theirs,
+//! and never in the last free slot ([`gate`]): a heavy request cannot shut cheap ones out, and
+//! heavy requests finish one after another rather than all running out of time together.
 //!
 //! Jobs that can pause and go on (a 9x9 search keeps its progress) are first tried on the
 //! caller's async worker for a few microseconds ([`SolverPool::run_inline_first`]): most are
@@ -15,12 +18,18 @@
 //!
 //! Every job gets a [`Deadline`] that starts when the caller is admitted, so time spent waiting
 //! for a slot counts against the solve timeout, and the solver polls it, so a job that overruns
-//! frees its thread instead of pinning a CPU.
+//! frees its thread instead of pinning a CPU. A single request's job also ends with its request's
+//! own timeout, when that comes first: no work goes on for an answer already given up (408).
+
+mod gate;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use gate::{Gate, Priority, Slot};
 
 use crate::metrics::{self, Work};
 use crate::solver::{Deadline, Interrupt, Interrupted};
@@ -37,6 +46,9 @@ pub struct PoolLimits {
     pub queue_timeout: Duration,
     /// Longest a job may take, waiting included.
     pub solve_timeout: Duration,
+    /// Longest a whole request may take (its answer is a 408 past it): a single request's job
+    /// ends then too, if its solve timeout is later.
+    pub request_timeout: Duration,
 }
 
 /// Why a job did not produce its result.
@@ -84,12 +96,22 @@ pub struct SolverPool {
 #[derive(Debug)]
 struct Shared {
     limits: PoolLimits,
-    /// Permits for running jobs. Owned permits (hence the `Arc`) can move into the job.
-    running: Arc<Semaphore>,
+    /// The slots of running jobs, handed out by priority ([`gate`]).
+    running: Gate,
     /// Permits for running or waiting jobs: refuses callers beyond `slots + max_queued`.
     admitted: Arc<Semaphore>,
     /// Refusals, logged at most once a second.
     shed_log: Sampled,
+    /// Batches given a place in line so far ([`SolverPool::line`]).
+    batches: AtomicU64,
+}
+
+/// A batch's place in line: how long each of its pieces may wait, and the order its request
+/// came in, which decides whose pieces go first. Every piece of one request takes the same line.
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    patience: Duration,
+    order: u64,
 }
 
 impl SolverPool {
@@ -99,15 +121,22 @@ impl SolverPool {
         SolverPool {
             shared: Arc::new(Shared {
                 limits,
-                running: Arc::new(Semaphore::new(slots)),
+                running: Gate::new(slots),
                 admitted: Arc::new(Semaphore::new(slots + limits.max_queued)),
                 shed_log: Sampled::new(Duration::from_secs(1)),
+                batches: AtomicU64::new(0),
             }),
         }
     }
 
     pub fn limits(&self) -> PoolLimits {
         self.shared.limits
+    }
+
+    /// A place in line for a new batch (a solve batch, a generated batch, a booklet), whose
+    /// pieces each wait at most `patience`; batches are served in the order they took theirs.
+    pub fn line(&self, patience: Duration) -> Line {
+        Line { patience, order: self.shared.batches.fetch_add(1, Ordering::Relaxed) }
     }
 
     /// Whether a caller would be admitted now; refuses as [`SolverPool::run`] would. A streamed
@@ -127,17 +156,25 @@ impl SolverPool {
     }
 
     /// Waits for a free slot while holding `admission`, at most `patience`.
-    async fn slot(&self, patience: Duration) -> Result<OwnedSemaphorePermit, PoolError> {
+    async fn slot(&self, priority: Priority, patience: Duration) -> Result<Slot, PoolError> {
         // A free slot is taken at once, without setting up the timeout. It takes no one's turn:
-        // the semaphore hands a released slot to a waiter, so none is free while anyone waits.
-        if let Ok(permit) = Arc::clone(&self.shared.running).try_acquire_owned() {
-            return Ok(permit);
+        // the gate hands a released slot to the best waiter, so none is free while one waits.
+        if let Some(slot) = self.shared.running.try_acquire(priority) {
+            return Ok(slot);
         }
-        let slot = Arc::clone(&self.shared.running).acquire_owned();
-        match tokio::time::timeout(patience, slot).await {
-            Ok(permit) => Ok(permit.expect("the semaphore is never closed")),
+        match tokio::time::timeout(patience, self.shared.running.acquire(priority)).await {
+            Ok(slot) => Ok(slot),
             Err(_) => Err(shed(&self.shared, Shed::QueueTimeout)),
         }
+    }
+
+    /// The deadline of a single request's job admitted at `admitted`: the solve timeout from
+    /// then, or the request's own timeout from when it came, whichever is sooner.
+    fn single_deadline(&self, admitted: Instant) -> Deadline {
+        let limits = self.shared.limits;
+        let solve_by = admitted + limits.solve_timeout;
+        let request_by = RequestContext::current().map(|context| context.received + limits.request_timeout);
+        Deadline(request_by.map_or(solve_by, |request_by| request_by.min(solve_by)))
     }
 
     /// Runs `job` on the blocking pool with a deadline, once a slot is free. `work` names the
@@ -151,22 +188,34 @@ impl SolverPool {
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
-        let (permits, deadline) = self.admit_and_wait(work).await?;
-        execute(work, permits, deadline, self.shared.limits.solve_timeout, job).await
+        self.run_waiting(work, self.shared.limits.queue_timeout, job).await
+    }
+
+    /// [`SolverPool::run`] for a job whose cost is small and known, such as a drawing: it waits
+    /// for a slot up to `patience` rather than the queue timeout, so that jobs of a tenth of a
+    /// second each, a few at once, are answered in turn rather than refused.
+    pub async fn run_waiting<T, F>(&self, work: Work, patience: Duration, job: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
+        T: Send + 'static,
+    {
+        let (permits, deadline, limit) = self.admit_and_wait(work, patience).await?;
+        execute(work, permits, deadline, limit, job).await
     }
 
     /// What a request's job goes through before it runs: a place among the admitted callers
-    /// (refused at once when there is none), then a slot within the queue timeout; its deadline
-    /// counts from admission. The admission moves into the job too: a caller counts as admitted
-    /// until its work ends.
-    async fn admit_and_wait(&self, work: Work) -> Result<(Permits, Deadline), PoolError> {
-        let limits = self.shared.limits;
+    /// (refused at once when there is none), then a slot within `patience`; its deadline counts
+    /// from admission, cut short by the request's own timeout (the time it allows comes with
+    /// it). The admission moves into the job too: a caller counts as admitted until its work
+    /// ends.
+    async fn admit_and_wait(&self, work: Work, patience: Duration) -> Result<(Permits, Deadline, Duration), PoolError> {
         let admitted = Instant::now();
         let admission = self.admit()?;
-        let deadline = Deadline(admitted + limits.solve_timeout);
-        let running = self.slot(limits.queue_timeout).await?;
+        let deadline = self.single_deadline(admitted);
+        let running = self.slot(Priority::Single, patience).await?;
         metrics::job_took_slot(work, admitted.elapsed());
-        Ok(((admission, running), deadline))
+        let limit = deadline.0.saturating_duration_since(admitted);
+        Ok(((admission, running), deadline, limit))
     }
 
     /// Like [`SolverPool::run`], for a job that can be called twice: it is tried first on the
@@ -192,7 +241,13 @@ impl SolverPool {
     {
         let admitted = Instant::now();
         let admission = self.admit()?;
-        let line = InLine { admitted, started: admitted, slot_by: admitted + self.shared.limits.queue_timeout };
+        let line = InLine {
+            admitted,
+            started: admitted,
+            slot_by: admitted + self.shared.limits.queue_timeout,
+            priority: Priority::Single,
+            deadline: self.single_deadline(admitted),
+        };
         self.inline_first(work, admission, line, job).await
     }
 
@@ -204,15 +259,15 @@ impl SolverPool {
     /// slow to send or to read, so a batch cannot starve single requests by idling. Its pieces
     /// wait rather than fail at once, since a batch is throughput work; single requests still
     /// get places and slots in turn (the semaphores are fair).
-    pub async fn run_patiently<T, F>(&self, work: Work, patience: Duration, job: F) -> Result<T, PoolError>
+    pub async fn run_patiently<T, F>(&self, work: Work, line: Line, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
         let waiting = Instant::now();
-        let gave_up = waiting + patience;
+        let gave_up = waiting + line.patience;
         let admission = self.place_within(gave_up).await?;
-        let running = self.slot(gave_up.saturating_duration_since(Instant::now())).await?;
+        let running = self.slot(Priority::Batch(line.order), gave_up.saturating_duration_since(Instant::now())).await?;
         metrics::job_took_slot(work, waiting.elapsed());
         let solve_timeout = self.shared.limits.solve_timeout;
         execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
@@ -221,15 +276,18 @@ impl SolverPool {
     /// [`SolverPool::run_patiently`] for a job that can be called twice, tried inline first as
     /// [`SolverPool::run_inline_first`] tries it: for a batch's first piece, which for the small
     /// batches most clients send is the whole batch.
-    pub async fn run_patiently_inline_first<T, F>(&self, work: Work, patience: Duration, job: F) -> Result<T, PoolError>
+    pub async fn run_patiently_inline_first<T, F>(&self, work: Work, line: Line, job: F) -> Result<T, PoolError>
     where
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
         let waiting = Instant::now();
-        let gave_up = waiting + patience;
+        let gave_up = waiting + line.patience;
         let admission = self.place_within(gave_up).await?;
-        let line = InLine { admitted: waiting, started: Instant::now(), slot_by: gave_up };
+        let started = Instant::now();
+        let deadline = Deadline(started + self.shared.limits.solve_timeout);
+        let priority = Priority::Batch(line.order);
+        let line = InLine { admitted: waiting, started, slot_by: gave_up, priority, deadline };
         self.inline_first(work, admission, line, job).await
     }
 
@@ -260,9 +318,11 @@ impl SolverPool {
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
-        let solve_timeout = self.shared.limits.solve_timeout;
         let started = line.started;
-        let mut deadline = Deadline(started + solve_timeout);
+        let mut deadline = line.deadline;
+        // What a timed-out job says it had: the solve timeout, or less where the request's own
+        // timeout cut it short.
+        let solve_timeout = deadline.0.saturating_duration_since(line.admitted).min(self.shared.limits.solve_timeout);
         metrics::job_started(work);
         let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
         let mut in_flight = InFlight { work, started, timed_out: false };
@@ -270,7 +330,7 @@ impl SolverPool {
             Ok(value) => Ok(value),
             Err(Interrupted) if inline.0 < deadline.0 => {
                 in_flight.hand_over();
-                let running = self.slot(line.slot_by.saturating_duration_since(Instant::now())).await?;
+                let running = self.slot(line.priority, line.slot_by.saturating_duration_since(Instant::now())).await?;
                 metrics::job_took_slot(work, line.admitted.elapsed());
                 let permits = (admission, running);
                 execute(work, permits, deadline, solve_timeout, move |deadline| job(deadline, Turn::Last)).await
@@ -285,11 +345,14 @@ impl SolverPool {
 }
 
 /// Where a job tried inline first stands in line: when it was admitted (or began to wait for
-/// a place), when it started, and by when it must have a slot if it is handed over.
+/// a place), when it started, by when it must have a slot if it is handed over, its turn in line
+/// for one, and its deadline.
 struct InLine {
     admitted: Instant,
     started: Instant,
     slot_by: Instant,
+    priority: Priority,
+    deadline: Deadline,
 }
 
 /// Which call of a job tried inline first ([`SolverPool::run_inline_first`]) this is, so that a
@@ -305,7 +368,7 @@ pub enum Turn {
 }
 
 /// The place among the admitted callers and the slot a running job holds.
-type Permits = (OwnedSemaphorePermit, OwnedSemaphorePermit);
+type Permits = (OwnedSemaphorePermit, Slot);
 
 /// How long a job of [`SolverPool::run_inline_first`] may run on the caller's async worker:
 /// enough for the search of a typical puzzle (2-5 us), short beside a request's own cost.
@@ -395,6 +458,7 @@ mod tests {
             max_queued,
             queue_timeout: Duration::from_millis(50),
             solve_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(10),
         })
     }
 
@@ -411,6 +475,7 @@ mod tests {
             method: Method::POST,
             uri: Uri::from_static("/v1/solve"),
             request_id: HeaderValue::from_static("job-1"),
+            received: Instant::now(),
         });
         let pool = pool(1, 0);
         let mut job =
@@ -446,7 +511,7 @@ mod tests {
         assert_eq!(turns[0], (Turn::Inline, caller));
         assert_eq!(turns[1].0, Turn::Last);
         assert_ne!(turns[1].1, caller);
-        assert_eq!(pool.shared.running.available_permits(), 1);
+        assert_eq!(pool.shared.running.free(), 1);
 
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool.limits() });
         let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -459,7 +524,7 @@ mod tests {
         });
         assert_eq!(result.await, Err(PoolError::TimedOut(Duration::ZERO)));
         assert_eq!(*turns.lock().unwrap(), [(Turn::Inline, caller), (Turn::Last, caller)]);
-        assert_eq!(pool.shared.running.available_permits(), 1);
+        assert_eq!(pool.shared.running.free(), 1);
     }
 
     /// An inline try takes no slot: with every slot busy, a quick job is still answered on the
@@ -474,14 +539,14 @@ mod tests {
             if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
         };
         assert_eq!(pool.run_inline_first(Work::Solve, slow).await, Err(PoolError::Overloaded(Shed::QueueTimeout)));
-        let patient = pool.run_patiently_inline_first(Work::Solve, Duration::from_secs(5), slow);
+        let patient = pool.run_patiently_inline_first(Work::Solve, pool.line(Duration::from_secs(5)), slow);
         let (patient, ()) = tokio::join!(patient, async {
             tokio::time::sleep(Duration::from_millis(20)).await;
             release.send(()).unwrap();
         });
         assert_eq!(patient, Ok(()));
         assert_eq!(busy.await.unwrap(), Ok(true));
-        assert_eq!(pool.shared.running.available_permits(), 1);
+        assert_eq!(pool.shared.running.free(), 1);
         assert!(pool.check_room().is_ok(), "every place is given back");
     }
 
@@ -523,7 +588,7 @@ mod tests {
             let pool = pool.clone();
             async move { pool.run(Work::Solve, move |_| Ok(wait.recv().is_ok())).await }
         });
-        while pool.shared.running.available_permits() > 0 {
+        while pool.shared.running.free() > 0 {
             tokio::task::yield_now().await;
         }
         (release, busy)
@@ -586,12 +651,12 @@ mod tests {
         }
         // No place: a single job is refused, a patient one gives up only after its patience...
         assert!(matches!(pool.run(Work::Solve, |_| Ok(0)).await, Err(PoolError::Overloaded(_))));
-        let gave_up = pool.run_patiently(Work::Solve, Duration::from_millis(20), |_| Ok(0)).await;
+        let gave_up = pool.run_patiently(Work::Solve, pool.line(Duration::from_millis(20)), |_| Ok(0)).await;
         assert_eq!(gave_up, Err(PoolError::Overloaded(Shed::QueueStayedFull)));
         // ...and gets its turn when the place frees up within it.
         let patient = tokio::spawn({
             let pool = pool.clone();
-            async move { pool.run_patiently(Work::Solve, Duration::from_secs(5), |_| Ok(2)).await }
+            async move { pool.run_patiently(Work::Solve, pool.line(Duration::from_secs(5)), |_| Ok(2)).await }
         });
         tokio::task::yield_now().await;
         release.send(()).unwrap();

@@ -32,7 +32,10 @@ function response(status, headers, body)
     ok = ok + 1
   elseif status == 503 then
     shed = shed + 1
-    if headers["retry-after"] == nil and headers["Retry-After"] == nil then
+    -- `overloaded` asks for a retry; a deadline reached (`solve-timeout`) does not, since the
+    -- same work takes as long again.
+    local overloaded = body ~= nil and body:find("/problems/overloaded", 1, true) ~= nil
+    if overloaded and headers["retry-after"] == nil and headers["Retry-After"] == nil then
       shed_without_retry_after = shed_without_retry_after + 1
     end
   else

@@ -39,7 +39,7 @@ use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
 use crate::member;
 use crate::metrics::Work;
-use crate::pool::{SolverPool, Turn};
+use crate::pool::{Line, SolverPool, Turn};
 use crate::solver::{Interrupt, Interrupted, Progress};
 use crate::variants::{Constraints, Puzzle};
 
@@ -96,12 +96,12 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
     }
     let body = request.into_body();
     // A chunk waits in line for the pool as long as a request may take.
-    let patience = state.request_timeout;
+    let line = state.pool.line(state.request_timeout);
     if is_ndjson {
         state.pool.check_room()?;
         let lines = ndjson_items(body, state.body_limit, state.request_timeout);
         let results =
-            solve_items(lines, state.pool, patience).map(|chunk| Ok::<_, std::convert::Infallible>(ndjson(chunk)));
+            solve_items(lines, state.pool, line).map(|chunk| Ok::<_, std::convert::Infallible>(ndjson(chunk)));
         return Ok(([(header::CONTENT_TYPE, NDJSON)], Body::from_stream(results)).into_response());
     }
     let body = read_limited(body, state.body_limit.saturating_mul(state.max_batch_boards)).await?;
@@ -121,8 +121,7 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
         (!chunk.is_empty()).then_some(chunk)
     })
     .collect();
-    let results: Vec<Vec<BatchResult>> =
-        solve_items(stream::iter(chunks).boxed(), state.pool, patience).collect().await;
+    let results: Vec<Vec<BatchResult>> = solve_items(stream::iter(chunks).boxed(), state.pool, line).collect().await;
     Ok(json_batch(results))
 }
 
@@ -231,14 +230,14 @@ impl<'de> Visitor<'de> for BoardsSeed<'_> {
 }
 
 /// Solves chunks of items on the pool, a chunk per solver slot at a time, each waiting in line
-/// at most `patience`; yields results in input order. The first chunk is tried on the async
+/// its turn in the batch's `line`; yields results in input order. The first chunk is tried on the async
 /// worker first ([`SolverPool::run_patiently_inline_first`]): a small batch is often solved
 /// within the inline budget, and then never pays the hand-off to the pool and back. One try a
 /// request, so the worker is held no longer than for a single solve.
 fn solve_items(
     chunks: BoxStream<'static, Vec<Item>>,
     pool: SolverPool,
-    patience: Duration,
+    line: Line,
 ) -> impl Stream<Item = Vec<BatchResult>> {
     let slots = pool.limits().slots;
     chunks
@@ -249,12 +248,12 @@ fn solve_items(
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
                 let mut solving = ChunkSolve::new(chunk, pool.limits().solve_timeout);
                 let solved = if index == 0 {
-                    pool.run_patiently_inline_first(Work::Batch, patience, move |deadline, turn| {
+                    pool.run_patiently_inline_first(Work::Batch, line, move |deadline, turn| {
                         solving.go_on(deadline, turn)
                     })
                     .await
                 } else {
-                    pool.run_patiently(Work::Batch, patience, move |deadline| solving.go_on(deadline, Turn::Last)).await
+                    pool.run_patiently(Work::Batch, line, move |deadline| solving.go_on(deadline, Turn::Last)).await
                 };
                 match solved {
                     Ok(results) => results,

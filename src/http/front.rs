@@ -71,8 +71,12 @@ where
         let request_id = usable_request_id(request.headers()).unwrap_or_else(fresh_request_id);
         // Every line logged while the request is handled carries its method, path and id,
         // whatever RUST_LOG says (see `telemetry::RequestContext`).
-        let context =
-            Arc::new(RequestContext { method: request.method().clone(), uri: request.uri().clone(), request_id });
+        let context = Arc::new(RequestContext {
+            method: request.method().clone(),
+            uri: request.uri().clone(),
+            request_id,
+            received: started,
+        });
         let method = crate::metrics::method_label(request.method());
         let route = self.served.route_of(request.uri().path());
         let inner = RequestContext::scope(&context, || self.inner.call(request));

@@ -8,7 +8,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::Json;
 use axum::body::{Body, Bytes};
@@ -30,7 +30,7 @@ use crate::logic::{Level, Rating, Technique};
 use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::order::Order;
-use crate::pool::PoolError;
+use crate::pool::{Line, PoolError};
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
 use crate::sizes::logic::GridStep;
 use crate::sizes::{AnyGrid, Marked, Mistake, Shape, ShapeError};
@@ -328,17 +328,17 @@ impl Plan {
         state: &AppState,
         seed: u64,
         format: Format,
-        patience: Option<Duration>,
+        line: Option<Line>,
     ) -> Result<GenerateResponse, ApiError> {
         match self {
             &Plan::Level { shape, level, symmetry } => {
-                generate_puzzle(state, PuzzleId { shape, level, symmetry, seed }, format, patience).await
+                generate_puzzle(state, PuzzleId { shape, level, symmetry, seed }, format, line).await
             }
-            Plan::Order(order) => generate_to_order(state, order.clone(), seed, format, patience).await,
+            Plan::Order(order) => generate_to_order(state, order.clone(), seed, format, line).await,
             Plan::Variant { shape, level, symmetry, preset, constraints } => {
                 let (shape, level, symmetry, preset, constraints) =
                     (*shape, *level, *symmetry, *preset, constraints.clone());
-                let generated = on_pool(state, patience, move |deadline| {
+                let generated = on_pool(state, line, move |deadline| {
                     variant_generate::generate(shape, preset, &constraints, level, symmetry, seed, deadline)
                 })
                 .await
@@ -367,15 +367,15 @@ impl Plan {
 }
 
 /// `job` on the solver pool under the solve timeout: as one request's work, refused at once when
-/// the pool is full; or, with `patience`, as one puzzle of a batch, waiting in line that long.
-async fn on_pool<T, F>(state: &AppState, patience: Option<Duration>, job: F) -> Result<T, PoolError>
+/// the pool is full; or, with its batch's `line`, as one puzzle of a batch, waiting its turn.
+async fn on_pool<T, F>(state: &AppState, line: Option<Line>, job: F) -> Result<T, PoolError>
 where
     F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
     T: Send + 'static,
 {
-    match patience {
+    match line {
         None => state.pool.run(Work::Generate, job).await,
-        Some(patience) => state.pool.run_patiently(Work::Generate, patience, job).await,
+        Some(line) => state.pool.run_patiently(Work::Generate, line, job).await,
     }
 }
 
@@ -421,12 +421,13 @@ pub async fn generate_batch(
     let (first, format) = (request.seed.unwrap_or_else(generate::fresh_seed), request.format);
     state.pool.check_room()?;
     let slots = state.pool.limits().slots.max(1);
+    let turn = state.pool.line(state.request_timeout);
     let lines = stream::iter(0..count)
         .map(move |index| {
             let (state, plan) = (state.clone(), Arc::clone(&plan));
             async move {
                 let seed = generate::batch_seed(first, index);
-                let made = plan.make(&state, seed, format, Some(state.request_timeout)).await;
+                let made = plan.make(&state, seed, format, Some(turn)).await;
                 let mut line = match made {
                     Ok(answer) => serde_json::to_vec(&answer),
                     Err(error) => serde_json::to_vec(&ItemProblem::new(error, Position::Index(index as usize))),
@@ -447,11 +448,11 @@ async fn generate_to_order(
     order: Order,
     seed: u64,
     format: Format,
-    patience: Option<Duration>,
+    line: Option<Line>,
 ) -> Result<GenerateResponse, ApiError> {
     let (level, symmetry) = (order.level, order.symmetry);
     let preset = order.variant.as_ref().and_then(|(preset, _)| *preset);
-    let made = on_pool(state, patience, move |deadline| Ok(order.make(seed, deadline))).await?;
+    let made = on_pool(state, line, move |deadline| Ok(order.make(seed, deadline))).await?;
     let made = made.map_err(|missed| ApiError::OrderNotMet {
         level,
         timeout: state.pool.limits().solve_timeout,
@@ -474,15 +475,15 @@ async fn generate_to_order(
 }
 
 /// The puzzle of `id`, made on the solver pool (a 503 when it takes longer than the solve
-/// timeout; see [`on_pool`] for `patience`), the level already checked as offered for the shape.
+/// timeout; see [`on_pool`] for `line`), the level already checked as offered for the shape.
 async fn generate_puzzle(
     state: &AppState,
     id: PuzzleId,
     format: Format,
-    patience: Option<Duration>,
+    line: Option<Line>,
 ) -> Result<GenerateResponse, ApiError> {
     let PuzzleId { shape, level, symmetry, seed } = id;
-    let generated = on_pool(state, patience, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
+    let generated = on_pool(state, line, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
         .await
         .map_err(|error| match error {
             PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },

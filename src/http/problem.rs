@@ -168,9 +168,11 @@ impl Kind {
         }
     }
 
-    /// Whether clients should be told to come back later.
+    /// Whether clients should be told to come back later: only when waiting helps, a full
+    /// server. A deadline reached is not (the same work takes as long again), nor a server
+    /// shutting down (another replica should take the request).
     fn retry_later(self) -> bool {
-        self.status() == StatusCode::SERVICE_UNAVAILABLE && self != Kind::ShuttingDown
+        self == Kind::Overloaded
     }
 }
 
@@ -512,9 +514,9 @@ mod tests {
     }
 
     #[test]
-    fn only_overload_and_deadline_ask_for_a_retry() {
+    fn only_overload_asks_for_a_retry() {
         assert!(Kind::Overloaded.retry_later());
-        assert!(Kind::SolveTimeout.retry_later());
+        assert!(!Kind::SolveTimeout.retry_later());
         assert!(!Kind::ShuttingDown.retry_later());
         assert!(!Kind::InvalidBoard.retry_later());
     }

@@ -134,9 +134,12 @@ pub async fn render(
         ),
         _ => None,
     };
+    // A drawing takes at most a few tenths of a second: it waits its turn for a slot within the
+    // solve timeout, rather than the queue timeout meant for shedding a flood of solves.
+    let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run(Work::Render, move |deadline| {
+        .run_waiting(Work::Render, patience, move |deadline| {
             let solution = match given_solution {
                 Some(solution) => Some(solution),
                 None if solve => match puzzle.classify(deadline)?.unique() {
@@ -306,14 +309,14 @@ pub async fn booklet(
             let first = PuzzleId { shape, level, symmetry, seed };
             // One job per puzzle, each with the solve timeout to be made as `/v1/generate`'s, as
             // many at once as there are solver slots, waiting their turn as a batch's chunks do.
-            let (pool, patience) = (state.pool.clone(), state.request_timeout);
+            let (pool, line) = (state.pool.clone(), state.pool.line(state.request_timeout));
             let rules = std::sync::Arc::new(rules);
             stream::iter(render::booklet::ids(first, count))
                 .map(|id| {
                     let (pool, rules) = (pool.clone(), std::sync::Arc::clone(&rules));
                     async move {
                         let made = pool
-                            .run_patiently(Work::Booklet, patience, move |deadline| match rules.as_ref() {
+                            .run_patiently(Work::Booklet, line, move |deadline| match rules.as_ref() {
                                 None => BookletPuzzle::generated(id, deadline).map(Ok),
                                 Some((preset, constraints)) => BookletPuzzle::generated_variant(
                                     id.shape,
@@ -340,9 +343,10 @@ pub async fn booklet(
         }
     };
     let (paper, answers) = (request.paper, request.answers);
+    let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run(Work::Booklet, move |_| {
+        .run_waiting(Work::Booklet, patience, move |_| {
             let booklet = Booklet { puzzles: &puzzles, title: title.as_deref(), paper, per_page, answers };
             Ok(booklet.pdf())
         })

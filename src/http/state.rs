@@ -29,6 +29,7 @@ impl AppState {
             max_queued: config.max_queued_solves,
             queue_timeout: config.queue_timeout(),
             solve_timeout: config.solve_timeout(),
+            request_timeout: config.request_timeout(),
         });
         AppState {
             pool,

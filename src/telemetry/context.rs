@@ -11,15 +11,18 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::http::{HeaderValue, Method, Uri};
 
-/// What every log line of a request says about it.
+/// What every log line of a request says about it, and when it came (the solver pool ends a
+/// request's job with the request's own timeout).
 #[derive(Debug)]
 pub struct RequestContext {
     pub method: Method,
     pub uri: Uri,
     pub request_id: HeaderValue,
+    pub received: Instant,
 }
 
 thread_local! {
@@ -69,6 +72,7 @@ mod tests {
             method: Method::GET,
             uri: Uri::from_static("/healthz?x=1"),
             request_id: HeaderValue::from_static(id),
+            received: Instant::now(),
         })
     }
 

@@ -402,6 +402,7 @@ mod tests {
             method: axum::http::Method::POST,
             uri: axum::http::Uri::from_static("/v1/solve?x=1"),
             request_id: axum::http::HeaderValue::from_static("id-\"\\-1"),
+            received: std::time::Instant::now(),
         });
         let without_time = |line: &str| {
             let time_end = line.find("\",\"level\"").unwrap();

@@ -73,6 +73,7 @@ mod tests {
             method: Method::POST,
             uri: Uri::from_static("/v1/solve?x=1"),
             request_id: HeaderValue::from_static("id-7"),
+            received: std::time::Instant::now(),
         });
         tracing::subscriber::with_default(subscriber, || {
             RequestContext::scope(&request, || {

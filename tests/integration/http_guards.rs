@@ -266,3 +266,64 @@ async fn a_streamed_batch_keeps_its_connection_alive() {
     running.stop.send(()).unwrap();
     running.served.await.unwrap().unwrap();
 }
+
+/// A request's job ends with the request's own timeout: past its 408 nothing goes on for it.
+/// A count of an empty 25x25 grid runs until stopped; the solve after it needs the one slot, and
+/// within its own 300 ms gets it only if the count stopped with its request.
+#[tokio::test]
+async fn a_job_ends_with_its_requests_timeout() {
+    let config = ServeConfig {
+        max_concurrent_solves: NonZeroUsize::new(1),
+        request_timeout_ms: 300,
+        solve_timeout_ms: 60_000,
+        queue_timeout_ms: 60_000,
+        ..ServeConfig::default()
+    };
+    let running = start(config).await;
+    let client = reqwest::Client::new();
+    let url = format!("http://{}/v1/count", running.addr);
+    let empty = ".".repeat(625);
+    let counted = client.post(&url).json(&json!({ "board": empty, "limit": 100_000 })).send().await.unwrap();
+    let status = counted.status().as_u16();
+    let body: Value = counted.json().await.unwrap();
+    assert!(status == 408 || status == 503, "{status} {body}");
+    for _ in 0..3 {
+        let response = solve(&client, running.addr, HARD).await;
+        assert_eq!(response.status(), 200, "the slot is free again");
+    }
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}
+
+/// Heavy requests (here NDJSON batches of hard 20x20 puzzles) do not shut single requests out:
+/// batch pieces keep off one of the two slots, and a single request gets a freed slot before any
+/// batch piece, instead of waiting behind the batches' line until its queue timeout (the default
+/// 100 ms, shorter than one of these pieces).
+#[tokio::test]
+async fn single_requests_are_answered_beside_heavy_batches() {
+    let config = ServeConfig { max_concurrent_solves: NonZeroUsize::new(2), ..ServeConfig::default() };
+    let running = start(config).await;
+    let client = reqwest::Client::new();
+    let batches: Vec<_> = (0..2)
+        .map(|seed| {
+            let (client, url) = (client.clone(), format!("http://{}/v1/generate/batch", running.addr));
+            tokio::spawn(async move {
+                let body = json!({ "count": 10, "size": 20, "difficulty": "hard", "seed": seed });
+                client.post(url).json(&body).send().await.unwrap().text().await.unwrap()
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut answered = 0;
+    for _ in 0..20 {
+        let response = solve(&client, running.addr, HARD).await;
+        answered += usize::from(response.status() == 200);
+    }
+    assert_eq!(answered, 20, "every single solve was answered beside the batches");
+    for batch in batches {
+        let lines = batch.await.unwrap();
+        assert_eq!(lines.lines().count(), 10);
+    }
+    running.stop.send(()).unwrap();
+    running.served.await.unwrap().unwrap();
+}

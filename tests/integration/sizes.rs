@@ -34,6 +34,22 @@ fn every_25x25_puzzle_has_the_one_solution_the_sat_solver_found() {
     }
 }
 
+/// Three of Gecode's minimal 25x25 puzzles (`tests/data/sizes/25x25_gecode.tsv`), the hardest
+/// public set at this size, that the look-ahead search settles in well under a second (release
+/// build): each has the one solution the SAT solver found. The others take seconds to minutes
+/// (docs/benchmarks.md).
+#[test]
+fn minimal_25x25_puzzles_have_the_one_solution_the_sat_solver_found() {
+    let pairs = load_pairs("25x25_gecode.tsv");
+    assert_eq!(pairs.len(), 18);
+    for index in [2, 16, 17] {
+        let (puzzle, solution) = &pairs[index];
+        let count = solver::count_solutions(puzzle, 2, &mut Never).unwrap();
+        assert_eq!(count.solutions, 1, "#{index} {puzzle}");
+        assert_eq!(count.first.as_ref(), Some(solution), "#{index} {puzzle}");
+    }
+}
+
 /// The benchmark's puzzles of every size (`generated_NxN.txt`, ours): each has one solution,
 /// which keeps its givens and breaks no rule (checked by the rules, not the search).
 #[test]

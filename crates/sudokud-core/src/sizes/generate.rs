@@ -11,11 +11,11 @@
 use super::grid::Grid;
 use super::logic;
 use super::shape::Shape;
-use super::solver::count_solutions;
+use super::solver::{count_solutions, fill};
 use crate::generate::Symmetry;
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
-use crate::solver::{Interrupt, Interrupted, Never};
+use crate::solver::{Interrupt, Interrupted};
 
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,8 +134,7 @@ fn solved_grid(shape: Shape, random: &mut SplitMix64) -> Grid {
     let mut cells = vec![0u8; shape.cells()];
     cells[..size].copy_from_slice(&first_row);
     let seeded = Grid::new(shape, cells).expect("values 1 to N");
-    let base =
-        count_solutions(&seeded, 1, &mut Never).expect("Never interrupts").first.expect("a first row always extends");
+    let base = fill(&seeded);
     let rows = shuffled_lines(size, shape.box_rows(), random);
     let cols = shuffled_lines(size, shape.box_cols(), random);
     let mut labels: Vec<u8> = (0..=size as u8).collect();
@@ -166,7 +165,7 @@ fn shuffled_lines(size: usize, group: usize, random: &mut SplitMix64) -> Vec<usi
 mod tests {
     use super::*;
     use crate::sizes::rules::conflicts;
-    use crate::solver::PollBudget;
+    use crate::solver::{Never, PollBudget};
 
     #[test]
     fn every_shape_gets_a_unique_easy_puzzle_of_its_solution() {

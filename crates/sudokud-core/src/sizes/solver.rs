@@ -1,6 +1,5 @@
 //! The search for grids of any shape: candidates as bit sets, naked and hidden singles and
-//! locked candidates, a guess on a two-candidate cell or a digit with two places in a house (else
-//! the cell with the fewest candidates), restarts and the cooperative deadline.
+//! locked candidates, a look-ahead before each guess, restarts and the cooperative deadline.
 //!
 //! The 9x9 solver ([`crate::solver`]) packs a band of the grid into machine words, which only a
 //! 9x9 grid allows; this one keeps a 32-bit candidate set per cell (N is at most 25), so the same
@@ -10,6 +9,14 @@
 //! digit with no place left. A guess saves the candidates (N x N words) and, when its subtree
 //! fails, comes back to the saved state with the guessed digit removed: binary branching, so the
 //! search needs one saved state per guess on the current path and nothing per alternative.
+//!
+//! Before each guess the search looks ahead, as look-ahead SAT solvers (march, kcnfs) do: for
+//! each pair of which exactly one holds (a cell's two candidates, a digit's two places in a
+//! house) it places each side and propagates singles. A side that fails is false, so the other
+//! holds; a candidate neither side leaves is false; and otherwise the guess is the pair whose
+//! sides remove the most candidates together. In 20x20 and 25x25 grids a wrong early guess costs
+//! seconds to minutes of search, so a node costing hundreds of propagations pays: it took the
+//! slowest of 20 generated 25x25 puzzles per level from over 30 s to tens of milliseconds.
 //!
 //! Grids of at most 64 cells (6x6, 8x8) are searched by the same rules with each digit's places
 //! in one machine word (`sizes/small.rs`), which cuts their fixed cost to a third, and grids of 9
@@ -30,7 +37,7 @@ use super::rules::{Conflict, conflicts};
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{lanes, small};
 use crate::random::SplitMix64;
-use crate::solver::{Interrupt, Interrupted, POLL_INTERVAL, Verdict};
+use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL, Verdict};
 
 /// Solutions counted up to a limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,8 +160,33 @@ fn count_in<const CAP: usize>(
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Count, Interrupted> {
+    search_in::<CAP>(puzzle, limit, true, interrupt)
+}
+
+/// The first solution of a first row: what generation makes its solved grids from. Where the
+/// look-ahead would choose its guesses (20x20, 25x25) the search here guesses as it did before
+/// it, so that a seed makes the same puzzle whatever the look-ahead's tuning; smaller grids are
+/// filled by [`count_solutions`].
+pub(crate) fn fill(seeded: &Grid) -> Grid {
+    let count = if seeded.size() > lanes::MAX_SIZE {
+        search_in::<MAX_CELLS>(seeded, 1, false, &mut Never)
+    } else {
+        count_solutions(seeded, 1, &mut Never)
+    };
+    count.expect("Never interrupts").first.expect("a first row always extends")
+}
+
+/// [`count_solutions`] by this module's search, with state for up to `CAP` cells, looking ahead
+/// before each guess or not.
+fn search_in<const CAP: usize>(
+    puzzle: &Grid,
+    limit: usize,
+    look_ahead: bool,
+    interrupt: &mut impl Interrupt,
+) -> Result<Count, Interrupted> {
     with_restarts(puzzle, limit, interrupt, |attempt| {
         let mut search = Search::<_, CAP>::new(puzzle.shape(), limit, attempt.allowance, attempt.interrupt);
+        search.looks_ahead = look_ahead;
         search.run(puzzle.cells(), attempt.labels)?;
         if search.solutions > 0 {
             attempt.first.copy_from_slice(&search.first[..puzzle.cells().len()]);
@@ -479,6 +511,41 @@ struct Search<'i, I, const CAP: usize> {
     guesses: u32,
     allowance: u32,
     interrupt: &'i mut I,
+    /// The guess the look-ahead chose for this node.
+    choice: Option<(usize, u32)>,
+    /// Candidates removed since the count was last reset: what a probe weighs.
+    eliminated: u32,
+    /// Probes made, for polling the interrupt between guesses.
+    probes: u32,
+    /// The interrupt said stop during a look-ahead; the next guess stops the search.
+    stopped: bool,
+    /// Within a probe: singles only.
+    probing: bool,
+    /// Whether to look ahead before each guess (see the module's documentation).
+    looks_ahead: bool,
+    /// Per literal (`32 * cell + digit`), its probe's slot in `results` plus one, 0 when not
+    /// probed at this node.
+    weights: Vec<u32>,
+    /// Per probe at this node, its weight and the candidates it left.
+    results: Vec<u32>,
+    /// The literals weighed at this node, to clear `weights` after.
+    weighed: Vec<u32>,
+    /// The pairs of literals of which exactly one holds: a cell's two candidates, a digit's two
+    /// places in a house.
+    pairs: Vec<(u32, u32)>,
+}
+
+/// The most pairs a look-ahead probes at a node (two-candidate cells first, then houses in order):
+/// a bound on a node's cost where sparse grids have hundreds. On generated 20x20 and 25x25
+/// puzzles 64, 256 and no bound searched alike; 16 let the slowest take seconds.
+const PAIRS_PROBED: usize = 256;
+
+/// What a look-ahead at a node found.
+enum LookAhead {
+    Contradiction,
+    /// Candidates removed: propagate again.
+    Deduced,
+    Choose(usize, u32),
 }
 
 impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
@@ -500,7 +567,175 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             guesses: 0,
             allowance,
             interrupt,
+            choice: None,
+            eliminated: 0,
+            probes: 0,
+            stopped: false,
+            probing: false,
+            looks_ahead: true,
+            weights: vec![0; 32 * CAP],
+            results: Vec::new(),
+            weighed: Vec::with_capacity(4 * CAP),
+            pairs: Vec::with_capacity(4 * CAP),
         }
+    }
+
+    /// The pairs of literals of which exactly one holds, into `self.pairs`.
+    fn collect_pairs(&mut self) {
+        self.pairs.clear();
+        for (cell, &candidates) in self.candidates[..self.cells].iter().enumerate() {
+            if candidates & SOLVED == 0 && candidates.count_ones() == 2 {
+                let literal = 32 * cell as u32;
+                let low = candidates.trailing_zeros();
+                let high = 31 - candidates.leading_zeros();
+                self.pairs.push((literal + low, literal + high));
+            }
+        }
+        for house in self.layout.houses() {
+            let (mut once, mut twice, mut more) = (0u32, 0u32, 0u32);
+            for &cell in house {
+                let (open, _) = split(self.candidates[usize::from(cell)]);
+                more |= twice & open;
+                twice |= once & open;
+                once |= open;
+            }
+            let mut pairs = twice & !more;
+            while pairs != 0 {
+                let digit = pairs.trailing_zeros();
+                pairs &= pairs - 1;
+                let mut places = house
+                    .iter()
+                    .map(|&cell| usize::from(cell))
+                    .filter(|&cell| self.candidates[cell] & (1 << digit | SOLVED) == 1 << digit);
+                let (Some(first), Some(second)) = (places.next(), places.next()) else { continue };
+                self.pairs.push((32 * first as u32 + digit, 32 * second as u32 + digit));
+            }
+        }
+    }
+
+    /// Probes both literals of every pair: a literal whose propagation fails is false, so its
+    /// candidate goes, and a candidate that neither side of a pair leaves goes too (what both
+    /// sides of a pair imply holds). Otherwise the pair whose two sides remove the most
+    /// candidates together is the guess (the look-ahead of SAT solvers such as march).
+    fn look_ahead(&mut self) -> LookAhead {
+        self.collect_pairs();
+        if self.pairs.is_empty() {
+            let (cell, bit) = self.choose();
+            return LookAhead::Choose(cell, bit);
+        }
+        let cells = self.cells;
+        let mut saved = [0u32; CAP];
+        saved[..cells].copy_from_slice(&self.candidates[..cells]);
+        let mut unsolved = self.unsolved;
+        let mut best = (0u64, self.pairs[0].0);
+        // Deductions made this round: the probes already made stay sound (a probe from fewer
+        // candidates leaves a subset of what it left before), so the round goes on from the
+        // state after them, and the next round starts afresh.
+        let mut deduced = false;
+        let open = |saved: &[u32; CAP], literal: u32| {
+            saved[(literal / 32) as usize] & (1 << (literal % 32) | SOLVED) == 1 << (literal % 32)
+        };
+        'pairs: for index in 0..self.pairs.len().min(PAIRS_PROBED) {
+            let pair = self.pairs[index];
+            if !open(&saved, pair.0) || !open(&saved, pair.1) {
+                continue;
+            }
+            let mut slots = [0usize; 2];
+            for (side, literal) in [pair.0, pair.1].into_iter().enumerate() {
+                let known = self.weights[literal as usize];
+                if known > 0 {
+                    slots[side] = known as usize - 1;
+                    continue;
+                }
+                self.probes += 1;
+                if self.probes & (self.interrupt.poll_interval() - 1) == 0 && self.interrupt.should_stop() {
+                    self.stopped = true;
+                    break 'pairs;
+                }
+                let (cell, bit) = ((literal / 32) as usize, 1u32 << (literal % 32));
+                self.eliminated = 0;
+                self.place(cell, bit);
+                self.probing = true;
+                let consistent = self.settle();
+                self.probing = false;
+                let weight = if self.unsolved == 0 { u32::MAX / 2 } else { self.eliminated };
+                let slot = self.weighed.len();
+                if consistent {
+                    // The probe's outcome: its weight, then its candidates.
+                    let at = slot * (cells + 1);
+                    if self.results.len() < at + cells + 1 {
+                        self.results.resize(at + cells + 1, 0);
+                    }
+                    self.results[at] = weight;
+                    self.results[at + 1..at + 1 + cells].copy_from_slice(&self.candidates[..cells]);
+                }
+                self.candidates[..cells].copy_from_slice(&saved[..cells]);
+                self.unsolved = unsolved;
+                self.pending_len = 0;
+                self.dirty = 0;
+                if !consistent {
+                    if self.remove(cell, bit).is_none() || !self.settle() {
+                        return self.forget_probes(LookAhead::Contradiction);
+                    }
+                    deduced = true;
+                    saved[..cells].copy_from_slice(&self.candidates[..cells]);
+                    unsolved = self.unsolved;
+                    if unsolved == 0 {
+                        return self.forget_probes(LookAhead::Deduced);
+                    }
+                    continue 'pairs;
+                }
+                self.weights[literal as usize] = slot as u32 + 1;
+                self.weighed.push(literal);
+                slots[side] = slot;
+            }
+            let [first, second] = slots.map(|slot| slot * (cells + 1));
+            // Candidates that neither side leaves.
+            let mut removed = false;
+            for cell in 0..cells {
+                let (open, _) = split(self.candidates[cell]);
+                if open == 0 {
+                    continue;
+                }
+                let left = (self.results[first + 1 + cell] | self.results[second + 1 + cell]) & !SOLVED;
+                if open & !left != 0 {
+                    if self.remove(cell, open & !left).is_none() {
+                        return self.forget_probes(LookAhead::Contradiction);
+                    }
+                    removed = true;
+                }
+            }
+            if removed {
+                if !self.settle() {
+                    return self.forget_probes(LookAhead::Contradiction);
+                }
+                deduced = true;
+                saved[..cells].copy_from_slice(&self.candidates[..cells]);
+                unsolved = self.unsolved;
+                if unsolved == 0 {
+                    return self.forget_probes(LookAhead::Deduced);
+                }
+                continue;
+            }
+            let sides = [first, second].map(|at| u64::from(self.results[at]));
+            let score = sides[0] * sides[1] + sides[0] + sides[1];
+            if score > best.0 {
+                best = (score, pair.0);
+            }
+        }
+        if deduced {
+            return self.forget_probes(LookAhead::Deduced);
+        }
+        self.forget_probes(LookAhead::Choose((best.1 / 32) as usize, 1 << (best.1 % 32)))
+    }
+
+    /// Clears the probes of this node's look-ahead, then answers `outcome`.
+    fn forget_probes(&mut self, outcome: LookAhead) -> LookAhead {
+        for &literal in &self.weighed {
+            self.weights[literal as usize] = 0;
+        }
+        self.weighed.clear();
+        outcome
     }
 
     /// Searches `puzzle` (values in row-major order, each read through `labels`) until the
@@ -520,6 +755,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
     /// Decides `cell` as the digit of `bit` and queues the removal from its peers.
     #[inline]
     fn place(&mut self, cell: usize, bit: u32) {
+        self.eliminated = self.eliminated.wrapping_add((self.candidates[cell] & !SOLVED).count_ones() - 1);
         self.candidates[cell] = bit | SOLVED;
         self.dirty |= self.layout.houses_of(cell);
         self.unsolved -= 1;
@@ -528,7 +764,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
     }
 
     /// Places every single until none is left; `false` on a contradiction.
-    fn propagate(&mut self) -> bool {
+    fn settle(&mut self) -> bool {
         loop {
             while self.pending_len > 0 {
                 self.pending_len -= 1;
@@ -565,6 +801,9 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             }
             if placed {
                 continue;
+            }
+            if self.probing {
+                return true;
             }
             match self.intersections() {
                 Some(true) => continue,
@@ -673,6 +912,7 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
         if left == 0 {
             return None;
         }
+        self.eliminated = self.eliminated.wrapping_add((candidates & digits).count_ones());
         if left & (left - 1) == 0 {
             self.place(cell, left);
         } else {
@@ -753,11 +993,26 @@ impl<I: Interrupt, const CAP: usize> Branching for Search<'_, I, CAP> {
     }
 
     fn propagate(&mut self) -> bool {
-        Search::propagate(self)
+        loop {
+            if !self.settle() {
+                return false;
+            }
+            if self.unsolved == 0 || !self.looks_ahead {
+                return true;
+            }
+            match self.look_ahead() {
+                LookAhead::Contradiction => return false,
+                LookAhead::Deduced => continue,
+                LookAhead::Choose(cell, bit) => {
+                    self.choice = Some((cell, bit));
+                    return true;
+                }
+            }
+        }
     }
 
     fn choose(&mut self) -> (usize, u32) {
-        Search::choose(self)
+        self.choice.take().unwrap_or_else(|| Search::choose(self))
     }
 
     fn place(&mut self, cell: usize, bit: u32) {
@@ -782,6 +1037,9 @@ impl<I: Interrupt, const CAP: usize> Branching for Search<'_, I, CAP> {
     }
 
     fn guessed(&mut self) -> Result<(), Stop> {
+        if self.stopped {
+            return Err(Stop::Interrupted);
+        }
         self.guesses += 1;
         after_guess(self.guesses, self.solutions, self.allowance, &mut *self.interrupt)
     }
