@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::decimal::Decimal;
@@ -22,7 +23,7 @@ use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::rules::Conflict;
 use crate::sizes::{self, AnyGrid, Explained, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
-use crate::solver::{self, Never, Unanswerable, Verdict};
+use crate::solver::{self, Deadline, Interrupted, Never, Unanswerable};
 use crate::variants::generate as variant_generate;
 use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 
@@ -40,6 +41,12 @@ const ONE_THREAD_BLOCK_LINES: usize = 512;
 fn block_lines(threads: usize) -> usize {
     if threads <= 1 { ONE_THREAD_BLOCK_LINES } else { BLOCK_LINES }
 }
+
+/// The longest line read, in bytes: four times the longest any puzzle needs (a 25x25 grid's
+/// pencil marks, 15,625 characters, and what follows them). A longer line is answered with an
+/// error as soon as it is known to be one, and the rest of it is dropped as it is read, so it
+/// never fills memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Bytes read per block of `lines` lines: room for that many lines of 81 cells and a newline.
 fn block_bytes(lines: usize) -> usize {
@@ -73,8 +80,10 @@ pub enum LineError {
     Marks(MarksError),
     /// Pencil marks that cross out the one solution's value of their cell.
     Mistaken(Vec<Mistake>),
-    /// Rows that make no grid.
+    /// Rows that make no grid, or a line too long to be a puzzle's.
     Grid(GridError),
+    /// The puzzle was not answered within `--timeout-ms`.
+    TimedOut(Duration),
 }
 
 impl LineError {
@@ -89,6 +98,12 @@ impl LineError {
             LineError::Marks(error) => write!(out, "error\t{}: pencil marks: {error}", Kind::InvalidBoard.slug())?,
             LineError::Grid(error) => write!(out, "error\t{}: {error}", Kind::InvalidBoard.slug())?,
             LineError::Constraints(error) => write!(out, "error\t{}: {error}", Kind::InvalidRequest.slug())?,
+            LineError::TimedOut(timeout) => write!(
+                out,
+                "error\t{}: the puzzle ran out of time: no answer within --timeout-ms {}",
+                Kind::SolveTimeout.slug(),
+                timeout.as_millis()
+            )?,
             LineError::Mistaken(mistakes) => {
                 write!(out, "error\t{}: the pencil marks contradict the solution:", Kind::WrongCandidates.slug())?;
                 let mut separator = " ";
@@ -131,6 +146,24 @@ impl LineError {
 /// so that its writes are of a constant size (`a_conflict_line_names_every_cell` holds it to
 /// `Kind::from`).
 const CONFLICTING_KIND: &[u8] = b"error\tconflicting-givens:";
+
+/// `$work` with `$interrupt` bound to no deadline (`None`), or to one `$timeout` from now: the
+/// answer, or [`LineError::TimedOut`] when the deadline stopped the work. Without a timeout the
+/// work takes [`Never`], which its search compiles away.
+macro_rules! within {
+    ($timeout:expr, |$interrupt:ident| $work:expr) => {
+        match $timeout {
+            None => {
+                let $interrupt = &mut Never;
+                Ok($work.expect("Never interrupts"))
+            }
+            Some(timeout) => {
+                let $interrupt = &mut Deadline(Instant::now() + timeout);
+                $work.map_err(|Interrupted| LineError::TimedOut(timeout))
+            }
+        }
+    };
+}
 
 /// How every line of a batch is read and played: its box and its variant's rules.
 ///
@@ -183,6 +216,8 @@ fn followed<T>(answer: Result<Marked<T>, Unanswerable<sizes::rules::Conflict>>, 
 #[derive(Clone, Debug, Default)]
 pub struct Solve {
     pub rules: Rules,
+    /// How long one puzzle may take (`--timeout-ms`); none, no limit.
+    pub timeout: Option<Duration>,
 }
 
 impl LineJob for Solve {
@@ -198,13 +233,13 @@ impl LineJob for Solve {
             && self.rules.variant.is_none()
             && let Ok(board) = Board::parse_line(puzzle)
         {
-            return solved_classic(&board);
+            return solved_classic(&board, self.timeout);
         }
         let (puzzle, marks) = self.rules.puzzle(puzzle)?;
         if let (Puzzle::Classic(AnyGrid::Classic(board)), None) = (&puzzle, &marks) {
-            return solved_classic(board);
+            return solved_classic(board, self.timeout);
         }
-        let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+        let verdict = within!(self.timeout, |interrupt| puzzle.classify(interrupt))?;
         let (solution, unique) =
             verdict.solved().map_err(|error| LineError::UnanswerableGrid(puzzle.shape(), error))?;
         if let (true, Some(marks)) = (unique, &marks) {
@@ -235,14 +270,10 @@ impl LineJob for Solve {
 }
 
 /// The solution of a classic board and whether it is unique: the 9x9 solver's fast path.
-fn solved_classic(board: &Board) -> Result<(AnyGrid, bool), LineError> {
-    let (solution, unique) = verdict(board).solved().map_err(LineError::Unanswerable)?;
+fn solved_classic(board: &Board, timeout: Option<Duration>) -> Result<(AnyGrid, bool), LineError> {
+    let verdict = within!(timeout, |interrupt| solver::classify(board, interrupt))?;
+    let (solution, unique) = verdict.solved().map_err(LineError::Unanswerable)?;
     Ok((AnyGrid::Classic(solution), unique))
-}
-
-/// What `puzzle` is, searched to the end: a batch has no deadline.
-fn verdict(puzzle: &Board) -> Verdict {
-    solver::classify(puzzle, &mut Never).expect("Never interrupts")
 }
 
 /// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form; from a line
@@ -278,6 +309,8 @@ impl LineJob for Candidates {
 #[derive(Clone, Debug, Default)]
 pub struct Rate {
     pub rules: Rules,
+    /// How long one puzzle may take (`--timeout-ms`); none, no limit.
+    pub timeout: Option<Duration>,
 }
 
 impl LineJob for Rate {
@@ -287,7 +320,7 @@ impl LineJob for Rate {
     /// From the player's pencil marks when the line is a line of them.
     fn answer(&self, puzzle: &str) -> Result<Rating, LineError> {
         let (puzzle, marks) = self.rules.puzzle(puzzle)?;
-        let rating = puzzle.rate_from(marks.as_ref(), None, &mut Never).expect("Never interrupts");
+        let rating = within!(self.timeout, |interrupt| puzzle.rate_from(marks.as_ref(), None, interrupt))?;
         followed(rating, puzzle.shape())
     }
 
@@ -318,6 +351,8 @@ fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
 #[derive(Clone, Debug, Default)]
 pub struct Explain {
     pub rules: Rules,
+    /// How long one puzzle may take (`--timeout-ms`); none, no limit.
+    pub timeout: Option<Duration>,
 }
 
 impl LineJob for Explain {
@@ -327,7 +362,7 @@ impl LineJob for Explain {
     /// From the player's pencil marks when the line is a line of them.
     fn answer(&self, puzzle: &str) -> Result<Explained, LineError> {
         let (puzzle, marks) = self.rules.puzzle(puzzle)?;
-        let explained = puzzle.explain_from(marks.as_ref(), None, &mut Never).expect("Never interrupts");
+        let explained = within!(self.timeout, |interrupt| puzzle.explain_from(marks.as_ref(), None, interrupt))?;
         followed(explained, puzzle.shape())
     }
 
@@ -379,7 +414,7 @@ pub fn run<J: LineJob>(
     let mut data = vec![0u8; block_bytes(block_lines)];
     let mut filled = 0;
     let mut at_end = false;
-    let mut reader = Reader { format, lines: 0, block_lines };
+    let mut reader = Reader { format, lines: 0, block_lines, skipping: false };
     let mut buffers = Vec::new();
     loop {
         if !at_end {
@@ -414,7 +449,7 @@ pub fn run<J: LineJob>(
 /// input), for `sudokud booklet`: the line each starts on, and its text or why its rows make no
 /// grid.
 pub(crate) fn puzzles_of(data: &[u8], format: Option<InputFormat>) -> Vec<(usize, Result<String, GridError>)> {
-    let mut reader = Reader { format, lines: 0, block_lines: BLOCK_LINES };
+    let mut reader = Reader { format, lines: 0, block_lines: BLOCK_LINES, skipping: false };
     let mut all = Vec::new();
     let mut rest = data;
     while !rest.is_empty() {
@@ -477,6 +512,9 @@ pub enum GridError {
         /// The rows a grid of its size has.
         size: usize,
     },
+    /// A line longer than any puzzle's, not read.
+    #[error("the line is longer than {MAX_LINE_BYTES} bytes, longer than any puzzle's; it is not read")]
+    LineTooLong,
 }
 
 /// `4, 6, 8, 9, 10, 12, 15, 16, 20 or 25`.
@@ -494,6 +532,8 @@ struct Reader {
     lines: usize,
     /// The most puzzles one [`Reader::split`] returns ([`block_lines`]).
     block_lines: usize,
+    /// The rest of a line over [`MAX_LINE_BYTES`], already answered, is being dropped.
+    skipping: bool,
 }
 
 impl Reader {
@@ -508,6 +548,15 @@ impl Reader {
         let mut puzzles = Vec::with_capacity(self.block_lines);
         let mut grid: Option<GridRows> = None;
         let mut pos = 0;
+        if self.skipping {
+            match memchr::memchr(b'\n', data) {
+                Some(end) => {
+                    pos = end + 1;
+                    self.skipping = false;
+                }
+                None => return (puzzles, data.len()),
+            }
+        }
         while puzzles.len() < self.block_lines && pos < data.len() {
             // The common line: 81 cells and a newline, nothing to trim or cut.
             if self.format != Some(InputFormat::Grid)
@@ -523,14 +572,25 @@ impl Reader {
                 continue;
             }
             let rest = &data[pos..];
-            let (line, next) = match rest.iter().position(|&byte| byte == b'\n') {
+            let (line, next) = match memchr::memchr(b'\n', rest) {
                 Some(end) => (&rest[..end], pos + end + 1),
                 None if at_end => (rest, data.len()),
+                // Over the limit with more to come: answered now, the rest dropped as it comes.
+                None if rest.len() > MAX_LINE_BYTES => {
+                    self.skipping = true;
+                    (rest, data.len())
+                }
                 None => break,
             };
             let start = pos;
             pos = next;
             self.lines += 1;
+            if line.len() > MAX_LINE_BYTES {
+                // A grid it interrupts ends there, short.
+                puzzles.extend(grid.take().map(GridRows::end));
+                puzzles.push(ReadPuzzle { line: self.lines, text: Err(GridError::LineTooLong) });
+                continue;
+            }
             let text = String::from_utf8_lossy(line);
             if self.format.is_none() {
                 self.format = detect(&text);
@@ -803,6 +863,12 @@ fn write_in_parallel(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Verdict;
+
+    /// What `puzzle` is, searched to the end.
+    fn verdict(puzzle: &Board) -> Verdict {
+        solver::classify(puzzle, &mut Never).expect("Never interrupts")
+    }
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
@@ -886,20 +952,27 @@ mod tests {
     #[test]
     fn lines_span_blocks_and_may_be_longer_than_a_block() {
         // Lines of 81, 82 and 83 bytes, so that block ends fall inside lines, then one line
-        // longer than the buffer.
+        // longer than the buffer: read whole up to the longest line read (one thread's block is
+        // shorter), answered as too long past it (several threads' block is longer).
         let shapes = [format!("{PUZZLE}\n"), format!("{PUZZLE}\r\n"), format!(" {PUZZLE}\r\n")];
         for threads in [1, 2] {
             let block_lines = block_lines(threads);
             let count = 2 * block_lines + 7;
             let mut input: String = (0..count).map(|i| shapes[i % 3].as_str()).collect();
-            let long = 2 * block_bytes(block_lines);
+            let long = if threads == 1 { MAX_LINE_BYTES } else { 2 * block_bytes(block_lines) };
+            assert!(long > block_bytes(block_lines));
             input.push_str(&"1".repeat(long));
             input.push('\n');
             let output = run(&input, threads);
             let lines: Vec<&str> = output.lines().collect();
             assert_eq!(lines.len(), count + 1);
             assert!(lines[..count].iter().all(|&line| line == SOLUTION));
-            assert_eq!(lines[count], no_grid(&format!("{long} cells")) + &format!("\tline {}", count + 1));
+            let error = if long <= MAX_LINE_BYTES {
+                no_grid(&format!("{long} cells"))
+            } else {
+                format!("error\tinvalid-board: {}", GridError::LineTooLong)
+            };
+            assert_eq!(lines[count], error + &format!("\tline {}", count + 1));
         }
     }
 
@@ -924,7 +997,7 @@ mod tests {
     fn a_box_shape_applies_to_every_line_and_must_fit_it() {
         // 6x6 with boxes 3 rows high: the first three rows of column 0 and 1 share a box.
         let line = "12.... ...... ...... ...... ...... ......".replace(' ', "");
-        let tall = Solve { rules: Rules { shape: Some(Shape::new(3, 2).unwrap()), variant: None } };
+        let tall = Solve { rules: Rules { shape: Some(Shape::new(3, 2).unwrap()), variant: None }, ..Solve::default() };
         let out = run_job(&tall, &format!("{line}\n{}\n", ".".repeat(81)), 1);
         let lines: Vec<&str> = out.lines().collect();
         let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();
@@ -1025,7 +1098,7 @@ mod tests {
         // The box applies as for solve: 1s at r0c0 and r1c2 share a 2x3 box but not a 3x2 one.
         let six = format!("1.......1{}", ".".repeat(27));
         assert!(run_job(&Rate::default(), &six, 1).starts_with("error\tconflicting-givens"));
-        let tall = Rate { rules: Rules { shape: Shape::new(3, 2), variant: None } };
+        let tall = Rate { rules: Rules { shape: Shape::new(3, 2), variant: None }, ..Rate::default() };
         assert!(run_job(&tall, &six, 1).starts_with("error\tmultiple-solutions"));
     }
 
@@ -1121,7 +1194,7 @@ mod tests {
         let line = format!("1...{}", "1234".repeat(15));
         // An 8x8 board whose first row repeats 1.
         assert!(run(&line, 1).starts_with("error\tconflicting-givens: "), "{}", run(&line, 1));
-        let small = Solve { rules: Rules { shape: Shape::new(2, 2), variant: None } };
+        let small = Solve { rules: Rules { shape: Shape::new(2, 2), variant: None }, ..Solve::default() };
         let (solution, multiple) =
             run_job(&small, &line, 1).trim_end().split_once('\t').map(|(a, b)| (a.to_owned(), b.to_owned())).unwrap();
         assert_eq!((solution.len(), &solution[..1], multiple.as_str()), (16, "1", "multiple"));
@@ -1215,7 +1288,7 @@ mod tests {
     fn a_grid_that_runs_past_a_block_is_read_again_with_more_input() {
         let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
         let text = format!("#x\n{}\n\n{}\n", rows.join("\n"), rows.join("\n"));
-        let mut reader = Reader { format: None, lines: 0, block_lines: BLOCK_LINES };
+        let mut reader = Reader { format: None, lines: 0, block_lines: BLOCK_LINES, skipping: false };
         // The second grid is cut after its fifth row: the first is answered, the second waits.
         let cut = text.len() - 4 * 10;
         let (puzzles, consumed) = reader.split(&text.as_bytes()[..cut], false);
@@ -1225,6 +1298,46 @@ mod tests {
         assert_eq!(reader.lines, 11);
         let (puzzles, consumed) = reader.split(&text.as_bytes()[consumed..], true);
         assert_eq!((puzzles.len(), puzzles[0].line, consumed), (1, 12, 90));
+    }
+
+    /// A line over [`MAX_LINE_BYTES`] gets its error line, in its place, and is dropped as it is
+    /// read: the buffer never grows to hold it, however long it is, and the lines after it are
+    /// answered as usual, in either format, with one thread or several.
+    #[test]
+    fn an_overlong_line_is_answered_with_an_error_and_never_held() {
+        /// Notes the largest read asked of it: the batch's buffer.
+        struct Watched<R>(R, std::rc::Rc<std::cell::Cell<usize>>);
+        impl<R: Read> Read for Watched<R> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.1.set(self.1.get().max(buf.len()));
+                self.0.read(buf)
+            }
+        }
+        let long = 20 << 20;
+        for threads in [1, 2] {
+            let largest = std::rc::Rc::new(std::cell::Cell::new(0));
+            let input = io::Cursor::new(format!("{PUZZLE}\n"))
+                .chain(io::repeat(b'1').take(long))
+                .chain(io::Cursor::new(format!("\n{PUZZLE}\n")));
+            let input = io::BufReader::with_capacity(1, Watched(input, largest.clone()));
+            let mut out = Vec::new();
+            super::run(&Solve::default(), input, &mut out, threads, &Progress::hidden(), None).unwrap();
+            let too_long = "error\tinvalid-board: the line is longer than 65536 bytes, longer than any puzzle's; it \
+                            is not read\tline 2";
+            assert_eq!(String::from_utf8(out).unwrap(), format!("{SOLUTION}\n{too_long}\n{SOLUTION}\n"));
+            assert!(largest.get() < 3 * MAX_LINE_BYTES.max(block_bytes(block_lines(threads))), "{}", largest.get());
+        }
+        // Within a block, and at the end of the input; in a grid, which it ends.
+        let rows: Vec<&str> = (0..9).map(|row| &PUZZLE[row * 9..row * 9 + 9]).collect();
+        let overlong = "1".repeat(MAX_LINE_BYTES + 1);
+        let input = format!("{}\n{overlong}\n{}\n{overlong}", rows[..3].join("\n"), rows.join("\n"));
+        let output = run(&input, 1);
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 4, "{output}");
+        assert_eq!(lines[0], "error\tinvalid-board: the grid ends after 3 of its 9 rows\tline 1");
+        assert!(lines[1].starts_with("error\tinvalid-board: the line is longer") && lines[1].ends_with("\tline 4"));
+        assert_eq!(lines[2], SOLUTION);
+        assert!(lines[3].ends_with("\tline 14"), "{}", lines[3]);
     }
 
     #[test]

@@ -70,10 +70,13 @@ pub enum Command {
     /// and `multiple` when the puzzle has more than one solution; or
     /// `error<TAB><reason><TAB>line <n>`, with the line the puzzle starts on, when it is invalid,
     /// its givens conflict, or it has no solution. With --variant or --constraints every puzzle
-    /// is played by a variant's rules (`sudokud solve --variant x`; docs/variants.md). Shows a
+    /// is played by a variant's rules (`sudokud solve --variant x`; docs/variants.md). With
+    /// --timeout-ms a puzzle not answered in time gets `error<TAB>solve-timeout: the puzzle ran
+    /// out of time: ...`, and the next ones follow. A line longer than 65,536 bytes, longer than
+    /// any puzzle's, gets `error<TAB>invalid-board: ...` without being held in memory. Shows a
     /// progress bar on stderr when it is a terminal. Exits 0 when every input was read, 1 when a
     /// file cannot be read.
-    Solve(Deferred<GridBatchArgs>),
+    Solve(Deferred<TimedBatchArgs>),
     /// Rate puzzles in batch: how hard each is for a person.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
@@ -81,17 +84,18 @@ pub enum Command {
     /// line: `<rating>TAB<level>TAB<logic|search>TAB<technique>=<count>,...`, the rating on the
     /// Sudoku Explainer scale, the level (easy, medium, hard, expert, extreme), whether logic
     /// alone solved it, and the techniques used; or `error<TAB><reason><TAB>line <n>` (also for
-    /// a puzzle with more than one solution). --variant and --constraints as for `solve`.
-    Rate(Deferred<GridBatchArgs>),
+    /// a puzzle with more than one solution). --variant, --constraints and --timeout-ms as for
+    /// `solve`.
+    Rate(Deferred<TimedBatchArgs>),
     /// Explain puzzles in batch: every step a person would take.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise, so `generate`'s
     /// lines pipe in; a line of pencil marks is explained from the player's marks. Each gets a
     /// paragraph: one `<technique>TAB<explanation>` line per step, then
     /// `<solution>TAB<rating>TAB<level>TAB<logic|search>`, then an empty line; or
-    /// `error<TAB><reason><TAB>line <n>` and an empty line. --variant and --constraints as for
-    /// `solve`.
-    Explain(Deferred<GridBatchArgs>),
+    /// `error<TAB><reason><TAB>line <n>` and an empty line. --variant, --constraints and
+    /// --timeout-ms as for `solve`.
+    Explain(Deferred<TimedBatchArgs>),
     /// Pencil marks of puzzles in batch: the candidates of every blank cell.
     ///
     /// Reads puzzles of every size and format like `solve`, with --box likewise. Each gets one
@@ -120,7 +124,8 @@ pub enum Command {
     /// --candidates the basic pencil marks, --marks the player's (the one-line N x N x N form
     /// `candidates` writes). SVG and PNG are --width pixels wide, a PDF one page of --paper. The
     /// format is --format, else the extension of --output, else SVG. Writes to --output, or
-    /// stdout. Exits 2 when the puzzle or an option cannot be drawn, saying why.
+    /// stdout. Exits 2 when the puzzle or an option cannot be drawn, saying why (and when
+    /// --solution's solve outlasts --timeout-ms, that the puzzle ran out of time).
     Render(Deferred<RenderArgs>),
     /// Print a booklet: puzzles made at a level, or read from files, k to a page with answer
     /// pages, as one PDF, as `POST /v1/booklet` does.
@@ -128,7 +133,10 @@ pub enum Command {
     /// With --count, puzzles of --difficulty are made from --seed on (puzzle i from SEED + i,
     /// as `generate` makes them; the same seed makes the same booklet), each captioned with its
     /// id; else the puzzles are the lines of FILES (as `solve` reads them, with --box; each must have
-    /// exactly one solution). Up to 100 puzzles. Writes to --output, or stdout.
+    /// exactly one solution; all of one size and box). Up to 100 puzzles. With --variant or
+    /// --constraints the puzzles are made for (or read under) a variant's rules and drawn with
+    /// its marks, a made one captioned with its variant, level and seed. Writes to --output, or
+    /// stdout.
     Booklet(Deferred<BookletArgs>),
     /// Exit 0 if the server at --addr answers GET /healthz with 200, else 1 (for container
     /// HEALTHCHECKs on images without curl).
@@ -232,6 +240,29 @@ impl GridBatchArgs {
     }
 }
 
+/// How long one puzzle may take, for the commands that solve or rate.
+#[derive(Debug, Args)]
+pub struct TimeoutArgs {
+    /// Give up on a puzzle after this long, saying it ran out of time [default: no limit].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+}
+
+impl TimeoutArgs {
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout_ms.map(Duration::from_millis)
+    }
+}
+
+/// [`GridBatchArgs`], and how long one puzzle may take: `solve`, `rate` and `explain`.
+#[derive(Debug, Args)]
+pub struct TimedBatchArgs {
+    #[command(flatten)]
+    pub grid: GridBatchArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
+}
+
 /// A variant's rules from `--variant` and `--constraints` (JSON, or `@FILE`), if any, or why the
 /// constraints cannot be read.
 fn read_variant(
@@ -333,6 +364,8 @@ pub struct RenderArgs {
     pub title: Option<String>,
     #[command(flatten)]
     pub rules: RulesArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -364,6 +397,12 @@ pub struct BookletArgs {
     /// Leave out the answer pages.
     #[arg(long)]
     pub no_answers: bool,
+    /// Every puzzle's variant, by name.
+    #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
+    pub variant: Option<Preset>,
+    /// Every puzzle's constraints, as JSON or `@FILE` (as for `solve`).
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub constraints: Option<String>,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -405,16 +444,16 @@ fn ignore_empty_env(arg: Arg) -> Arg {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(Deferred(cli.serve))) {
         Command::Serve(Deferred(config)) => serve(config),
-        Command::Solve(Deferred(args)) => match args.rules() {
-            Ok(rules) => batch("solve", &batch::Solve { rules }, args.batch),
+        Command::Solve(Deferred(TimedBatchArgs { grid, timeout })) => match grid.rules() {
+            Ok(rules) => batch("solve", &batch::Solve { rules, timeout: timeout.timeout() }, grid.batch),
             Err(message) => usage_error("solve", &message),
         },
-        Command::Rate(Deferred(args)) => match args.rules() {
-            Ok(rules) => batch("rate", &batch::Rate { rules }, args.batch),
+        Command::Rate(Deferred(TimedBatchArgs { grid, timeout })) => match grid.rules() {
+            Ok(rules) => batch("rate", &batch::Rate { rules, timeout: timeout.timeout() }, grid.batch),
             Err(message) => usage_error("rate", &message),
         },
-        Command::Explain(Deferred(args)) => match args.rules() {
-            Ok(rules) => batch("explain", &batch::Explain { rules }, args.batch),
+        Command::Explain(Deferred(TimedBatchArgs { grid, timeout })) => match grid.rules() {
+            Ok(rules) => batch("explain", &batch::Explain { rules, timeout: timeout.timeout() }, grid.batch),
             Err(message) => usage_error("explain", &message),
         },
         Command::Candidates(Deferred(args)) => match args.rules() {
@@ -530,6 +569,7 @@ fn render(args: RenderArgs) -> ExitCode {
         solution: args.solution,
         candidates: (args.candidates || args.marks.is_some()).then_some(args.marks),
         title: args.title,
+        timeout: args.timeout.timeout(),
     };
     match print::render(&job) {
         Ok(bytes) => written("render", args.output.as_deref(), &bytes),
@@ -543,20 +583,34 @@ fn per_page(text: &str) -> Result<PerPage, String> {
 }
 
 fn booklet(args: BookletArgs) -> ExitCode {
+    let variant = match read_variant(args.variant, args.constraints.as_deref()) {
+        Ok(variant) => variant,
+        Err(message) => return usage_error("booklet", &message),
+    };
     let source = match args.count {
         Some(count) => {
             let shape = match args.made.grid_shape() {
                 Ok(shape) => shape,
                 Err(error) => return usage_error("booklet", &error),
             };
-            if let Err(error) = AnyGrid::offers(shape, args.difficulty) {
-                return usage_error("booklet", &error);
+            let offered = match &variant {
+                None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
+                Some((preset, constraints)) => variant_generate::offers(shape, *preset, constraints, args.difficulty)
+                    .map_err(|error| error.to_string())
+                    .and_then(|()| {
+                        variant_generate::has_grid(shape, *preset, constraints).map_err(|error| error.to_string())
+                    }),
+            };
+            if let Err(message) = offered {
+                return usage_error("booklet", &message);
             }
             let first =
                 PuzzleId { shape, level: args.difficulty, symmetry: args.made.symmetry, seed: args.made.first_seed() };
-            print::BookletSource::Made { first, count: count as usize }
+            print::BookletSource::Made { first, count: count as usize, variant }
         }
-        None => print::BookletSource::Files { files: &args.files, shape: args.made.shape },
+        None => {
+            print::BookletSource::Files { files: &args.files, rules: batch::Rules { shape: args.made.shape, variant } }
+        }
     };
     let layout = print::BookletLayout {
         title: args.title,
@@ -617,13 +671,20 @@ mod tests {
         assert!(cli.command.is_none());
         assert_eq!(cli.serve.addr, "127.0.0.1:9000".parse().unwrap());
         let cli = Cli::try_parse_from(["sudokud", "solve", "--threads", "2", "a.txt"]).unwrap();
-        let Some(Command::Solve(Deferred(args))) = cli.command else { panic!("expected solve") };
+        let Some(Command::Solve(Deferred(TimedBatchArgs { grid: args, timeout }))) = cli.command else {
+            panic!("expected solve")
+        };
         assert_eq!(args.batch.threads.map(NonZeroUsize::get), Some(2));
         assert_eq!(args.batch.files, [PathBuf::from("a.txt")]);
         assert_eq!(args.rules.shape, None);
-        let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2"]).unwrap();
-        let Some(Command::Solve(Deferred(args))) = cli.command else { panic!("expected solve") };
+        assert_eq!(timeout.timeout(), None);
+        let cli = Cli::try_parse_from(["sudokud", "solve", "--box", "3x2", "--timeout-ms", "50"]).unwrap();
+        let Some(Command::Solve(Deferred(TimedBatchArgs { grid: args, timeout }))) = cli.command else {
+            panic!("expected solve")
+        };
         assert_eq!(args.rules.shape, Shape::new(3, 2));
+        assert_eq!(timeout.timeout(), Some(Duration::from_millis(50)));
+        assert!(Cli::try_parse_from(["sudokud", "solve", "--timeout-ms", "0"]).is_err());
         assert!(Cli::try_parse_from(["sudokud", "solve", "--box", "6x6"]).is_err());
     }
 }

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `sudokud_http_requests_total` | counter | `method` (the nine standard methods, else `other`), `route` (the matched route, or `unmatched`), `status` |
 //! | `sudokud_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
-//! | `sudokud_solve_duration_seconds` | histogram | `work` (`solve`, `count`, `rate`, ...): CPU time of one pool job |
+//! | `sudokud_solve_duration_seconds` | histogram | `work` ([`Work`]: `solve`, `count`, `rate`, ...): CPU time of one pool job |
 //! | `sudokud_solves_in_flight` | gauge | - (jobs running: on the pool, or in their try on an async worker; not while waiting for a slot) |
 //! | `sudokud_solver_slot_wait_seconds` | histogram | `work`: time from admission to a free slot (none for a job its inline try answered, which takes no slot) |
 //! | `sudokud_requests_shed_total` | counter | `reason`: `queue_full`, `queue_timeout` or `queue_stayed_full` (a batch chunk that waited in vain; answered 503 `overloaded`) |
@@ -52,6 +52,60 @@ pub const ALL: [&str; 9] = [
     LOG_LINES_DROPPED,
     BUILD_INFO,
 ];
+
+/// The kind of work a solver pool job does: the `work` label of the pool's metrics, one per
+/// route's kind of job. docs/operations.md lists [`Work::ALL`]'s labels (a test holds it to them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// `/v1/solve`.
+    Solve,
+    /// `/v1/count`.
+    Count,
+    /// `/v1/rate`.
+    Rate,
+    /// `/v1/hint`.
+    Hint,
+    /// `/v1/explain`.
+    Explain,
+    /// A puzzle of `/v1/generate` (one of `/v1/generate/batch`), or the puzzle of the day or of an id.
+    Generate,
+    /// A chunk of `/v1/solve/batch`, or the reading of a JSON batch's boards.
+    Batch,
+    /// A drawing of `/v1/render`, its solve included.
+    Render,
+    /// `/v1/booklet`: a puzzle made or the given ones solved, and the drawing.
+    Booklet,
+}
+
+impl Work {
+    /// Every kind of work, in the order docs/operations.md lists them.
+    pub const ALL: [Work; 9] = [
+        Work::Solve,
+        Work::Count,
+        Work::Rate,
+        Work::Hint,
+        Work::Explain,
+        Work::Generate,
+        Work::Batch,
+        Work::Render,
+        Work::Booklet,
+    ];
+
+    /// The `work` label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Work::Solve => "solve",
+            Work::Count => "count",
+            Work::Rate => "rate",
+            Work::Hint => "hint",
+            Work::Explain => "explain",
+            Work::Generate => "generate",
+            Work::Batch => "batch",
+            Work::Render => "render",
+            Work::Booklet => "booklet",
+        }
+    }
+}
 
 /// Installs the process-wide recorder, once; later calls do nothing. The server calls it before
 /// it serves; a program that builds the router itself calls it when it wants sudokud's metrics
@@ -158,18 +212,18 @@ pub fn method_label(method: &Method) -> &'static str {
 }
 
 /// A job's try on an async worker started, which takes no slot: one more in flight.
-pub fn job_started(work: &'static str) {
+pub fn job_started(work: Work) {
     with_work_handles(work, |handles| handles.in_flight.increment(1.0));
 }
 
 /// A job's try on an async worker ended without its answer: it waits for a slot, no longer in
 /// flight until it has one.
-pub fn job_handed_over(work: &'static str) {
+pub fn job_handed_over(work: Work) {
     with_work_handles(work, |handles| handles.in_flight.decrement(1.0));
 }
 
 /// A pool job got its slot after `waited` since its admission, and starts: one more in flight.
-pub fn job_took_slot(work: &'static str, waited: Duration) {
+pub fn job_took_slot(work: Work, waited: Duration) {
     with_work_handles(work, |handles| {
         handles.slot_wait.record(waited.as_secs_f64());
         handles.in_flight.increment(1.0);
@@ -177,7 +231,7 @@ pub fn job_took_slot(work: &'static str, waited: Duration) {
 }
 
 /// A pool job ended after `ran`; `timed_out` when its deadline stopped it.
-pub fn job_finished(work: &'static str, ran: Duration, timed_out: bool) {
+pub fn job_finished(work: Work, ran: Duration, timed_out: bool) {
     with_work_handles(work, |handles| {
         handles.in_flight.decrement(1.0);
         handles.duration.record(ran.as_secs_f64());
@@ -190,14 +244,14 @@ pub fn job_finished(work: &'static str, ran: Duration, timed_out: bool) {
 /// The registered series of one `work` label, as [`record_request`] keeps its own: a solve
 /// records four series, and each lookup through the facade would hash the name and labels.
 struct WorkHandles {
-    work: &'static str,
+    work: Work,
     slot_wait: ::metrics::Histogram,
     in_flight: ::metrics::Gauge,
     duration: ::metrics::Histogram,
     deadline_exceeded: ::metrics::Counter,
 }
 
-fn with_work_handles(work: &'static str, record: impl FnOnce(&WorkHandles)) {
+fn with_work_handles(work: Work, record: impl FnOnce(&WorkHandles)) {
     thread_local! {
         static HANDLES: RefCell<Vec<WorkHandles>> = const { RefCell::new(Vec::new()) };
     }
@@ -205,12 +259,13 @@ fn with_work_handles(work: &'static str, record: impl FnOnce(&WorkHandles)) {
         let at = match known.iter().position(|handles| handles.work == work) {
             Some(at) => at,
             None => {
+                let label = work.label();
                 known.push(WorkHandles {
                     work,
-                    slot_wait: ::metrics::histogram!(SLOT_WAIT, "work" => work),
+                    slot_wait: ::metrics::histogram!(SLOT_WAIT, "work" => label),
                     in_flight: ::metrics::gauge!(SOLVES_IN_FLIGHT),
-                    duration: ::metrics::histogram!(SOLVE_DURATION, "work" => work),
-                    deadline_exceeded: ::metrics::counter!(DEADLINE_EXCEEDED, "work" => work),
+                    duration: ::metrics::histogram!(SOLVE_DURATION, "work" => label),
+                    deadline_exceeded: ::metrics::counter!(DEADLINE_EXCEEDED, "work" => label),
                 });
                 known.len() - 1
             }

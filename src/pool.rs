@@ -31,7 +31,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use gate::{Gate, Priority, Slot};
 
-use crate::metrics;
+use crate::metrics::{self, Work};
 use crate::solver::{Deadline, Interrupt, Interrupted};
 use crate::telemetry::{RequestContext, Sampled};
 
@@ -183,7 +183,7 @@ impl SolverPool {
     /// For one request's work: refused at once when the queue is full, or after the queue
     /// timeout without a slot. The deadline starts at admission, so waiting counts. The job runs
     /// with the caller's request context, so its logs carry the request id.
-    pub async fn run<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
+    pub async fn run<T, F>(&self, work: Work, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
@@ -194,7 +194,7 @@ impl SolverPool {
     /// [`SolverPool::run`] for a job whose cost is small and known, such as a drawing: it waits
     /// for a slot up to `patience` rather than the queue timeout, so that jobs of a tenth of a
     /// second each, a few at once, are answered in turn rather than refused.
-    pub async fn run_waiting<T, F>(&self, work: &'static str, patience: Duration, job: F) -> Result<T, PoolError>
+    pub async fn run_waiting<T, F>(&self, work: Work, patience: Duration, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
@@ -208,11 +208,7 @@ impl SolverPool {
     /// from admission, cut short by the request's own timeout (the time it allows comes with
     /// it). The admission moves into the job too: a caller counts as admitted until its work
     /// ends.
-    async fn admit_and_wait(
-        &self,
-        work: &'static str,
-        patience: Duration,
-    ) -> Result<(Permits, Deadline, Duration), PoolError> {
+    async fn admit_and_wait(&self, work: Work, patience: Duration) -> Result<(Permits, Deadline, Duration), PoolError> {
         let admitted = Instant::now();
         let admission = self.admit()?;
         let deadline = self.single_deadline(admitted);
@@ -238,7 +234,7 @@ impl SolverPool {
     /// worker that the OS switches out mid-try would hold up the next job for a time slice (on
     /// small batches, half their jobs waited 0.1-1 ms for a slot). The job waits for a slot,
     /// within the queue timeout of its admission, only when it is handed over.
-    pub async fn run_inline_first<T, F>(&self, work: &'static str, job: F) -> Result<T, PoolError>
+    pub async fn run_inline_first<T, F>(&self, work: Work, job: F) -> Result<T, PoolError>
     where
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
@@ -263,7 +259,7 @@ impl SolverPool {
     /// slow to send or to read, so a batch cannot starve single requests by idling. Its pieces
     /// wait rather than fail at once, since a batch is throughput work; single requests still
     /// get places and slots in turn (the semaphores are fair).
-    pub async fn run_patiently<T, F>(&self, work: &'static str, line: Line, job: F) -> Result<T, PoolError>
+    pub async fn run_patiently<T, F>(&self, work: Work, line: Line, job: F) -> Result<T, PoolError>
     where
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
@@ -280,7 +276,7 @@ impl SolverPool {
     /// [`SolverPool::run_patiently`] for a job that can be called twice, tried inline first as
     /// [`SolverPool::run_inline_first`] tries it: for a batch's first piece, which for the small
     /// batches most clients send is the whole batch.
-    pub async fn run_patiently_inline_first<T, F>(&self, work: &'static str, line: Line, job: F) -> Result<T, PoolError>
+    pub async fn run_patiently_inline_first<T, F>(&self, work: Work, line: Line, job: F) -> Result<T, PoolError>
     where
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
@@ -313,7 +309,7 @@ impl SolverPool {
     /// deadline counts from `line.started`.
     async fn inline_first<T, F>(
         &self,
-        work: &'static str,
+        work: Work,
         admission: OwnedSemaphorePermit,
         line: InLine,
         mut job: F,
@@ -395,7 +391,7 @@ fn shed(shared: &Shared, reason: Shed) -> PoolError {
 
 /// Runs `job` on the blocking pool, holding `permits` until it ends.
 async fn execute<T, F, P>(
-    work: &'static str,
+    work: Work,
     permits: P,
     mut deadline: Deadline,
     solve_timeout: Duration,
@@ -431,7 +427,7 @@ where
 
 /// A running job, for the metrics; dropped when the job ends, even by panicking.
 struct InFlight {
-    work: &'static str,
+    work: Work,
     started: Instant,
     timed_out: bool,
 }
@@ -468,7 +464,7 @@ mod tests {
 
     #[tokio::test]
     async fn runs_a_job_and_returns_its_value() {
-        assert_eq!(pool(1, 0).run("test", |_| Ok(42)).await, Ok(42));
+        assert_eq!(pool(1, 0).run(Work::Solve, |_| Ok(42)).await, Ok(42));
     }
 
     /// A line logged by the job, on a thread of the blocking pool, carries the request's id.
@@ -483,7 +479,7 @@ mod tests {
         });
         let pool = pool(1, 0);
         let mut job =
-            Box::pin(pool.run("test", |_| Ok(RequestContext::current().map(|request| request.id().to_owned()))));
+            Box::pin(pool.run(Work::Solve, |_| Ok(RequestContext::current().map(|request| request.id().to_owned()))));
         // Polled in the context, as the front layer polls a request.
         let seen = std::future::poll_fn(|cx| RequestContext::scope(&context, || job.as_mut().poll(cx))).await;
         assert_eq!(seen, Ok(Some("job-1".to_owned())));
@@ -498,7 +494,7 @@ mod tests {
         let pool = pool(1, 0);
         let caller = std::thread::current().id();
         let ran_on = |_: &mut Deadline, turn| Ok((turn, std::thread::current().id()));
-        assert_eq!(pool.run_inline_first("test", ran_on).await, Ok((Turn::Inline, caller)));
+        assert_eq!(pool.run_inline_first(Work::Solve, ran_on).await, Ok((Turn::Inline, caller)));
 
         let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
         let slow = {
@@ -509,7 +505,7 @@ mod tests {
                 if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
             }
         };
-        assert_eq!(pool.run_inline_first("test", slow).await, Ok(()));
+        assert_eq!(pool.run_inline_first(Work::Solve, slow).await, Ok(()));
         let turns = turns.lock().unwrap().clone();
         assert_eq!(turns.len(), 2, "tried inline, then handed over");
         assert_eq!(turns[0], (Turn::Inline, caller));
@@ -519,7 +515,7 @@ mod tests {
 
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool.limits() });
         let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let result = pool.run_inline_first("test", {
+        let result = pool.run_inline_first(Work::Solve, {
             let turns = Arc::clone(&turns);
             move |deadline: &mut Deadline, turn| {
                 turns.lock().unwrap().push((turn, std::thread::current().id()));
@@ -537,13 +533,13 @@ mod tests {
     async fn an_inline_try_needs_no_free_slot_but_its_hand_over_does() {
         let pool = pool(1, 1);
         let (release, busy) = occupy_a_slot(&pool).await;
-        assert_eq!(pool.run_inline_first("test", |_, turn| Ok(turn)).await, Ok(Turn::Inline));
+        assert_eq!(pool.run_inline_first(Work::Solve, |_, turn| Ok(turn)).await, Ok(Turn::Inline));
         let slow = |deadline: &mut Deadline, _| {
             std::thread::sleep(INLINE_BUDGET * 2);
             if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }
         };
-        assert_eq!(pool.run_inline_first("test", slow).await, Err(PoolError::Overloaded(Shed::QueueTimeout)));
-        let patient = pool.run_patiently_inline_first("test", pool.line(Duration::from_secs(5)), slow);
+        assert_eq!(pool.run_inline_first(Work::Solve, slow).await, Err(PoolError::Overloaded(Shed::QueueTimeout)));
+        let patient = pool.run_patiently_inline_first(Work::Solve, pool.line(Duration::from_secs(5)), slow);
         let (patient, ()) = tokio::join!(patient, async {
             tokio::time::sleep(Duration::from_millis(20)).await;
             release.send(()).unwrap();
@@ -575,7 +571,7 @@ mod tests {
                 calls.push(progress.is_paused());
                 solver::classify_from(&hard, &mut progress, deadline).map(|verdict| (verdict, calls.clone()))
             };
-            let (verdict, calls) = pool.run_inline_first("test", job).await.unwrap();
+            let (verdict, calls) = pool.run_inline_first(Work::Solve, job).await.unwrap();
             assert_eq!(verdict, expected);
             assert_eq!(calls.len(), 2, "tried inline, then handed over");
             gone_on |= calls == [false, true];
@@ -590,7 +586,7 @@ mod tests {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = tokio::spawn({
             let pool = pool.clone();
-            async move { pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+            async move { pool.run(Work::Solve, move |_| Ok(wait.recv().is_ok())).await }
         });
         while pool.shared.running.free() > 0 {
             tokio::task::yield_now().await;
@@ -602,24 +598,28 @@ mod tests {
     async fn an_inline_try_is_refused_like_any_job_when_the_pool_is_full() {
         let pool = pool(1, 0);
         let (release, busy) = occupy_a_slot(&pool).await;
-        assert!(matches!(pool.run_inline_first("test", |_, _| Ok(1)).await, Err(PoolError::Overloaded(_))));
+        assert!(matches!(pool.run_inline_first(Work::Solve, |_, _| Ok(1)).await, Err(PoolError::Overloaded(_))));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
-        assert_eq!(pool.run_inline_first("test", |_, _| Ok(1)).await, Ok(1));
+        assert_eq!(pool.run_inline_first(Work::Solve, |_, _| Ok(1)).await, Ok(1));
     }
 
     #[tokio::test]
     async fn a_job_that_hits_its_deadline_is_a_timeout() {
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
-        let result = pool.run("test", |deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }).await;
+        let result =
+            pool.run(Work::Solve, |deadline| if deadline.should_stop() { Err(Interrupted) } else { Ok(()) }).await;
         assert_eq!(result, Err(PoolError::TimedOut(Duration::ZERO)));
     }
 
     #[tokio::test]
     async fn a_panicking_job_is_reported_and_frees_its_slot() {
         let pool = pool(1, 0);
-        assert_eq!(pool.run("test", |_| -> Result<(), Interrupted> { panic!("boom") }).await, Err(PoolError::Panicked));
-        assert_eq!(pool.run("test", |_| Ok(1)).await, Ok(1));
+        assert_eq!(
+            pool.run(Work::Solve, |_| -> Result<(), Interrupted> { panic!("boom") }).await,
+            Err(PoolError::Panicked)
+        );
+        assert_eq!(pool.run(Work::Solve, |_| Ok(1)).await, Ok(1));
     }
 
     #[tokio::test]
@@ -627,15 +627,15 @@ mod tests {
         let pool = pool(1, 1);
         let (release, busy) = occupy_a_slot(&pool).await;
         // The second waits in the queue past the queue timeout; a third is refused at once.
-        let (queued, refused) = tokio::join!(pool.run("test", |_| Ok(true)), async {
+        let (queued, refused) = tokio::join!(pool.run(Work::Solve, |_| Ok(true)), async {
             tokio::task::yield_now().await;
-            pool.run("test", |_| Ok(true)).await
+            pool.run(Work::Solve, |_| Ok(true)).await
         });
         assert_eq!(refused, Err(PoolError::Overloaded(Shed::QueueFull)));
         assert_eq!(queued, Err(PoolError::Overloaded(Shed::QueueTimeout)));
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
-        assert_eq!(pool.run("test", |_| Ok(7)).await, Ok(7));
+        assert_eq!(pool.run(Work::Solve, |_| Ok(7)).await, Ok(7));
     }
 
     #[tokio::test]
@@ -644,19 +644,19 @@ mod tests {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = tokio::spawn({
             let pool = pool.clone();
-            async move { pool.run("test", move |_| Ok(wait.recv().is_ok())).await }
+            async move { pool.run(Work::Solve, move |_| Ok(wait.recv().is_ok())).await }
         });
         while pool.check_room().is_ok() {
             tokio::task::yield_now().await;
         }
         // No place: a single job is refused, a patient one gives up only after its patience...
-        assert!(matches!(pool.run("test", |_| Ok(0)).await, Err(PoolError::Overloaded(_))));
-        let gave_up = pool.run_patiently("test", pool.line(Duration::from_millis(20)), |_| Ok(0)).await;
+        assert!(matches!(pool.run(Work::Solve, |_| Ok(0)).await, Err(PoolError::Overloaded(_))));
+        let gave_up = pool.run_patiently(Work::Solve, pool.line(Duration::from_millis(20)), |_| Ok(0)).await;
         assert_eq!(gave_up, Err(PoolError::Overloaded(Shed::QueueStayedFull)));
         // ...and gets its turn when the place frees up within it.
         let patient = tokio::spawn({
             let pool = pool.clone();
-            async move { pool.run_patiently("test", pool.line(Duration::from_secs(5)), |_| Ok(2)).await }
+            async move { pool.run_patiently(Work::Solve, pool.line(Duration::from_secs(5)), |_| Ok(2)).await }
         });
         tokio::task::yield_now().await;
         release.send(()).unwrap();
@@ -669,8 +669,8 @@ mod tests {
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
         metrics::install();
         // The job swallows its interruption, as a batch piece does for the boards it fails.
-        assert_eq!(pool.run("deadline-test", |deadline| Ok(deadline.should_stop())).await, Ok(true));
+        assert_eq!(pool.run(Work::Booklet, |deadline| Ok(deadline.should_stop())).await, Ok(true));
         let text = metrics::render();
-        assert!(text.contains(r#"sudokud_deadline_exceeded_total{work="deadline-test"} 1"#), "{text}");
+        assert!(text.contains(r#"sudokud_deadline_exceeded_total{work="booklet"} 1"#), "{text}");
     }
 }

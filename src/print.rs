@@ -1,7 +1,7 @@
 //! `sudokud render` and `sudokud booklet`: the drawings of `POST /v1/render` and
 //! `POST /v1/booklet` from the command line, written to a file or stdout. The layout and every
 //! check are [`crate::render`]'s; here puzzles are read from arguments and files and made or
-//! solved without a deadline.
+//! solved without a deadline (but `render --solution` with `--timeout-ms`).
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -9,9 +9,9 @@ use std::path::Path;
 use crate::batch::{Rules, field, puzzles_of};
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
-use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::solver::{Never, Unanswerable};
-use crate::variants::Puzzle;
+use crate::sizes::{AnyGrid, Marks};
+use crate::solver::{Deadline, Never, Unanswerable};
+use crate::variants::{Constraints, Preset, Puzzle};
 
 /// What `sudokud render` draws.
 pub struct RenderJob {
@@ -25,6 +25,8 @@ pub struct RenderJob {
     /// Draw the basic candidates, or these pencil marks (the one-line form).
     pub candidates: Option<Option<String>>,
     pub title: Option<String>,
+    /// How long the solve of `solution` may take; none, no limit.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// The puzzle of a line under `rules`; the message says what is wrong.
@@ -44,7 +46,15 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
     let line = field(&job.puzzle).ok_or("the puzzle line is empty")?;
     let puzzle = read_puzzle(line, &job.rules)?;
     let solution = if job.solution {
-        let verdict = puzzle.classify(&mut Never).expect("Never interrupts");
+        let verdict = match job.timeout {
+            None => puzzle.classify(&mut Never).expect("Never interrupts"),
+            Some(timeout) => puzzle.classify(&mut Deadline(std::time::Instant::now() + timeout)).map_err(|_| {
+                format!(
+                    "--solution: the puzzle ran out of time: no solution within --timeout-ms {}",
+                    timeout.as_millis()
+                )
+            })?,
+        };
         Some(verdict.unique().map_err(|error: Unanswerable<_>| format!("--solution: {error}"))?)
     } else {
         None
@@ -69,11 +79,11 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
 
 /// Where `sudokud booklet` takes its puzzles from.
 pub enum BookletSource<'a> {
-    /// `count` made from `first`'s seed on.
-    Made { first: PuzzleId, count: usize },
+    /// `count` made from `first`'s seed on, for a variant's rules if any (checked as offered).
+    Made { first: PuzzleId, count: usize, variant: Option<(Option<Preset>, Constraints)> },
     /// The puzzle lines of files (the first tab-separated field; `#` lines and empty ones
-    /// skipped), with one box for all.
-    Files { files: &'a [std::path::PathBuf], shape: Option<Shape> },
+    /// skipped), with one box and one variant's rules for all.
+    Files { files: &'a [std::path::PathBuf], rules: Rules },
 }
 
 /// What `sudokud booklet` prints besides its puzzles.
@@ -90,10 +100,26 @@ pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>,
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
     let puzzles = match source {
-        BookletSource::Made { first, count } => render::booklet::ids(first, count)
+        BookletSource::Made { first, count, variant: None } => render::booklet::ids(first, count)
             .map(|id| BookletPuzzle::generated(id, &mut Never).expect("Never interrupts"))
             .collect(),
-        BookletSource::Files { files, shape } => given_puzzles(files, shape)?,
+        BookletSource::Made { first, count, variant: Some((preset, constraints)) } => {
+            render::booklet::ids(first, count)
+                .map(|id| {
+                    let made = BookletPuzzle::generated_variant(
+                        id.shape,
+                        preset,
+                        &constraints,
+                        id.level,
+                        id.symmetry,
+                        id.seed,
+                        &mut Never,
+                    );
+                    made.expect("Never interrupts").map_err(|error| error.to_string())
+                })
+                .collect::<Result<Vec<_>, String>>()?
+        }
+        BookletSource::Files { files, rules } => given_puzzles(files, &rules)?,
     };
     let booklet = Booklet {
         puzzles: &puzzles,
@@ -106,9 +132,9 @@ pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>,
 }
 
 /// Every puzzle of the files, read as the batch commands read them (one per line, or grids),
-/// each solved for its answer page.
-fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<Vec<BookletPuzzle>, String> {
-    let mut puzzles = Vec::new();
+/// each solved for its answer page; all of one size and box.
+fn given_puzzles(files: &[std::path::PathBuf], rules: &Rules) -> Result<Vec<BookletPuzzle>, String> {
+    let mut puzzles: Vec<BookletPuzzle> = Vec::new();
     for path in files {
         let data = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
         for (line, text) in puzzles_of(&data, None) {
@@ -116,8 +142,17 @@ fn given_puzzles(files: &[std::path::PathBuf], shape: Option<Shape>) -> Result<V
             if puzzles.len() == render::booklet::MAX_PUZZLES {
                 return Err(at(&format!("a booklet holds at most {} puzzles", render::booklet::MAX_PUZZLES)));
             }
-            let rules = Rules { shape, variant: None };
-            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, &rules).map_err(|error| at(&error))?;
+            let puzzle = read_puzzle(&text.map_err(|error| at(&error))?, rules).map_err(|error| at(&error))?;
+            if let Some(first) = puzzles.first().map(|first| first.puzzle.shape())
+                && puzzle.shape() != first
+            {
+                let (size, expected) = (puzzle.shape().size(), first.size());
+                return Err(at(&format_args!(
+                    "a {size}x{size} grid of {} boxes, but the first puzzle is a {expected}x{expected} grid of {first} \
+                     boxes: a booklet's puzzles are of one size and box",
+                    puzzle.shape()
+                )));
+            }
             let solved = BookletPuzzle::solved(puzzle, &mut Never).expect("Never interrupts");
             puzzles.push(solved.map_err(|error| at(&error))?);
         }

@@ -67,6 +67,9 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     let router = router(&config());
     send(router.clone(), post_json("/v1/solve", json!({ "board": PUZZLE }).to_string())).await;
     send(router.clone(), post_json("/v1/rate", json!({ "board": PUZZLE }).to_string())).await;
+    // Drawings and booklets are counted as what they are, a booklet's puzzles made included.
+    send(router.clone(), post_json("/v1/render", json!({ "board": PUZZLE }).to_string())).await;
+    send(router.clone(), post_json("/v1/booklet", json!({ "count": 1, "difficulty": "easy" }).to_string())).await;
     send(router.clone(), Request::get("/no/such/path").body(Body::empty()).unwrap()).await;
     // Any token is a method: made-up ones must not each become a series of their own.
     for method in ["BREW", "WHEN"] {
@@ -99,6 +102,10 @@ async fn requests_solves_sheds_and_deadlines_are_counted() {
     assert!(text.contains(r#"sudokud_solve_duration_seconds_bucket{work="solve",le="#), "{text}");
     well_formed_histograms(&text);
     assert!(text.contains(r#"sudokud_solver_slot_wait_seconds_count{work="rate"}"#), "{text}");
+    let booklet = sample(&text, r#"sudokud_solve_duration_seconds_count{work="booklet"}"#);
+    assert!(booklet.is_some_and(|jobs| jobs >= 2.0), "the puzzle made and the drawing: {text}");
+    assert!(sample(&text, r#"sudokud_solve_duration_seconds_count{work="render"}"#).is_some(), "{text}");
+    assert!(!text.contains(r#"work="generate""#), "no puzzle was generated but the booklet's: {text}");
     assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="count"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(sample(&text, r#"sudokud_deadline_exceeded_total{work="batch"}"#).is_some_and(|n| n >= 1.0), "{text}");
     assert!(sample(&text, r#"sudokud_requests_shed_total{reason="queue_full"}"#).is_some_and(|n| n >= 1.0), "{text}");

@@ -29,7 +29,7 @@ use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::extract::{has_json_content_type, media_type, parse_object, parse_object_seed, parse_value, read_limited};
@@ -37,9 +37,11 @@ use super::handlers::{BoardRequest, SolveResponse, json_response, solved};
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, JsonBoard};
+use crate::member;
+use crate::metrics::Work;
 use crate::pool::{Line, SolverPool, Turn};
 use crate::solver::{Interrupt, Interrupted, Progress};
-use crate::variants::Puzzle;
+use crate::variants::{Constraints, Puzzle};
 
 /// Boards per unit of pool work.
 const CHUNK_BOARDS: usize = 64;
@@ -111,7 +113,7 @@ pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Res
         state.pool.check_room()?;
         read_json_batch(&body, max_boards)?
     } else {
-        state.pool.run("batch", move |_| Ok(read_json_batch(&body, max_boards))).await??
+        state.pool.run(Work::Batch, move |_| Ok(read_json_batch(&body, max_boards))).await??
     };
     let mut items = items.into_iter();
     let chunks: Vec<Vec<Item>> = std::iter::from_fn(|| {
@@ -148,9 +150,12 @@ fn read_json_batch(body: &[u8], max_boards: usize) -> Result<Vec<Item>, ApiError
         .collect())
 }
 
+/// The members of a JSON batch's body.
+pub(super) const BATCH_MEMBERS: &[&str] = &["boards"];
+
 /// Reads a JSON batch object: its `boards` array, each board left as raw JSON, and stops at
 /// the first board past `max_boards` (noted in `overflowed`), so a huge array never becomes a
-/// huge vector. Other members are ignored.
+/// huge vector. Another member is refused, naming it.
 struct BatchSeed<'a> {
     max_boards: usize,
     overflowed: &'a Cell<bool>,
@@ -174,8 +179,11 @@ impl<'de> Visitor<'de> for BatchSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut boards = None;
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key != "boards" {
-                map.next_value::<IgnoredAny>()?;
+            if !BATCH_MEMBERS.contains(&key.as_ref()) {
+                let belongs = (member::members::<BoardRequest>().contains(&key.as_ref())
+                    || Constraints::home_of(&key).is_some())
+                .then(|| "inside each entry of `boards`, an object as a `/v1/solve` body is".to_owned());
+                return Err(de::Error::custom(member::unknown_member(&key, BATCH_MEMBERS, belongs)));
             } else if boards.is_some() {
                 return Err(de::Error::duplicate_field("boards"));
             } else {
@@ -240,10 +248,12 @@ fn solve_items(
                 let positions: Vec<Position> = chunk.iter().map(|(position, _)| *position).collect();
                 let mut solving = ChunkSolve::new(chunk, pool.limits().solve_timeout);
                 let solved = if index == 0 {
-                    pool.run_patiently_inline_first("batch", line, move |deadline, turn| solving.go_on(deadline, turn))
-                        .await
+                    pool.run_patiently_inline_first(Work::Batch, line, move |deadline, turn| {
+                        solving.go_on(deadline, turn)
+                    })
+                    .await
                 } else {
-                    pool.run_patiently("batch", line, move |deadline| solving.go_on(deadline, Turn::Last)).await
+                    pool.run_patiently(Work::Batch, line, move |deadline| solving.go_on(deadline, Turn::Last)).await
                 };
                 match solved {
                     Ok(results) => results,

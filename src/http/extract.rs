@@ -115,7 +115,36 @@ pub fn sole_string_member<'a>(bytes: &'a [u8], name: &str) -> Option<&'a str> {
 /// [`parse_object`] with a seed, for readers that need more than a type (a limit, say) or that
 /// borrow from the body.
 pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
-    read_object(bytes, seed, |error| error.to_string())
+    read_object(bytes, seed, |error| without_position(&error))
+}
+
+/// The last `\u` escape of a UTF-16 surrogate (`\uD800`) in `bytes` up to `line` and `column`
+/// (1-based, as serde_json gives them), where serde_json found one alone.
+fn surrogate_before(bytes: &[u8], line: usize, column: usize) -> Option<String> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        let newlines = bytes.iter().enumerate().filter(|&(_, &byte)| byte == b'\n');
+        newlines.map(|(at, _)| at + 1).nth(line - 2)?
+    };
+    let end = (line_start + column).min(bytes.len());
+    let before = &bytes[..end];
+    (0..before.len().saturating_sub(5)).rev().find_map(|at| {
+        let escape = before.get(at..at + 6)?;
+        let hex = std::str::from_utf8(&escape[2..]).ok()?;
+        let code = u16::from_str_radix(hex, 16).ok()?;
+        // An escape, not an escaped backslash followed by `u`: an odd run of backslashes.
+        let backslashes = before[..=at].iter().rev().take_while(|&&byte| byte == b'\\').count();
+        (escape.starts_with(b"\\u") && backslashes % 2 == 1 && (0xd800..=0xdfff).contains(&code))
+            .then(|| format!("\\u{code:04X}"))
+    })
+}
+
+/// serde_json's message without the line and column it adds.
+fn without_position(error: &serde_json::Error) -> String {
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = error.to_string();
+    text.strip_suffix(&position).map_or(text.clone(), str::to_owned)
 }
 
 /// The reading behind [`parse_object`] and [`parse_object_seed`]; `shape` words the 422 of JSON
@@ -159,9 +188,13 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
         }
         _ => (None, error),
     };
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let text = error.to_string();
-    let message = text.strip_suffix(&position).unwrap_or(&text);
+    let mut message = without_position(&error);
+    // serde_json's words for a lone surrogate in a `\u` escape say how it read it, not what is wrong.
+    if ["unexpected end of hex escape", "lone leading surrogate in hex escape"].contains(&message.as_str())
+        && let Some(escape) = surrogate_before(bytes, error.line(), error.column())
+    {
+        message = format!("a lone UTF-16 surrogate ({escape}) is not a character");
+    }
     match member {
         Some(member) => format!("`{member}`: {message}"),
         None => message.to_owned(),
@@ -169,9 +202,9 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
 }
 
 /// Reads a JSON value already known to be well-formed (a part of a checked body) into `T`: 422
-/// when it does not fit.
+/// when it does not fit, naming the member at fault as [`parse_object`] does.
 pub fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
-    serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(error.to_string()))
+    serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(shape_error::<T>(json.as_bytes(), error)))
 }
 
 /// `application/json` or any `application/*+json`, with any parameters, in any case.
@@ -218,7 +251,10 @@ mod tests {
         use crate::http::handlers::BoardRequest;
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400]]}").err();
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
-        assert!(parse_object::<BoardRequest>(b"{\"x\":1e400}").is_ok());
+        // A number beyond f64 where serde_json only skips it: JSON still, so the unknown member is
+        // the 422.
+        let error = parse_object::<BoardRequest>(b"{\"x\":1e400}").err();
+        assert!(matches!(&error, Some(ApiError::InvalidRequest(detail)) if detail.contains("`x`")), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":\"\\ud800\"}").err();
         assert!(matches!(error, Some(ApiError::InvalidRequest(_))), "{error:?}");
         let error = parse_object::<BoardRequest>(b"{\"board\":[[1e400").err();
@@ -235,7 +271,17 @@ mod tests {
             other => panic!("{}: {:?}", String::from_utf8_lossy(body), other.err()),
         };
         assert_eq!(detail(b"{\"board\":[[5,1e400]]}"), "`board[0][1]`: number out of range");
-        assert_eq!(detail(b"{\"board\":\"\\ud800\"}"), "`board`: unexpected end of hex escape");
+        assert_eq!(detail(b"{\"board\":\"\\ud800\"}"), "`board`: a lone UTF-16 surrogate (\\uD800) is not a character");
+        assert_eq!(
+            detail(b"{\"board\":\"\\\\ud800\\udc00\"}"),
+            "`board`: a lone UTF-16 surrogate (\\uDC00) is not a character",
+            "an escaped backslash, then a trailing surrogate alone"
+        );
+        assert_eq!(
+            detail(b"{\"board\":\n\"\\uD83D\\u0041\"}"),
+            "`board`: a lone UTF-16 surrogate (\\uD83D) is not a character",
+            "on the second line"
+        );
         assert_eq!(detail(b"{\"board\":1,\n\"board\":2}"), "duplicate field `board`");
     }
 

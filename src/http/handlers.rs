@@ -5,24 +5,26 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
-use crate::member;
+use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::rules::Validation;
 use crate::sizes::rules::Conflict;
-use crate::sizes::{AnyGrid, JsonMarks, Marks, Shape, check_givens};
+use crate::sizes::{AnyGrid, JsonMarks, Marks, NotFromGivens, Shape, check_givens};
 use crate::solver::{Progress, Unanswerable, Verdict};
 use crate::variants::{Constraints, Preset, Puzzle};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
-/// The body of `/v1/solve`, `/v1/validate`, `/v1/candidates`, `/v1/rate`, `/v1/hint`,
-/// `/v1/explain` and each board of `/v1/solve/batch`. Unknown members are ignored.
+/// The body of `/v1/solve`, `/v1/validate`, `/v1/candidates` and each board of
+/// `/v1/solve/batch`. A member it does not have is refused, naming it ([`member::Object`]).
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct BoardRequest {
     #[serde(default)]
     pub board: JsonBoard,
@@ -35,20 +37,28 @@ pub struct BoardRequest {
     /// A variant's constraints, combined with the preset's.
     #[serde(default)]
     pub constraints: Option<Constraints>,
-    /// A player's pencil marks, which rate, hint and explain start from.
-    #[serde(default)]
-    pub candidates: Option<JsonMarks>,
-    /// The puzzle as first given, when `board` holds the player's entries too: rate, hint and
-    /// explain then point out entries the solution does not have.
-    #[serde(default)]
-    pub givens: Option<JsonBoard>,
 }
+
+impl Object for BoardRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BoardRequest, D::Error> {
+        BoardRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        if member::members::<PlayerRequest>().contains(&member) {
+            return Some("in a body of `/v1/rate`, `/v1/hint` or `/v1/explain`, which read it".to_owned());
+        }
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(BoardRequest);
 
 impl JsonObject for BoardRequest {
     /// `{"board":"53..7..."}`, a board in text and nothing else.
     fn read_plain(bytes: &[u8]) -> Option<BoardRequest> {
         let board = JsonBoard::text(sole_string_member(bytes, "board")?);
-        Some(BoardRequest { board, shape: None, variant: None, constraints: None, candidates: None, givens: None })
+        Some(BoardRequest { board, shape: None, variant: None, constraints: None })
     }
 }
 
@@ -68,18 +78,64 @@ impl BoardRequest {
         let (grid, format) = self.board.with_box(self.shape)?;
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
     }
+}
 
-    /// [`BoardRequest::puzzle`], and the player's pencil marks and the givens if sent, checked
-    /// against the board.
-    pub fn player(mut self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
-        let (candidates, givens) = (self.candidates.take(), self.givens.take());
-        let shape = self.shape;
-        let (puzzle, format) = self.puzzle()?;
+/// The body of `/v1/rate`, `/v1/hint` and `/v1/explain`: a [`BoardRequest`]'s members, and the
+/// player's pencil marks and the givens.
+#[derive(Deserialize)]
+#[serde(remote = "Self")]
+pub struct PlayerRequest {
+    #[serde(default)]
+    pub board: JsonBoard,
+    #[serde(default, rename = "box")]
+    pub shape: Option<Shape>,
+    #[serde(default)]
+    pub variant: Option<Preset>,
+    #[serde(default)]
+    pub constraints: Option<Constraints>,
+    /// A player's pencil marks, which rate, hint and explain start from.
+    #[serde(default)]
+    pub candidates: Option<JsonMarks>,
+    /// The puzzle as first given, when `board` holds the player's entries too: rate, hint and
+    /// explain then point out entries the solution does not have.
+    #[serde(default)]
+    pub givens: Option<JsonBoard>,
+}
+
+impl Object for PlayerRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<PlayerRequest, D::Error> {
+        PlayerRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(PlayerRequest);
+
+impl JsonObject for PlayerRequest {
+    /// `{"board":"53..7..."}`, as [`BoardRequest`] reads it.
+    fn read_plain(bytes: &[u8]) -> Option<PlayerRequest> {
+        let BoardRequest { board, .. } = BoardRequest::read_plain(bytes)?;
+        Some(PlayerRequest { board, shape: None, variant: None, constraints: None, candidates: None, givens: None })
+    }
+}
+
+impl PlayerRequest {
+    /// The puzzle as [`BoardRequest::puzzle`] reads it, and the player's pencil marks and the
+    /// givens if sent, checked against the board.
+    pub fn player(self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
+        let PlayerRequest { board, shape, variant, constraints, candidates, givens } = self;
+        let (puzzle, format) = BoardRequest { board, shape, variant, constraints }.puzzle()?;
         let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`givens`: {error}"));
         let givens = match givens {
             Some(givens) => {
                 let (givens, _) = givens.with_box(shape).map_err(|error| invalid(&error))?;
-                check_givens(&puzzle.grid(), &givens).map_err(|error| invalid(&error))?;
+                check_givens(&puzzle.grid(), &givens).map_err(|error| match error {
+                    NotFromGivens::Shape { givens, board } => invalid(&shapes_differ(givens, board)),
+                    error => invalid(&error),
+                })?;
                 Some(givens)
             }
             None => None,
@@ -89,6 +145,18 @@ impl BoardRequest {
             .transpose()
             .map_err(|error| ApiError::InvalidRequest(format!("`candidates`: {error}")))?;
         Ok((puzzle, format, marks, givens))
+    }
+}
+
+/// Why the givens are not of the board's shape: their sizes (`the givens are a 4x4 grid, the
+/// board a 9x9 one`), or their boxes when the sizes agree. [`NotFromGivens`]'s own words name
+/// only the boxes (`a 2x2 grid`), which reads as a grid's size.
+fn shapes_differ(givens: Shape, board: Shape) -> String {
+    let (size, board_size) = (givens.size(), board.size());
+    if size == board_size {
+        format!("the givens' boxes are {givens}, the board's {board}")
+    } else {
+        format!("the givens are a {size}x{size} grid, the board a {board_size}x{board_size} one")
     }
 }
 
@@ -139,8 +207,10 @@ pub async fn solve(
     // budget stopped is handed to the pool rather than answered as a timeout; the pool's run
     // goes on from where the try paused.
     let mut progress = Progress::default();
-    let verdict =
-        state.pool.run_inline_first("solve", move |deadline, _| puzzle.classify_from(&mut progress, deadline)).await?;
+    let verdict = state
+        .pool
+        .run_inline_first(Work::Solve, move |deadline, _| puzzle.classify_from(&mut progress, deadline))
+        .await?;
     solved(verdict, format)
 }
 
@@ -175,6 +245,7 @@ pub async fn candidates(JsonBody(request): JsonBody<BoardRequest>) -> Result<Jso
 
 /// The body of `/v1/count`.
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct CountRequest {
     #[serde(default)]
     board: JsonBoard,
@@ -188,6 +259,18 @@ pub struct CountRequest {
     #[serde(default, deserialize_with = "member::optional_integer")]
     limit: Option<u64>,
 }
+
+impl Object for CountRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<CountRequest, D::Error> {
+        CountRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(CountRequest);
 
 impl JsonObject for CountRequest {}
 
@@ -219,7 +302,7 @@ pub async fn count(
     let mut progress = Progress::default();
     let count = state
         .pool
-        .run_inline_first("count", move |deadline, _| puzzle.count_from(limit, &mut progress, deadline))
+        .run_inline_first(Work::Count, move |deadline, _| puzzle.count_from(limit, &mut progress, deadline))
         .await?;
     let solutions = count.map_err(Unanswerable::Conflicting)?;
     Ok(Json(CountResponse { solutions, limit, limit_reached: solutions == limit }))
@@ -342,7 +425,8 @@ mod tests {
                     let serde: BoardRequest = serde_json::from_slice(&bytes).unwrap();
                     prop_assert_eq!(&request.board, &serde.board);
                     prop_assert!(serde.shape.is_none() && serde.variant.is_none() && serde.constraints.is_none());
-                    prop_assert!(serde.candidates.is_none() && serde.givens.is_none());
+                    let player: PlayerRequest = serde_json::from_slice(&bytes).unwrap();
+                    prop_assert_eq!(PlayerRequest::read_plain(&bytes).map(|request| request.board), Some(player.board));
                 }
             }
         }

@@ -17,17 +17,18 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::batch::NDJSON;
 use super::extract::{JsonBody, JsonObject};
-use super::handlers::BoardRequest;
+use super::handlers::PlayerRequest;
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid};
 use crate::generate::{self, Symmetry};
 use crate::logic::{Level, Rating, Technique};
-use crate::member;
+use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::order::Order;
 use crate::pool::{Line, PoolError};
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
@@ -40,10 +41,11 @@ use crate::variants::{Constraints, Preset};
 /// `POST /v1/rate`: how hard the puzzle is for a person.
 pub async fn rate(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<Rating>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let rating = state.pool.run("rate", move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
+    let rating =
+        state.pool.run(Work::Rate, move |deadline| puzzle.rate_from(marks.as_ref(), givens.as_ref(), deadline));
     let rating = rating.await.map_err(ApiError::from_logic)??;
     Ok(Json(followed(rating)?))
 }
@@ -79,10 +81,11 @@ pub struct HintResponse {
 /// `POST /v1/hint`: the next value a person would place, and the eliminations that lead to it.
 pub async fn hint(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
     let (puzzle, _, marks, givens) = request.player()?;
-    let hinted = state.pool.run("hint", move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
+    let hinted =
+        state.pool.run(Work::Hint, move |deadline| puzzle.hint_from(marks.as_ref(), givens.as_ref(), deadline));
     let hinted = hinted.await.map_err(ApiError::from_logic)??;
     let steps = match hinted {
         Marked::Followed(steps) => steps,
@@ -106,12 +109,12 @@ pub struct ExplainResponse {
 /// `POST /v1/explain`: every step from the puzzle to its solution.
 pub async fn explain(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<BoardRequest>,
+    JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
     let (puzzle, format, marks, givens) = request.player()?;
     let explained = state
         .pool
-        .run("explain", move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
+        .run(Work::Explain, move |deadline| puzzle.explain_from(marks.as_ref(), givens.as_ref(), deadline))
         .await
         .map_err(ApiError::from_logic)??;
     let explained = followed(explained)?;
@@ -122,8 +125,10 @@ pub async fn explain(
     }))
 }
 
-/// The body of `/v1/generate`. Unknown members are ignored.
+/// The body of `/v1/generate` and `/v1/generate/batch`. A member it does not have is refused,
+/// naming it ([`member::Object`]).
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
@@ -148,10 +153,10 @@ pub struct GenerateRequest {
     constraints: Option<Constraints>,
     /// The lowest rating accepted, within the level's: a wish of a puzzle made to order.
     #[serde(default)]
-    se_min: Option<f32>,
+    se_min: Option<f64>,
     /// The highest rating accepted, within the level's.
     #[serde(default)]
-    se_max: Option<f32>,
+    se_max: Option<f64>,
     /// Techniques the solving path must use, by id.
     #[serde(default)]
     require: Vec<String>,
@@ -168,6 +173,18 @@ pub struct GenerateRequest {
     #[serde(default, deserialize_with = "member::optional_integer")]
     count: Option<u64>,
 }
+
+impl Object for GenerateRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GenerateRequest, D::Error> {
+        GenerateRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(GenerateRequest);
 
 impl JsonObject for GenerateRequest {}
 
@@ -192,6 +209,17 @@ impl GenerateRequest {
                 .collect::<Result<Vec<Technique>, ApiError>>()
         };
         let (low, high) = self.difficulty.range();
+        let rating = |member: &str, value: Option<f64>, default: f32| {
+            let most = Technique::BruteForce.rating();
+            match value {
+                None => Ok(default),
+                Some(value) if (0.0..=f64::from(most)).contains(&value) => Ok(value as f32),
+                // Debug keeps a number short however large (`1e308`).
+                Some(value) => Err(ApiError::InvalidRequest(format!(
+                    "`{member}`: {value:?}; expected a rating from 0.0 to {most:.1}"
+                ))),
+            }
+        };
         let givens = |member: Option<u64>, default: usize| {
             member.map_or(default, |count| usize::try_from(count).unwrap_or(usize::MAX))
         };
@@ -199,7 +227,7 @@ impl GenerateRequest {
             shape,
             symmetry: self.symmetry,
             level: self.difficulty,
-            rating: (self.se_min.unwrap_or(low), self.se_max.unwrap_or(high)),
+            rating: (rating("se_min", self.se_min, low)?, rating("se_max", self.se_max, high)?),
             require: techniques("require", &self.require)?,
             exclude: techniques("exclude", &self.exclude)?,
             givens: (givens(self.min_givens, 0), givens(self.max_givens, shape.cells())),
@@ -263,11 +291,7 @@ impl GenerateRequest {
             self.variant.is_some() || self.constraints.as_ref().is_some_and(|constraints| !constraints.is_empty());
         if variant {
             let constraints = self.constraints.clone().unwrap_or_default();
-            variant_generate::offers(shape, self.variant, &constraints, level).map_err(|refused| match refused {
-                Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
-                Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
-                Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
-            })?;
+            offered_variant(shape, self.variant, &constraints, level)?;
             if self.has_wishes() {
                 return Ok(Plan::Order(self.order(shape, Some((self.variant, constraints)))?));
             }
@@ -279,6 +303,21 @@ impl GenerateRequest {
         }
         Ok(Plan::Level { shape, level, symmetry })
     }
+}
+
+/// Whether puzzles of `level` are made for these rules at `shape` (422 naming the member at fault
+/// otherwise).
+pub(super) fn offered_variant(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    level: Level,
+) -> Result<(), ApiError> {
+    variant_generate::offers(shape, preset, constraints, level).map_err(|refused| match refused {
+        Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
+        Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
+        Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
+    })
 }
 
 impl Plan {
@@ -335,8 +374,8 @@ where
     T: Send + 'static,
 {
     match line {
-        None => state.pool.run("generate", job).await,
-        Some(line) => state.pool.run_patiently("generate", line, job).await,
+        None => state.pool.run(Work::Generate, job).await,
+        Some(line) => state.pool.run_patiently(Work::Generate, line, job).await,
     }
 }
 

@@ -73,6 +73,21 @@ pub fn parse_board_request(body: &[u8]) -> Result<(Puzzle, Format), ApiError> {
     extract::parse_object::<handlers::BoardRequest>(body)?.puzzle()
 }
 
+/// The members of each JSON request body, by the name of its schema in `openapi.yaml`: what each
+/// route reads, and refuses any other member than (the contract test holds the spec to them).
+pub fn request_members() -> [(&'static str, &'static [&'static str]); 7] {
+    use crate::member::members;
+    [
+        ("BoardRequest", members::<handlers::BoardRequest>()),
+        ("PlayerRequest", members::<handlers::PlayerRequest>()),
+        ("CountRequest", members::<handlers::CountRequest>()),
+        ("BatchRequest", batch::BATCH_MEMBERS),
+        ("GenerateRequest", members::<logic::GenerateRequest>()),
+        ("RenderRequest", members::<render::RenderRequest>()),
+        ("BookletRequest", members::<render::BookletRequest>()),
+    ]
+}
+
 /// The service [`app`] builds: a router behind its layers.
 ///
 /// The layers wrap the router as a whole rather than each route (axum's `Router::layer`): a

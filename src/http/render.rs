@@ -6,19 +6,23 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, TryStreamExt, stream};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 
-use super::extract::{JsonBody, JsonObject};
-use super::handlers::with_rules;
+use super::extract::{JsonBody, JsonObject, parse_value};
+use super::handlers::{BoardRequest, with_rules};
+use super::logic::offered_variant;
 use super::{ApiError, AppState};
 use crate::board::JsonBoard;
 use crate::generate::{self, Symmetry};
 use crate::logic::Level;
-use crate::member;
+use crate::member::{self, Object, object_traits};
+use crate::metrics::Work;
 use crate::pool::PoolError;
 use crate::puzzle_id::PuzzleId;
 use crate::render::booklet::MAX_PUZZLES;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
+use crate::rules::Unit;
 use crate::sizes::{AnyGrid, JsonMarks, Shape, ShapeError, check_givens};
 use crate::solver::Interrupted;
 use crate::variants::{Constraints, Preset, Puzzle};
@@ -31,8 +35,10 @@ enum Shown<T> {
     Given(T),
 }
 
-/// The body of `/v1/render`. Unknown members are ignored.
+/// The body of `/v1/render`. A member it does not have is refused, naming it
+/// ([`member::Object`]).
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct RenderRequest {
     #[serde(default)]
     board: JsonBoard,
@@ -59,6 +65,18 @@ pub struct RenderRequest {
     #[serde(default)]
     title: Option<String>,
 }
+
+impl Object for RenderRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RenderRequest, D::Error> {
+        RenderRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(RenderRequest);
 
 impl JsonObject for RenderRequest {}
 
@@ -121,7 +139,7 @@ pub async fn render(
     let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run_waiting("render", patience, move |deadline| {
+        .run_waiting(Work::Render, patience, move |deadline| {
             let solution = match given_solution {
                 Some(solution) => Some(solution),
                 None if solve => match puzzle.classify(deadline)?.unique() {
@@ -155,6 +173,10 @@ fn check_solution(
 ) -> Result<AnyGrid, ApiError> {
     let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`solution`: {error}"));
     let (solution, _) = solution.with_box(shape).map_err(|error| invalid(&error))?;
+    let (size, board) = (solution.shape().size(), puzzle.shape().size());
+    if size != board {
+        return Err(invalid(&format_args!("a {size}x{size} grid, but the board is a {board}x{board} one")));
+    }
     check_givens(&solution, &puzzle.grid()).map_err(|error| invalid(&error))?;
     if !solution.is_complete() {
         return Err(invalid(&"it has blank cells; a solution fills every cell"));
@@ -162,13 +184,17 @@ fn check_solution(
     let validation = with_rules(solution.clone(), variant, constraints)?.validate();
     if let Some(conflict) = validation.conflicts.first() {
         let (row, col, value) = (conflict.row + 1, conflict.col + 1, puzzle.shape().symbol(conflict.value));
-        return Err(invalid(&format!("it breaks the rules: r{row}c{col} = {value} repeats where it may not")));
+        let broken: Vec<&str> = conflict.units.units().map(Unit::broken).collect();
+        let broken = broken.join(" and ");
+        return Err(invalid(&format!("it breaks the rules: r{row}c{col} = {value} {broken}")));
     }
     Ok(solution)
 }
 
-/// The body of `/v1/booklet`. Unknown members are ignored.
+/// The body of `/v1/booklet`. A member it does not have is refused, naming it
+/// ([`member::Object`]).
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 pub struct BookletRequest {
     /// How many puzzles to make; or give `puzzles`.
     #[serde(default, deserialize_with = "member::optional_integer")]
@@ -183,9 +209,16 @@ pub struct BookletRequest {
     size: Option<u64>,
     #[serde(default, rename = "box")]
     shape: Option<Shape>,
-    /// Puzzles to print instead of made ones.
+    /// The variant every puzzle is played by (made for it, or given under it).
     #[serde(default)]
-    puzzles: Option<Vec<JsonBoard>>,
+    variant: Option<Preset>,
+    /// The constraints every puzzle is played by, with the preset's.
+    #[serde(default)]
+    constraints: Option<Constraints>,
+    /// Puzzles to print instead of made ones: boards, or objects with a board and its own rules,
+    /// each read on its own.
+    #[serde(default)]
+    puzzles: Option<Vec<Box<RawValue>>>,
     #[serde(default, deserialize_with = "member::optional_integer")]
     per_page: Option<u64>,
     #[serde(default = "a4")]
@@ -195,6 +228,21 @@ pub struct BookletRequest {
     #[serde(default = "yes")]
     answers: bool,
 }
+
+impl Object for BookletRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BookletRequest, D::Error> {
+        BookletRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        if member == "board" {
+            return Some("in `puzzles`, a list of boards".to_owned());
+        }
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(BookletRequest);
 
 impl JsonObject for BookletRequest {}
 
@@ -219,16 +267,18 @@ pub async fn booklet(
             ApiError::InvalidRequest(format!("`per_page`: {count}; expected one of {:?}", PerPage::ALL))
         })?,
     };
+    let rules = (request.variant.is_some() || request.constraints.as_ref().is_some_and(|rules| !rules.is_empty()))
+        .then(|| (request.variant, request.constraints.unwrap_or_default()));
     let puzzles = match (request.puzzles, request.count) {
         (Some(_), Some(_)) => return Err(ApiError::InvalidRequest("give `count` or `puzzles`, not both".to_owned())),
         (None, None) => {
             return Err(ApiError::InvalidRequest("`count`: how many puzzles to make is missing".to_owned()));
         }
-        (Some(boards), None) => {
-            let puzzles = given_puzzles(boards, request.shape)?;
+        (Some(entries), None) => {
+            let puzzles = given_puzzles(&entries, request.shape, rules.as_ref())?;
             state
                 .pool
-                .run("render", move |deadline| {
+                .run(Work::Booklet, move |deadline| {
                     puzzles
                         .into_iter()
                         .enumerate()
@@ -249,24 +299,42 @@ pub async fn booklet(
                 let member = if let ShapeError::UnknownSize { .. } = error { "size" } else { "box" };
                 ApiError::InvalidRequest(format!("`{member}`: {error}"))
             })?;
-            let level = request.difficulty;
-            AnyGrid::offers(shape, level)
-                .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+            let (level, symmetry) = (request.difficulty, request.symmetry);
+            match &rules {
+                None => AnyGrid::offers(shape, level)
+                    .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?,
+                Some((preset, constraints)) => offered_variant(shape, *preset, constraints, level)?,
+            }
             let seed = request.seed.unwrap_or_else(generate::fresh_seed);
-            let first = PuzzleId { shape, level, symmetry: request.symmetry, seed };
+            let first = PuzzleId { shape, level, symmetry, seed };
             // One job per puzzle, each with the solve timeout to be made as `/v1/generate`'s, as
             // many at once as there are solver slots, waiting their turn as a batch's chunks do.
             let (pool, line) = (state.pool.clone(), state.pool.line(state.request_timeout));
+            let rules = std::sync::Arc::new(rules);
             stream::iter(render::booklet::ids(first, count))
                 .map(|id| {
-                    let pool = pool.clone();
+                    let (pool, rules) = (pool.clone(), std::sync::Arc::clone(&rules));
                     async move {
-                        pool.run_patiently("generate", line, move |deadline| BookletPuzzle::generated(id, deadline))
+                        let made = pool
+                            .run_patiently(Work::Booklet, line, move |deadline| match rules.as_ref() {
+                                None => BookletPuzzle::generated(id, deadline).map(Ok),
+                                Some((preset, constraints)) => BookletPuzzle::generated_variant(
+                                    id.shape,
+                                    *preset,
+                                    constraints,
+                                    id.level,
+                                    id.symmetry,
+                                    id.seed,
+                                    deadline,
+                                ),
+                            })
                             .await
                             .map_err(|error| match error {
                                 PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
                                 error => error.into(),
-                            })
+                            })?;
+                        // Only rules whose grids the check's short search did not rule out get here.
+                        made.map_err(|error| ApiError::InvalidRequest(error.to_string()))
                     }
                 })
                 .buffered(state.pool.limits().slots)
@@ -278,7 +346,7 @@ pub async fn booklet(
     let patience = state.pool.limits().solve_timeout;
     let bytes = state
         .pool
-        .run_waiting("render", patience, move |_| {
+        .run_waiting(Work::Booklet, patience, move |_| {
             let booklet = Booklet { puzzles: &puzzles, title: title.as_deref(), paper, per_page, answers };
             Ok(booklet.pdf())
         })
@@ -286,20 +354,51 @@ pub async fn booklet(
     Ok(drawing(ImageFormat::Pdf, bytes, "sudoku-booklet"))
 }
 
-/// The puzzles a booklet request gives, read with the same box, each error naming its place.
-fn given_puzzles(boards: Vec<JsonBoard>, shape: Option<Shape>) -> Result<Vec<Puzzle>, ApiError> {
-    if boards.is_empty() || boards.len() > MAX_PUZZLES {
-        let found = boards.len();
+/// The puzzles a booklet request gives, each error naming its place: boards with the request's
+/// box and rules, or objects with a board and rules of their own (as a `/v1/solve` body has
+/// them); all of one size and box.
+fn given_puzzles(
+    entries: &[Box<RawValue>],
+    shape: Option<Shape>,
+    rules: Option<&(Option<Preset>, Constraints)>,
+) -> Result<Vec<Puzzle>, ApiError> {
+    if entries.is_empty() || entries.len() > MAX_PUZZLES {
+        let found = entries.len();
         return Err(ApiError::InvalidRequest(format!("`puzzles`: {found} puzzles; expected 1 to {MAX_PUZZLES}")));
     }
-    boards
-        .into_iter()
+    let mut first: Option<Shape> = None;
+    entries
+        .iter()
         .enumerate()
-        .map(|(index, board)| {
-            let (grid, _) = board
-                .with_box(shape)
-                .map_err(|error| ApiError::InvalidRequest(format!("`puzzles[{index}]`: {error}")))?;
-            with_rules(grid, None, None)
+        .map(|(index, entry)| {
+            let at = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`puzzles[{index}]`: {error}"));
+            let json = entry.get();
+            let request = if json.starts_with('{') {
+                let request = parse_value::<BoardRequest>(json).map_err(|error| at(&error))?;
+                if rules.is_some() && (request.variant.is_some() || request.constraints.is_some()) {
+                    return Err(at(&"it has rules of its own, and the booklet's `variant` or `constraints` are \
+                                    every puzzle's: give them in one place"));
+                }
+                if request.shape.is_some() && shape.is_some() && request.shape != shape {
+                    return Err(at(&"its `box` is not the booklet's: a booklet's puzzles have one box"));
+                }
+                BoardRequest { shape: request.shape.or(shape), ..request }
+            } else {
+                let board = parse_value::<JsonBoard>(json).map_err(|error| at(&error))?;
+                let (variant, constraints) = rules.cloned().map_or((None, None), |(preset, rules)| (preset, Some(rules)));
+                BoardRequest { board, shape, variant, constraints }
+            };
+            let (puzzle, _) = request.puzzle().map_err(|error| at(&error))?;
+            let first = *first.get_or_insert(puzzle.shape());
+            if puzzle.shape() != first {
+                let (size, expected) = (puzzle.shape().size(), first.size());
+                return Err(at(&format_args!(
+                    "a {size}x{size} grid of {} boxes, but puzzles[0] is a {expected}x{expected} grid of {first} boxes: \
+                     a booklet's puzzles are of one size and box",
+                    puzzle.shape()
+                )));
+            }
+            Ok(puzzle)
         })
         .collect()
 }

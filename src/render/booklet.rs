@@ -2,12 +2,14 @@
 //! their answers, smaller, on pages of their own; a header with the title and a page number on
 //! every page.
 
-use crate::generate::batch_seed;
+use crate::generate::{Symmetry, batch_seed};
+use crate::logic::Level;
 use crate::puzzle_id::PuzzleId;
-use crate::sizes::AnyGrid;
 use crate::sizes::rules::Conflict;
+use crate::sizes::{AnyGrid, Shape};
 use crate::solver::{Interrupt, Interrupted, Unanswerable};
-use crate::variants::Puzzle;
+use crate::variants::generate as variant_generate;
+use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
 
 use super::figure::Figure;
 use super::scene::{Color, Point, Scene};
@@ -63,6 +65,31 @@ impl BookletPuzzle {
         let generated = AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, interrupt)?;
         let puzzle = Puzzle::Classic(generated.puzzle);
         Ok(BookletPuzzle { puzzle, solution: generated.solution, caption: Some(id.to_string()) })
+    }
+
+    /// A puzzle of `level` made from `seed` for a variant's rules, with the regions or cages made
+    /// for it, as `POST /v1/generate` makes it with that seed; captioned with its variant, level
+    /// and seed (a variant puzzle has no id: its constraints are part of it).
+    pub fn generated_variant(
+        shape: Shape,
+        preset: Option<Preset>,
+        constraints: &Constraints,
+        level: Level,
+        symmetry: Symmetry,
+        seed: u64,
+        interrupt: &mut impl Interrupt,
+    ) -> Result<Result<BookletPuzzle, ConstraintError>, Interrupted> {
+        let made = match variant_generate::generate(shape, preset, constraints, level, symmetry, seed, interrupt)? {
+            Ok(made) => made,
+            Err(error) => return Ok(Err(error)),
+        };
+        let puzzle = match Puzzle::new(AnyGrid::from(made.puzzle), None, &made.constraints) {
+            Ok(puzzle) => puzzle,
+            Err(error) => return Ok(Err(error)),
+        };
+        let variant = preset.map_or_else(|| "variant".to_owned(), |preset| preset.to_string());
+        let caption = format!("{variant} {level}, seed {seed}");
+        Ok(Ok(BookletPuzzle { puzzle, solution: AnyGrid::from(made.solution), caption: Some(caption) }))
     }
 
     /// A puzzle someone gave, with its solution: only one with a single solution makes a page

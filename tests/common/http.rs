@@ -181,7 +181,7 @@ pub async fn slot_held(config: ServeConfig) -> FullPool {
     let (started, running) = tokio::sync::oneshot::channel::<()>();
     let pool = state.pool.clone();
     let busy = tokio::spawn(async move {
-        pool.run("test", move |_| {
+        pool.run(sudokud::metrics::Work::Solve, move |_| {
             let _ = started.send(());
             Ok(wait.recv().is_ok())
         })

@@ -308,8 +308,19 @@ fn solve_plays_every_line_by_a_variant_s_rules() {
     let output = run(&["solve", "--constraints", "{\"diagonal\":1}"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown field `diagonal`")
+        String::from_utf8_lossy(&output.stderr).starts_with("sudokud solve: --constraints: unknown member `diagonal`")
     );
+    // As strict as the HTTP API: an object, each member where it belongs.
+    for (constraints, refused) in [
+        (r#"["both"]"#, "sudokud solve: --constraints: found an array; expected an object"),
+        (r#"{"variant":"x"}"#, "sudokud solve: --constraints: `variant` belongs beside `constraints`"),
+        (r#"{"cages":[[[[0,0],[0,1]],3]]}"#, "sudokud solve: --constraints: found an array; expected an object"),
+    ] {
+        let output = run(&["solve", "--constraints", constraints], "");
+        assert_eq!(output.status.code(), Some(2), "{constraints}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(refused), "{constraints}: {stderr}");
+    }
 }
 
 #[test]
@@ -449,4 +460,50 @@ fn every_error_names_the_line_its_puzzle_starts_on() {
         stdout_lines(&run(&["solve"], &grids)),
         ["error\tinvalid-board: the grid ends after 8 of its 9 rows\tline 2", SOLUTION]
     );
+}
+
+/// `--timeout-ms` bounds each puzzle of `solve`, `rate` and `explain` (and `render --solution`):
+/// one that runs out of time gets an error line saying so, and the next ones follow. The empty
+/// non-consecutive grid takes its solver hundreds of milliseconds; its solution, given, none.
+#[test]
+fn a_puzzle_that_runs_out_of_time_says_so_and_the_next_ones_follow() {
+    let empty = ".".repeat(81);
+    let solved = "516482793384957261729631584472815936158369472693724158847296315261573849935148627";
+    let output = run(&["solve", "--variant", "non-consecutive", "--timeout-ms", "5"], &format!("{empty}\n{solved}\n"));
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        stdout_lines(&output),
+        ["error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 5\tline 1", solved,]
+    );
+    // An SE 9.0 puzzle's rating and explanation take far longer than a millisecond.
+    let hardest = ".4.7.6.9.5..2.4..6....5....2.......8..4...3...7..6..1.4.8...1.2.5.1.7.8...7...6..";
+    for command in ["rate", "explain"] {
+        let output = run(&[command, "--timeout-ms", "1"], &format!("{hardest}\n{SOLUTION}\n"));
+        let lines = stdout_lines(&output);
+        assert_eq!(
+            lines[0], "error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 1\tline 1",
+            "{command}"
+        );
+        assert!(lines.iter().any(|line| line.contains("easy\tlogic")), "{command}: {lines:?}");
+    }
+    let output = run(&["render", &empty, "--variant", "non-consecutive", "--solution", "--timeout-ms", "5"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sudokud render: --solution: the puzzle ran out of time: no solution within --timeout-ms 5\n"
+    );
+    // Off by default: the same grid is solved.
+    let output = run(&["solve", "--variant", "non-consecutive"], &format!("{empty}\n"));
+    assert_eq!(stdout_lines(&output), [format!("{solved}\tmultiple")]);
+}
+
+/// A line far longer than any puzzle's (here 50 MB) gets an error line and is not held.
+#[test]
+fn an_overlong_line_gets_an_error_line() {
+    let input = format!("{PUZZLE}\n{}\n{PUZZLE}\n", "1".repeat(50 << 20));
+    let output = run(&["solve"], &input);
+    assert!(output.status.success(), "{output:?}");
+    let too_long =
+        "error\tinvalid-board: the line is longer than 65536 bytes, longer than any puzzle's; it is not read\tline 2";
+    assert_eq!(stdout_lines(&output), [SOLUTION, too_long, SOLUTION]);
 }

@@ -73,6 +73,29 @@ async fn booklet_writes_what_the_api_answers() {
     assert!(output.stdout == api("/v1/booklet", body).await);
 }
 
+/// Booklets of a variant, made or given, are the API's, byte for byte; a file's puzzles are of
+/// one size, as the API's are.
+#[tokio::test]
+async fn a_variant_booklet_is_what_the_api_answers() {
+    let output = run(&["booklet", "--count", "2", "--difficulty", "easy", "--variant", "killer", "--seed", "3"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let body = json!({ "count": 2, "difficulty": "easy", "variant": "killer", "seed": 3 });
+    assert!(output.stdout == api("/v1/booklet", body).await, "the CLI's killer booklet differs from the API's");
+    // A Sudoku X with one solution under its diagonals only.
+    let x = ".....856.1.......2.23.....7...4......7..5..3......6...5.....78.8.......9.342.....";
+    let file = temp_file("x.txt");
+    std::fs::write(&file, format!("{x}\n")).unwrap();
+    let output = run(&["booklet", file.to_str().unwrap(), "--variant", "x"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stdout == api("/v1/booklet", json!({ "puzzles": [x], "variant": "x" })).await);
+    std::fs::write(&file, format!("{x}\n.14.........2..3\n")).unwrap();
+    let output = run(&["booklet", file.to_str().unwrap(), "--variant", "x"]);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(":2: a 4x4 grid of 2x2 boxes, but the first puzzle is a 9x9 grid"), "{stderr}");
+}
+
 #[test]
 fn refusals_exit_2_and_say_why() {
     let file = temp_file("bad.txt");

@@ -191,6 +191,18 @@ fn every_metric_is_in_the_metrics_table_and_no_page_names_another() {
     }
 }
 
+/// The `work` label's values are listed once, in the row of the pool's duration histogram, as
+/// the code's one list has them.
+#[test]
+fn the_work_labels_are_the_code_s() {
+    let rows = table(docs::page(METRICS_PAGE), "| metric | kind | labels |");
+    let row = rows.iter().find(|row| row[0] == format!("`{}`", metrics::SOLVE_DURATION)).expect("the duration row");
+    let listed = row[2].strip_prefix("`work`: ").expect("the work label first");
+    let listed = listed.split(" (").next().unwrap();
+    let labels: Vec<String> = metrics::Work::ALL.iter().map(|work| format!("`{}`", work.label())).collect();
+    assert_eq!(listed, labels.join(", "), "{METRICS_PAGE} lists the work labels");
+}
+
 #[test]
 fn the_readme_links_every_page_and_the_changelog() {
     let readme = docs::page("README.md");

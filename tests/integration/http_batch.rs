@@ -125,7 +125,7 @@ async fn an_ndjson_batch_answers_line_by_line_and_a_bad_line_fails_alone() {
         "[1, 2]".to_owned(),
         json!({ "board": "12" }).to_string(),
         json!({ "board": format!("55{}", &PUZZLE[2..]) }).to_string(),
-        json!({ "board": ".".repeat(81), "note": "ignored" }).to_string(),
+        json!({ "board": ".".repeat(81) }).to_string(),
         format!("{{\"board\":\"{}\"}}", "1".repeat(17_000)),
         // The last line has no newline.
         json!({ "board": rows_of_strings(PUZZLE) }).to_string(),

@@ -45,7 +45,32 @@ fn refused_bodies() -> Vec<(&'static str, Vec<u8>, u16, &'static str)> {
             422,
             "invalid-board",
         ),
-        ("deep ignored member", format!("{{\"x\":{}}}", "{\"a\":".repeat(700)).into_bytes(), 400, "malformed-json"),
+        ("deep unknown member", format!("{{\"x\":{}}}", "{\"a\":".repeat(700)).into_bytes(), 400, "malformed-json"),
+        // A member the route does not have is refused, whatever it holds, as JSON it is.
+        (
+            "duplicate unknown members",
+            [&b"{\"x\":{\"a\":1,\"a\":[1e300]},\"x\":null,"[..], &text_with_first_cell("5")[1..]].concat(),
+            422,
+            "invalid-request",
+        ),
+        (
+            "a deep unknown member",
+            format!("{{\"x\":{}{},\"board\":\"{PUZZLE}\"}}", "[".repeat(1500), "]".repeat(1500)).into_bytes(),
+            422,
+            "invalid-request",
+        ),
+        (
+            "a lone surrogate in an unknown member",
+            [&b"{\"x\":\"\\udead\","[..], &text_with_first_cell("5")[1..]].concat(),
+            422,
+            "invalid-request",
+        ),
+        (
+            "a number past f64 in an unknown member",
+            [&b"{\"x\":-1e999,"[..], &text_with_first_cell("5")[1..]].concat(),
+            422,
+            "invalid-request",
+        ),
         ("a number past f64", numbers_with_first_cell("1e400"), 422, "invalid-request"),
         ("2^64", numbers_with_first_cell("18446744073709551616"), 422, "invalid-board"),
         ("a fraction", numbers_with_first_cell("5.5"), 422, "invalid-board"),
@@ -80,7 +105,7 @@ fn refused_bodies() -> Vec<(&'static str, Vec<u8>, u16, &'static str)> {
             "malformed-json",
         ),
         (
-            "invalid UTF-8 in an ignored member",
+            "invalid UTF-8 in an unknown member",
             [&b"{\"note\":\"\xc3\x28\","[..], &text_with_first_cell("5")[1..]].concat(),
             400,
             "malformed-json",
@@ -128,8 +153,7 @@ fn refused_bodies() -> Vec<(&'static str, Vec<u8>, u16, &'static str)> {
     cases
 }
 
-/// Bodies that look odd but are fine: a JSON escape is the character it stands for, and members
-/// other than `board` are ignored whatever they hold.
+/// Bodies that look odd but are fine: a JSON escape is the character it stands for.
 fn accepted_bodies() -> Vec<(&'static str, Vec<u8>)> {
     let escaped: String = PUZZLE.chars().map(|c| format!("\\u{:04x}", u32::from(c))).collect();
     vec![
@@ -137,19 +161,6 @@ fn accepted_bodies() -> Vec<(&'static str, Vec<u8>)> {
         ("an escaped strings cell", strings_with_first_cell("\"\\u0035\"")),
         ("an escaped key", [&b"{\"bo\\u0061rd\""[..], &text_with_first_cell("5")[8..]].concat()),
         ("whitespace around", [&b" \t\r\n"[..], &text_with_first_cell("5"), b" \t\r\n"].concat()),
-        (
-            "duplicate ignored members",
-            [&b"{\"x\":{\"a\":1,\"a\":[1e300]},\"x\":null,"[..], &text_with_first_cell("5")[1..]].concat(),
-        ),
-        (
-            "a deep ignored member",
-            format!("{{\"x\":{}{},\"board\":\"{PUZZLE}\"}}", "[".repeat(1500), "]".repeat(1500)).into_bytes(),
-        ),
-        (
-            "a lone surrogate in an ignored member",
-            [&b"{\"x\":\"\\udead\","[..], &text_with_first_cell("5")[1..]].concat(),
-        ),
-        ("a number past f64 in an ignored member", [&b"{\"x\":-1e999,"[..], &text_with_first_cell("5")[1..]].concat()),
         ("a null cell", numbers_with_first_cell("null")),
         ("a zero cell", numbers_with_first_cell("0")),
         // JSON Schema's integers (the spec's cells) are numbers without a fraction, however written.
@@ -209,7 +220,7 @@ async fn every_malformed_body_gets_its_problem_on_the_single_board_endpoints() {
     }
 }
 
-/// serde_json refuses nesting deeper than 128 where it builds values, but skips ignored parts
+/// serde_json refuses nesting deeper than 128 where it builds values, but skips parts it does not read
 /// without recursing: deep valid JSON is read (and refused for its shape), cut-off JSON is a 400.
 #[tokio::test]
 async fn nesting_a_hundred_thousand_deep_neither_overflows_nor_passes() {
@@ -225,9 +236,11 @@ async fn nesting_a_hundred_thousand_deep_neither_overflows_nor_passes() {
     for (body, status, kind) in cases {
         assert_problem(&send(router(&config), post_json("/v1/solve", body)).await, status, kind);
     }
-    let ignored = format!("{{\"x\":{open}{close},\"board\":\"{PUZZLE}\"}}");
-    let reply = send(router(&config), post_json("/v1/solve", ignored)).await;
-    assert_eq!(reply.body, json!({ "solution": SOLUTION, "unique": true }));
+    // A member no route has is refused by name, however deep its value.
+    let unknown = format!("{{\"x\":{open}{close},\"board\":\"{PUZZLE}\"}}");
+    let reply = send(router(&config), post_json("/v1/solve", unknown)).await;
+    let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+    assert!(problem["detail"].as_str().unwrap().starts_with("unknown member `x`"), "{problem}");
 }
 
 #[tokio::test]

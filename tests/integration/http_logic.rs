@@ -565,6 +565,72 @@ async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missin
     assert!(detail.contains("had a number of givens outside the range"), "{detail}");
 }
 
+/// Issue 51's fifth item: orders the rules or the level make impossible spent the whole solve
+/// timeout and answered 503 (a batch of 1,000 of them about 500 CPU-seconds); each is a 422 before
+/// any work, on `/v1/generate` and on its batch.
+#[tokio::test]
+async fn orders_the_rules_or_the_level_make_impossible_are_422s_before_any_work() {
+    let refused = "no puzzle can meet the order: ";
+    let mut cases = Vec::new();
+    for technique in ["cage-sum", "neighbour-rule", "innies-outies"] {
+        for variant in [None, Some("x")] {
+            let mut order = json!({ "difficulty": "medium", "require": [technique] });
+            if let Some(variant) = variant {
+                order["variant"] = json!(variant);
+            }
+            cases.push((order, format!("{refused}{technique} needs ")));
+        }
+    }
+    cases.extend([
+        (
+            json!({ "difficulty": "medium", "exclude": ["full-house"] }),
+            format!("{refused}full-house cannot be excluded"),
+        ),
+        (
+            json!({ "difficulty": "easy", "se_min": 1.0, "se_max": 1.0 }),
+            format!("{refused}only full houses rate below 1.2"),
+        ),
+        (
+            json!({ "difficulty": "easy", "se_min": 2.0, "se_max": 2.2 }),
+            format!("{refused}no puzzle rates 2.0-2.2 at easy"),
+        ),
+        (
+            json!({ "difficulty": "easy", "se_min": 1e308 }),
+            "`se_min`: 1e308; expected a rating from 0.0 to 12.0".to_owned(),
+        ),
+        (
+            json!({ "difficulty": "easy", "se_max": -1 }),
+            "`se_max`: -1.0; expected a rating from 0.0 to 12.0".to_owned(),
+        ),
+        (
+            json!({ "difficulty": "easy", "min_givens": 81 }),
+            format!("{refused}81 givens fill the grid's 81 cells; a puzzle has a blank, so at most 80 givens"),
+        ),
+    ]);
+    for (order, detail) in cases {
+        for (path, order) in [("/v1/generate", order.clone()), ("/v1/generate/batch", with_count(&order, 1000))] {
+            let reply = post(path, order.clone()).await;
+            let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+            assert!(problem["detail"].as_str().unwrap().starts_with(&detail), "{path} {order}: {problem}");
+        }
+    }
+    // Where the rules have what the technique rests on, or givens are given back far enough, the
+    // same wishes are possible.
+    let killer = json!({ "difficulty": "medium", "variant": "killer", "require": ["innies-outies"], "seed": 1 });
+    assert_eq!(post("/v1/generate", killer).await.status, StatusCode::OK);
+    let full = json!({ "difficulty": "easy", "se_max": 1.0, "min_givens": 75, "seed": 2 });
+    let reply = post("/v1/generate", full).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["rating"]["rating"], 1.0);
+}
+
+/// `order` with `count` puzzles, for `/v1/generate/batch`.
+fn with_count(order: &Value, count: u64) -> Value {
+    let mut order = order.clone();
+    order["count"] = json!(count);
+    order
+}
+
 #[tokio::test]
 async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
     // The player has entered r1c3 = 4 (right) and r1c4 = 2 (the solution has 6).
@@ -597,7 +663,7 @@ async fn entries_the_solution_does_not_have_are_pointed_out_given_the_givens() {
     changed.replace_range(0..1, "6");
     for (givens, detail) in [
         (json!(PUZZLE), "`givens`: row 0, col 0 holds 5 in the givens but 6 on the board"),
-        (json!(".".repeat(16)), "`givens`: the givens are a 2x2 grid, the board a 3x3 one"),
+        (json!(".".repeat(16)), "`givens`: the givens are a 4x4 grid, the board a 9x9 one"),
         (json!("12"), "`givens`: the board has 2 cells, which fits no grid"),
     ] {
         let reply = post("/v1/hint", json!({ "board": changed, "givens": givens })).await;

@@ -286,3 +286,48 @@ async fn every_bad_request_is_a_problem_naming_its_member() {
         assert!(problem["detail"].as_str().unwrap().contains(detail), "{path} {body}: {problem}");
     }
 }
+
+/// Issue 51's smaller points: a refusal says what is wrong in the caller's words, not the
+/// parser's or another rule's.
+#[tokio::test]
+async fn a_refused_solution_or_title_says_what_is_wrong() {
+    let four = "................";
+    let cages: Value = serde_json::from_str(
+        r#"[{"cells":[[0,0],[0,1]],"sum":3},{"cells":[[0,2],[0,3]],"sum":7},{"cells":[[1,0],[2,0]],"sum":5},{"cells":[[1,1],[1,2],[1,3]],"sum":7},{"cells":[[2,1],[2,2]],"sum":5},{"cells":[[2,3],[3,3]],"sum":4},{"cells":[[3,0],[3,1],[3,2]],"sum":9}]"#,
+    )
+    .unwrap();
+    // A grid that keeps every row, column and box, but not the other rule.
+    let relabelled = "2134342112434312";
+    let cases = [
+        (
+            json!({ "board": four, "variant": "killer", "constraints": { "cages": cages } }),
+            relabelled,
+            "breaks its cage's sum",
+        ),
+        (
+            json!({ "board": four, "constraints": { "thermometers": [[[0, 0], [0, 1]]] } }),
+            "2143341212344321",
+            "`solution`: it breaks the rules: r1c1 = 2 does not rise along its thermometer",
+        ),
+        (
+            json!({ "board": four, "constraints": { "even": [[0, 0]] } }),
+            "1234341221434321",
+            "r1c1 = 1 is odd in an even cell",
+        ),
+        (json!({ "board": four }), "1234341221434312", "r2c3 = 1 repeats in its column"),
+        (json!({ "board": PUZZLE }), "1234341221434321", "`solution`: a 4x4 grid, but the board is a 9x9 one"),
+    ];
+    for (mut body, solution, detail) in cases {
+        body["solution"] = json!(solution);
+        let reply = send(router(&config()), post_json("/v1/render", body.to_string())).await;
+        let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
+        assert!(problem["detail"].as_str().unwrap().contains(detail), "{body}: {problem}");
+    }
+    let body = format!(r#"{{"board":"{four}","title":"Sudoku \ud800"}}"#);
+    let problem = assert_problem(
+        &send(router(&config()), post_json("/v1/render", body)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid-request",
+    );
+    assert_eq!(problem["detail"], r"`title`: a lone UTF-16 surrogate (\uD800) is not a character");
+}

@@ -227,7 +227,7 @@ async fn hints_and_explanations_take_every_size_and_their_steps_hold() {
     // service itself found, and the steps end on it.
     let generated = post("/v1/generate", json!({ "difficulty": "hard", "size": 16, "seed": 5 })).await.body;
     let (puzzle, solution) = (cells_of(&generated["puzzle"]), cells_of(&generated["solution"]));
-    let explained = post("/v1/explain", json!({ "board": generated["puzzle"], "format": "numbers" })).await;
+    let explained = post("/v1/explain", json!({ "board": generated["puzzle"] })).await;
     assert_eq!(explained.status, StatusCode::OK, "{}", explained.body);
     assert_eq!(explained.body["solution"], generated["solution"]);
     assert_eq!(explained.body["rating"], generated["rating"]);

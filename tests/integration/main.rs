@@ -18,6 +18,7 @@ mod http_count;
 mod http_guards;
 mod http_hostile;
 mod http_logic;
+mod http_members;
 mod http_playground;
 mod http_render;
 mod http_server;

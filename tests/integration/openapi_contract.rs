@@ -917,7 +917,9 @@ async fn run(case: &Case) -> Reply {
             let state = AppState::new(&config, Readiness::default());
             let router = app(&config, state.clone());
             let (release, wait) = std::sync::mpsc::channel::<()>();
-            let busy = tokio::spawn(async move { state.pool.run("test", move |_| Ok(wait.recv().is_ok())).await });
+            let busy = tokio::spawn(async move {
+                state.pool.run(sudokud::metrics::Work::Solve, move |_| Ok(wait.recv().is_ok())).await
+            });
             tokio::time::sleep(Duration::from_millis(50)).await;
             let reply = oneshot(router, case.call.request()).await;
             release.send(()).expect("the busy job is waiting");
@@ -1303,6 +1305,29 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     assert_eq!(members, every.as_object().unwrap().keys().collect(), "Constraints");
 }
 
+/// Every request body's schema is closed (`additionalProperties: false`) and lists exactly the
+/// members the code reads: the server refuses any other, so the spec must not offer one, nor
+/// leave one out. The objects inside the constraints likewise.
+#[test]
+fn each_request_schema_lists_exactly_the_members_its_route_reads() {
+    use sudokud::member::members;
+    let spec = Spec::load();
+    let schemas = &spec.document["components"]["schemas"];
+    let constraints = &schemas["Constraints"]["properties"];
+    let objects = [
+        ("Constraints", &schemas["Constraints"], members::<Constraints>()),
+        ("Constraints.cages[]", &constraints["cages"]["items"], members::<Cage>()),
+        ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
+    ];
+    let requests = sudokud::http::request_members();
+    let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
+    for (name, schema, members) in requests.chain(objects) {
+        assert_eq!(schema["additionalProperties"], false, "{name} must be closed");
+        let listed: BTreeSet<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(listed, members.iter().copied().collect(), "{name}");
+    }
+}
+
 /// Constraints with every member set, so that all of them are written out.
 fn every_constraint() -> Constraints {
     let place = Place(0, 0);
@@ -1416,6 +1441,10 @@ fn the_schemas_reject_what_they_should() {
         ("MalformedJsonProblem", problem("internal", "Malformed JSON", 400)),
         ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 422)),
         ("BoardRequest", json!({ "board": format!("{PUZZLE}1") })),
+        ("BoardRequest", json!({ "board": PUZZLE, "other": 1 })),
+        ("BoardRequest", json!({ "board": PUZZLE, "givens": PUZZLE })),
+        ("CountRequest", json!({ "board": PUZZLE, "diagonals": "both" })),
+        ("GenerateRequest", json!({ "difficulty": "easy", "varient": "x" })),
         ("BatchItemProblem", in_batch("/boards/x/0")),
         ("BatchItemProblem", invalid_board("/boards/3/8/0")),
         ("Problem", with(invalid_board(""), "type", json!("invalid-board"))),
@@ -1436,7 +1465,7 @@ fn the_schemas_reject_what_they_should() {
         ("BatchItemProblem", in_batch("/boards/3/board/8/0")),
         ("BatchItemProblem", in_batch("/boards/3/box")),
         ("MalformedJsonProblem", problem("malformed-json", "Malformed JSON", 400)),
-        ("BoardRequest", json!({ "board": format!(" {PUZZLE}\n"), "other": 1 })),
+        ("BoardRequest", json!({ "board": format!(" {PUZZLE}\n"), "box": "3x3" })),
         ("BatchItemProblem", in_batch("/boards/3/8/0")),
         ("Problem", with(invalid_board(""), "instance", json!("/v1/solve"))),
     ];

@@ -6,11 +6,18 @@
 //! 1000 ([`whole_number`]); every integer a request holds is read that way, board cells too.
 //! A choice's one list, [`Choice::ALL`], gives its names in JSON and on the command line and
 //! lists them in every error.
+//!
+//! Objects ([`Object`]) are read strictly: a JSON object whose members are all the struct's own,
+//! so a member misspelt or put in the wrong place is refused, naming it (and where it belongs,
+//! when it is another object's), rather than ignored; and an object, not an array of the
+//! struct's fields in order, as serde's derived readers also take.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// A closed set of choices, each known by a lowercase name. The crate's `choice_traits!` derives
 /// `Display`, `FromStr`, `Serialize` and `Deserialize` from it, so names are written once.
@@ -231,6 +238,252 @@ impl<'de, T, F: FnOnce(Found<'_>) -> Option<T>> Visitor<'de> for MemberVisitor<T
     }
 }
 
+/// A struct read from a JSON object whose members must all be its own.
+///
+/// The struct derives `Deserialize` with `#[serde(remote = "Self")]`, which makes the derived
+/// reader an inherent `deserialize` rather than the trait's; [`Object::read_members`] calls it,
+/// and [`object_traits!`] implements `Deserialize` through [`deserialize_object`], which first
+/// insists on an object and refuses any member the struct does not have.
+pub trait Object: Sized {
+    /// The derived reader (the inherent `deserialize` of `#[serde(remote = "Self")]`).
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+
+    /// Where `member`, not one of this object's, belongs, when it is another object's: "inside
+    /// `constraints`". `None`, the default, for a member nothing has.
+    fn belongs(_member: &str) -> Option<String> {
+        None
+    }
+}
+
+/// `Deserialize` for an [`Object`]: read through [`deserialize_object`]. The crate using it needs
+/// `serde`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! object_traits {
+    ($object:ty) => {
+        impl<'de> serde::Deserialize<'de> for $object {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$object, D::Error> {
+                $crate::member::deserialize_object(deserializer)
+            }
+        }
+    };
+}
+pub use crate::object_traits;
+
+/// Reads an [`Object`]: anything but a JSON object is `found <value>; expected an object`, and a
+/// member the object does not have is refused by name ([`unknown_member`]).
+pub fn deserialize_object<'de, T: Object, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_any(ObjectVisitor(PhantomData))
+}
+
+/// The members of an [`Object`], as its derived reader names them (renamed ones by their JSON
+/// names), in the struct's order.
+pub fn members<T: Object>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    // The derived reader asks for a struct of its fields, then fails on the probe's error.
+    let _ = T::read_members(Probe(&mut fields));
+    fields
+}
+
+/// Why a member is refused: `` unknown member `varient`; expected `board`, `box`, ... `` or,
+/// when it belongs elsewhere, `` `cages` belongs inside `constraints`, not here ``.
+pub fn unknown_member(member: &str, expected: &[&str], belongs: Option<String>) -> String {
+    let member = member.chars().take(ECHO_CHARS).collect::<String>();
+    match belongs {
+        Some(place) => format!("`{member}` belongs {place}, not here"),
+        None => {
+            let names: Vec<String> = expected.iter().map(|name| format!("`{name}`")).collect();
+            format!("unknown member `{member}`; expected {}", names.join(", "))
+        }
+    }
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<T> ObjectVisitor<T> {
+    fn refuse<E: de::Error, V>(found: Found<'_>) -> Result<V, E> {
+        Err(E::custom(format_args!("found {found}; expected an object")))
+    }
+}
+
+impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::read_members(Members { map, belongs: T::belongs })
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        Self::refuse(Found::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        Self::refuse(Found::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<T, E> {
+        Self::refuse(Found::Bool(flag))
+    }
+
+    fn visit_u64<E: de::Error>(self, number: u64) -> Result<T, E> {
+        Self::refuse(Found::Unsigned(number))
+    }
+
+    fn visit_i64<E: de::Error>(self, number: i64) -> Result<T, E> {
+        Self::refuse(Found::Signed(number))
+    }
+
+    fn visit_f64<E: de::Error>(self, number: f64) -> Result<T, E> {
+        Self::refuse(Found::Float(number))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        Self::refuse(Found::Text(text))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        Self::refuse(Found::Array)
+    }
+}
+
+/// An object's members, handed to its derived reader, which asks for a struct of its fields:
+/// each key is checked against them before the reader sees it.
+struct Members<A> {
+    map: A,
+    belongs: fn(&str) -> Option<String>,
+}
+
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for Members<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self.map)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_map(CheckedKeys { map: self.map, fields, belongs: self.belongs })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// A map whose keys must be among `fields`.
+struct CheckedKeys<A> {
+    map: A,
+    fields: &'static [&'static str],
+    belongs: fn(&str) -> Option<String>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for CheckedKeys<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        let Some(Key(key)) = self.map.next_key::<Key<'de>>()? else { return Ok(None) };
+        if !self.fields.contains(&key.as_ref()) {
+            return Err(de::Error::custom(unknown_member(&key, self.fields, (self.belongs)(&key))));
+        }
+        match key {
+            Cow::Borrowed(key) => seed.deserialize(BorrowedStrDeserializer::new(key)).map(Some),
+            Cow::Owned(key) => seed.deserialize(StrDeserializer::new(&key)).map(Some),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// A member's name, borrowed from the input when it can be.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key<'de>, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member's name")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(key)))
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(key.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, key: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(key)))
+            }
+        }
+
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// A deserializer that only notes the fields a derived reader asks for ([`members`]).
+struct Probe<'a>(&'a mut &'static [&'static str]);
+
+/// The one error of a [`Probe`].
+#[derive(Debug)]
+struct Probed;
+
+impl fmt::Display for Probed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("probed")
+    }
+}
+
+impl std::error::Error for Probed {}
+
+impl de::Error for Probed {
+    fn custom<T: fmt::Display>(_: T) -> Probed {
+        Probed
+    }
+}
+
+impl<'de> Deserializer<'de> for Probe<'_> {
+    type Error = Probed;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Probed> {
+        Err(Probed)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Probed> {
+        *self.0 = fields;
+        Err(Probed)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,5 +581,49 @@ mod tests {
         for refused in [2.5, -1.0, 18_446_744_073_709_551_616.0, f64::NAN, f64::INFINITY] {
             assert_eq!(whole_number(refused), None, "{refused}");
         }
+    }
+
+    /// A strict object, as the crate's requests and constraints are.
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(remote = "Self")]
+    struct Point {
+        x: u8,
+        #[serde(default, rename = "why")]
+        y: u8,
+    }
+
+    impl Object for Point {
+        fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Point, D::Error> {
+            Point::deserialize(deserializer)
+        }
+
+        fn belongs(member: &str) -> Option<String> {
+            (member == "z").then(|| "in three dimensions".to_owned())
+        }
+    }
+
+    object_traits!(Point);
+
+    #[test]
+    fn an_object_takes_its_own_members_only_and_only_as_an_object() {
+        assert_eq!(members::<Point>(), ["x", "why"]);
+        // Without the position serde_json adds.
+        let read = |json: &str| {
+            serde_json::from_str::<Point>(json)
+                .map_err(|error| error.to_string().split(" at line").next().unwrap_or_default().to_owned())
+        };
+        assert_eq!(read(r#"{"x":1,"why":2}"#), Ok(Point { x: 1, y: 2 }));
+        assert_eq!(read(r#"{"x":1}"#), Ok(Point { x: 1, y: 0 }));
+        assert_eq!(read(r#"{"x":1,"x":2}"#).unwrap_err(), "duplicate field `x`");
+        assert_eq!(read(r#"{"x":1,"y":2}"#).unwrap_err(), "unknown member `y`; expected `x`, `why`");
+        assert_eq!(read(r#"{"z":1}"#).unwrap_err(), "`z` belongs in three dimensions, not here");
+        assert_eq!(read("[1,2]").unwrap_err(), "found an array; expected an object");
+        assert_eq!(read("null").unwrap_err(), "found null; expected an object");
+        // An escaped name is read as the name it stands for.
+        assert_eq!(read(r#"{"\u0078":3}"#), Ok(Point { x: 3, y: 0 }));
+        // From a tree too.
+        let value = serde_json::json!({"x": 4, "w": 1});
+        let error = serde_json::from_value::<Point>(value).unwrap_err().to_string();
+        assert_eq!(error, "unknown member `w`; expected `x`, `why`");
     }
 }

@@ -4,10 +4,13 @@
 //! The generator makes a puzzle of a level ([`AnyGrid::generate`], or
 //! [`variants::generate::generate`] for a variant); an order is met by making
 //! puzzles of its level, one seed after another, and keeping the first that fits every wish. Each attempt's seed comes from the order's seed, so the same order and
-//! seed give the same puzzle. Orders that no puzzle can meet (a required technique rated above
-//! the range, one the shape's logic does not have, a range outside the level) are refused before
-//! any work; an order that is possible but rare runs until the caller's deadline,
-//! and then says what the puzzles made lacked, so the caller knows which wish to loosen.
+//! seed give the same puzzle. Orders that no puzzle can meet are refused before any work, in
+//! microseconds ([`Order::check`]): a required technique rated above the range, one the shape's
+//! logic does not have or one whose rule the variant lacks (a cage sum without cages), a range
+//! outside the level or in which no technique the path may take rates, full houses excluded (every
+//! path ends with one), givens beyond what a puzzle can have. An order that is possible but rare
+//! runs until the caller's deadline, and then says what the puzzles made lacked, so the caller
+//! knows which wish to loosen.
 
 use std::fmt;
 
@@ -18,7 +21,7 @@ use crate::random::SplitMix64;
 use crate::sizes::logic::{Book, rate_in};
 use crate::sizes::{AnyGrid, GeneratedGrid, Grid, Shape, logic as sized_logic};
 use crate::solver::{Interrupt, Interrupted};
-use crate::variants::{self, Constraints, Preset, Variant};
+use crate::variants::{self, Constraints, Diagonals, Preset, Variant};
 
 /// What the caller wants of a puzzle.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +110,67 @@ pub enum Impossible {
         /// The grid's cells.
         cells: usize,
     },
+    /// As many givens as cells: a full grid, not a puzzle.
+    #[error("{min} givens fill the grid's {cells} cells; a puzzle has a blank, so at most {most} givens")]
+    NoBlank {
+        /// The fewest asked.
+        min: usize,
+        /// The grid's cells.
+        cells: usize,
+        /// The most givens a puzzle has.
+        most: usize,
+    },
+    /// A required technique that rests on a rule the puzzle's rules do not have.
+    #[error("{technique} needs {rule}, which {grids} do not have")]
+    MissingRule {
+        /// The technique.
+        technique: &'static str,
+        /// The rule it rests on: `killer cages with sums`.
+        rule: &'static str,
+        /// The puzzles: `classic puzzles`, `these rules`.
+        grids: &'static str,
+    },
+    /// Full houses excluded: every solving path ends with one.
+    #[error(
+        "full-house cannot be excluded: a path places one digit at a time, so its last placement fills the last \
+         blank of a row, a full house, which it takes first"
+    )]
+    FullHouseExcluded,
+    /// No technique the path may take rates within the range and the level.
+    #[error(
+        "no puzzle rates {min}-{max} at {level}: a puzzle rates its hardest step, and the techniques its path may \
+         take there rate {ratings}"
+    )]
+    NoRating {
+        /// The level.
+        level: Level,
+        /// The lowest rating asked.
+        min: String,
+        /// The highest.
+        max: String,
+        /// The ratings the techniques left rate, listed.
+        ratings: String,
+    },
+    /// A range only full houses rate in, which only puzzles fuller than any made at a level have.
+    #[error(
+        "only full houses rate below {next}, and puzzles made as sparse as their level allows never take them alone \
+         (a puzzle they alone solve has a blank per house at most, {houses} houses): ask for at least {fewest} givens, \
+         or a higher rating"
+    )]
+    FullHousesOnly {
+        /// The rating of the next easiest technique.
+        next: String,
+        /// The grid's houses under its rules.
+        houses: usize,
+        /// The fewest givens a puzzle full houses alone solve has.
+        fewest: usize,
+    },
 }
+
+/// Steps of techniques rated from here up may rate above their technique's figure (a chain by its
+/// length) or a little below it (an ALS wing by its set's shape, from 5.3); below, every step
+/// rates its technique's figure.
+const FIGURES_FIXED_BELOW: f32 = 5.0;
 
 /// A puzzle that meets an order.
 #[derive(Clone, Debug, PartialEq)]
@@ -183,25 +246,26 @@ impl Order {
         if let Some(&both) = self.require.iter().find(|technique| self.exclude.contains(technique)) {
             return Err(Impossible::Both(both.id()));
         }
+        if self.exclude.contains(&Technique::FullHouse) {
+            return Err(Impossible::FullHouseExcluded);
+        }
         for &technique in &self.require {
             // A chain's rating only grows with its length.
             if technique.rating() > max {
                 let (technique, rating) = (technique.id(), text(technique.rating()));
                 return Err(Impossible::AboveRange { technique, rating, max: text(max) });
             }
-            // Other shapes and variants are rated by the logic over houses and peers.
-            let general = self.shape != Shape::CLASSIC || self.variant.is_some();
-            if general && !sized_logic::TECHNIQUES.contains(&technique) {
-                let grids =
-                    if self.variant.is_some() { "variant grids".to_owned() } else { format!("{size}x{size} grids") };
-                return Err(Impossible::NotApplied { technique: technique.id(), grids });
-            }
+            self.applied(technique)?;
         }
         let cells = self.shape.cells();
         let (fewest, most) = self.givens;
         if fewest > most || fewest > cells {
             return Err(Impossible::Givens { min: fewest, max: most, cells });
         }
+        if fewest >= cells {
+            return Err(Impossible::NoBlank { min: fewest, cells, most: cells - 1 });
+        }
+        self.check_ratings()?;
         // Proven minimums: 17 for 9x9 (McGuire, Tugemann and Civario, 2012), 4 for 4x4. A
         // variant's rules need fewer (a killer none).
         let proven = match size {
@@ -214,6 +278,109 @@ impl Order {
             return Err(Impossible::TooFewGivens { size, fewest: proven });
         }
         Ok(())
+    }
+
+    /// Whether the logic of the order's shape and rules applies `technique`: the 9x9 engine's
+    /// for classic 9x9 puzzles, the logic over houses and peers for the others; a variant's own
+    /// techniques only where its rules have what they rest on.
+    fn applied(&self, technique: Technique) -> Result<(), Impossible> {
+        let (preset, constraints) = match &self.variant {
+            Some((preset, constraints)) => (*preset, Some(constraints)),
+            None => (None, None),
+        };
+        let sums = || match constraints {
+            Some(constraints) if !constraints.cages.is_empty() => {
+                constraints.cages.iter().any(|cage| cage.sum.is_some())
+            }
+            // A killer's cages are made with their sums.
+            _ => preset == Some(Preset::Killer),
+        };
+        let neighbours = || {
+            preset == Some(Preset::NonConsecutive)
+                || constraints.is_some_and(|rules| {
+                    rules.non_consecutive || !rules.thermometers.is_empty() || !rules.kropki.is_empty()
+                })
+        };
+        let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
+        let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
+        match technique {
+            Technique::CageSum | Technique::InniesOuties | Technique::CageCombination if !sums() => {
+                return Err(missing("killer cages with sums"));
+            }
+            Technique::NeighbourRule if !neighbours() => {
+                return Err(missing("thermometers, Kropki dots or the non-consecutive rule"));
+            }
+            _ => {}
+        }
+        // Other shapes and variants are rated by the logic over houses and peers.
+        let general = self.shape != Shape::CLASSIC || self.variant.is_some();
+        if general && !sized_logic::TECHNIQUES.contains(&technique) {
+            let size = self.shape.size();
+            let grids =
+                if self.variant.is_some() { "variant grids".to_owned() } else { format!("{size}x{size} grids") };
+            return Err(Impossible::NotApplied { technique: technique.id(), grids });
+        }
+        Ok(())
+    }
+
+    /// Whether a puzzle of the order's level can rate within its range with the techniques its
+    /// path may take (applied to its rules, not excluded): a puzzle rates its hardest step, and
+    /// below [`FIGURES_FIXED_BELOW`] a step rates its technique's figure. A range only full
+    /// houses rate in needs a puzzle fuller than any the generator makes ([`Order::check`]'s
+    /// caller is told how full).
+    fn check_ratings(&self) -> Result<(), Impossible> {
+        let (min, max) = self.rating;
+        let (low, high) = self.level.range();
+        if self.level == Level::Extreme || max.min(high) >= FIGURES_FIXED_BELOW {
+            return Ok(());
+        }
+        let taken: Vec<Technique> = Technique::ALL
+            .into_iter()
+            .filter(|&technique| technique.rating() <= max && technique != Technique::BruteForce)
+            .filter(|technique| !self.exclude.contains(technique) && self.applied(*technique).is_ok())
+            .collect();
+        let fits = |rating: f32| rating >= min && rating > low && rating <= high;
+        if !taken.iter().any(|technique| fits(technique.rating())) {
+            let mut ratings: Vec<String> = taken.iter().map(|technique| format!("{:.1}", technique.rating())).collect();
+            ratings.dedup();
+            let text = |rating: f32| format!("{rating:.1}");
+            let ratings = if ratings.is_empty() { "nothing".to_owned() } else { ratings.join(", ") };
+            return Err(Impossible::NoRating { level: self.level, min: text(min), max: text(max), ratings });
+        }
+        if taken == [Technique::FullHouse] {
+            let houses = self.houses();
+            let fewest = self.shape.cells().saturating_sub(houses);
+            if self.givens.0 < fewest {
+                // The next easiest technique, which the range leaves out.
+                let next =
+                    Technique::ALL.into_iter().find(|technique| technique.rating() > Technique::FullHouse.rating());
+                let next = format!("{:.1}", next.map_or(max, Technique::rating));
+                return Err(Impossible::FullHousesOnly { next, houses, fewest });
+            }
+        }
+        Ok(())
+    }
+
+    /// The houses of the order's grid under its rules, at most: rows, columns, boxes (or
+    /// regions), diagonals and extra regions (a windoku's windows).
+    ///
+    /// A path of full houses alone fills each house's last blank once, so a puzzle it solves has
+    /// at most this many blanks. The generator blanks every cell it can while the level's logic
+    /// still solves the puzzle, and its easy puzzles never needed full houses alone: none of 800
+    /// at 9x9 (22-34 givens, against the 54 full houses need), nor of 400 each at 4x4, 6x6 and
+    /// 8x8, nor of 100 each of X, windoku and anti-king there; of 300 9x9 grids blanked while
+    /// full houses alone solved them, every one had a given more that could go with singles still
+    /// solving it. Givens given back up to this many may make such a puzzle.
+    fn houses(&self) -> usize {
+        let size = self.shape.size();
+        let Some((preset, constraints)) = &self.variant else { return 3 * size };
+        let diagonals = match (preset, constraints.diagonals) {
+            (Some(Preset::X), _) | (_, Some(Diagonals::Both)) => 2,
+            (_, Some(_)) => 1,
+            _ => 0,
+        };
+        let windows = if *preset == Some(Preset::Windoku) { variants::windows(self.shape).len() } else { 0 };
+        3 * size + diagonals + constraints.extra_regions.len() + windows
     }
 
     /// Makes puzzles from `seed` until one meets the order, or `interrupt` stops the search
@@ -426,6 +593,75 @@ mod tests {
         );
         let sixteen = Order { givens: (0, 16), ..order() };
         assert_eq!(refused(sixteen), "no 9x9 puzzle with one solution has fewer than 17 givens");
+    }
+
+    #[test]
+    fn orders_the_rules_or_the_level_make_impossible_are_refused() {
+        let refused = |wanted: Order| wanted.check().unwrap_err().to_string();
+        let easy = Order { level: Level::Easy, rating: Level::Easy.range(), ..order() };
+        let medium = Order { level: Level::Medium, rating: Level::Medium.range(), ..order() };
+        let x = Some((Some(Preset::X), Constraints::default()));
+        // A variant's own techniques need its rules.
+        for (technique, rule) in [
+            (Technique::CageSum, "killer cages with sums"),
+            (Technique::InniesOuties, "killer cages with sums"),
+            (Technique::NeighbourRule, "thermometers, Kropki dots or the non-consecutive rule"),
+        ] {
+            let classic = Order { require: vec![technique], ..medium.clone() };
+            let id = technique.id();
+            assert_eq!(refused(classic.clone()), format!("{id} needs {rule}, which classic puzzles do not have"));
+            let on_x = Order { variant: x.clone(), ..classic };
+            assert_eq!(refused(on_x), format!("{id} needs {rule}, which these rules do not have"));
+        }
+        let killer = Some((Some(Preset::Killer), Constraints::default()));
+        assert!(Order { require: vec![Technique::InniesOuties], variant: killer, ..medium.clone() }.check().is_ok());
+        let cages = Constraints {
+            cages: vec![crate::variants::Cage { cells: vec![crate::variants::Place(0, 0)], sum: None }],
+            ..Constraints::default()
+        };
+        let unsummed = Order { require: vec![Technique::CageSum], variant: Some((None, cages)), ..easy.clone() };
+        assert!(refused(unsummed).starts_with("cage-sum needs killer cages with sums"));
+        let thermo = Constraints { thermometers: vec![vec![crate::variants::Place(0, 0)]], ..Constraints::default() };
+        assert!(
+            Order { require: vec![Technique::NeighbourRule], variant: Some((None, thermo)), ..easy.clone() }
+                .check()
+                .is_ok()
+        );
+        // Every path ends with a full house.
+        for level in [Level::Easy, Level::Medium, Level::Extreme] {
+            let without = Order { level, rating: level.range(), exclude: vec![Technique::FullHouse], ..order() };
+            assert!(refused(without).starts_with("full-house cannot be excluded"), "{level}");
+        }
+        // Ratings no technique the path may take has.
+        assert_eq!(
+            refused(Order { rating: (2.0, 2.2), ..easy.clone() }),
+            "no puzzle rates 2.0-2.2 at easy: a puzzle rates its hardest step, and the techniques its path may take \
+             there rate 1.0, 1.2, 1.5"
+        );
+        assert!(refused(Order { rating: (0.0, 0.5), ..easy.clone() }).starts_with("no puzzle rates 0.0-0.5 at easy"));
+        let medium_techniques =
+            Technique::ALL.into_iter().filter(|technique| (2.4..=3.4).contains(&technique.rating()));
+        let plain = Order { exclude: medium_techniques.collect(), ..medium.clone() };
+        assert!(refused(plain).starts_with("no puzzle rates 2.3-3.4 at medium"));
+        // Full houses alone: a puzzle full enough, which the generator never makes.
+        assert_eq!(
+            refused(Order { rating: (1.0, 1.0), ..easy.clone() }),
+            "only full houses rate below 1.2, and puzzles made as sparse as their level allows never take them alone \
+             (a puzzle they alone solve has a blank per house at most, 27 houses): ask for at least 54 givens, or a \
+             higher rating"
+        );
+        let singles = vec![Technique::HiddenSingleBox, Technique::HiddenSingleLine, Technique::NakedSingle];
+        assert!(refused(Order { exclude: singles, ..easy.clone() }).starts_with("only full houses"));
+        let on_x =
+            Order { rating: (1.0, 1.0), variant: x, shape: Shape::new(2, 2).unwrap(), givens: (0, 16), ..easy.clone() };
+        assert!(refused(on_x).contains("14 houses): ask for at least 2 givens"));
+        assert!(Order { rating: (1.0, 1.0), givens: (54, 81), ..easy.clone() }.check().is_ok(), "given back to 54");
+        assert!(Order { rating: (1.2, 1.2), ..easy.clone() }.check().is_ok());
+        // A puzzle has a blank.
+        assert_eq!(
+            refused(Order { givens: (81, 81), ..easy }),
+            "81 givens fill the grid's 81 cells; a puzzle has a blank, so at most 80 givens"
+        );
     }
 
     #[test]

@@ -88,6 +88,29 @@ impl Unit {
             Unit::Odd => "odd",
         }
     }
+
+    /// What a digit that breaks the unit does, for people: `repeats in its row`, `breaks its
+    /// cage's sum`.
+    pub const fn broken(self) -> &'static str {
+        match self {
+            Unit::Row => "repeats in its row",
+            Unit::Column => "repeats in its column",
+            Unit::Box => "repeats in its box",
+            Unit::Region => "repeats in its region",
+            Unit::Diagonal => "repeats on the main diagonal",
+            Unit::AntiDiagonal => "repeats on the anti-diagonal",
+            Unit::ExtraRegion => "repeats in an extra region",
+            Unit::Cage => "repeats in its cage",
+            Unit::CageSum => "breaks its cage's sum",
+            Unit::AntiKnight => "is a knight's move from the same digit",
+            Unit::AntiKing => "touches the same digit diagonally",
+            Unit::NonConsecutive => "is beside a consecutive digit",
+            Unit::Thermometer => "does not rise along its thermometer",
+            Unit::Kropki => "breaks a Kropki dot",
+            Unit::Even => "is odd in an even cell",
+            Unit::Odd => "is even in an odd cell",
+        }
+    }
 }
 
 /// The units a cell breaks, as a small bit set.
@@ -115,6 +138,11 @@ impl Units {
     /// Whether the set is empty.
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The units in the set, in [`Unit::ALL`]'s order.
+    pub fn units(self) -> impl Iterator<Item = Unit> {
+        Unit::ALL.into_iter().filter(move |&unit| self.contains(Units::of(unit)))
     }
 
     pub(crate) fn insert(&mut self, other: Units) {

@@ -1,9 +1,13 @@
 //! Variant constraints as a request gives them: plain data, read from JSON, before they are
 //! checked against a grid ([`super::Variant::new`] does that).
+//!
+//! The constraints, a cage and the Kropki dots are JSON objects read strictly
+//! ([`member::Object`]): an unknown member (`diagonal` for `diagonals` would change nothing
+//! silently) or an array in place of the object is refused, naming it.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::member::{self, Choice, choice_traits};
+use crate::member::{self, Choice, Object, choice_traits, object_traits};
 
 /// A cell as `[row, col]`, both 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -15,7 +19,7 @@ pub struct Place(
 /// The constraints of a variant, combinable with each other and with every grid size. Every
 /// member is optional; absent, it adds nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Constraints {
     /// The diagonals on which no digit repeats (Sudoku X).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,6 +64,52 @@ impl Constraints {
     /// Whether no constraint is given: the grid follows the classic rules alone.
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// Where `member` goes in a request whose `constraints` hold the rules, when it is a member
+    /// of the constraints, of a cage or of the Kropki dots: "inside `constraints`".
+    pub fn home_of(member: &str) -> Option<String> {
+        let place = if member::members::<Constraints>().contains(&member) {
+            "`constraints`"
+        } else if member::members::<Kropki>().contains(&member) {
+            "`constraints.kropki`"
+        } else if member::members::<Cage>().contains(&member) {
+            "each cage of `constraints.cages`"
+        } else {
+            return None;
+        };
+        Some(format!("inside {place}"))
+    }
+}
+
+/// The members of a request beside `constraints` that a request may put inside them by mistake.
+const REQUEST_MEMBERS: [&str; 3] = ["variant", "board", "box"];
+
+impl Object for Constraints {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Constraints, D::Error> {
+        Constraints::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        if REQUEST_MEMBERS.contains(&member) {
+            return Some("beside `constraints`, at the top level of the request".to_owned());
+        }
+        let place = if member::members::<Kropki>().contains(&member) {
+            "`kropki`"
+        } else if member::members::<Cage>().contains(&member) {
+            "each cage of `cages`"
+        } else {
+            return None;
+        };
+        Some(format!("inside {place}"))
+    }
+}
+
+object_traits!(Constraints);
+
+impl Serialize for Constraints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Constraints::serialize(self, serializer)
     }
 }
 
@@ -107,7 +157,7 @@ pub struct RegionId(#[serde(deserialize_with = "member::integer")] pub u64);
 
 /// A killer cage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Cage {
     /// Its cells, 1 to N of them.
     pub cells: Vec<Place>,
@@ -116,9 +166,23 @@ pub struct Cage {
     pub sum: Option<u64>,
 }
 
+impl Object for Cage {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Cage, D::Error> {
+        Cage::deserialize(deserializer)
+    }
+}
+
+object_traits!(Cage);
+
+impl Serialize for Cage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Cage::serialize(self, serializer)
+    }
+}
+
 /// Kropki dots, each between two orthogonal neighbours.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Kropki {
     /// White dots: the two digits are consecutive.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -135,6 +199,20 @@ impl Kropki {
     /// Whether no dot is given and `all_given` is off: the grid has no Kropki rule.
     pub(crate) fn is_empty(&self) -> bool {
         *self == Kropki::default()
+    }
+}
+
+impl Object for Kropki {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Kropki, D::Error> {
+        Kropki::deserialize(deserializer)
+    }
+}
+
+object_traits!(Kropki);
+
+impl Serialize for Kropki {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Kropki::serialize(self, serializer)
     }
 }
 
@@ -183,3 +261,52 @@ impl Choice for Preset {
 }
 
 choice_traits!(Preset);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message of reading `json` as constraints, without serde_json's position.
+    fn refused(json: &str) -> String {
+        let error = serde_json::from_str::<Constraints>(json).unwrap_err().to_string();
+        error.split(" at line").next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn constraints_are_an_object_of_known_members_only() {
+        assert_eq!(refused(r#"["both"]"#), "found an array; expected an object");
+        assert_eq!(refused(r#""x""#), "found \"x\"; expected an object");
+        assert!(refused(r#"{"diagonal":"both"}"#).starts_with("unknown member `diagonal`; expected `diagonals`, "));
+        assert_eq!(
+            refused(r#"{"variant":"x"}"#),
+            "`variant` belongs beside `constraints`, at the top level of the request, not here"
+        );
+        assert_eq!(refused(r#"{"white":[]}"#), "`white` belongs inside `kropki`, not here");
+        assert_eq!(refused(r#"{"sum":3}"#), "`sum` belongs inside each cage of `cages`, not here");
+        // A cage and the dots are objects of their own members too.
+        assert_eq!(refused(r#"{"cages":[[[[0,0],[0,1]],3]]}"#), "found an array; expected an object");
+        assert_eq!(
+            refused(r#"{"cages":[{"cells":[[0,0]],"total":3}]}"#),
+            "unknown member `total`; expected `cells`, `sum`"
+        );
+        assert_eq!(refused(r#"{"kropki":[[]]}"#), "found an array; expected an object");
+        assert_eq!(
+            refused(r#"{"kropki":{"grey":[]}}"#),
+            "unknown member `grey`; expected `white`, `black`, `all_given`"
+        );
+        // What is read is written back the same.
+        let json =
+            r#"{"diagonals":"both","cages":[{"cells":[[0,0],[0,1]],"sum":3}],"kropki":{"white":[[[1,1],[1,2]]]}}"#;
+        let constraints: Constraints = serde_json::from_str(json).unwrap();
+        assert_eq!(serde_json::to_string(&constraints).unwrap(), json);
+    }
+
+    #[test]
+    fn a_member_of_the_constraints_is_named_where_it_belongs() {
+        assert_eq!(Constraints::home_of("cages").as_deref(), Some("inside `constraints`"));
+        assert_eq!(Constraints::home_of("all_given").as_deref(), Some("inside `constraints.kropki`"));
+        assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
+        assert_eq!(Constraints::home_of("varient"), None);
+        assert_eq!(member::members::<Constraints>().len(), 11);
+    }
+}
