@@ -674,15 +674,11 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
                 self.pending_len = 0;
                 self.dirty = 0;
                 if !consistent {
-                    if self.remove(cell, bit).is_none() || !self.settle() {
-                        return self.forget_probes(LookAhead::Contradiction);
+                    let removed = self.remove(cell, bit).is_some();
+                    if let Some(outcome) = self.settle_deductions(removed, &mut saved, &mut unsolved) {
+                        return self.forget_probes(outcome);
                     }
                     deduced = true;
-                    saved[..cells].copy_from_slice(&self.candidates[..cells]);
-                    unsolved = self.unsolved;
-                    if unsolved == 0 {
-                        return self.forget_probes(LookAhead::Deduced);
-                    }
                     continue 'pairs;
                 }
                 self.weights[literal as usize] = slot as u32 + 1;
@@ -691,30 +687,20 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             }
             let [first, second] = slots.map(|slot| slot * (cells + 1));
             // Candidates that neither side leaves.
-            let mut removed = false;
+            let (mut removed, mut consistent) = (false, true);
             for cell in 0..cells {
                 let (open, _) = split(self.candidates[cell]);
-                if open == 0 {
-                    continue;
-                }
                 let left = (self.results[first + 1 + cell] | self.results[second + 1 + cell]) & !SOLVED;
                 if open & !left != 0 {
-                    if self.remove(cell, open & !left).is_none() {
-                        return self.forget_probes(LookAhead::Contradiction);
-                    }
                     removed = true;
+                    consistent &= self.remove(cell, open & !left).is_some();
                 }
             }
             if removed {
-                if !self.settle() {
-                    return self.forget_probes(LookAhead::Contradiction);
+                if let Some(outcome) = self.settle_deductions(consistent, &mut saved, &mut unsolved) {
+                    return self.forget_probes(outcome);
                 }
                 deduced = true;
-                saved[..cells].copy_from_slice(&self.candidates[..cells]);
-                unsolved = self.unsolved;
-                if unsolved == 0 {
-                    return self.forget_probes(LookAhead::Deduced);
-                }
                 continue;
             }
             let sides = [first, second].map(|at| u64::from(self.results[at]));
@@ -730,6 +716,23 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             return self.forget_probes(LookAhead::Deduced);
         }
         self.forget_probes(LookAhead::Choose((best.1 / 32) as usize, 1 << (best.1 % 32)))
+    }
+
+    /// After a look-ahead's deductions (`consistent` when none emptied a cell): propagates them
+    /// and saves the state the round goes on from, or answers how the look-ahead ends, when it
+    /// found a contradiction or solved the grid.
+    fn settle_deductions(
+        &mut self,
+        consistent: bool,
+        saved: &mut [u32; CAP],
+        unsolved: &mut usize,
+    ) -> Option<LookAhead> {
+        if !consistent || !self.settle() {
+            return Some(LookAhead::Contradiction);
+        }
+        saved[..self.cells].copy_from_slice(&self.candidates[..self.cells]);
+        *unsolved = self.unsolved;
+        (self.unsolved == 0).then_some(LookAhead::Deduced)
     }
 
     /// Clears the probes of this node's look-ahead, then answers `outcome`.
