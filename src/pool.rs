@@ -9,7 +9,7 @@
 //! "no" is better than an unbounded queue whose tail has long since timed out at the client.
 //! The pieces of a batch wait in line instead, for a bounded time ([`SolverPool::run_patiently`]),
 //! behind every single request's job and behind the pieces of batches that came before theirs,
-//! and never in the last free slot ([`gate`]): a heavy request cannot shut cheap ones out, and
+//! and never in the last free slot (`pool/gate.rs`): a heavy request cannot shut cheap ones out, and
 //! heavy requests finish one after another rather than all running out of time together.
 //!
 //! Jobs that can pause and go on (a 9x9 search keeps its progress) are first tried on the
@@ -96,7 +96,7 @@ pub struct SolverPool {
 #[derive(Debug)]
 struct Shared {
     limits: PoolLimits,
-    /// The slots of running jobs, handed out by priority ([`gate`]).
+    /// The slots of running jobs, handed out by priority (`gate.rs`).
     running: Gate,
     /// Permits for running or waiting jobs: refuses callers beyond `slots + max_queued`.
     admitted: Arc<Semaphore>,
