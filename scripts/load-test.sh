@@ -159,6 +159,6 @@ run easy "$CONNECTIONS" easy warn
 
 echo "wrk $THREADS threads, $DURATION per scenario, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| scenario | connections | req/s | p50 µs | p99 µs | max µs | accepted p99 µs | 200 | 503 | `overloaded` without Retry-After | errors | peak RSS MB | req/s vs floor |"
+echo "| scenario | connections | req/s | p50 µs | p99 µs | max µs | accepted p99 µs | 200 | 503 | overloaded without Retry-After | errors | peak RSS MB | req/s vs floor |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 printf '%s\n' "${rows[@]}"
