@@ -340,10 +340,15 @@ impl LineJob for Rate {
     }
 }
 
-/// `<rating>\t<level>\t<logic|search>`, no newline.
+/// `<rating>\t<level>\t<logic|search>`, no newline; a rating the timeout cut short
+/// `>=<rating>\t<level>\tpartial`, the least it can be.
 fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
-    let how = if rating.solved_by_logic { "logic" } else { "search" };
-    write!(out, "{:.1}\t{}\t{how}", rating.rating, rating.level)
+    let (at_least, how) = match (rating.exact, rating.solved_by_logic) {
+        (false, _) => (">=", "partial"),
+        (true, true) => ("", "logic"),
+        (true, false) => ("", "search"),
+    };
+    write!(out, "{at_least}{:.1}\t{}\t{how}", rating.rating, rating.level)
 }
 
 /// `sudokud explain`: every step to the solution, for grids of every size and variant (read as

@@ -85,7 +85,8 @@ pub enum Command {
     /// Sudoku Explainer scale, the level (easy, medium, hard, expert, extreme), whether logic
     /// alone solved it, and the techniques used; or `error<TAB><reason><TAB>line <n>` (also for
     /// a puzzle with more than one solution). --variant, --constraints and --timeout-ms as for
-    /// `solve`.
+    /// `solve`, but a rating --timeout-ms cuts short is written `>=<rating>TAB<level>TABpartial`
+    /// and the steps taken by then: the least the rating and level can be.
     Rate(Deferred<TimedBatchArgs>),
     /// Explain puzzles in batch: every step a person would take.
     ///

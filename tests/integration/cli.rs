@@ -475,17 +475,19 @@ fn a_puzzle_that_runs_out_of_time_says_so_and_the_next_ones_follow() {
         stdout_lines(&output),
         ["error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 5\tline 1", solved,]
     );
-    // An SE 9.0 puzzle's rating and explanation take far longer than a millisecond.
+    // An SE 9.0 puzzle's rating and explanation take far longer than a millisecond: the
+    // explanation is an error line, the rating the least it can be.
     let hardest = ".4.7.6.9.5..2.4..6....5....2.......8..4...3...7..6..1.4.8...1.2.5.1.7.8...7...6..";
-    for command in ["rate", "explain"] {
-        let output = run(&[command, "--timeout-ms", "1"], &format!("{hardest}\n{SOLUTION}\n"));
-        let lines = stdout_lines(&output);
-        assert_eq!(
-            lines[0], "error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 1\tline 1",
-            "{command}"
-        );
-        assert!(lines.iter().any(|line| line.contains("easy\tlogic")), "{command}: {lines:?}");
-    }
+    let output = run(&["explain", "--timeout-ms", "1"], &format!("{hardest}\n{SOLUTION}\n"));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines[0], "error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 1\tline 1");
+    assert!(lines.iter().any(|line| line.contains("easy\tlogic")), "{lines:?}");
+    let output = run(&["rate", "--timeout-ms", "1"], &format!("{hardest}\n{SOLUTION}\n"));
+    let lines = stdout_lines(&output);
+    let fields: Vec<&str> = lines[0].split('\t').collect();
+    let bound: f32 = fields[0].strip_prefix(">=").unwrap_or_else(|| panic!("{lines:?}")).parse().unwrap();
+    assert!(bound <= 9.0 && fields[2] == "partial", "{lines:?}");
+    assert_eq!(lines[1], "0.0\teasy\tlogic", "the next puzzle is rated whole");
     let output = run(&["render", &empty, "--variant", "non-consecutive", "--solution", "--timeout-ms", "5"], "");
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(

@@ -47,6 +47,17 @@ async fn rate_names_the_level_and_the_techniques() {
     let techniques = reply.body["techniques"].as_array().unwrap();
     assert!(techniques.iter().any(|used| used["technique"].as_str().unwrap().starts_with("nested-")), "{techniques:?}");
     assert!(!techniques.iter().any(|used| used["technique"] == "brute-force"), "{techniques:?}");
+    let exact = reply.body["rating"].as_f64().unwrap();
+
+    // Cut short by the solve timeout, a rating is still answered: the least it can be.
+    let hasty = router(&ServeConfig { solve_timeout_ms: 50, ..config() });
+    let reply = send(hasty, post_json("/v1/rate", json!({ "board": HARDEST }).to_string())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!((&reply.body["exact"], &reply.body["solved_by_logic"]), (&json!(false), &json!(false)));
+    let bound = reply.body["rating"].as_f64().unwrap();
+    assert!(bound <= exact, "{bound} is a lower bound of {exact}");
+    assert_eq!(reply.body["level"], json!(Level::of(bound as f32, true)), "{}", reply.body);
+    assert!(reply.headers.get("retry-after").is_none(), "asking again gives the same bound");
 }
 
 #[tokio::test]

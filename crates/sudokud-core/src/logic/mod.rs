@@ -121,15 +121,26 @@ impl Choice for Level {
 choice_traits!(Level);
 
 /// How hard a puzzle is for a person.
+///
+/// A rating cut short by its deadline ([`Rating::exact`] false) is a lower bound, not an error:
+/// the steps taken until then are part of the path, and the step being looked for when time ran
+/// out is at least as hard as the easiest technique not yet ruled out for it. A caller that
+/// asks again gets the same bound, so it is the answer rather than a reason to retry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rating {
-    /// Sudoku Explainer scale: the rating of the hardest step taken (0.0 for a full board).
+    /// Sudoku Explainer scale: the rating of the hardest step taken (0.0 for a full board); when
+    /// not `exact`, the least the rating can be.
     pub rating: f32,
-    /// The level of `rating` (extreme when brute force was needed).
+    /// The level of `rating` (extreme when brute force was needed); when not `exact`, the least
+    /// the level can be.
     pub level: Level,
-    /// Whether the techniques alone solved it, with no brute-force step.
+    /// Whether the techniques alone solved it, with no brute-force step (false when not
+    /// `exact`: not known).
     pub solved_by_logic: bool,
-    /// How often each technique was used, in [`Technique::ALL`] order, only those used.
+    /// False when the deadline cut the path short: `rating` and `level` are then lower bounds.
+    pub exact: bool,
+    /// How often each technique was used, in [`Technique::ALL`] order, only those used (when not
+    /// `exact`, on the steps taken before the deadline).
     pub techniques: Vec<TechniqueCount>,
 }
 
@@ -153,7 +164,19 @@ impl Rating {
             .map(|(technique, count)| TechniqueCount { technique, count })
             .collect();
         let rating = hardest;
-        Rating { rating, level: Level::of(rating, solved_by_logic), solved_by_logic, techniques }
+        Rating { rating, level: Level::of(rating, solved_by_logic), solved_by_logic, exact: true, techniques }
+    }
+
+    /// The lower bound of a path cut short after `counts` steps (their hardest rated `hardest`)
+    /// while looking for a step rated at least `next`.
+    pub(crate) fn at_least(counts: &[u32; Technique::ALL.len()], hardest: f32, next: f32) -> Rating {
+        let rating = hardest.max(next);
+        Rating {
+            level: Level::of(rating, true),
+            solved_by_logic: false,
+            exact: false,
+            ..Rating::of_steps(counts, rating, false)
+        }
     }
 }
 
@@ -234,18 +257,22 @@ pub(crate) fn explain_from(
 /// The rating of the path [`explain`] takes, without building its steps: the fast path for
 /// callers rating many puzzles.
 pub fn rate(puzzle: &Board, solution: &Board, interrupt: &mut impl Interrupt) -> Result<Rating, Interrupted> {
-    rate_from(puzzle, None, solution, interrupt)
+    Ok(run(puzzle, None, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(()))?.rating)
 }
 
-/// [`rate`] from a player's `marks` when given, as [`steps_to_next_placement_from`]: how hard
-/// the rest of the puzzle is from where the player stands.
-pub(crate) fn rate_from(
+/// [`rate`] until `interrupt` stops it, from a player's `marks` when given (as
+/// [`steps_to_next_placement_from`]: how hard the rest of the puzzle is from where the player
+/// stands). Interrupted, the rating is the lower bound reached, not [`Rating::exact`].
+pub(crate) fn rate_until(
     puzzle: &Board,
     marks: Option<&Marks>,
     solution: &Board,
     interrupt: &mut impl Interrupt,
-) -> Result<Rating, Interrupted> {
-    run(puzzle, marks, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(())).map(|path| path.rating)
+) -> Rating {
+    match run(puzzle, marks, solution, Level::Extreme, interrupt, |_, _| ControlFlow::Continue(())) {
+        Ok(path) => path.rating,
+        Err(Cut(bound)) => bound,
+    }
 }
 
 /// [`rate`] for a caller that only wants puzzles up to `level`: `Some` with the same rating as
@@ -272,6 +299,16 @@ struct Path {
     within_ceiling: bool,
 }
 
+/// A solving path cut short by its interrupt, with the lower bound of its rating.
+#[derive(Debug)]
+struct Cut(Rating);
+
+impl From<Cut> for Interrupted {
+    fn from(_: Cut) -> Interrupted {
+        Interrupted
+    }
+}
+
 /// The solving loop behind [`explain`], [`rate`], [`rate_within`] and
 /// [`steps_to_next_placement`]: finds and applies steps, with techniques up to `ceiling`, until
 /// the grid is full, showing each step to `on_step` before it is applied. `on_step` breaking
@@ -283,7 +320,7 @@ fn run(
     ceiling: Level,
     interrupt: &mut impl Interrupt,
     mut on_step: impl FnMut(&Grid, &Deduction) -> ControlFlow<()>,
-) -> Result<Path, Interrupted> {
+) -> Result<Path, Cut> {
     let mut grid = Grid::new(puzzle);
     if let Some(marks) = marks {
         grid.keep_only(marks);
@@ -295,12 +332,13 @@ fn run(
     let mut hardest = 0.0f32;
     while !grid.is_solved() {
         if interrupt.should_stop() {
-            return Err(Interrupted);
+            return Err(Cut(Rating::at_least(&counts, hardest, 0.0)));
         }
         // Below the brute-force ceiling no step means the puzzle needs a harder technique.
         // Otherwise it only happens with a `solution` that has no digit for the blanks, and a
         // step that changes nothing only on a grid no valid input leads to; both end the path.
-        if !find_step(&grid, solution, ceiling, &mut found, interrupt)? {
+        let step = find_step(&grid, solution, ceiling, &mut found, interrupt);
+        if !step.map_err(|AtLeast(next)| Cut(Rating::at_least(&counts, hardest, next)))? {
             within_ceiling = ceiling.range().1 >= Technique::BruteForce.rating();
             solved_by_logic = false;
             break;
@@ -324,6 +362,10 @@ fn run(
     Ok(Path { grid, rating: Rating::of_steps(&counts, hardest, solved_by_logic), within_ceiling })
 }
 
+/// A step search cut short by its interrupt, with the least rating the step can have: that of
+/// the easiest technique not yet ruled out (a chain rates at least its technique's base).
+struct AtLeast(f32);
+
 /// Finds the easiest step in `grid` among the techniques rated up to `ceiling`'s top, brute
 /// force last. False when none applies (always on a full grid).
 fn find_step(
@@ -332,11 +374,14 @@ fn find_step(
     ceiling: Level,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
-) -> Result<bool, Interrupted> {
-    for technique in Technique::ALL.into_iter().take_while(|technique| technique.rating() <= ceiling.range().1) {
+) -> Result<bool, AtLeast> {
+    let allowed = Technique::ALL.into_iter().take_while(|technique| technique.rating() <= ceiling.range().1);
+    for (at, technique) in allowed.enumerate() {
         let applies = match technique {
             Technique::BruteForce => brute_force(grid, solution, found),
-            _ => techniques::find(technique, grid, found, interrupt)?,
+            _ => techniques::find(technique, grid, found, interrupt).map_err(|Interrupted| {
+                AtLeast(Technique::ALL[at..].iter().map(|untried| untried.rating()).fold(f32::INFINITY, f32::min))
+            })?,
         };
         if applies {
             return Ok(true);
@@ -385,7 +430,7 @@ fn to_step(grid: &Grid, found: &Deduction) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Never;
+    use crate::solver::{Never, Outcome, PollBudget};
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 
@@ -472,6 +517,41 @@ mod tests {
         let rating = rate(&solution, &solution, &mut Never).unwrap();
         assert_eq!((rating.rating, rating.level, rating.solved_by_logic), (0.0, Level::Easy, true));
         assert!(rating.techniques.is_empty());
+    }
+
+    #[test]
+    fn a_rating_cut_short_is_a_lower_bound_on_the_path_to_the_full_one() {
+        // SE 8.3: singles, then chains whose searches poll the interrupt many times a step.
+        let puzzle: Board =
+            "8..7.356.....6...3...5..4...3.4...7.1...9...6.4...7.2...3..8...4...2.....123.4..9".parse().unwrap();
+        let Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution expected") };
+        let full = rate(&puzzle, &solution, &mut Never).unwrap();
+        assert!(full.exact && full.rating > 7.0, "{full:?}");
+        let count = |rating: &Rating, technique: Technique| {
+            rating.techniques.iter().find(|used| used.technique == technique).map_or(0, |used| used.count)
+        };
+        let (mut last, mut budget, mut cuts) = (0.0, 1, 0);
+        loop {
+            let cut = rate_until(&puzzle, None, &solution, &mut PollBudget(budget));
+            if cut.exact {
+                assert_eq!(cut, full, "a budget that lasts gives the full rating");
+                break;
+            }
+            cuts += 1;
+            assert!(cut.rating <= full.rating && cut.level <= full.level, "{cut:?} above {full:?}");
+            assert!(cut.rating >= last, "a longer budget never lowers the bound: {cut:?} after {last}");
+            assert!(!cut.solved_by_logic && cut.level == Level::of(cut.rating, true), "{cut:?}");
+            assert!(Technique::ALL.into_iter().all(|used| count(&cut, used) <= count(&full, used)), "{cut:?}");
+            assert_eq!(
+                rate(&puzzle, &solution, &mut PollBudget(budget)),
+                Err(Interrupted),
+                "`rate` is exact or nothing"
+            );
+            last = cut.rating;
+            budget += budget / 4 + 1;
+        }
+        assert!(cuts > 5, "{cuts} budgets cut the rating short");
+        assert!(last > 2.0, "a bound above the singles was reached before the end: {last}");
     }
 
     #[test]

@@ -106,6 +106,8 @@ impl AnyGrid {
     /// How hard the puzzle is for a person, if it is a proper puzzle (see [`crate::logic::rate`]
     /// for 9x9 and [`sized_logic::rate`] for other shapes, whose ratings use the house-based
     /// techniques alone); otherwise why it has no rating: its conflicts, no solution or several.
+    /// `interrupt` stopping the rating (not the search for the solution before it) answers the
+    /// lower bound reached, not [`Rating::exact`].
     pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
         self.with_solution(interrupt, |puzzle, solution, interrupt| puzzle.rate_with(None, solution, interrupt))
     }
@@ -118,15 +120,15 @@ impl AnyGrid {
         solution: &AnyGrid,
         interrupt: &mut impl Interrupt,
     ) -> Result<Rating, Interrupted> {
-        match (self, solution) {
+        Ok(match (self, solution) {
             (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) => {
-                logic::rate_from(puzzle, marks, solution, interrupt)
+                logic::rate_until(puzzle, marks, solution, interrupt)
             }
             (AnyGrid::Sized(puzzle), AnyGrid::Sized(solution)) => {
-                sized_logic::rate_in(Book::of(puzzle), puzzle, marks, solution, interrupt)
+                sized_logic::rate_until_in(Book::of(puzzle), puzzle, marks, solution, interrupt)
             }
             _ => unreachable!("a solution has its puzzle's shape"),
-        }
+        })
     }
 
     /// The steps a person takes up to and including the next placement, if it is a proper

@@ -71,7 +71,22 @@ pub(crate) fn rate_in(
     interrupt: &mut impl Interrupt,
 ) -> Result<Rating, Interrupted> {
     let path = run(book, puzzle, marks, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(()));
-    path.map(|(rating, ..)| rating)
+    Ok(path?.0)
+}
+
+/// [`rate_in`] until `interrupt` stops it: interrupted, the rating is the lower bound reached,
+/// not [`Rating::exact`] (as [`crate::logic`]'s for 9x9).
+pub(crate) fn rate_until_in(
+    book: Book<'_>,
+    puzzle: &Grid,
+    marks: Option<&Marks>,
+    solution: &Grid,
+    interrupt: &mut impl Interrupt,
+) -> Rating {
+    match run(book, puzzle, marks, solution, Level::Extreme, interrupt, |_, _, _| ControlFlow::Continue(())) {
+        Ok((rating, ..)) => rating,
+        Err(Cut(bound)) => bound,
+    }
 }
 
 /// [`rate`] for puzzles up to `level`: `None` as soon as the path needs a technique rated above
@@ -249,6 +264,17 @@ pub(crate) fn solves_within_in(
 /// The path up to `ceiling` from `puzzle`, or from a player's `marks` of it when given: its
 /// rating, whether it stayed within the ceiling, and the grid it ended on. `on_step` sees each
 /// step before it is applied, and may end the path there.
+/// A solving path cut short by its interrupt, with the lower bound of its rating: the hardest
+/// step taken (the interrupt is polled between steps).
+#[derive(Debug)]
+struct Cut(Rating);
+
+impl From<Cut> for Interrupted {
+    fn from(_: Cut) -> Interrupted {
+        Interrupted
+    }
+}
+
 fn run<'a>(
     book: Book<'a>,
     puzzle: &Grid,
@@ -257,7 +283,7 @@ fn run<'a>(
     ceiling: Level,
     interrupt: &mut impl Interrupt,
     mut on_step: impl FnMut(&Pencil<'a>, Technique, &Step) -> ControlFlow<()>,
-) -> Result<(Rating, bool, Pencil<'a>), Interrupted> {
+) -> Result<(Rating, bool, Pencil<'a>), Cut> {
     let mut pencil = Pencil::new(puzzle, book);
     if let Some(marks) = marks {
         pencil.keep_only(marks);
@@ -269,7 +295,7 @@ fn run<'a>(
     let allowed: Vec<Technique> = allowed.collect();
     while pencil.blanks > 0 {
         if interrupt.should_stop() {
-            return Err(Interrupted);
+            return Err(Cut(Rating::at_least(&counts, Rating::of_path(&counts, false).rating, 0.0)));
         }
         step.clear();
         let found = |technique: Technique, step: &mut Step| match technique {
@@ -1374,7 +1400,7 @@ mod tests {
     use crate::generate::Symmetry;
     use crate::logic::TechniqueCount;
     use crate::sizes::Shape;
-    use crate::solver::Never;
+    use crate::solver::{Never, PollBudget};
 
     #[test]
     fn on_9x9_it_rates_as_the_9x9_engine_where_that_uses_only_these_techniques() {
@@ -1522,6 +1548,25 @@ mod tests {
         assert!(rating.level > Level::Easy, "{rating:?}");
         assert_eq!(rate_within(&grid, &solution, Level::Easy, &mut Never).unwrap(), None);
         assert_eq!(rate_within(&grid, &solution, rating.level, &mut Never).unwrap(), Some(rating));
+    }
+
+    #[test]
+    fn a_rating_cut_short_rates_the_steps_taken_so_far() {
+        let generated = crate::generate::generate(Level::Hard, Symmetry::None, 1, &mut Never).unwrap();
+        let (grid, solution) = (Grid::from(&generated.puzzle), Grid::from(&generated.solution));
+        let full = rate(&grid, &solution, &mut Never).unwrap();
+        let steps: u32 = full.techniques.iter().map(|used| used.count).sum();
+        let mut last = 0.0;
+        // The interrupt is polled once a step: a budget of n polls takes n - 1 steps.
+        for budget in 1..=steps {
+            let cut = rate_until_in(Book::of(&grid), &grid, None, &solution, &mut PollBudget(budget));
+            assert!(!cut.exact && !cut.solved_by_logic, "{cut:?}");
+            assert_eq!(cut.techniques.iter().map(|used| used.count).sum::<u32>(), budget - 1);
+            assert!(last <= cut.rating && cut.rating <= full.rating && cut.level <= full.level, "{cut:?}");
+            last = cut.rating;
+        }
+        assert_eq!(last, full.rating, "the last step but one already took the hardest");
+        assert_eq!(rate_until_in(Book::of(&grid), &grid, None, &solution, &mut PollBudget(steps + 1)), full);
     }
 
     #[test]

@@ -157,7 +157,7 @@ impl Puzzle {
             Puzzle::Variant(puzzle) => (&puzzle.0, &puzzle.1),
         };
         self.with_solution(interrupt, |solution, interrupt| {
-            sized_logic::rate_in(Book::Variant(variant), grid, None, solution, interrupt)
+            Ok(sized_logic::rate_until_in(Book::Variant(variant), grid, None, solution, interrupt))
         })
     }
 
@@ -226,7 +226,7 @@ impl Puzzle {
             Puzzle::Classic(grid) => grid.rate_with(marks, solution, interrupt),
             Puzzle::Variant(puzzle) => {
                 let book = Book::Variant(&puzzle.1);
-                sized_logic::rate_in(book, &puzzle.0, marks, &sized(solution), interrupt)
+                Ok(sized_logic::rate_until_in(book, &puzzle.0, marks, &sized(solution), interrupt))
             }
         })
     }
