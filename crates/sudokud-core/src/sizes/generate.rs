@@ -56,7 +56,9 @@ pub fn generate(
     let mut random = SplitMix64(seed);
     for attempts in 1.. {
         let solution = solved_grid(shape, &mut random);
-        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle| within_reach(puzzle, level, interrupt))?;
+        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle, blanked| {
+            within_reach(puzzle, level, blanked, interrupt)
+        })?;
         let rating = logic::rate(&puzzle, &solution, interrupt)?;
         if rating.level == level {
             return Ok(Generated { puzzle, solution, rating, attempts });
@@ -77,29 +79,35 @@ pub fn unique(
 ) -> Result<(Grid, Grid), Interrupted> {
     let mut random = SplitMix64(seed);
     let solution = solved_grid(shape, &mut random);
-    let puzzle = blank_cells(&solution, symmetry, min_givens, &mut random, |puzzle| {
-        within_reach(puzzle, Level::Extreme, interrupt)
+    let puzzle = blank_cells(&solution, symmetry, min_givens, &mut random, |puzzle, blanked| {
+        within_reach(puzzle, Level::Extreme, blanked, interrupt)
     })?;
     Ok((puzzle, solution))
 }
 
-/// Whether `puzzle` is within `level`'s reach: solved by the techniques up to it, or for extreme
-/// of one solution.
-fn within_reach(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt) -> Result<bool, Interrupted> {
+/// Whether `puzzle`, the one before it with its cells `blanked` filled in was, is within
+/// `level`'s reach: solved by the techniques up to it, or for extreme of one solution.
+fn within_reach(
+    puzzle: &Grid,
+    level: Level,
+    blanked: &[usize],
+    interrupt: &mut impl Interrupt,
+) -> Result<bool, Interrupted> {
     match level {
         Level::Extreme => Ok(count_solutions(puzzle, 2, interrupt)?.solutions == 1),
-        _ => logic::solves_within(puzzle, level, interrupt),
+        _ => logic::solves_within_in(logic::Book::of(puzzle), puzzle, level, blanked, interrupt),
     }
 }
 
 /// Blanks cells of `solution` in a random order (with their partners under `symmetry`) while
-/// the puzzle `stays` within reach and keeps more than `min_givens` givens.
+/// the puzzle `stays` within reach and keeps more than `min_givens` givens. `stays` is shown
+/// each puzzle and the cells just blanked in it: the puzzle before, with them, stayed.
 pub(crate) fn blank_cells(
     solution: &Grid,
     symmetry: Symmetry,
     min_givens: usize,
     random: &mut SplitMix64,
-    mut stays: impl FnMut(&Grid) -> Result<bool, Interrupted>,
+    mut stays: impl FnMut(&Grid, &[usize]) -> Result<bool, Interrupted>,
 ) -> Result<Grid, Interrupted> {
     let shape = solution.shape();
     let size = shape.size();
@@ -116,7 +124,8 @@ pub(crate) fn blank_cells(
         let kept = (cells[cell], cells[partner]);
         (cells[cell], cells[partner]) = (0, 0);
         let puzzle = Grid::new(shape, cells.clone()).expect("blanking keeps a grid a grid");
-        if stays(&puzzle)? {
+        let pair = [cell, partner];
+        if stays(&puzzle, &pair[..blanked])? {
             givens -= blanked;
         } else {
             (cells[cell], cells[partner]) = kept;
@@ -166,6 +175,34 @@ mod tests {
     use super::*;
     use crate::sizes::rules::conflicts;
     use crate::solver::{Never, PollBudget};
+
+    #[test]
+    fn a_blanking_check_that_ends_once_the_blanked_cells_are_placed_answers_as_the_whole_check() {
+        let (mut checks, mut kept) = (0, 0);
+        for (size, level, symmetry, seed) in [
+            (9, Level::Expert, Symmetry::None, 1),
+            (12, Level::Hard, Symmetry::Rotational, 2),
+            (16, Level::Medium, Symmetry::None, 3),
+            (16, Level::Expert, Symmetry::Rotational, 4),
+        ] {
+            let shape = Shape::default_for(size).unwrap();
+            let mut random = SplitMix64(seed);
+            let solution = solved_grid(shape, &mut random);
+            blank_cells(&solution, symmetry, 0, &mut random, |puzzle, blanked| {
+                let whole = logic::solves_within(puzzle, level, &mut Never)?;
+                assert_eq!(
+                    within_reach(puzzle, level, blanked, &mut Never)?,
+                    whole,
+                    "{size}x{size} {level}: {blanked:?}"
+                );
+                checks += 1;
+                kept += usize::from(whole);
+                Ok(whole)
+            })
+            .unwrap();
+        }
+        assert!(kept > 100 && checks - kept > 100, "{kept} of {checks} blankings kept");
+    }
 
     #[test]
     fn every_shape_gets_a_unique_easy_puzzle_of_its_solution() {

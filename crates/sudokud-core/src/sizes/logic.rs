@@ -227,14 +227,20 @@ pub struct GridStep {
 /// generation asks of every blanking. Singles are placed all at once per scan rather than one per
 /// step, which gives the same answer (see the module), fast enough for 25x25 grids.
 pub fn solves_within(puzzle: &Grid, level: Level, interrupt: &mut impl Interrupt) -> Result<bool, Interrupted> {
-    solves_within_in(Book::of(puzzle), puzzle, level, interrupt)
+    solves_within_in(Book::of(puzzle), puzzle, level, &[], interrupt)
 }
 
-/// [`solves_within`] under `book`'s houses and rules.
+/// [`solves_within`] under `book`'s houses and rules, for a `puzzle` whose cells `just_blanked`
+/// (when not empty) held the solution's values in a grid these techniques solve. It is solved
+/// as soon as they are placed again: the grid then holds every value the one before did, with
+/// at most its candidates, and the techniques stay applicable as candidates go (see the
+/// module), so they finish it as they finished that one. Generation blanks a cell at a time, and
+/// most of a blanking's check ends here, a few steps in.
 pub(crate) fn solves_within_in(
     book: Book<'_>,
     puzzle: &Grid,
     level: Level,
+    just_blanked: &[usize],
     interrupt: &mut impl Interrupt,
 ) -> Result<bool, Interrupted> {
     let mut pencil = Pencil::new(puzzle, book);
@@ -256,6 +262,9 @@ pub(crate) fn solves_within_in(
         if !pencil.apply(&step) {
             // Two singles for one cell: a contradiction no proper puzzle leads to.
             return Ok(false);
+        }
+        if !just_blanked.is_empty() && just_blanked.iter().all(|&cell| pencil.values[cell] != 0) {
+            return Ok(true);
         }
     }
     Ok(true)

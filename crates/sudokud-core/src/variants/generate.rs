@@ -213,9 +213,9 @@ pub fn generate(
         }
         let variant = Variant::new(shape, preset, &rules).expect("made cages fit the grid");
         let book = Book::Variant(&variant);
-        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle| match level {
+        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle, blanked| match level {
             Level::Extreme => Ok(count_solutions(puzzle, &variant, 2, interrupt)?.solutions == 1),
-            _ => solves_within_in(book, puzzle, level, interrupt),
+            _ => solves_within_in(book, puzzle, level, blanked, interrupt),
         })?;
         let rating = rate_in(book, &puzzle, None, &solution, interrupt)?;
         if rating.level == level {
