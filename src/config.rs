@@ -33,6 +33,13 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_REQUEST_TIMEOUT_MS", default_value_t = 5000, value_name = "MS")]
     pub request_timeout_ms: u64,
 
+    /// Longest a batch (`/v1/solve/batch`, `/v1/generate/batch`, `/v1/booklet`) goes on starting
+    /// work, from when its request came: each item not started by then is answered with a
+    /// `request-timeout` problem (a line of its own in a stream), so no request holds the solvers
+    /// for longer, however many items it asks for.
+    #[arg(long, env = "SUDOKUD_BATCH_TIMEOUT_MS", default_value_t = 60_000, value_name = "MS")]
+    pub batch_timeout_ms: u64,
+
     /// Solves that may run at once on the blocking pool [default: the number of CPUs].
     #[arg(long, env = "SUDOKUD_MAX_CONCURRENT_SOLVES", value_name = "N")]
     pub max_concurrent_solves: Option<NonZeroUsize>,
@@ -106,6 +113,10 @@ impl ServeConfig {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    pub fn batch_timeout(&self) -> Duration {
+        Duration::from_millis(self.batch_timeout_ms)
     }
 
     pub fn header_read_timeout(&self) -> Duration {

@@ -49,6 +49,9 @@ pub struct PoolLimits {
     /// Longest a whole request may take (its answer is a 408 past it): a single request's job
     /// ends then too, if its solve timeout is later.
     pub request_timeout: Duration,
+    /// Longest a batch goes on starting pieces, from when it took its place in line: the bound
+    /// on a whole batch's work, which streams past its request timeout.
+    pub batch_timeout: Duration,
 }
 
 /// Why a job did not produce its result.
@@ -60,6 +63,9 @@ pub enum PoolError {
     TimedOut(Duration),
     #[error("the job panicked")]
     Panicked,
+    /// The batch's time ran out before the piece started ([`PoolLimits::batch_timeout`]).
+    #[error("the batch went past its bound of {0:?} before this piece started")]
+    BatchSpent(Duration),
 }
 
 /// Why a caller was refused.
@@ -112,6 +118,8 @@ struct Shared {
 pub struct Line {
     patience: Duration,
     order: u64,
+    /// When the batch starts no more pieces.
+    until: Instant,
 }
 
 impl SolverPool {
@@ -134,9 +142,19 @@ impl SolverPool {
     }
 
     /// A place in line for a new batch (a solve batch, a generated batch, a booklet), whose
-    /// pieces each wait at most `patience`; batches are served in the order they took theirs.
+    /// pieces each wait at most `patience` and start only within the batch timeout from now;
+    /// batches are served in the order they took theirs.
     pub fn line(&self, patience: Duration) -> Line {
-        Line { patience, order: self.shared.batches.fetch_add(1, Ordering::Relaxed) }
+        let order = self.shared.batches.fetch_add(1, Ordering::Relaxed);
+        Line { patience, order, until: Instant::now() + self.shared.limits.batch_timeout }
+    }
+
+    /// Refuses a piece of a batch whose time has run out.
+    fn within_bound(&self, line: Line) -> Result<(), PoolError> {
+        if Instant::now() < line.until {
+            return Ok(());
+        }
+        Err(PoolError::BatchSpent(self.shared.limits.batch_timeout))
     }
 
     /// Whether a caller would be admitted now; refuses as [`SolverPool::run`] would. A streamed
@@ -264,6 +282,7 @@ impl SolverPool {
         F: FnOnce(&mut Deadline) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
+        self.within_bound(line)?;
         let waiting = Instant::now();
         let gave_up = waiting + line.patience;
         let admission = self.place_within(gave_up).await?;
@@ -281,6 +300,7 @@ impl SolverPool {
         F: FnMut(&mut Deadline, Turn) -> Result<T, Interrupted> + Send + 'static,
         T: Send + 'static,
     {
+        self.within_bound(line)?;
         let waiting = Instant::now();
         let gave_up = waiting + line.patience;
         let admission = self.place_within(gave_up).await?;
@@ -459,6 +479,7 @@ mod tests {
             queue_timeout: Duration::from_millis(50),
             solve_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(10),
+            batch_timeout: Duration::from_secs(60),
         })
     }
 
@@ -662,6 +683,19 @@ mod tests {
         release.send(()).unwrap();
         assert_eq!(busy.await.unwrap(), Ok(true));
         assert_eq!(patient.await.unwrap(), Ok(2));
+    }
+
+    #[tokio::test]
+    async fn a_batch_starts_no_piece_past_its_bound() {
+        let spent = SolverPool::new(PoolLimits { batch_timeout: Duration::ZERO, ..pool(1, 0).limits() });
+        let line = spent.line(Duration::from_secs(5));
+        assert_eq!(spent.run_patiently(Work::Batch, line, |_| Ok(1)).await, Err(PoolError::BatchSpent(Duration::ZERO)));
+        let inline = spent.run_patiently_inline_first(Work::Batch, line, |_, _| Ok(1)).await;
+        assert_eq!(inline, Err(PoolError::BatchSpent(Duration::ZERO)));
+        // The bound is the batch's, not the server's: single requests go on.
+        assert_eq!(spent.run(Work::Solve, |_| Ok(2)).await, Ok(2));
+        let within = pool(1, 0);
+        assert_eq!(within.run_patiently(Work::Batch, within.line(Duration::from_secs(5)), |_| Ok(3)).await, Ok(3));
     }
 
     #[tokio::test]

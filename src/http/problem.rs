@@ -217,6 +217,11 @@ pub enum ApiError {
     UnknownPuzzle(String),
     #[error("the line is longer than the limit of {0} bytes")]
     LineTooLong(usize),
+    #[error(
+        "the batch went past its bound of {} ms (`--batch-timeout-ms`) before this item was started; send the rest as another batch",
+        .0.as_millis()
+    )]
+    BatchSpent(Duration),
     #[error("the request body stopped arriving for {} ms", .0.as_millis())]
     BodyStalled(Duration),
     #[error("{HEAD_TOO_LARGE}")]
@@ -242,7 +247,7 @@ impl ApiError {
             ApiError::Overloaded(_) => Kind::Overloaded,
             ApiError::ShuttingDown => Kind::ShuttingDown,
             ApiError::NotFound(_) | ApiError::UnknownPuzzle(_) => Kind::NotFound,
-            ApiError::BodyStalled(_) => Kind::RequestTimeout,
+            ApiError::BodyStalled(_) | ApiError::BatchSpent(_) => Kind::RequestTimeout,
             ApiError::LineTooLong(_) => Kind::PayloadTooLarge,
             ApiError::HeadTooLarge => Kind::HeadersTooLarge,
             ApiError::Internal => Kind::Internal,
@@ -293,6 +298,7 @@ impl From<PoolError> for ApiError {
             PoolError::Overloaded(reason) => ApiError::Overloaded(reason),
             PoolError::TimedOut(timeout) => ApiError::SolveTimeout(timeout),
             PoolError::Panicked => ApiError::Internal,
+            PoolError::BatchSpent(bound) => ApiError::BatchSpent(bound),
         }
     }
 }

@@ -30,6 +30,7 @@ impl AppState {
             queue_timeout: config.queue_timeout(),
             solve_timeout: config.solve_timeout(),
             request_timeout: config.request_timeout(),
+            batch_timeout: config.batch_timeout(),
         });
         AppState {
             pool,

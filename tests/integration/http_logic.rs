@@ -718,6 +718,29 @@ async fn a_generate_batch_streams_count_puzzles_from_consecutive_seeds() {
     assert_eq!(cli, http);
 }
 
+/// A batch past `--batch-timeout-ms` starts no more items: each is a problem line of its own.
+#[tokio::test]
+async fn a_batch_past_its_bound_answers_every_item_left_with_a_problem_line() {
+    let spent = || router(&ServeConfig { batch_timeout_ms: 0, ..config() });
+    let lines = generate_batch(spent(), json!({ "difficulty": "easy", "seed": 1, "count": 3 })).await;
+    let problems: Vec<&Value> = lines.iter().filter(|line| line["type"].is_string()).collect();
+    assert_eq!(problems.len(), 3, "{lines:?}");
+    for (index, problem) in problems.into_iter().enumerate() {
+        assert_eq!((&problem["index"], &problem["status"]), (&json!(index), &json!(408)), "{problem}");
+        assert!(problem["type"].as_str().unwrap().ends_with("/request-timeout"), "{problem}");
+        assert!(problem["detail"].as_str().unwrap().contains("--batch-timeout-ms"), "{problem}");
+    }
+    let body = format!("{PUZZLE}\n{PUZZLE}\n");
+    let request = axum::http::Request::post("/v1/solve/batch")
+        .header("content-type", "application/x-ndjson")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    let (status, lines) = ndjson_reply(spent(), request).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines.iter().all(|line| line["status"] == 408), "{lines:?}");
+}
+
 #[tokio::test]
 async fn a_generate_batch_takes_what_generate_takes() {
     // Another size and representation, puzzles made to order, a variant: each line as /v1/generate's.
