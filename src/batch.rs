@@ -46,7 +46,7 @@ fn block_lines(threads: usize) -> usize {
 /// pencil marks, 15,625 characters, and what follows them). A longer line is answered with an
 /// error as soon as it is known to be one, and the rest of it is dropped as it is read, so it
 /// never fills memory.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Bytes read per block of `lines` lines: room for that many lines of 81 cells and a newline.
 fn block_bytes(lines: usize) -> usize {
@@ -54,7 +54,7 @@ fn block_bytes(lines: usize) -> usize {
 }
 
 /// What a batch command does with each puzzle.
-pub trait LineJob: Sync {
+pub(crate) trait LineJob: Sync {
     type Output: Send;
     /// Puzzles a worker takes at a time: enough to make the shared cursor cheap, few enough that
     /// the threads finish a block together.
@@ -68,7 +68,7 @@ pub trait LineJob: Sync {
 /// Why a puzzle line gets no answer. Errors keep what they need to be written, not a formatted
 /// message: an answer is built for every line, and most never need a string at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LineError {
+pub(crate) enum LineError {
     Invalid(BoardError),
     Unanswerable(Unanswerable),
     /// A grid of another size, or under a variant's rules, without an answer; its shape writes
@@ -171,7 +171,7 @@ macro_rules! within {
 /// size's cell count is a grid of that size, with the size's default box unless `shape` gives
 /// one ([`Shape::default_for`]). With a variant's rules, every line is played by them.
 #[derive(Clone, Debug, Default)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// The box shape every line has (`--box`), when not the size's default.
     pub shape: Option<Shape>,
     /// The variant every line is played by (`--variant`, `--constraints`), if any.
@@ -214,7 +214,7 @@ fn followed<T>(answer: Result<Marked<T>, Unanswerable<sizes::rules::Conflict>>, 
 /// that cross out the one solution's value of a cell are refused, as `rate` and `explain` refuse
 /// them. Several solutions leave nothing to check the marks against.
 #[derive(Clone, Debug, Default)]
-pub struct Solve {
+pub(crate) struct Solve {
     pub rules: Rules,
     /// How long one puzzle may take (`--timeout-ms`); none, no limit.
     pub timeout: Option<Duration>,
@@ -279,7 +279,7 @@ fn solved_classic(board: &Board, timeout: Option<Duration>) -> Result<(AnyGrid, 
 /// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form; from a line
 /// of pencil marks, those the player's marks keep too.
 #[derive(Clone, Debug, Default)]
-pub struct Candidates {
+pub(crate) struct Candidates {
     pub rules: Rules,
 }
 
@@ -307,7 +307,7 @@ impl LineJob for Candidates {
 /// `sudokud rate`: how hard the puzzle is for a person, for grids of every size and variant
 /// (read as [`Rules`] says).
 #[derive(Clone, Debug, Default)]
-pub struct Rate {
+pub(crate) struct Rate {
     pub rules: Rules,
     /// How long one puzzle may take (`--timeout-ms`); none, no limit.
     pub timeout: Option<Duration>,
@@ -354,7 +354,7 @@ fn write_rating(rating: &Rating, out: &mut impl Write) -> io::Result<()> {
 /// `sudokud explain`: every step to the solution, for grids of every size and variant (read as
 /// [`Rules`] says).
 #[derive(Clone, Debug, Default)]
-pub struct Explain {
+pub(crate) struct Explain {
     pub rules: Rules,
     /// How long one puzzle may take (`--timeout-ms`); none, no limit.
     pub timeout: Option<Duration>,
@@ -392,7 +392,7 @@ impl LineJob for Explain {
 /// How an input holds its puzzles (`--input-format`); without the flag, each input's first
 /// puzzle line tells ([`detect`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputFormat {
+pub(crate) enum InputFormat {
     /// A puzzle per line, the line's first field: what follows whitespace, `#`, `:`, `,` or `;`
     /// is not read.
     Line,
@@ -406,7 +406,7 @@ pub enum InputFormat {
 /// line tells ([`detect`]); see [`Reader::split`]. A line that is not UTF-8 is read with its
 /// invalid bytes replaced by U+FFFD (so it gets an `invalid board` error), instead of failing
 /// the batch.
-pub fn run<J: LineJob>(
+pub(crate) fn run<J: LineJob>(
     job: &J,
     mut input: impl BufRead,
     out: &mut impl Write,
@@ -490,7 +490,7 @@ struct ReadPuzzle<'a> {
 
 /// Why the rows of a grid (`--input-format grid`) make none.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GridError {
+pub(crate) enum GridError {
     /// The first row's length is no size.
     #[error("the grid's first row has {found} cells; a row has as many as the grid's size, {}", sizes_list())]
     Size {
@@ -753,7 +753,7 @@ impl GridRows {
 
 /// What `sudokud generate` makes: puzzles of a shape, level and symmetry.
 #[derive(Clone, Debug)]
-pub struct Generate {
+pub(crate) struct Generate {
     pub shape: Shape,
     pub level: Level,
     pub symmetry: Symmetry,
@@ -789,7 +789,7 @@ impl Generate {
 
 /// `sudokud generate`: `count` puzzles of `job` from seeds `first_seed`, `first_seed + 1`, ...,
 /// one line each (see [`Generate::line`]).
-pub fn generate(
+pub(crate) fn generate(
     job: &Generate,
     first_seed: u64,
     count: u64,

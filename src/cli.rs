@@ -33,14 +33,14 @@ use crate::{healthcheck, print, server, telemetry};
 #[command(name = "sudokud", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    command: Option<Command>,
 
     #[command(flatten)]
-    pub serve: ServeConfig,
+    serve: ServeConfig,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+enum Command {
     /// Serve the HTTP API (the default).
     Serve(Deferred<ServeConfig>),
     /// Solve puzzles in batch: one answer line per puzzle, in input order.
@@ -150,7 +150,7 @@ pub enum Command {
 /// instructions of parsing `sudokud solve FILE`'s command line (callgrind), and a batch run pays
 /// its start once per file of puzzles.
 #[derive(Debug)]
-pub struct Deferred<T>(pub T);
+struct Deferred<T>(T);
 
 impl<T: Args> Args for Deferred<T> {
     fn augment_args(command: clap::Command) -> clap::Command {
@@ -189,43 +189,43 @@ impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
 }
 
 #[derive(Debug, Args)]
-pub struct BatchArgs {
+struct BatchArgs {
     /// Puzzle files; stdin when none.
-    pub files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
-    pub threads: Option<NonZeroUsize>,
+    threads: Option<NonZeroUsize>,
     /// How the inputs hold their puzzles [default: told by each input's first puzzle line: a
     /// grid when it is a row of N cells, a border or a header].
     #[arg(long, value_name = "FORMAT")]
-    pub input_format: Option<InputFormat>,
+    input_format: Option<InputFormat>,
 }
 
 /// The arguments of the batch commands that read every size and variant: [`BatchArgs`], the
 /// box and a variant's rules.
 #[derive(Debug, Args)]
-pub struct GridBatchArgs {
+struct GridBatchArgs {
     #[command(flatten)]
-    pub batch: BatchArgs,
+    batch: BatchArgs,
     #[command(flatten)]
-    pub rules: RulesArgs,
+    rules: RulesArgs,
 }
 
 /// How puzzles are read and played: the box and a variant's rules, for the batch commands and
 /// `render`.
 #[derive(Debug, Args)]
-pub struct RulesArgs {
+struct RulesArgs {
     /// The box of every puzzle, rows x columns (2 to 5 each), when not its size's default:
     /// `3x2` for 6x6 grids of boxes 3 rows high.
     #[arg(long = "box", value_name = "RxC")]
-    pub shape: Option<Shape>,
+    shape: Option<Shape>,
     /// A variant by name, shorthand for its constraints.
     #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
-    pub variant: Option<Preset>,
+    variant: Option<Preset>,
     /// A variant's constraints as JSON, the `constraints` object of the HTTP API
     /// (`{"diagonals":"both","anti_knight":true}`), or `@FILE` to read it from a file.
     #[arg(long, value_name = "JSON|@FILE")]
-    pub constraints: Option<String>,
+    constraints: Option<String>,
 }
 
 impl RulesArgs {
@@ -243,10 +243,10 @@ impl GridBatchArgs {
 
 /// How long one puzzle may take, for the commands that solve or rate.
 #[derive(Debug, Args)]
-pub struct TimeoutArgs {
+struct TimeoutArgs {
     /// Give up on a puzzle after this long, saying it ran out of time [default: no limit].
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_ms: Option<u64>,
+    timeout_ms: Option<u64>,
 }
 
 impl TimeoutArgs {
@@ -257,11 +257,11 @@ impl TimeoutArgs {
 
 /// [`GridBatchArgs`], and how long one puzzle may take: `solve`, `rate` and `explain`.
 #[derive(Debug, Args)]
-pub struct TimedBatchArgs {
+struct TimedBatchArgs {
     #[command(flatten)]
-    pub grid: GridBatchArgs,
+    grid: GridBatchArgs,
     #[command(flatten)]
-    pub timeout: TimeoutArgs,
+    timeout: TimeoutArgs,
 }
 
 /// A variant's rules from `--variant` and `--constraints` (JSON, or `@FILE`), if any, or why the
@@ -287,21 +287,21 @@ fn read_variant(
 
 /// What puzzles are made from besides their level, for `generate` and `booklet`.
 #[derive(Debug, Args)]
-pub struct MadeArgs {
+struct MadeArgs {
     /// The seed of the first puzzle; puzzle i is made from SEED + i [default: a fresh one, printed
     /// on each line of `generate`].
     #[arg(long, value_name = "SEED")]
-    pub seed: Option<u64>,
+    seed: Option<u64>,
     /// The pattern the givens make.
     #[arg(long, default_value_t = Symmetry::None, value_name = "SYMMETRY", value_parser = choice::<Symmetry>())]
-    pub symmetry: Symmetry,
+    symmetry: Symmetry,
     /// The grid's size: 4, 6, 8, 9, 10, 12, 15, 16, 20 or 25 [default: 9, or the size of --box].
     #[arg(long, value_name = "N")]
-    pub size: Option<u64>,
+    size: Option<u64>,
     /// The box, rows x columns, when not the size's default: `3x2` for 6x6 grids of boxes 3
     /// rows high.
     #[arg(long = "box", value_name = "RxC")]
-    pub shape: Option<Shape>,
+    shape: Option<Shape>,
 }
 
 impl MadeArgs {
@@ -317,106 +317,106 @@ impl MadeArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct GenerateArgs {
+struct GenerateArgs {
     /// How hard the puzzles are for a person.
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Level>())]
-    pub difficulty: Level,
+    difficulty: Level,
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_name = "N")]
-    pub count: u64,
+    count: u64,
     #[command(flatten)]
-    pub made: MadeArgs,
+    made: MadeArgs,
     /// Worker threads [default: the number of CPUs].
     #[arg(long, value_name = "N")]
-    pub threads: Option<NonZeroUsize>,
+    threads: Option<NonZeroUsize>,
     /// Make puzzles of a variant, by name (jigsaw regions and killer cages are made too).
     #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
-    pub variant: Option<Preset>,
+    variant: Option<Preset>,
     /// Make puzzles for a variant's constraints, as JSON or `@FILE` (as for `solve`).
     #[arg(long, value_name = "JSON|@FILE")]
-    pub constraints: Option<String>,
+    constraints: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+struct RenderArgs {
     /// The puzzle, one line.
-    pub puzzle: String,
+    puzzle: String,
     /// svg, png or pdf [default: --output's extension, else svg].
     #[arg(long, value_name = "FORMAT", value_parser = choice::<ImageFormat>())]
-    pub format: Option<ImageFormat>,
+    format: Option<ImageFormat>,
     /// Pixels, for SVG and PNG.
     #[arg(long, default_value_t = render::DEFAULT_WIDTH, value_name = "PIXELS",
           value_parser = clap::value_parser!(u32).range(i64::from(*render::WIDTHS.start())..=i64::from(*render::WIDTHS.end())))]
-    pub width: u32,
+    width: u32,
     /// The sheet of a PDF.
     #[arg(long, default_value_t = Paper::A4, value_name = "PAPER", value_parser = choice::<Paper>())]
-    pub paper: Paper,
+    paper: Paper,
     /// Draw the solution's values in red.
     #[arg(long)]
-    pub solution: bool,
+    solution: bool,
     /// Draw the basic candidates of every blank cell.
     #[arg(long, conflicts_with = "marks")]
-    pub candidates: bool,
+    candidates: bool,
     /// Draw these pencil marks: one line of N x N x N characters, as `candidates` writes.
     #[arg(long, value_name = "LINE")]
-    pub marks: Option<String>,
+    marks: Option<String>,
     /// A title above the grid.
     #[arg(long, value_name = "TEXT")]
-    pub title: Option<String>,
+    title: Option<String>,
     #[command(flatten)]
-    pub rules: RulesArgs,
+    rules: RulesArgs,
     #[command(flatten)]
-    pub timeout: TimeoutArgs,
+    timeout: TimeoutArgs,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct BookletArgs {
+struct BookletArgs {
     /// Files of puzzles to print, one per line (instead of --count).
     #[arg(conflicts_with = "count", required_unless_present = "count")]
-    pub files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
     /// How many puzzles to make.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=render::booklet::MAX_PUZZLES as u64))]
-    pub count: Option<u64>,
+    count: Option<u64>,
     /// How hard the made puzzles are.
     #[arg(long, default_value_t = Level::Medium, value_name = "LEVEL", value_parser = choice::<Level>())]
-    pub difficulty: Level,
+    difficulty: Level,
     #[command(flatten)]
-    pub made: MadeArgs,
+    made: MadeArgs,
     /// Puzzles to a page.
     #[arg(long, default_value = "4", value_name = "K", value_parser = per_page)]
-    pub per_page: PerPage,
+    per_page: PerPage,
     /// The sheet.
     #[arg(long, default_value_t = Paper::A4, value_name = "PAPER", value_parser = choice::<Paper>())]
-    pub paper: Paper,
+    paper: Paper,
     /// A title at the top of every page.
     #[arg(long, value_name = "TEXT")]
-    pub title: Option<String>,
+    title: Option<String>,
     /// Leave out the answer pages.
     #[arg(long)]
-    pub no_answers: bool,
+    no_answers: bool,
     /// Every puzzle's variant, by name.
     #[arg(long, value_name = "VARIANT", value_parser = choice::<Preset>())]
-    pub variant: Option<Preset>,
+    variant: Option<Preset>,
     /// Every puzzle's constraints, as JSON or `@FILE` (as for `solve`).
     #[arg(long, value_name = "JSON|@FILE")]
-    pub constraints: Option<String>,
+    constraints: Option<String>,
     /// The file to write [default: stdout].
     #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct HealthcheckArgs {
+struct HealthcheckArgs {
     /// The server's address; an unspecified IP (0.0.0.0) means this host.
     #[arg(long, env = "SUDOKUD_ADDR", default_value = "0.0.0.0:8080")]
-    pub addr: SocketAddr,
+    addr: SocketAddr,
     /// Give up after this long.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
-    pub timeout_ms: u64,
+    timeout_ms: u64,
 }
 
 /// Reads a [`Choice`] by name; its one list gives the possible values `--help` and errors show.

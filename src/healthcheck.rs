@@ -9,7 +9,7 @@ use std::time::Duration;
 
 /// Asks `http://addr/healthz`. An unspecified address (the server's `0.0.0.0` or `[::]`)
 /// means this host, so it is replaced by loopback.
-pub fn check(addr: SocketAddr, timeout: Duration) -> Result<(), String> {
+pub(crate) fn check(addr: SocketAddr, timeout: Duration) -> Result<(), String> {
     let addr = match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()),
         IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), addr.port()),

@@ -14,7 +14,7 @@ use crate::solver::{Deadline, Never, Unanswerable};
 use crate::variants::{Constraints, Preset, Puzzle};
 
 /// What `sudokud render` draws.
-pub struct RenderJob {
+pub(crate) struct RenderJob {
     pub puzzle: String,
     /// Its box and variant.
     pub rules: Rules,
@@ -39,7 +39,7 @@ fn read_puzzle(line: &str, rules: &Rules) -> Result<Puzzle, String> {
 }
 
 /// The drawing's bytes, or why there is none.
-pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
+pub(crate) fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
     if let Some(title) = &job.title {
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
@@ -78,7 +78,7 @@ pub fn render(job: &RenderJob) -> Result<Vec<u8>, String> {
 }
 
 /// Where `sudokud booklet` takes its puzzles from.
-pub enum BookletSource<'a> {
+pub(crate) enum BookletSource<'a> {
     /// `count` made from `first`'s seed on, for a variant's rules if any (checked as offered).
     Made { first: PuzzleId, count: usize, variant: Option<(Option<Preset>, Constraints)> },
     /// The puzzle lines of files (the first tab-separated field; `#` lines and empty ones
@@ -87,7 +87,7 @@ pub enum BookletSource<'a> {
 }
 
 /// What `sudokud booklet` prints besides its puzzles.
-pub struct BookletLayout {
+pub(crate) struct BookletLayout {
     pub title: Option<String>,
     pub paper: Paper,
     pub per_page: PerPage,
@@ -95,7 +95,7 @@ pub struct BookletLayout {
 }
 
 /// The booklet's PDF, or why there is none (naming the file and line at fault).
-pub fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>, String> {
+pub(crate) fn booklet(source: BookletSource, layout: &BookletLayout) -> Result<Vec<u8>, String> {
     if let Some(title) = &layout.title {
         render::check_title(title).map_err(|error| format!("--title: {error}"))?;
     }
@@ -164,7 +164,7 @@ fn given_puzzles(files: &[std::path::PathBuf], rules: &Rules) -> Result<Vec<Book
 }
 
 /// Writes `bytes` to `output`, or stdout when none.
-pub fn write_out(output: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_out(output: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
     match output {
         Some(path) => std::fs::write(path, bytes),
         None => {

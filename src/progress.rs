@@ -10,12 +10,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Counts puzzles done; a bar with ETA when the total is known, a spinner with the rate when not.
 #[derive(Debug)]
-pub struct Progress(Option<ProgressBar>);
+pub(crate) struct Progress(Option<ProgressBar>);
 
 impl Progress {
     /// A bar for `total()` puzzles (when known), drawn only if stderr is a terminal; `total` is
     /// not called otherwise, so counting the input costs nothing when no one watches.
-    pub fn on_stderr(total: impl FnOnce() -> Option<u64>) -> Progress {
+    pub(crate) fn on_stderr(total: impl FnOnce() -> Option<u64>) -> Progress {
         if !std::io::stderr().is_terminal() {
             return Progress::hidden();
         }
@@ -35,19 +35,19 @@ impl Progress {
     }
 
     /// Draws nothing.
-    pub fn hidden() -> Progress {
+    pub(crate) fn hidden() -> Progress {
         Progress(None)
     }
 
     /// `done` more puzzles are done. Cheap and callable from any thread.
-    pub fn advance(&self, done: usize) {
+    pub(crate) fn advance(&self, done: usize) {
         if let Some(bar) = &self.0 {
             bar.inc(done as u64);
         }
     }
 
     /// Clears the bar, so the terminal holds only the command's output.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();
         }
@@ -56,7 +56,7 @@ impl Progress {
 
 /// The lines of `paths`, read once ahead to give the bar its length; `None` for stdin (no paths)
 /// or when a file cannot be read (the command reports that itself).
-pub fn count_lines(paths: &[PathBuf]) -> Option<u64> {
+pub(crate) fn count_lines(paths: &[PathBuf]) -> Option<u64> {
     if paths.is_empty() {
         return None;
     }

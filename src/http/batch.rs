@@ -47,7 +47,7 @@ use crate::variants::{Constraints, Puzzle};
 const CHUNK_BOARDS: usize = 64;
 
 /// The media type of newline-delimited JSON, in and out.
-pub const NDJSON: &str = "application/x-ndjson";
+pub(crate) const NDJSON: &str = "application/x-ndjson";
 
 /// What a batch request must send, as the detail of its 415.
 const BATCH_MEDIA_TYPES: &str = "JSON (`application/json`) or NDJSON (`application/x-ndjson`)";
@@ -89,7 +89,7 @@ fn json_batch(chunks: Vec<Vec<BatchResult>>) -> Response {
 const RESULT_BYTES: usize = 128;
 
 /// `POST /v1/solve/batch`.
-pub async fn solve_batch(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
+pub(super) async fn solve_batch(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
     let is_ndjson = media_type(request.headers()).is_some_and(|essence| essence.eq_ignore_ascii_case(NDJSON));
     if !is_ndjson && !has_json_content_type(request.headers()) {
         return Err(ApiError::UnsupportedMediaType(BATCH_MEDIA_TYPES));

@@ -87,7 +87,7 @@ impl<S: Clone> Layer<S> for WhenAskedLayer {
 /// put around a clone of it for each such request, so cloning this (once a request) clones the
 /// service alone, not the compressor's policy.
 #[derive(Clone)]
-pub struct WhenAsked<S> {
+pub(super) struct WhenAsked<S> {
     inner: S,
 }
 

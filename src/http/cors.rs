@@ -21,14 +21,14 @@ use super::routes::Served;
 
 /// Wraps a service in CORS for `origins` (`*` for any).
 #[derive(Clone)]
-pub struct PreflightsLayer {
+pub(super) struct PreflightsLayer {
     cors: CorsLayer,
     served: Served,
 }
 
 impl PreflightsLayer {
     /// CORS for `origins`, in front of the router of the routes `served`.
-    pub fn new(origins: &[String], served: Served) -> PreflightsLayer {
+    pub(super) fn new(origins: &[String], served: Served) -> PreflightsLayer {
         let allow_origin = if origins.iter().any(|origin| origin == "*") {
             AllowOrigin::any()
         } else {
@@ -55,7 +55,7 @@ impl<S: Clone> Layer<S> for PreflightsLayer {
 
 /// The service with CORS ([`Cors`]) and without, for `OPTIONS` requests that are not preflights.
 #[derive(Clone)]
-pub struct Preflights<S> {
+pub(super) struct Preflights<S> {
     cors: Cors<S>,
     plain: S,
     served: Served,

@@ -18,7 +18,7 @@ use super::{ApiError, AppState};
 /// array of their fields (`["53..7..."]`), which no client means to send. Rejections: 415 for
 /// a missing or non-JSON content type, 413 for a body over the limit, 400 for malformed JSON,
 /// and 422 for well-formed JSON of the wrong shape.
-pub struct JsonBody<T>(pub T);
+pub(super) struct JsonBody<T>(pub T);
 
 impl<T: JsonObject> FromRequest<AppState> for JsonBody<T> {
     type Rejection = ApiError;
@@ -35,7 +35,7 @@ impl<T: JsonObject> FromRequest<AppState> for JsonBody<T> {
 /// Reads a request body of at most `limit` bytes (413 `payload-too-large` past it: at once when
 /// its `Content-Length` says so, else as soon as more arrives). A body that arrives in one frame,
 /// as a small one does with its head, is kept as hyper read it rather than copied.
-pub async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
+pub(super) async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ApiError> {
     let size_hint = body.size_hint().lower();
     if size_hint > u64::try_from(limit).unwrap_or(u64::MAX) {
         return Err(ApiError::PayloadTooLarge(limit));
@@ -70,7 +70,7 @@ pub async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ApiErro
 
 /// A type a JSON object body is read into, by serde, or without it when the body is in the one
 /// form the type reads itself.
-pub trait JsonObject: DeserializeOwned {
+pub(super) trait JsonObject: DeserializeOwned {
     /// The value serde would read from `bytes`, when they are in the form the type reads without
     /// serde; `None` (the default) sends them to serde. For `{"board":"53..7..."}`, the body of
     /// most solves, serde's reader and its checks took 1,750 of the request's 35,700 instructions.
@@ -81,7 +81,7 @@ pub trait JsonObject: DeserializeOwned {
 
 /// Reads one JSON object into `T`: 400 for malformed JSON, 422 for JSON of another type or shape,
 /// naming the member at fault (see [`shape_error`]).
-pub fn parse_object<T: JsonObject>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(super) fn parse_object<T: JsonObject>(bytes: &[u8]) -> Result<T, ApiError> {
     match T::read_plain(bytes) {
         Some(value) => Ok(value),
         None => read_object(bytes, PhantomData, |error| shape_error::<T>(bytes, error)),
@@ -92,7 +92,7 @@ pub fn parse_object<T: JsonObject>(bytes: &[u8]) -> Result<T, ApiError> {
 /// is and its value is a string without escapes: `{"board":"53..7..."}`,
 /// with JSON's whitespace between any two tokens. Such a string reads as its bytes, so a
 /// [`JsonObject::read_plain`] can take it as it is; anything else is `None`, left to serde.
-pub fn sole_string_member<'a>(bytes: &'a [u8], name: &str) -> Option<&'a str> {
+pub(super) fn sole_string_member<'a>(bytes: &'a [u8], name: &str) -> Option<&'a str> {
     /// What follows `token` in `rest`, when `token` comes next after JSON whitespace.
     fn after<'b>(rest: &'b [u8], token: &[u8]) -> Option<&'b [u8]> {
         let start = rest.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(rest.len());
@@ -114,7 +114,7 @@ pub fn sole_string_member<'a>(bytes: &'a [u8], name: &str) -> Option<&'a str> {
 
 /// [`parse_object`] with a seed, for readers that need more than a type (a limit, say) or that
 /// borrow from the body.
-pub fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
+pub(super) fn parse_object_seed<'de, S: DeserializeSeed<'de>>(bytes: &'de [u8], seed: S) -> Result<S::Value, ApiError> {
     read_object(bytes, seed, |error| without_position(&error))
 }
 
@@ -203,12 +203,12 @@ fn shape_error<T: DeserializeOwned>(bytes: &[u8], error: serde_json::Error) -> S
 
 /// Reads a JSON value already known to be well-formed (a part of a checked body) into `T`: 422
 /// when it does not fit, naming the member at fault as [`parse_object`] does.
-pub fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
+pub(super) fn parse_value<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
     serde_json::from_str(json).map_err(|error| ApiError::InvalidRequest(shape_error::<T>(json.as_bytes(), error)))
 }
 
 /// `application/json` or any `application/*+json`, with any parameters, in any case.
-pub fn has_json_content_type(headers: &HeaderMap) -> bool {
+pub(super) fn has_json_content_type(headers: &HeaderMap) -> bool {
     media_type(headers).is_some_and(|essence| {
         let (kind, subtype) = essence.as_bytes().split_at(essence.len().min(12));
         kind.eq_ignore_ascii_case(b"application/")
@@ -223,7 +223,7 @@ fn ends_with_ignore_case(text: &[u8], suffix: &[u8]) -> bool {
 
 /// The request's media type without parameters, as sent (media types are case-insensitive:
 /// compare with `eq_ignore_ascii_case`): `Application/JSON` for `Application/JSON; charset=utf-8`.
-pub fn media_type(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn media_type(headers: &HeaderMap) -> Option<&str> {
     let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
     // `to_str` let through visible ASCII, spaces and tabs only: ASCII trimming is all of it, and
     // a byte loop is a third of `split` and `trim`'s instructions on a solve's request.

@@ -47,7 +47,7 @@ impl<S> Layer<S> for FrontLayer {
 /// response, counts and times the request by route, and writes the access log line when the
 /// response head is ready (for a streamed NDJSON batch, at the start of the stream).
 #[derive(Clone, Debug)]
-pub struct Front<S> {
+pub(super) struct Front<S> {
     inner: S,
     served: Served,
 }

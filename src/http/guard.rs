@@ -46,7 +46,7 @@ impl<S> Layer<S> for GuardLayer {
 /// when the handler panics (the panic message stays in the server's log), and renders every error
 /// response as `application/problem+json` with the request's path and id.
 #[derive(Clone, Debug)]
-pub struct Guard<S> {
+pub(super) struct Guard<S> {
     inner: S,
     layer: GuardLayer,
 }

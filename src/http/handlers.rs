@@ -25,7 +25,7 @@ const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 /// `/v1/solve/batch`. A member it does not have is refused, naming it ([`member::Object`]).
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct BoardRequest {
+pub(super) struct BoardRequest {
     #[serde(default)]
     pub board: JsonBoard,
     /// The box shape, `"2x3"`, where the board's size has several; absent, the size's default.
@@ -74,7 +74,7 @@ pub(super) fn with_rules(
 
 impl BoardRequest {
     /// The board of any size under its rules, and its representation.
-    pub fn puzzle(self) -> Result<(Puzzle, Format), ApiError> {
+    pub(super) fn puzzle(self) -> Result<(Puzzle, Format), ApiError> {
         let (grid, format) = self.board.with_box(self.shape)?;
         Ok((with_rules(grid, self.variant, self.constraints)?, format))
     }
@@ -84,7 +84,7 @@ impl BoardRequest {
 /// player's pencil marks and the givens.
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct PlayerRequest {
+pub(super) struct PlayerRequest {
     #[serde(default)]
     pub board: JsonBoard,
     #[serde(default, rename = "box")]
@@ -125,7 +125,7 @@ impl JsonObject for PlayerRequest {
 impl PlayerRequest {
     /// The puzzle as [`BoardRequest::puzzle`] reads it, and the player's pencil marks and the
     /// givens if sent, checked against the board.
-    pub fn player(self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
+    pub(super) fn player(self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
         let PlayerRequest { board, shape, variant, constraints, candidates, givens } = self;
         let (puzzle, format) = BoardRequest { board, shape, variant, constraints }.puzzle()?;
         let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`givens`: {error}"));
@@ -161,7 +161,7 @@ fn shapes_differ(givens: Shape, board: Shape) -> String {
 }
 
 #[derive(Serialize)]
-pub struct SolveResponse {
+pub(super) struct SolveResponse {
     solution: FormattedGrid,
     unique: bool,
 }
@@ -170,7 +170,7 @@ impl SolveResponse {
     /// The JSON the derived `Serialize` writes (a test holds the two to the same bytes), written
     /// straight: the answer of every solve, alone or in a batch, a grid of symbols that need no
     /// escaping.
-    pub fn write_json(&self, out: &mut Vec<u8>) {
+    pub(super) fn write_json(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"solution\":");
         self.solution.write_json(out);
         out.extend_from_slice(if self.unique { b",\"unique\":true}" } else { b",\"unique\":false}" });
@@ -191,14 +191,14 @@ impl IntoResponse for SolveResponse {
 }
 
 /// An answer of `body`, JSON, with nothing else to say.
-pub fn json_response(body: Body) -> Response {
+pub(super) fn json_response(body: Body) -> Response {
     let mut response = Response::new(body);
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
 
 /// `POST /v1/solve`: the solution in the request's representation, and whether it is unique.
-pub async fn solve(
+pub(super) async fn solve(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<SolveResponse, ApiError> {
@@ -215,19 +215,21 @@ pub async fn solve(
 }
 
 /// The answer to a solve, from the puzzle's verdict.
-pub fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveResponse, ApiError> {
+pub(super) fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Result<SolveResponse, ApiError> {
     let (solution, unique) = verdict.solved()?;
     Ok(SolveResponse { solution: FormattedGrid { grid: solution, format }, unique })
 }
 
 /// `POST /v1/validate`: conflicts and completeness. Cheap enough to run inline.
-pub async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation<Conflict>>, ApiError> {
+pub(super) async fn validate(
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<Validation<Conflict>>, ApiError> {
     let (puzzle, _) = request.puzzle()?;
     Ok(Json(puzzle.validate()))
 }
 
 #[derive(Serialize)]
-pub struct CandidatesResponse {
+pub(super) struct CandidatesResponse {
     /// N rows of N arrays: the values possible in each cell, empty for a filled one.
     candidates: Marks,
     /// The same marks as one line of N x N x N characters, a filled cell as its value alone.
@@ -236,7 +238,9 @@ pub struct CandidatesResponse {
 
 /// `POST /v1/candidates`: the pencil marks of every blank cell after the basic eliminations.
 /// Cheap enough to run inline.
-pub async fn candidates(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<CandidatesResponse>, ApiError> {
+pub(super) async fn candidates(
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<CandidatesResponse>, ApiError> {
     let (puzzle, _) = request.puzzle()?;
     let candidates = puzzle.candidates();
     let pencil_marks = candidates.to_line(&puzzle.grid());
@@ -246,7 +250,7 @@ pub async fn candidates(JsonBody(request): JsonBody<BoardRequest>) -> Result<Jso
 /// The body of `/v1/count`.
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct CountRequest {
+pub(super) struct CountRequest {
     #[serde(default)]
     board: JsonBoard,
     #[serde(default, rename = "box")]
@@ -279,7 +283,7 @@ impl JsonObject for CountRequest {}
 const DEFAULT_COUNT_LIMIT: usize = 1000;
 
 #[derive(Serialize)]
-pub struct CountResponse {
+pub(super) struct CountResponse {
     solutions: usize,
     /// The limit the count ran with, after the configured maximum.
     limit: usize,
@@ -288,7 +292,7 @@ pub struct CountResponse {
 }
 
 /// `POST /v1/count`: how many solutions the board has, up to a limit.
-pub async fn count(
+pub(super) async fn count(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CountRequest>,
 ) -> Result<Json<CountResponse>, ApiError> {
@@ -313,32 +317,32 @@ pub async fn count(
 const HEALTH: &str = concat!(r#"{"status":"ok","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
 
 /// `GET /healthz`: liveness. Answers as long as the process serves HTTP at all.
-pub async fn healthz() -> Response {
+pub(super) async fn healthz() -> Response {
     json_response(Body::from(HEALTH))
 }
 
 #[derive(Serialize)]
-pub struct Ready {
+pub(super) struct Ready {
     status: &'static str,
 }
 
 /// `GET /readyz`: 200 while taking traffic, 503 once shutdown has begun.
-pub async fn readyz(State(state): State<AppState>) -> Result<Json<Ready>, ApiError> {
+pub(super) async fn readyz(State(state): State<AppState>) -> Result<Json<Ready>, ApiError> {
     if state.readiness.is_ready() { Ok(Json(Ready { status: "ready" })) } else { Err(ApiError::ShuttingDown) }
 }
 
 /// `GET /metrics`: Prometheus text format.
-pub async fn metrics() -> impl IntoResponse {
+pub(super) async fn metrics() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], crate::metrics::render())
 }
 
 /// `GET /openapi.yaml`.
-pub async fn openapi() -> impl IntoResponse {
+pub(super) async fn openapi() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
 }
 
 /// Any path without a route.
-pub async fn not_found(uri: Uri) -> ApiError {
+pub(super) async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(uri.path().to_owned())
 }
 

@@ -39,7 +39,7 @@ use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{Constraints, Preset};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
-pub async fn rate(
+pub(super) async fn rate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<Rating>, ApiError> {
@@ -60,7 +60,7 @@ fn followed<T>(marked: Marked<T>) -> Result<T, ApiError> {
 }
 
 #[derive(Serialize)]
-pub struct HintResponse {
+pub(super) struct HintResponse {
     /// The board is complete: there is nothing left to do.
     solved: bool,
     /// The steps up to and including the next placement (see [`crate::variants::Puzzle::hint`]); empty when
@@ -79,7 +79,7 @@ pub struct HintResponse {
 }
 
 /// `POST /v1/hint`: the next value a person would place, and the eliminations that lead to it.
-pub async fn hint(
+pub(super) async fn hint(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<HintResponse>, ApiError> {
@@ -100,14 +100,14 @@ pub async fn hint(
 }
 
 #[derive(Serialize)]
-pub struct ExplainResponse {
+pub(super) struct ExplainResponse {
     steps: Vec<GridStep>,
     rating: Rating,
     solution: FormattedGrid,
 }
 
 /// `POST /v1/explain`: every step from the puzzle to its solution.
-pub async fn explain(
+pub(super) async fn explain(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<PlayerRequest>,
 ) -> Result<Json<ExplainResponse>, ApiError> {
@@ -129,7 +129,7 @@ pub async fn explain(
 /// naming it ([`member::Object`]).
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct GenerateRequest {
+pub(super) struct GenerateRequest {
     difficulty: Level,
     /// Absent: the server picks one and answers it, so the puzzle can be made again.
     #[serde(default, deserialize_with = "member::optional_integer")]
@@ -241,7 +241,7 @@ impl GenerateRequest {
 }
 
 #[derive(Serialize)]
-pub struct GenerateResponse {
+pub(super) struct GenerateResponse {
     puzzle: FormattedGrid,
     solution: FormattedGrid,
     rating: Rating,
@@ -380,7 +380,7 @@ where
 }
 
 /// `POST /v1/generate`: a new puzzle of the asked level.
-pub async fn generate(
+pub(super) async fn generate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
@@ -400,7 +400,7 @@ pub const MAX_GENERATE_BATCH: u64 = 1000;
 /// a solve batch's chunks do. A puzzle that fails (an order not met in time, a level not reached)
 /// is a problem line with its `index`, and the next ones follow. A client that goes away ends the
 /// stream: no puzzle is started for it after that.
-pub async fn generate_batch(
+pub(super) async fn generate_batch(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> Result<Response, ApiError> {
@@ -506,7 +506,7 @@ async fn generate_puzzle(
 
 /// The query of `/v1/daily`. Unknown parameters are ignored.
 #[derive(Deserialize)]
-pub struct DailyQuery {
+pub(super) struct DailyQuery {
     date: Option<String>,
     difficulty: Option<String>,
 }
@@ -517,7 +517,7 @@ const CACHE_SECONDS: u64 = 86_400;
 
 /// `GET /v1/daily`: the puzzle of a date (today in UTC when none) at a level (medium when none),
 /// the same for everybody (see [`PuzzleId::daily`]), cacheable by its `ETag`.
-pub async fn daily(
+pub(super) async fn daily(
     State(state): State<AppState>,
     query: Result<Query<DailyQuery>, QueryRejection>,
     headers: HeaderMap,
@@ -548,7 +548,7 @@ pub async fn daily(
 
 /// `GET /v1/puzzles/{id}`: a generated puzzle again, from the id `/v1/generate` or `/v1/daily`
 /// answered with it.
-pub async fn puzzle(
+pub(super) async fn puzzle(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,

@@ -14,7 +14,7 @@ mod guard;
 mod handlers;
 mod logic;
 mod playground;
-pub mod problem;
+pub(crate) mod problem;
 mod render;
 mod routes;
 mod state;

@@ -33,21 +33,21 @@ fn static_file(content_type: &'static str, body: &'static str) -> impl IntoRespo
 }
 
 /// `GET /`: the page.
-pub async fn index() -> impl IntoResponse {
+pub(super) async fn index() -> impl IntoResponse {
     static_file("text/html; charset=utf-8", INDEX_HTML)
 }
 
 /// `GET /playground.css`.
-pub async fn style() -> impl IntoResponse {
+pub(super) async fn style() -> impl IntoResponse {
     static_file("text/css; charset=utf-8", STYLE_CSS)
 }
 
 /// `GET /playground.js` (`text/javascript`, the type RFC 9239 settles on).
-pub async fn script() -> impl IntoResponse {
+pub(super) async fn script() -> impl IntoResponse {
     static_file("text/javascript; charset=utf-8", SCRIPT_JS)
 }
 
 /// `GET /favicon.svg`: the page's icon, so that browsers do not ask for a missing `/favicon.ico`.
-pub async fn favicon() -> impl IntoResponse {
+pub(super) async fn favicon() -> impl IntoResponse {
     static_file("image/svg+xml", FAVICON_SVG)
 }

@@ -25,7 +25,7 @@ use crate::solver::Unanswerable;
 pub const PROBLEM_BASE: &str = "https://sudokud.dev/problems/";
 
 /// What a one-board request must send, as the detail of its 415.
-pub const JSON_MEDIA_TYPE: &str = "JSON, sent with `Content-Type: application/json`";
+pub(super) const JSON_MEDIA_TYPE: &str = "JSON, sent with `Content-Type: application/json`";
 
 /// The detail of a 431, whether hyper refused the head or the guard did (`guard.rs`).
 const HEAD_TOO_LARGE: &str = "the request has more than 100 headers or a head larger than about 400 KB";
@@ -305,7 +305,7 @@ impl From<PoolError> for ApiError {
 
 /// What a problem response says, before the request's path and id are added.
 #[derive(Clone, Debug, Serialize)]
-pub struct Problem {
+struct Problem {
     #[serde(skip)]
     kind: Kind,
     detail: String,
@@ -318,10 +318,6 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn kind(&self) -> Kind {
-        self.kind
-    }
-
     fn from_status(status: StatusCode, body_limit: usize) -> Problem {
         let kind = Kind::from_status(status);
         let detail = match kind {
@@ -395,7 +391,7 @@ struct RequestContext<'a> {
 /// Where a board, or a generated puzzle, sits in a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Position {
+pub(super) enum Position {
     /// 0-based index in a JSON array of boards, or of a generate batch's puzzles.
     Index(usize),
     /// 0-based index in a JSON array of an entry written as a request (`board` and `box`).
@@ -409,13 +405,13 @@ pub enum Position {
 /// result goes. It has the members of a response's problem, with the board's [`Position`] in
 /// place of `instance` and `request_id` (the response carries the request id).
 #[derive(Debug)]
-pub struct ItemProblem {
+pub(super) struct ItemProblem {
     problem: Problem,
     position: Position,
 }
 
 impl ItemProblem {
-    pub fn new(error: ApiError, position: Position) -> ItemProblem {
+    pub(super) fn new(error: ApiError, position: Position) -> ItemProblem {
         let mut problem = Problem::from(error);
         // Pointers are relative to a request; in a JSON batch the request is `boards/<index>`,
         // and a bare board there is that request's `board`.
@@ -440,7 +436,7 @@ impl Serialize for ItemProblem {
 /// by the status the parser chose: a request line or header that is not HTTP/1.1 (400), a
 /// target longer than 65,534 bytes (414), or more than 100 headers or a head over about 400 KB
 /// (431). The request has no readable path, so the document has no `instance`.
-pub fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
+pub(crate) fn parser_rejection(status: StatusCode, request_id: &str) -> Vec<u8> {
     let (kind, detail) = match status {
         StatusCode::URI_TOO_LONG => (Kind::UriTooLong, "the request target is longer than 65,534 bytes"),
         StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => (Kind::HeadersTooLarge, HEAD_TOO_LARGE),

@@ -39,7 +39,7 @@ enum Shown<T> {
 /// ([`member::Object`]).
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct RenderRequest {
+pub(super) struct RenderRequest {
     #[serde(default)]
     board: JsonBoard,
     #[serde(default, rename = "box")]
@@ -104,7 +104,7 @@ fn drawing(format: ImageFormat, bytes: Vec<u8>, file_name: &str) -> Response {
 }
 
 /// `POST /v1/render`: one puzzle drawn, with its solution or pencil marks if asked.
-pub async fn render(
+pub(super) async fn render(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<RenderRequest>,
 ) -> Result<Response, ApiError> {
@@ -195,7 +195,7 @@ fn check_solution(
 /// ([`member::Object`]).
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
-pub struct BookletRequest {
+pub(super) struct BookletRequest {
     /// How many puzzles to make; or give `puzzles`.
     #[serde(default, deserialize_with = "member::optional_integer")]
     count: Option<u64>,
@@ -256,7 +256,7 @@ fn yes() -> bool {
 
 /// `POST /v1/booklet`: puzzles made (or given) laid out k to a page, with answer pages, as one
 /// PDF; the same seed makes the same booklet.
-pub async fn booklet(
+pub(super) async fn booklet(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<BookletRequest>,
 ) -> Result<Response, ApiError> {

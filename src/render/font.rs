@@ -12,7 +12,7 @@ const FONT_FILE: &[u8] = include_bytes!("../../assets/fonts/NotoSans-Subset.ttf"
 
 /// A glyph: its outline in font units (y up, the baseline at 0) and how far it moves the pen.
 #[derive(Debug)]
-pub struct Glyph {
+pub(super) struct Glyph {
     pub outline: Path,
     pub advance: f32,
     /// The outline's left and right edge, to centre a symbol in its cell.
@@ -22,7 +22,7 @@ pub struct Glyph {
 
 /// The glyphs of every character the font has, and the size of its em.
 #[derive(Debug)]
-pub struct Font {
+pub(super) struct Font {
     pub units_per_em: f32,
     /// The height of a capital (and of a digit), to centre symbols vertically.
     pub cap_height: f32,
@@ -31,7 +31,7 @@ pub struct Font {
 
 impl Font {
     /// The font, read on first use.
-    pub fn get() -> &'static Font {
+    pub(super) fn get() -> &'static Font {
         static FONT: OnceLock<Font> = OnceLock::new();
         FONT.get_or_init(|| Font::read(FONT_FILE))
     }
@@ -57,17 +57,17 @@ impl Font {
     }
 
     /// The glyph of `ch`, if the font has it.
-    pub fn glyph(&self, ch: char) -> Option<&Glyph> {
+    pub(super) fn glyph(&self, ch: char) -> Option<&Glyph> {
         self.glyphs.get(&ch)
     }
 
     /// The first character of `text` the font cannot draw.
-    pub fn missing(&self, text: &str) -> Option<char> {
+    pub(super) fn missing(&self, text: &str) -> Option<char> {
         text.chars().find(|ch| !self.glyphs.contains_key(ch))
     }
 
     /// How wide `text` is at `size` (the em's height in drawing units).
-    pub fn width(&self, text: &str, size: f32) -> f32 {
+    pub(super) fn width(&self, text: &str, size: f32) -> f32 {
         let units: f32 = text.chars().filter_map(|ch| self.glyph(ch)).map(|glyph| glyph.advance).sum();
         units * size / self.units_per_em
     }

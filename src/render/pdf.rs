@@ -16,7 +16,7 @@ use super::scene::{Color, Item, Path, Scene, Segment};
 const DEFLATE_LEVEL: u8 = 6;
 
 /// `pages` as a PDF document titled `title`.
-pub fn write(pages: &[Scene], title: &str) -> Vec<u8> {
+pub(super) fn write(pages: &[Scene], title: &str) -> Vec<u8> {
     let mut next = Ref::new(1);
     let (catalog, tree, info) = (next.bump(), next.bump(), next.bump());
     let font = Font::get();

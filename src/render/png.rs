@@ -6,10 +6,10 @@ use super::font::Font;
 use super::scene::{Color, Item, Path, Scene, Segment};
 
 /// The largest side, in pixels, an image may have: 4096 x 4096 pixels take 64 MiB to draw.
-pub const MAX_SIDE: u32 = 4096;
+pub(super) const MAX_SIDE: u32 = 4096;
 
 /// `scene` as a PNG file, `scene.width` by `scene.height` pixels (rounded up).
-pub fn write(scene: &Scene) -> Vec<u8> {
+pub(super) fn write(scene: &Scene) -> Vec<u8> {
     let (width, height) = (scene.width.ceil() as u32, scene.height.ceil() as u32);
     let mut pixmap = Pixmap::new(width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE)).expect("a size within bounds");
     pixmap.fill(tiny_skia::Color::WHITE);

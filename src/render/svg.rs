@@ -7,7 +7,7 @@ use super::font::Font;
 use super::scene::{Color, Item, Path, Scene, Segment, Stroke};
 
 /// `scene` as an SVG document, `scene.width` by `scene.height` pixels.
-pub fn write(scene: &Scene) -> String {
+pub(super) fn write(scene: &Scene) -> String {
     let (width, height) = (number(scene.width), number(scene.height));
     let mut svg = String::with_capacity(4096 + 64 * scene.items.len());
     svg.push_str("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"");

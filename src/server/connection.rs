@@ -39,7 +39,7 @@ use super::io::GuardedIo;
 const IDLE_CLOSE_GRACE: Duration = Duration::from_millis(100);
 
 /// What a connection serves: [`crate::http::App`], or the metrics listener's router.
-pub trait App:
+pub(super) trait App:
     Service<Request<Body>, Response = AxumResponse, Error = Infallible, Future: Send> + Clone + Send + Sync + 'static
 {
 }
@@ -55,7 +55,7 @@ impl<S> App for S where
 
 /// Serves one accepted connection until it ends, idles out, or `stop` turns true (then it
 /// finishes its in-flight requests and closes).
-pub async fn serve<S: App>(
+pub(super) async fn serve<S: App>(
     stream: TcpStream,
     app: S,
     builder: Arc<auto::Builder<TokioExecutor>>,
@@ -200,7 +200,7 @@ impl<F: std::future::Future<Output = Result<AxumResponse, Infallible>>> std::fut
 }
 
 /// An answer's body, holding its request in flight until hyper drops it at the end.
-pub struct TrackedBody {
+struct TrackedBody {
     body: Body,
     _in_flight: InFlight,
 }

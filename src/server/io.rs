@@ -27,14 +27,14 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
 
 /// The longest a closing connection keeps reading what the client still sends.
-pub const LINGER_TIME: Duration = Duration::from_secs(5);
+const LINGER_TIME: Duration = Duration::from_secs(5);
 
 /// The most a closing connection reads and discards: enough for any body a client may send
 /// before it reads its 413, few enough that lingering is never a way to keep a CPU busy.
-pub const LINGER_BYTES: usize = 64 << 20;
+const LINGER_BYTES: usize = 64 << 20;
 
 /// A connection's socket with a send timeout and a lingering close.
-pub struct GuardedIo {
+pub(super) struct GuardedIo {
     stream: TcpStream,
     send_timeout: Duration,
     /// Armed while a write or flush waits, and while lingering; allocated on first use, since
@@ -58,7 +58,7 @@ enum Closing {
 }
 
 impl GuardedIo {
-    pub fn new(stream: TcpStream, send_timeout: Duration) -> GuardedIo {
+    pub(super) fn new(stream: TcpStream, send_timeout: Duration) -> GuardedIo {
         GuardedIo {
             stream,
             send_timeout,

@@ -18,13 +18,13 @@ pub(super) const MAX_CANNED_LEN: usize = 256;
 
 /// Whether `bytes` may be (or, for the first slice of a vectored write, begin) one of hyper's
 /// canned answers: the cheap test before [`rewrite`].
-pub fn may_be_canned(bytes: &[u8]) -> bool {
+pub(super) fn may_be_canned(bytes: &[u8]) -> bool {
     bytes.len() <= MAX_CANNED_LEN && (bytes.starts_with(b"HTTP/1.1 4") || bytes.starts_with(b"HTTP/1.1 5"))
 }
 
 /// The problem answer that replaces `written`, when `written` is exactly one of hyper's canned
 /// answers.
-pub fn rewrite(written: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn rewrite(written: &[u8]) -> Option<Vec<u8>> {
     let (status, date) = canned(written)?;
     let request_id = crate::http::fresh_request_id();
     let request_id = request_id.to_str().ok()?;

@@ -27,7 +27,7 @@ use crate::puzzle_id::Date;
 /// Formats an event as one JSON line, with its request's context (else its innermost span's
 /// fields) under `span`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct JsonLines;
+pub(super) struct JsonLines;
 
 /// Writes a request's context as the `span` member lines had when it was a tracing span named
 /// `request`, which log queries by `span.request_id` rely on.
@@ -44,7 +44,7 @@ fn write_request(out: &mut impl Write, request: &RequestContext) -> fmt::Result 
 /// Formats fields as the members of a JSON object, without the braces, so a span's stored fields
 /// can be copied into every line as they are.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct JsonFields;
+pub(super) struct JsonFields;
 
 impl<S> FormatEvent<S, JsonFields> for JsonLines
 where

@@ -15,7 +15,7 @@ use super::json::write_timestamp;
 
 /// Formats an event as one line of text, coloured when the writer takes ANSI escapes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PrettyLines;
+pub(super) struct PrettyLines;
 
 impl<S, N> FormatEvent<S, N> for PrettyLines
 where
