@@ -107,30 +107,37 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
+    /// `--solve-timeout-ms`: each solve's deadline, counted from its admission to the pool.
     pub fn solve_timeout(&self) -> Duration {
         Duration::from_millis(self.solve_timeout_ms)
     }
 
+    /// `--request-timeout-ms`: how long a whole request may take.
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
     }
 
+    /// `--batch-timeout-ms`: how long a batch goes on starting work after its request came.
     pub fn batch_timeout(&self) -> Duration {
         Duration::from_millis(self.batch_timeout_ms)
     }
 
+    /// `--header-read-timeout-ms`: how long a connection may have no request in flight.
     pub fn header_read_timeout(&self) -> Duration {
         Duration::from_millis(self.header_read_timeout_ms)
     }
 
+    /// `--queue-timeout-ms`: how long an admitted job may wait for a solver slot.
     pub fn queue_timeout(&self) -> Duration {
         Duration::from_millis(self.queue_timeout_ms)
     }
 
+    /// `--shutdown-delay-ms`: how long the server serves on, not ready, after a signal.
     pub fn shutdown_delay(&self) -> Duration {
         Duration::from_millis(self.shutdown_delay_ms)
     }
 
+    /// `--shutdown-timeout-ms`: how long in-flight requests may take to finish at shutdown.
     pub fn shutdown_timeout(&self) -> Duration {
         Duration::from_millis(self.shutdown_timeout_ms)
     }

@@ -31,14 +31,23 @@ mod histogram;
 
 use histogram::{Histograms, Recorder};
 
+/// Requests answered, by method, route and status.
 pub const HTTP_REQUESTS: &str = "sudokud_http_requests_total";
+/// Time from a request's arrival to its response head, by method, route and status.
 pub const HTTP_DURATION: &str = "sudokud_http_request_duration_seconds";
+/// CPU time of one pool job, by [`Work`].
 pub const SOLVE_DURATION: &str = "sudokud_solve_duration_seconds";
+/// Jobs running now, on the pool or in their inline try; not those waiting for a slot.
 pub const SOLVES_IN_FLIGHT: &str = "sudokud_solves_in_flight";
+/// Time from a job's admission to a free slot, by [`Work`].
 pub const SLOT_WAIT: &str = "sudokud_solver_slot_wait_seconds";
+/// Callers the pool refused, by reason (the `label` of [`crate::pool::Shed`]).
 pub const SHED: &str = "sudokud_requests_shed_total";
+/// Jobs that reached their deadline, by [`Work`].
 pub const DEADLINE_EXCEEDED: &str = "sudokud_deadline_exceeded_total";
+/// Log lines dropped because the log writer fell behind.
 pub const LOG_LINES_DROPPED: &str = "sudokud_log_lines_dropped_total";
+/// Always 1, with the running version as its label.
 pub const BUILD_INFO: &str = "sudokud_build_info";
 /// Every metric above: the list docs/operations.md's table is checked against.
 pub const ALL: [&str; 9] = [

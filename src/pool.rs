@@ -57,10 +57,13 @@ pub struct PoolLimits {
 /// Why a job did not produce its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PoolError {
+    /// The caller was refused, for the reason given: a 503 `overloaded`.
     #[error("all solver slots are busy and {0}")]
     Overloaded(Shed),
+    /// The job reached its deadline and stopped; the solve timeout, for the answer's detail.
     #[error("the job did not finish within {0:?}")]
     TimedOut(Duration),
+    /// The job panicked; the panic hook has logged its message.
     #[error("the job panicked")]
     Panicked,
     /// The batch's time ran out before the piece started ([`PoolLimits::batch_timeout`]).
@@ -123,6 +126,7 @@ pub struct Line {
 }
 
 impl SolverPool {
+    /// A pool with these limits; at least one slot, whatever `limits.slots` says.
     pub fn new(limits: PoolLimits) -> SolverPool {
         let slots = limits.slots.max(1);
         let limits = PoolLimits { slots, ..limits };
@@ -137,6 +141,7 @@ impl SolverPool {
         }
     }
 
+    /// The limits the pool was made with (its slots at least one).
     pub fn limits(&self) -> PoolLimits {
         self.shared.limits
     }

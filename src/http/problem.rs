@@ -39,24 +39,47 @@ pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The kinds of problem, each with its own `type` URI, title and status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// The body is not JSON, or is cut off (400).
     MalformedJson,
+    /// hyper's HTTP/1 parser refused the request head (400); answered without `instance`.
     MalformedRequest,
+    /// The request target is over 65,534 bytes (414).
     UriTooLong,
+    /// More than 100 headers, or a head over about 400 KB (431).
     HeadersTooLarge,
+    /// `Content-Type` missing or not one the route reads (415).
     UnsupportedMediaType,
+    /// The body, or one line of an NDJSON batch, is over its limit (413).
     PayloadTooLarge,
+    /// JSON, but not an object of the expected shape; the detail names the member (422).
     InvalidRequest,
+    /// The `board` member is missing or does not read as a board; carries a `pointer` (422).
     InvalidBoard,
+    /// The givens break a rule; carries the `conflicts` (422).
     ConflictingGivens,
+    /// No conflict among the givens, but no solution either (422).
     Unsolvable,
+    /// More than one solution, where the logic endpoints need exactly one (422).
     MultipleSolutions,
+    /// The player's entries or pencil marks cross out a value of the solution; carries the
+    /// `mistakes` (422).
     WrongCandidates,
+    /// The work did not finish within its deadline (503, without `Retry-After`: the same work
+    /// takes as long again).
     SolveTimeout,
+    /// Every solver slot busy and the queue full, or the wait for a slot too long (503, with
+    /// `Retry-After`).
     Overloaded,
+    /// Shutdown has begun and the server takes no new work (503).
     ShuttingDown,
+    /// No such path, or no such puzzle id (404).
     NotFound,
+    /// The path exists but not for this method (405).
     MethodNotAllowed,
+    /// The request went past `--request-timeout-ms` (or its NDJSON body stalled that long), or a
+    /// batch item was not started within `--batch-timeout-ms` (408).
     RequestTimeout,
+    /// A bug, such as a handler or a pool job that panicked (500); the detail does not leak it.
     Internal,
 }
 
@@ -84,6 +107,7 @@ impl Kind {
         Kind::Internal,
     ];
 
+    /// The end of the kind's `type` URI, after [`PROBLEM_BASE`]: stable, for clients to match on.
     pub fn slug(self) -> &'static str {
         match self {
             Kind::MalformedJson => "malformed-json",
@@ -108,6 +132,7 @@ impl Kind {
         }
     }
 
+    /// The problem's `title`: the same for every problem of the kind, as RFC 9457 asks.
     pub fn title(self) -> &'static str {
         match self {
             Kind::MalformedJson => "Malformed JSON",
@@ -132,6 +157,7 @@ impl Kind {
         }
     }
 
+    /// The HTTP status a problem of this kind is answered with.
     pub fn status(self) -> StatusCode {
         match self {
             Kind::MalformedJson | Kind::MalformedRequest => StatusCode::BAD_REQUEST,
@@ -179,53 +205,86 @@ impl Kind {
 /// An error answered to the client.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
+    /// The body is not JSON; serde_json's message.
     #[error("the request body is not valid JSON: {0}")]
     MalformedJson(String),
+    /// The content type is not one the route reads; what it must be instead.
     #[error("the request body must be {0}")]
     UnsupportedMediaType(&'static str),
+    /// The body is over the limit, in bytes.
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
+    /// JSON of the wrong shape; the detail names the member, what it held and what it may hold.
     #[error("{0}")]
     InvalidRequest(String),
+    /// The board does not read as one; the error says where.
     #[error(transparent)]
     InvalidBoard(#[from] BoardError),
+    /// The puzzle has no answer: conflicting givens, no solution, or several where one is needed.
     #[error(transparent)]
     Unanswerable(#[from] Unanswerable<Conflict>),
+    /// The player's entries or pencil marks that cross out the solution.
     #[error("the entries or pencil marks contradict the solution (see `mistakes`): mend them first")]
     WrongCandidates(Vec<Mistake>),
+    /// A solve or count went past its deadline, the one given.
     #[error("the solve did not finish within the solve timeout of {} ms", .0.as_millis())]
     SolveTimeout(Duration),
+    /// A rating, hint or explanation went past its deadline; the detail says the hardest puzzles
+    /// need that long, so a client knows the timeout, not the server, is at fault.
     #[error(
         "the puzzle was not rated or explained within the solve timeout of {} ms: the hardest puzzles (Sudoku Explainer 10 and up, which take forcing chains nested in forcing chains) need about a second or more",
         .0.as_millis()
     )]
     LogicTimeout(Duration),
+    /// No puzzle of the level was generated before the deadline.
     #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
-    GenerateTimeout { level: Level, timeout: Duration },
+    GenerateTimeout {
+        /// The level asked for.
+        level: Level,
+        /// The deadline that ran out.
+        timeout: Duration,
+    },
+    /// No puzzle met the order before the deadline; `missed` says what the puzzles made lacked.
     #[error(
         "no {level} puzzle meeting the order was found within the solve timeout of {} ms ({missed}); loosen a wish, or try again with another seed",
         .timeout.as_millis()
     )]
-    OrderNotMet { level: Level, timeout: Duration, missed: String },
+    OrderNotMet {
+        /// The level asked for.
+        level: Level,
+        /// The deadline that ran out.
+        timeout: Duration,
+        /// What the puzzles made lacked, for the detail.
+        missed: String,
+    },
+    /// The pool refused the work: its queue was full, or the wait for a slot too long.
     #[error("all solver slots are busy and {0}")]
     Overloaded(Shed),
+    /// Shutdown has begun: `/readyz` answers this so load balancers stop sending traffic.
     #[error("the server is shutting down and takes no new work")]
     ShuttingDown,
+    /// No route for the path, which it carries.
     #[error("no route for {0}")]
     NotFound(String),
+    /// A puzzle id that names no puzzle (`GET /v1/puzzles/{id}`); why.
     #[error("{0}")]
     UnknownPuzzle(String),
+    /// An NDJSON batch line over the limit, in bytes.
     #[error("the line is longer than the limit of {0} bytes")]
     LineTooLong(usize),
+    /// A batch item not started before the batch's `--batch-timeout-ms` ran out.
     #[error(
         "the batch went past its bound of {} ms (`--batch-timeout-ms`) before this item was started; send the rest as another batch",
         .0.as_millis()
     )]
     BatchSpent(Duration),
+    /// An NDJSON batch body that sent nothing for this long.
     #[error("the request body stopped arriving for {} ms", .0.as_millis())]
     BodyStalled(Duration),
+    /// The request head is too large: too many headers, or too many bytes.
     #[error("{HEAD_TOO_LARGE}")]
     HeadTooLarge,
+    /// A bug (a handler or a pool job panicked); the answer's detail does not say what happened.
     #[error("an unexpected error occurred while handling the request")]
     Internal,
 }

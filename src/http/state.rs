@@ -10,7 +10,9 @@ use crate::pool::{PoolLimits, SolverPool};
 /// Shared by every handler; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct AppState {
+    /// Where solving, counting, the logic endpoints and generation run.
     pub pool: SolverPool,
+    /// Whether `/readyz` says ready; shutdown turns it off.
     pub readiness: Readiness,
     /// Largest request body of a one-board request, in bytes.
     pub body_limit: usize,
@@ -23,6 +25,7 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The state for `config`: a pool of its limits, and the request limits handlers check.
     pub fn new(config: &ServeConfig, readiness: Readiness) -> AppState {
         let pool = SolverPool::new(PoolLimits {
             slots: config.solver_slots(),
@@ -51,10 +54,12 @@ pub struct Readiness {
 }
 
 impl Readiness {
+    /// False once shutdown has begun.
     pub fn is_ready(&self) -> bool {
         !self.shutting_down.load(Ordering::Acquire)
     }
 
+    /// Marks the server as shutting down, for good: `/readyz` answers 503 from now on.
     pub fn begin_shutdown(&self) {
         self.shutting_down.store(true, Ordering::Release);
     }

@@ -34,6 +34,7 @@ impl PerPage {
         PerPage::ALL.iter().find(|&&allowed| u64::from(allowed) == count).map(|&count| PerPage(count))
     }
 
+    /// How many puzzles a page holds.
     pub fn count(self) -> usize {
         usize::from(self.0)
     }
@@ -53,7 +54,9 @@ impl PerPage {
 /// One puzzle of a booklet, with its answer.
 #[derive(Clone, Debug)]
 pub struct BookletPuzzle {
+    /// The puzzle, with its variant's rules, drawn on a puzzle page.
     pub puzzle: Puzzle,
+    /// Its one solution, drawn on an answer page.
     pub solution: AnyGrid,
     /// Printed under the puzzle, and under its answer: its id, say.
     pub caption: Option<String>,
@@ -111,9 +114,13 @@ pub fn ids(first: PuzzleId, count: usize) -> impl Iterator<Item = PuzzleId> {
 /// A booklet to print.
 #[derive(Clone, Copy, Debug)]
 pub struct Booklet<'a> {
+    /// The puzzles, numbered in this order.
     pub puzzles: &'a [BookletPuzzle],
+    /// The header of every page (with " · answers" on answer pages) and the PDF's title.
     pub title: Option<&'a str>,
+    /// The page size.
     pub paper: Paper,
+    /// How many puzzles go on a page (answers of grids up to 9x9 go nine to a page).
     pub per_page: PerPage,
     /// Whether answer pages follow the puzzles.
     pub answers: bool,

@@ -32,11 +32,13 @@ const CAPTION_SIZE: f32 = 0.032;
 /// A puzzle and what is drawn with it.
 #[derive(Clone, Copy, Debug)]
 pub struct Figure<'a> {
+    /// The puzzle: its givens, and what its variant's rules draw (regions, cages, lines, dots).
     pub puzzle: &'a Puzzle,
     /// The solution, whose values in the puzzle's blank cells are drawn in red.
     pub solution: Option<&'a AnyGrid>,
     /// Pencil marks, drawn small in blank cells the solution does not fill.
     pub marks: Option<&'a Marks>,
+    /// A line above the grid, scaled down to fit its width.
     pub title: Option<&'a str>,
     /// A line under the grid (a puzzle's id); the rules the drawing cannot show follow it.
     pub caption: Option<&'a str>,

@@ -16,16 +16,20 @@ impl Point {
 /// One step of a path.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Segment {
+    /// Lifts the pen to the point, starting a new piece.
     Move(Point),
+    /// A straight line to the point.
     Line(Point),
     /// A cubic Bézier curve: two control points, then the end.
     Cubic(Point, Point, Point),
+    /// A straight line back to the start of the piece, which closes it.
     Close,
 }
 
 /// A path: lines and cubic curves, in one or more pieces.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
+    /// The steps, in drawing order; a piece starts at a [`Segment::Move`].
     pub segments: Vec<Segment>,
 }
 
@@ -34,22 +38,27 @@ pub struct Path {
 const CIRCLE_KAPPA: f32 = 0.552_284_8;
 
 impl Path {
+    /// Starts a new piece at `to`.
     pub fn move_to(&mut self, to: Point) {
         self.segments.push(Segment::Move(to));
     }
 
+    /// A straight line from the pen to `to`.
     pub fn line_to(&mut self, to: Point) {
         self.segments.push(Segment::Line(to));
     }
 
+    /// A cubic curve from the pen to `to`, pulled towards the control points `first` and `second`.
     pub fn cubic_to(&mut self, first: Point, second: Point, to: Point) {
         self.segments.push(Segment::Cubic(first, second, to));
     }
 
+    /// Closes the current piece with a line back to its start.
     pub fn close(&mut self) {
         self.segments.push(Segment::Close);
     }
 
+    /// Whether there is nothing to draw.
     pub fn is_empty(&self) -> bool {
         self.segments.is_empty()
     }
@@ -110,14 +119,18 @@ impl Path {
 pub struct Color(pub u8, pub u8, pub u8);
 
 impl Color {
+    /// Black: givens, grid lines and text.
     pub const BLACK: Color = Color(0, 0, 0);
+    /// White: every scene's background, and what covers lines behind a label or a white dot.
     pub const WHITE: Color = Color(255, 255, 255);
 }
 
 /// How a path's outline is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stroke {
+    /// The line's colour.
     pub color: Color,
+    /// The line's width, in drawing units.
     pub width: f32,
     /// Dashes and gaps of this length, or a solid line.
     pub dash: Option<f32>,
@@ -128,20 +141,30 @@ pub struct Stroke {
 /// One thing drawn, over everything drawn before it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
+    /// A path's inside, in one colour.
     Fill {
+        /// The outline filled, by the non-zero winding rule in every format.
         path: Path,
+        /// The colour it is filled with.
         color: Color,
     },
+    /// A path's outline.
     Stroke {
+        /// The outline drawn.
         path: Path,
+        /// How it is drawn.
         stroke: Stroke,
     },
     /// A character of the built-in font, its baseline's left end at `at`, its em `size`
     /// high.
     Glyph {
+        /// The character.
         ch: char,
+        /// The left end of its baseline.
         at: Point,
+        /// Its em height, in drawing units.
         size: f32,
+        /// Its colour.
         color: Color,
     },
 }
@@ -149,20 +172,26 @@ pub enum Item {
 /// A page or an image: its size in drawing units, on white, and what is drawn on it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
+    /// The width, in drawing units (points on a PDF page, pixels in an image).
     pub width: f32,
+    /// The height, in the same units.
     pub height: f32,
+    /// What is drawn, in order: each item over those before it.
     pub items: Vec<Item>,
 }
 
 impl Scene {
+    /// An empty scene of this size.
     pub fn new(width: f32, height: f32) -> Scene {
         Scene { width, height, items: Vec::new() }
     }
 
+    /// Fills `path` over what is drawn so far.
     pub fn fill(&mut self, path: Path, color: Color) {
         self.items.push(Item::Fill { path, color });
     }
 
+    /// Draws `path`'s outline over what is drawn so far.
     pub fn stroke(&mut self, path: Path, stroke: Stroke) {
         self.items.push(Item::Stroke { path, stroke });
     }

@@ -19,9 +19,13 @@ use axum::http::{HeaderValue, Method, Uri};
 /// request's job with the request's own timeout).
 #[derive(Debug)]
 pub struct RequestContext {
+    /// The request's method.
     pub method: Method,
+    /// The request's target, of which lines show the path.
     pub uri: Uri,
+    /// The client's usable `x-request-id`, else a fresh UUID; the response carries it back.
     pub request_id: HeaderValue,
+    /// When the front layer took the request: the start of its request timeout for its pool job.
     pub received: Instant,
 }
 

@@ -89,6 +89,7 @@ pub struct Sampled {
 }
 
 impl Sampled {
+    /// Logs at most one line per `period`.
     pub const fn new(period: Duration) -> Sampled {
         Sampled { period, last_logged_ms: AtomicU64::new(0), unlogged: AtomicU64::new(0) }
     }
