@@ -54,6 +54,8 @@ impl Decimal {
         Decimal::new(false, count as u64)
     }
 
+    /// The digits as text.
+    #[allow(unsafe_code)]
     pub(crate) fn as_str(&self) -> &str {
         // Not `from_utf8`: checking what is known to be ASCII was half of the work (a call and a
         // scan per integer, on every access-log line).
