@@ -1,3 +1,5 @@
+//! The `sudokud` binary: parses the command line and runs it (serving the HTTP API by default).
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -4,7 +4,7 @@
 const GENERATION: &str = "generate";
 
 /// How many passes to time and which sets to run.
-pub struct Args {
+pub(crate) struct Args {
     /// Passes per measurement.
     pub passes: usize,
     /// Runs only the sets whose name contains it.
@@ -14,7 +14,7 @@ pub struct Args {
 impl Args {
     /// Reads the process's arguments. `cargo bench` passes `--bench`; other options are
     /// ignored, and anything else filters set names.
-    pub fn from_env(default_passes: usize) -> Args {
+    pub(crate) fn from_env(default_passes: usize) -> Args {
         let mut parsed = Args { passes: default_passes, filter: None };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -36,7 +36,7 @@ impl Args {
     /// Whether the set called `name` is to run: every set without a filter; with the filter
     /// `generate`, only the generation table (the solve sets' names say `generated` too);
     /// otherwise the sets whose name contains the filter.
-    pub fn selected(&self, name: &str) -> bool {
+    pub(crate) fn selected(&self, name: &str) -> bool {
         self.filter.as_deref().is_none_or(|filter| match filter {
             GENERATION => name == GENERATION,
             _ => name.contains(filter),

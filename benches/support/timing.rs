@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 /// For each item, the median time of `passes` runs of `run` on it, in microseconds.
-pub fn median_times<T>(items: &[T], passes: usize, run: impl Fn(&T)) -> Vec<f64> {
+pub(crate) fn median_times<T>(items: &[T], passes: usize, run: impl Fn(&T)) -> Vec<f64> {
     items
         .iter()
         .map(|item| {
@@ -21,7 +21,7 @@ pub fn median_times<T>(items: &[T], passes: usize, run: impl Fn(&T)) -> Vec<f64>
 }
 
 /// The median, 99th percentile and maximum of `times`.
-pub fn spread(mut times: Vec<f64>) -> (f64, f64, f64) {
+pub(crate) fn spread(mut times: Vec<f64>) -> (f64, f64, f64) {
     times.sort_by(f64::total_cmp);
     let n = times.len();
     (times[n / 2], times[(n * 99 / 100).min(n - 1)], times[n - 1])

@@ -3,7 +3,7 @@
 //! [`app`] builds the complete service as a [`Router`], which the server binds and tests drive
 //! with `tower::ServiceExt::oneshot`. Handlers stay thin: they read the request, call the core
 //! (through the [`SolverPool`](crate::pool::SolverPool) when the work is CPU-bound) and write
-//! the answer; every error goes through [`problem`].
+//! the answer; every error is an [`ApiError`], which `problem.rs` renders as a problem document.
 
 mod batch;
 mod compress;

@@ -15,25 +15,25 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
-pub const PUZZLE: &str = sudokud::board::EXAMPLE_PUZZLE;
-pub const SOLUTION: &str = sudokud::board::EXAMPLE_SOLUTION;
+pub(crate) const PUZZLE: &str = sudokud::board::EXAMPLE_PUZZLE;
+pub(crate) const SOLUTION: &str = sudokud::board::EXAMPLE_SOLUTION;
 
-pub fn config() -> ServeConfig {
+pub(crate) fn config() -> ServeConfig {
     ServeConfig::default()
 }
 
-pub fn router(config: &ServeConfig) -> App {
+pub(crate) fn router(config: &ServeConfig) -> App {
     sudokud::metrics::install();
     app(config, AppState::new(config, Readiness::default()))
 }
 
-pub struct Reply {
+pub(crate) struct Reply {
     pub status: StatusCode,
     pub headers: axum::http::HeaderMap,
     pub body: Value,
 }
 
-pub async fn send(router: App, request: Request<Body>) -> Reply {
+pub(crate) async fn send(router: App, request: Request<Body>) -> Reply {
     let response = router.oneshot(request).await.expect("the router never fails");
     let status = response.status();
     let headers = response.headers().clone();
@@ -42,16 +42,16 @@ pub async fn send(router: App, request: Request<Body>) -> Reply {
     Reply { status, headers, body }
 }
 
-pub fn post_json(path: &str, body: impl Into<String>) -> Request<Body> {
+pub(crate) fn post_json(path: &str, body: impl Into<String>) -> Request<Body> {
     Request::post(path).header(header::CONTENT_TYPE, "application/json").body(Body::from(body.into())).unwrap()
 }
 
-pub async fn solve(board: Value) -> Reply {
+pub(crate) async fn solve(board: Value) -> Reply {
     send(router(&config()), post_json("/v1/solve", json!({ "board": board }).to_string())).await
 }
 
 /// Asserts `reply` is a problem of `kind` with `status`, and returns its body.
-pub fn assert_problem(reply: &Reply, status: StatusCode, kind: &str) -> Value {
+pub(crate) fn assert_problem(reply: &Reply, status: StatusCode, kind: &str) -> Value {
     assert_eq!(reply.status, status, "{}", reply.body);
     assert_eq!(reply.headers[header::CONTENT_TYPE], "application/problem+json");
     let problem = &reply.body;
@@ -63,11 +63,11 @@ pub fn assert_problem(reply: &Reply, status: StatusCode, kind: &str) -> Value {
     problem.clone()
 }
 
-pub fn rows_of_strings(line: &str) -> Value {
+pub(crate) fn rows_of_strings(line: &str) -> Value {
     line.as_bytes().chunks(9).map(|row| row.iter().map(|&c| (c as char).to_string()).collect::<Vec<_>>()).collect()
 }
 
-pub fn rows_of_numbers(line: &str) -> Value {
+pub(crate) fn rows_of_numbers(line: &str) -> Value {
     line.as_bytes()
         .chunks(9)
         .map(|row| row.iter().map(|&c| if c == b'.' { 0 } else { c - b'0' }).collect::<Vec<_>>())
@@ -75,14 +75,14 @@ pub fn rows_of_numbers(line: &str) -> Value {
 }
 
 /// A real server on an ephemeral port of 127.0.0.1.
-pub struct Running {
+pub(crate) struct Running {
     pub addr: SocketAddr,
     pub readiness: Readiness,
     pub stop: oneshot::Sender<()>,
     pub served: JoinHandle<std::io::Result<()>>,
 }
 
-pub async fn start(config: ServeConfig) -> Running {
+pub(crate) async fn start(config: ServeConfig) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let readiness = Readiness::default();
@@ -100,7 +100,7 @@ pub async fn start(config: ServeConfig) -> Running {
 }
 
 /// `POST /v1/solve` with a JSON `body` to a real server.
-pub async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) -> reqwest::Response {
+pub(crate) async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String) -> reqwest::Response {
     client
         .post(format!("http://{addr}/v1/solve"))
         .header("content-type", "application/json")
@@ -111,12 +111,12 @@ pub async fn post_solve(client: &reqwest::Client, addr: SocketAddr, body: String
 }
 
 /// Sends raw bytes and returns whatever the server answers before closing.
-pub async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> String {
+pub(crate) async fn raw_exchange(addr: SocketAddr, request: &[u8]) -> String {
     exchange(addr, request, false).await
 }
 
 /// [`raw_exchange`], but the client closes its sending side after the request.
-pub async fn raw_exchange_half_closed(addr: SocketAddr, request: &[u8]) -> String {
+pub(crate) async fn raw_exchange_half_closed(addr: SocketAddr, request: &[u8]) -> String {
     exchange(addr, request, true).await
 }
 
@@ -132,14 +132,14 @@ async fn exchange(addr: SocketAddr, request: &[u8], close: bool) -> String {
     String::from_utf8_lossy(&answer).into_owned()
 }
 
-pub const NDJSON: &str = "application/x-ndjson";
+pub(crate) const NDJSON: &str = "application/x-ndjson";
 
-pub fn ndjson(body: impl Into<Body>) -> Request<Body> {
+pub(crate) fn ndjson(body: impl Into<Body>) -> Request<Body> {
     Request::post("/v1/solve/batch").header(header::CONTENT_TYPE, NDJSON).body(body.into()).unwrap()
 }
 
 /// The NDJSON answer, one value per line.
-pub async fn ndjson_reply(router: App, request: Request<Body>) -> (StatusCode, Vec<Value>) {
+pub(crate) async fn ndjson_reply(router: App, request: Request<Body>) -> (StatusCode, Vec<Value>) {
     let response = router.oneshot(request).await.unwrap();
     let status = response.status();
     assert_eq!(response.headers()[header::CONTENT_TYPE], NDJSON);
@@ -150,14 +150,14 @@ pub async fn ndjson_reply(router: App, request: Request<Body>) -> (StatusCode, V
 }
 
 /// Asserts `item` (a batch result) is a problem of `kind` with `status`.
-pub fn assert_item_problem(item: &Value, status: u16, kind: &str) {
+pub(crate) fn assert_item_problem(item: &Value, status: u16, kind: &str) {
     assert_eq!(item["type"], format!("{}{kind}", sudokud::http::PROBLEM_BASE), "{item}");
     assert_eq!(item["status"], status, "{item}");
     assert!(item["title"].is_string() && item["detail"].is_string(), "{item}");
 }
 
 /// A router whose one solver slot is held by a job until [`FullPool::release`], and its state.
-pub struct FullPool {
+pub(crate) struct FullPool {
     pub router: App,
     /// Read by tests/http_metrics.rs only (the integration tests go through the router).
     #[allow(dead_code)]
@@ -167,12 +167,12 @@ pub struct FullPool {
 }
 
 /// One solver slot, no queue, and that slot held: the next solve is refused with 503 `overloaded`.
-pub async fn full_pool() -> FullPool {
+pub(crate) async fn full_pool() -> FullPool {
     slot_held(ServeConfig { max_queued_solves: 0, queue_timeout_ms: 10, ..ServeConfig::default() }).await
 }
 
 /// A router with `config` but one solver slot, held by a job until [`FullPool::release`].
-pub async fn slot_held(config: ServeConfig) -> FullPool {
+pub(crate) async fn slot_held(config: ServeConfig) -> FullPool {
     let config = ServeConfig { max_concurrent_solves: std::num::NonZeroUsize::new(1), ..config };
     sudokud::metrics::install();
     let state = AppState::new(&config, Readiness::default());
@@ -194,7 +194,7 @@ pub async fn slot_held(config: ServeConfig) -> FullPool {
 
 impl FullPool {
     /// Lets the held job finish, and returns the router, now with a free slot.
-    pub async fn release(self) -> App {
+    pub(crate) async fn release(self) -> App {
         self.release.send(()).expect("the busy job waits for the release");
         assert_eq!(self.busy.await.expect("the busy job ends"), Ok(true));
         self.router

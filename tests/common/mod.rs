@@ -2,8 +2,8 @@
 //! through `#[path]` by `tests/http_metrics.rs` and the benchmarks, which use only part of them
 //! and allow dead code where they include this module.
 
-pub mod http;
-pub mod oracle;
+pub(crate) mod http;
+pub(crate) mod oracle;
 
 use std::path::PathBuf;
 
@@ -11,13 +11,13 @@ use sudokud::board::Board;
 
 /// The directory with the puzzle data sets, found from the manifest so tests and benches work
 /// from any working directory.
-pub fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
 }
 
 /// Reads every puzzle of `tests/data/<name>`, skipping empty lines. Panics with the file and
 /// line on anything unreadable, since a broken data file must fail the test, not shrink it.
-pub fn load(name: &str) -> Vec<Board> {
+pub(crate) fn load(name: &str) -> Vec<Board> {
     let path = data_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
     text.lines()

@@ -11,7 +11,7 @@ use sudokud::board::{Board, CELLS};
 
 /// Solutions counted up to a limit, and the first one in the oracle's search order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OracleCount {
+pub(crate) struct OracleCount {
     /// Never more than the limit asked for.
     pub solutions: usize,
     pub first: Option<Board>,
@@ -19,7 +19,7 @@ pub struct OracleCount {
 
 /// Counts the solutions of `puzzle` up to `limit`. Repeated givens count as no solution, since
 /// LeetCode 37 assumes valid input and the oracle must not report solutions of an invalid board.
-pub fn count(puzzle: &Board, limit: usize) -> OracleCount {
+pub(crate) fn count(puzzle: &Board, limit: usize) -> OracleCount {
     let mut search = Backtrack {
         cells: *puzzle.cells(),
         rows: [[false; 10]; 9],

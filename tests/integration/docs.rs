@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 /// One page: its path from the repository root, and its text.
-pub struct Page {
+pub(crate) struct Page {
     pub path: &'static str,
     pub text: &'static str,
 }
 
-pub const PAGES: &[Page] = &[
+pub(crate) const PAGES: &[Page] = &[
     Page { path: "README.md", text: include_str!("../../README.md") },
     Page { path: "CHANGELOG.md", text: include_str!("../../CHANGELOG.md") },
     Page { path: "docs/api.md", text: include_str!("../../docs/api.md") },
@@ -23,17 +23,17 @@ pub const PAGES: &[Page] = &[
 ];
 
 /// The text of the page at `path`.
-pub fn page(path: &str) -> &'static str {
+pub(crate) fn page(path: &str) -> &'static str {
     PAGES.iter().find(|page| page.path == path).unwrap_or_else(|| panic!("{path} is not in PAGES")).text
 }
 
 /// The repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The Markdown files of `docs/` on disk, as paths from the repository root, sorted.
-pub fn markdown_in_docs() -> Vec<String> {
+pub(crate) fn markdown_in_docs() -> Vec<String> {
     let mut found: Vec<String> = std::fs::read_dir(root().join("docs"))
         .expect("docs/ exists")
         .map(|entry| entry.expect("a readable entry").file_name().to_string_lossy().into_owned())
@@ -45,7 +45,7 @@ pub fn markdown_in_docs() -> Vec<String> {
 }
 
 /// A line of a page with what it is inside of.
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     /// 1-based, for messages.
     pub number: usize,
     pub text: &'a str,
@@ -55,7 +55,7 @@ pub struct Line<'a> {
 }
 
 /// The lines of `text`, each with the fenced code block it belongs to.
-pub fn lines(text: &str) -> Vec<Line<'_>> {
+pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
     let mut fence = None;
     let mut lines = Vec::new();
     for (index, text) in text.lines().enumerate() {
