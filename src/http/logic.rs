@@ -474,8 +474,9 @@ async fn generate_to_order(
     })
 }
 
-/// The puzzle of `id`, made on the solver pool (a 503 when it takes longer than the solve
-/// timeout; see [`on_pool`] for `line`), the level already checked as offered for the shape.
+/// The puzzle of `id`: one made lately as it was kept, else made on the solver pool (a 503 when
+/// it takes longer than the solve timeout; see [`on_pool`] for `line`) and kept, the level
+/// already checked as offered for the shape.
 async fn generate_puzzle(
     state: &AppState,
     id: PuzzleId,
@@ -483,16 +484,24 @@ async fn generate_puzzle(
     line: Option<Line>,
 ) -> Result<GenerateResponse, ApiError> {
     let PuzzleId { shape, level, symmetry, seed } = id;
-    let generated = on_pool(state, line, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
-        .await
-        .map_err(|error| match error {
-            PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
-            error => error.into(),
-        })?;
+    let generated = match state.made.get(&id) {
+        Some(kept) => kept,
+        None => {
+            let made = on_pool(state, line, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
+                .await
+                .map_err(|error| match error {
+                    PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
+                    error => error.into(),
+                })?;
+            let made = Arc::new(made);
+            state.made.keep(id, Arc::clone(&made));
+            made
+        }
+    };
     Ok(GenerateResponse {
-        puzzle: FormattedGrid { grid: generated.puzzle, format },
-        solution: FormattedGrid { grid: generated.solution, format },
-        rating: generated.rating,
+        puzzle: FormattedGrid { grid: generated.puzzle.clone(), format },
+        solution: FormattedGrid { grid: generated.solution.clone(), format },
+        rating: generated.rating.clone(),
         seed,
         symmetry,
         shape: (shape != Shape::CLASSIC).then_some(shape),

@@ -13,6 +13,7 @@ mod front;
 mod guard;
 mod handlers;
 mod logic;
+mod made;
 mod playground;
 pub(crate) mod problem;
 mod render;

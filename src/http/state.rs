@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::made::Made;
 use crate::config::ServeConfig;
 use crate::pool::{PoolLimits, SolverPool};
 
@@ -22,6 +23,8 @@ pub struct AppState {
     pub max_count_limit: usize,
     /// Most boards in one JSON `/v1/solve/batch` request.
     pub max_batch_boards: usize,
+    /// The puzzles made lately, by id, for fetches by id and the daily puzzle.
+    pub(crate) made: Made,
 }
 
 impl AppState {
@@ -42,6 +45,7 @@ impl AppState {
             request_timeout: config.request_timeout(),
             max_count_limit: config.max_count_limit.get(),
             max_batch_boards: config.max_batch_boards.get(),
+            made: Made::default(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `POST /v1/rate`, `/v1/hint`, `/v1/explain`, `/v1/generate` and `/v1/generate/batch` through the
 //! real router (and a real server where a client must go away).
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -384,6 +385,10 @@ async fn get(uri: &str, if_none_match: Option<&str>) -> Reply {
     send(router(&config()), request.body(axum::body::Body::empty()).unwrap()).await
 }
 
+fn get_request(uri: &str) -> axum::http::Request<axum::body::Body> {
+    axum::http::Request::get(uri).body(axum::body::Body::empty()).unwrap()
+}
+
 /// Checks a generated answer against the plain backtracking oracle: one solution, the one given.
 fn check_generated(answer: &Value) -> Board {
     let puzzle = board(answer["puzzle"].as_str().unwrap());
@@ -458,6 +463,36 @@ async fn generate_answers_an_id_that_makes_the_puzzle_again() {
     let x = post("/v1/generate", json!({ "difficulty": "easy", "seed": 3, "variant": "x" })).await;
     assert_eq!(x.status, StatusCode::OK);
     assert!(x.body.get("id").is_none());
+}
+
+/// A puzzle made lately is answered from memory: fetching it again needs no solver slot.
+#[tokio::test]
+async fn a_puzzle_just_made_is_fetched_again_even_when_every_slot_is_busy() {
+    // One solver slot and no queue: a single place in all.
+    let config = ServeConfig { max_concurrent_solves: NonZeroUsize::new(1), max_queued_solves: 0, ..config() };
+    let router = router(&config);
+    let made =
+        send(router.clone(), post_json("/v1/generate", json!({ "difficulty": "hard", "seed": 5 }).to_string())).await;
+    let id = made.body["id"].as_str().unwrap().to_owned();
+    // The hardest puzzles' rating holds the slot for the whole solve timeout.
+    let busy = tokio::spawn(send(router.clone(), post_json("/v1/rate", json!({ "board": HARDEST }).to_string())));
+    // Until the rating holds the slot, a probe could take it first and turn the rating away.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut seed = 1000;
+    loop {
+        let other = send(router.clone(), get_request(&format!("/v1/puzzles/easy.none.3x3.{seed}"))).await;
+        if other.status == StatusCode::SERVICE_UNAVAILABLE {
+            assert_problem(&other, StatusCode::SERVICE_UNAVAILABLE, "overloaded");
+            break;
+        }
+        assert!(!busy.is_finished(), "the rating ended before the pool was seen full");
+        seed += 1;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let again = send(router.clone(), get_request(&format!("/v1/puzzles/{id}"))).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!((&again.body["puzzle"], &again.body["rating"]), (&made.body["puzzle"], &made.body["rating"]));
+    assert_eq!(busy.await.unwrap().status, StatusCode::OK);
 }
 
 #[tokio::test]

@@ -21,7 +21,7 @@ use crate::random::SplitMix64;
 use crate::sizes::Shape;
 
 /// What makes a generated puzzle: enough to make it again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PuzzleId {
     /// The box, which gives the grid's size.
     pub shape: Shape,
