@@ -28,6 +28,14 @@ pub struct ServeConfig {
     #[arg(long, env = "SUDOKUD_SOLVE_TIMEOUT_MS", default_value_t = 1000, value_name = "MS")]
     pub solve_timeout_ms: u64,
 
+    /// Longest making one puzzle may take (`/v1/generate`, a line of `/v1/generate/batch`, a
+    /// booklet's puzzle or page, the puzzle of the day or of an id), from the moment its request is
+    /// admitted as for a solve; past it a 503 `solve-timeout` problem. Longer than the solve
+    /// timeout: a 25x25 expert puzzle takes about half a second of a core to make, and a puzzle
+    /// a level offers should be made on a busy machine too.
+    #[arg(long, env = "SUDOKUD_GENERATE_TIMEOUT_MS", default_value_t = 3000, value_name = "MS")]
+    pub generate_timeout_ms: u64,
+
     /// Longest a whole request may take, body upload included; past it the answer is a 408
     /// `request-timeout` problem.
     #[arg(long, env = "SUDOKUD_REQUEST_TIMEOUT_MS", default_value_t = 5000, value_name = "MS")]
@@ -110,6 +118,11 @@ impl ServeConfig {
     /// `--solve-timeout-ms`: each solve's deadline, counted from its admission to the pool.
     pub fn solve_timeout(&self) -> Duration {
         Duration::from_millis(self.solve_timeout_ms)
+    }
+
+    /// `--generate-timeout-ms`: making one puzzle's deadline, counted as a solve's.
+    pub fn generate_timeout(&self) -> Duration {
+        Duration::from_millis(self.generate_timeout_ms)
     }
 
     /// `--request-timeout-ms`: how long a whole request may take.

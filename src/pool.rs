@@ -46,6 +46,8 @@ pub struct PoolLimits {
     pub queue_timeout: Duration,
     /// Longest a job may take, waiting included.
     pub solve_timeout: Duration,
+    /// The same for making a puzzle (a job of [`Work::Generate`] or [`Work::Booklet`]).
+    pub generate_timeout: Duration,
     /// Longest a whole request may take (its answer is a 408 past it): a single request's job
     /// ends then too, if its solve timeout is later.
     pub request_timeout: Duration,
@@ -191,11 +193,21 @@ impl SolverPool {
         }
     }
 
-    /// The deadline of a single request's job admitted at `admitted`: the solve timeout from
-    /// then, or the request's own timeout from when it came, whichever is sooner.
-    fn single_deadline(&self, admitted: Instant) -> Deadline {
+    /// How long a job of `work` may take: the generation timeout to make puzzles, else the
+    /// solve timeout.
+    pub fn timeout(&self, work: Work) -> Duration {
         let limits = self.shared.limits;
-        let solve_by = admitted + limits.solve_timeout;
+        match work {
+            Work::Generate | Work::Booklet => limits.generate_timeout,
+            _ => limits.solve_timeout,
+        }
+    }
+
+    /// The deadline of a single request's job of `work` admitted at `admitted`: its timeout from
+    /// then, or the request's own timeout from when it came, whichever is sooner.
+    fn single_deadline(&self, work: Work, admitted: Instant) -> Deadline {
+        let limits = self.shared.limits;
+        let solve_by = admitted + self.timeout(work);
         let request_by = RequestContext::current().map(|context| context.received + limits.request_timeout);
         Deadline(request_by.map_or(solve_by, |request_by| request_by.min(solve_by)))
     }
@@ -234,7 +246,7 @@ impl SolverPool {
     async fn admit_and_wait(&self, work: Work, patience: Duration) -> Result<(Permits, Deadline, Duration), PoolError> {
         let admitted = Instant::now();
         let admission = self.admit()?;
-        let deadline = self.single_deadline(admitted);
+        let deadline = self.single_deadline(work, admitted);
         let running = self.slot(Priority::Single, patience).await?;
         metrics::job_took_slot(work, admitted.elapsed());
         let limit = deadline.0.saturating_duration_since(admitted);
@@ -269,7 +281,7 @@ impl SolverPool {
             started: admitted,
             slot_by: admitted + self.shared.limits.queue_timeout,
             priority: Priority::Single,
-            deadline: self.single_deadline(admitted),
+            deadline: self.single_deadline(work, admitted),
         };
         self.inline_first(work, admission, line, job).await
     }
@@ -293,8 +305,8 @@ impl SolverPool {
         let admission = self.place_within(gave_up).await?;
         let running = self.slot(Priority::Batch(line.order), gave_up.saturating_duration_since(Instant::now())).await?;
         metrics::job_took_slot(work, waiting.elapsed());
-        let solve_timeout = self.shared.limits.solve_timeout;
-        execute(work, (admission, running), Deadline(Instant::now() + solve_timeout), solve_timeout, job).await
+        let timeout = self.timeout(work);
+        execute(work, (admission, running), Deadline(Instant::now() + timeout), timeout, job).await
     }
 
     /// [`SolverPool::run_patiently`] for a job that can be called twice, tried inline first as
@@ -310,7 +322,7 @@ impl SolverPool {
         let gave_up = waiting + line.patience;
         let admission = self.place_within(gave_up).await?;
         let started = Instant::now();
-        let deadline = Deadline(started + self.shared.limits.solve_timeout);
+        let deadline = Deadline(started + self.timeout(work));
         let priority = Priority::Batch(line.order);
         let line = InLine { admitted: waiting, started, slot_by: gave_up, priority, deadline };
         self.inline_first(work, admission, line, job).await
@@ -347,7 +359,7 @@ impl SolverPool {
         let mut deadline = line.deadline;
         // What a timed-out job says it had: the solve timeout, or less where the request's own
         // timeout cut it short.
-        let solve_timeout = deadline.0.saturating_duration_since(line.admitted).min(self.shared.limits.solve_timeout);
+        let solve_timeout = deadline.0.saturating_duration_since(line.admitted).min(self.timeout(work));
         metrics::job_started(work);
         let mut inline = Deadline(deadline.0.min(started + INLINE_BUDGET));
         let mut in_flight = InFlight { work, started, timed_out: false };
@@ -483,6 +495,7 @@ mod tests {
             max_queued,
             queue_timeout: Duration::from_millis(50),
             solve_timeout: Duration::from_secs(5),
+            generate_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(10),
             batch_timeout: Duration::from_secs(60),
         })
@@ -704,8 +717,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_job_that_ends_normally_past_its_deadline_still_reached_it() {
+    async fn making_a_puzzle_has_the_generation_timeout_and_the_rest_the_solve_timeout() {
         let pool = SolverPool::new(PoolLimits { solve_timeout: Duration::ZERO, ..pool(1, 0).limits() });
+        for work in Work::ALL {
+            let made = matches!(work, Work::Generate | Work::Booklet);
+            assert_eq!(pool.timeout(work), if made { Duration::from_secs(5) } else { Duration::ZERO }, "{work:?}");
+            assert_eq!(pool.run(work, |deadline| Ok(deadline.should_stop())).await, Ok(!made), "{work:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_job_that_ends_normally_past_its_deadline_still_reached_it() {
+        let pool = SolverPool::new(PoolLimits { generate_timeout: Duration::ZERO, ..pool(1, 0).limits() });
         metrics::install();
         // The job swallows its interruption, as a batch piece does for the boards it fails.
         assert_eq!(pool.run(Work::Booklet, |deadline| Ok(deadline.should_stop())).await, Ok(true));

@@ -455,7 +455,7 @@ async fn generate_to_order(
     let made = on_pool(state, line, move |deadline| Ok(order.make(seed, deadline))).await?;
     let made = made.map_err(|missed| ApiError::OrderNotMet {
         level,
-        timeout: state.pool.limits().solve_timeout,
+        timeout: state.pool.timeout(Work::Generate),
         missed: missed.to_string(),
     })?;
     let shape = made.generated.puzzle.shape();

@@ -237,7 +237,7 @@ pub enum ApiError {
     )]
     LogicTimeout(Duration),
     /// No puzzle of the level was generated before the deadline.
-    #[error("no {level} puzzle was found within the solve timeout of {} ms; try again or another seed", .timeout.as_millis())]
+    #[error("no {level} puzzle was found within the generation timeout of {} ms; try again or another seed", .timeout.as_millis())]
     GenerateTimeout {
         /// The level asked for.
         level: Level,
@@ -246,7 +246,7 @@ pub enum ApiError {
     },
     /// No puzzle met the order before the deadline; `missed` says what the puzzles made lacked.
     #[error(
-        "no {level} puzzle meeting the order was found within the solve timeout of {} ms ({missed}); loosen a wish, or try again with another seed",
+        "no {level} puzzle meeting the order was found within the generation timeout of {} ms ({missed}); loosen a wish, or try again with another seed",
         .timeout.as_millis()
     )]
     OrderNotMet {

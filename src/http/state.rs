@@ -35,6 +35,7 @@ impl AppState {
             max_queued: config.max_queued_solves,
             queue_timeout: config.queue_timeout(),
             solve_timeout: config.solve_timeout(),
+            generate_timeout: config.generate_timeout(),
             request_timeout: config.request_timeout(),
             batch_timeout: config.batch_timeout(),
         });

@@ -252,8 +252,15 @@ async fn generate_refuses_unknown_choices_naming_the_member_and_gives_up_at_its_
         let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
         assert_eq!(problem["detail"], detail, "{body}");
     }
-    let config = ServeConfig { solve_timeout_ms: 0, ..config() };
-    let reply = send(router(&config), post_json("/v1/generate", json!({ "difficulty": "extreme" }).to_string())).await;
+    // Generation has its own timeout: the solve timeout alone does not end it.
+    let no_solve_time = ServeConfig { solve_timeout_ms: 0, ..config() };
+    let reply =
+        send(router(&no_solve_time), post_json("/v1/generate", json!({ "difficulty": "extreme" }).to_string())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let no_generate_time = ServeConfig { generate_timeout_ms: 0, ..config() };
+    let reply =
+        send(router(&no_generate_time), post_json("/v1/generate", json!({ "difficulty": "extreme" }).to_string()))
+            .await;
     let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
     assert!(problem["detail"].as_str().unwrap().contains("extreme"), "{problem}");
 }
@@ -598,14 +605,14 @@ async fn orders_no_puzzle_can_meet_are_refused_and_rare_ones_say_what_was_missin
         let problem = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
         assert!(problem["detail"].as_str().unwrap().starts_with(detail), "{order}: {problem}");
     }
-    // Hard puzzles of 18 givens are rare: a short solve timeout ends the search.
-    let router = router(&ServeConfig { solve_timeout_ms: 150, ..config() });
+    // Hard puzzles of 18 givens are rare: a short generation timeout ends the search.
+    let router = router(&ServeConfig { generate_timeout_ms: 150, ..config() });
     let rare = json!({ "difficulty": "hard", "seed": 1, "max_givens": 18 });
     let reply = send(router, post_json("/v1/generate", rare.to_string())).await;
     let problem = assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE, "solve-timeout");
     let detail = problem["detail"].as_str().unwrap();
     assert!(
-        detail.starts_with("no hard puzzle meeting the order was found within the solve timeout of 150 ms ("),
+        detail.starts_with("no hard puzzle meeting the order was found within the generation timeout of 150 ms ("),
         "{detail}"
     );
     assert!(detail.contains("had a number of givens outside the range"), "{detail}");
@@ -842,7 +849,7 @@ async fn a_bad_generate_batch_is_refused_before_any_puzzle() {
 #[tokio::test]
 async fn a_puzzle_not_made_in_time_is_a_problem_line_and_the_next_ones_follow() {
     // Hard puzzles of 18 givens are rare: within 150 ms no order is met, each line says so.
-    let short = router(&ServeConfig { solve_timeout_ms: 150, ..config() });
+    let short = router(&ServeConfig { generate_timeout_ms: 150, ..config() });
     let rare = json!({ "difficulty": "hard", "seed": 1, "max_givens": 18, "count": 3 });
     let lines = generate_batch(short, rare).await;
     assert_eq!(lines.len(), 3);
@@ -854,7 +861,7 @@ async fn a_puzzle_not_made_in_time_is_a_problem_line_and_the_next_ones_follow() 
     }
     // A plain level past its deadline fails alike.
     let lines = generate_batch(
-        router(&ServeConfig { solve_timeout_ms: 0, ..config() }),
+        router(&ServeConfig { generate_timeout_ms: 0, ..config() }),
         json!({ "difficulty": "easy", "count": 2 }),
     )
     .await;

@@ -367,7 +367,8 @@ async fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
 enum Setup {
     /// `app` with the default configuration, driven with `oneshot`.
     Default,
-    /// `solve_timeout_ms: 0`: every solve has missed its deadline before it starts.
+    /// `solve_timeout_ms` and `generate_timeout_ms` 0: every job has missed its deadline before it
+    /// starts.
     NoSolveTime,
     /// One solver slot, taken by a job that waits for the example to finish, and no queue.
     PoolFull,
@@ -899,7 +900,7 @@ async fn run(case: &Case) -> Reply {
     match case.setup {
         Setup::Default => oneshot(router(&config, Readiness::default()), case.call.request()).await,
         Setup::NoSolveTime => {
-            let config = ServeConfig { solve_timeout_ms: 0, ..config };
+            let config = ServeConfig { solve_timeout_ms: 0, generate_timeout_ms: 0, ..config };
             oneshot(router(&config, Readiness::default()), case.call.request()).await
         }
         Setup::ShuttingDown => {

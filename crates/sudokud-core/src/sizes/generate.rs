@@ -30,8 +30,8 @@ pub struct Generated {
     pub attempts: u32,
 }
 
-/// The levels offered at each size: those generated within the service's default solve timeout
-/// (one second) in every try measured (`cargo bench --bench sizes -- generate`; the table is in
+/// The levels offered at each size: those generated within one second, a third of the service's
+/// default generation timeout, in every try measured (`cargo bench --bench sizes -- generate`; the table is in
 /// docs/benchmarks.md). A 4x4 grid never needs more than singles; 20x20 and 25x25 puzzles that
 /// need guessing take minutes to blank to a minimum. Expert rests on the chains, which made it
 /// (and 6x6 hard) quick at 6x6, 8x8 and 10x10 too. 9x9 has every level, from [`crate::generate`].
