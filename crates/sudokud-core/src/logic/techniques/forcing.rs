@@ -284,6 +284,8 @@ struct Engine {
     one: Implications,
     positions: Box<Positions>,
     seen: Vec<bool>,
+    /// The search of every candidate's forcing chain at once.
+    sources: Sources,
 }
 
 impl Engine {
@@ -294,6 +296,7 @@ impl Engine {
             one: Implications::default(),
             positions: Box::new(Positions([0; CANDIDATES * 2])),
             seen: Vec::new(),
+            sources: Sources::default(),
         }
     }
 }
@@ -618,13 +621,31 @@ pub(super) fn forcing_chain(
     inside: bool,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    let partners = inside.then(|| Partners::of(grid));
     with_engine(|engine| {
-        let Engine { one, positions, seen, .. } = engine;
+        let Engine { one, positions, seen, sources, .. } = engine;
         let mut best: Option<(Found, Vec<Literal>)> = None;
+        if inside {
+            // Inside a chain most searches find nothing, and a whole step asks the same of every
+            // candidate: the search of all at once says which (the first of the easiest) ends
+            // and how far out, and only that one is followed again to be recorded.
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            let Some((cell, digit, length)) = sources.shortest_refutation(grid, true) else { return Ok(false) };
+            let assumption = Literal::new(cell, digit, true);
+            // Breadth first, the target is found at the same depth and by the same chain
+            // whatever the depth allowed beyond it.
+            let depth = u16::try_from(length - 1).unwrap_or(u16::MAX);
+            let stop = Stop::At { target: assumption.opposite(), depth };
+            let rules = Rules::Static { digit_links: true, cell_links: true };
+            follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
+            let end = usize::from(positions.0[assumption.opposite().index()]);
+            debug_assert!(one.holds(assumption.opposite()) && one.ancestors(end, seen) == length);
+            let found = Found { rating: chain_rating(7.0, length), conclusion: assumption.opposite() };
+            return Ok(found.rating < below && record(out, found, vec![one.chain(end, seen)], Vec::new()));
+        }
         // SE's forcing chains: one digit's links (a forcing X-chain) or every link.
-        let kinds: &[(bool, bool, f32)] =
-            if inside { &[(true, true, 7.0)] } else { &[(true, false, 6.6), (true, true, 7.0)] };
+        let kinds: &[(bool, bool, f32)] = &[(true, false, 6.6), (true, true, 7.0)];
         for (cell, digit) in candidates(grid) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
@@ -634,25 +655,13 @@ pub(super) fn forcing_chain(
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
-                let strong_in = !inside
-                    && turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
+                let strong_in = turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
                     }
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
-                    // Inside a chain most searches find nothing: the lean search says first
-                    // whether, and how far out, this one ends, and only a chain that beats the
-                    // best so far is followed again to be recorded.
-                    if let Some(partners) = &partners {
-                        let Some(length) = refutation_length(grid, partners, cell, digit, longest - 1) else {
-                            continue;
-                        };
-                        if best.as_ref().is_some_and(|(found, _)| chain_rating(base, length) >= found.rating) {
-                            continue;
-                        }
-                    }
                     let rules = Rules::Static { digit_links, cell_links };
                     follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
                     if !one.holds(assumption.opposite()) {
@@ -672,8 +681,167 @@ pub(super) fn forcing_chain(
     })
 }
 
+/// The breadth-first search of every candidate's static chains at once, the transpose of one
+/// search per candidate: each literal holds the set of assumptions (sources, bit `i` for the
+/// grid's `i`-th candidate true) that reach it, and a level of the search moves every source's
+/// front one step along the links in one pass over the literals. Its buffers live in the
+/// [`Engine`], sized to the grid's candidates.
+#[derive(Default)]
+struct Sources {
+    /// The compact index of each candidate of the grid (`cell * 9 + digit - 1`), in the order
+    /// [`candidates`] lists them; `u16::MAX` for one the grid does not have.
+    index: Vec<u16>,
+    /// The candidate of each index.
+    list: Vec<u16>,
+    /// Words per literal's set of sources.
+    words: usize,
+    /// Per literal (indexed by candidate index, times `words`): the sources that reached it at
+    /// the last level, and at any level, for true and for false literals; the next level.
+    on_front: Vec<u64>,
+    off_front: Vec<u64>,
+    on_seen: Vec<u64>,
+    off_seen: Vec<u64>,
+    next: Vec<u64>,
+    /// Per source, the length of its shortest refutation once found (0 until then).
+    lengths: Vec<u16>,
+}
+
+impl Sources {
+    /// The first candidate of `grid`, in [`candidates`] order, among those whose shortest
+    /// static chain through any links from it true to it false rates lowest (SE's forcing
+    /// chain, 7.0 plus its length), and that length: what asking [`refutation_length`] of each
+    /// candidate in turn finds, with the bound tightened by each chain found. With `cut`, the
+    /// search stops past the lengths that rate as the first found; without, it goes on until
+    /// every source's front dies out, leaving every candidate's shortest length in `lengths`.
+    fn shortest_refutation(&mut self, grid: &Grid, cut: bool) -> Option<(usize, u8, usize)> {
+        self.index.clear();
+        self.index.resize(CANDIDATES, u16::MAX);
+        self.list.clear();
+        for (cell, digit) in candidates(grid) {
+            let candidate = cell * 9 + usize::from(digit) - 1;
+            self.index[candidate] = self.list.len() as u16;
+            self.list.push(candidate as u16);
+        }
+        let count = self.list.len();
+        let words = count.div_ceil(64);
+        self.words = words;
+        for buffer in [&mut self.on_front, &mut self.off_front, &mut self.on_seen, &mut self.off_seen, &mut self.next] {
+            buffer.clear();
+            buffer.resize(count * words, 0);
+        }
+        self.lengths.clear();
+        self.lengths.resize(count, 0);
+        for source in 0..count {
+            let bit = 1u64 << (source % 64);
+            self.on_front[source * words + source / 64] = bit;
+            self.on_seen[source * words + source / 64] = bit;
+        }
+        // The rating of the easiest refutation found and the first source that has it.
+        let mut best: Option<(f32, usize)> = None;
+        let mut depth = 0usize;
+        loop {
+            // What the sources' new true literals turn off: their digit in their peers, their
+            // cell's other candidates. A refutation ends at a false literal, `depth` steps and
+            // `depth + 1` literals out.
+            depth += 1;
+            if cut && best.is_some_and(|(rating, _)| chain_rating(7.0, depth + 1) > rating) {
+                break;
+            }
+            self.next.fill(0);
+            for from in 0..count {
+                let front = &self.on_front[from * words..][..words];
+                if front.iter().all(|&word| word == 0) {
+                    continue;
+                }
+                let candidate = usize::from(self.list[from]);
+                let (cell, digit) = (candidate / 9, (candidate % 9) as u8 + 1);
+                let others = digits(grid.candidates(cell) & !bit(digit)).map(|other| cell * 9 + usize::from(other) - 1);
+                let peers = ones(PEERS[cell] & grid.cells_with(digit)).map(|peer| peer * 9 + usize::from(digit) - 1);
+                for to in others.chain(peers) {
+                    let to = usize::from(self.index[to]);
+                    or_into(&mut self.next[to * words..][..words], front);
+                }
+            }
+            let mut any = false;
+            let mut first_hit = None;
+            for to in 0..count {
+                let (next, seen) = (&mut self.next[to * words..][..words], &mut self.off_seen[to * words..][..words]);
+                any |= mask_new(next, seen);
+                if first_hit.is_none() && next[to / 64] >> (to % 64) & 1 == 1 {
+                    first_hit = Some(to);
+                }
+                if next[to / 64] >> (to % 64) & 1 == 1 && self.lengths[to] == 0 {
+                    self.lengths[to] = (depth + 1) as u16;
+                }
+            }
+            if let Some(hit) = first_hit {
+                // Every later refutation is at least as long, so the first level with one holds
+                // the easiest rating; a later level of the same rating may add an earlier source.
+                let rating = chain_rating(7.0, depth + 1);
+                match best {
+                    None => best = Some((rating, hit)),
+                    Some((at, first)) if at == rating && hit < first => best = Some((rating, hit)),
+                    Some(_) => {}
+                }
+            }
+            std::mem::swap(&mut self.next, &mut self.off_front);
+            if !any {
+                break;
+            }
+            // What the new false literals turn on: the other candidate of a two-candidate cell,
+            // the other place of a digit with two in a house. No refutation ends here.
+            depth += 1;
+            self.next.fill(0);
+            for from in 0..count {
+                let front = &self.off_front[from * words..][..words];
+                if front.iter().all(|&word| word == 0) {
+                    continue;
+                }
+                let candidate = usize::from(self.list[from]);
+                let (cell, digit) = (candidate / 9, (candidate % 9) as u8 + 1);
+                for on in turned_on(grid, Literal::new(cell, digit, false), true, true) {
+                    let to = usize::from(self.index[usize::from(on.candidate)]);
+                    or_into(&mut self.next[to * words..][..words], front);
+                }
+            }
+            let mut any = false;
+            for to in 0..count {
+                let (next, seen) = (&mut self.next[to * words..][..words], &mut self.on_seen[to * words..][..words]);
+                any |= mask_new(next, seen);
+            }
+            std::mem::swap(&mut self.next, &mut self.on_front);
+            if !any {
+                break;
+            }
+        }
+        best.map(|(_, source)| {
+            let candidate = usize::from(self.list[source]);
+            (candidate / 9, (candidate % 9) as u8 + 1, usize::from(self.lengths[source]))
+        })
+    }
+}
+
+/// `into |= from`, word by word.
+fn or_into(into: &mut [u64], from: &[u64]) {
+    for (into, &from) in into.iter_mut().zip(from) {
+        *into |= from;
+    }
+}
+
+/// Keeps in `next` only the sources `seen` lacks and adds them to it; whether any is left.
+fn mask_new(next: &mut [u64], seen: &mut [u64]) -> bool {
+    let mut any = 0;
+    for (next, seen) in next.iter_mut().zip(seen) {
+        *next &= !*seen;
+        *seen |= *next;
+        any |= *next;
+    }
+    any != 0
+}
+
 /// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
 /// of counting a house's places each time.
+#[cfg(test)]
 struct Partners {
     /// Per digit (0-8) and cell, the other place of the digit in each house of the cell where
     /// it has two.
@@ -682,6 +850,7 @@ struct Partners {
     pairs: Vec<u16>,
 }
 
+#[cfg(test)]
 impl Partners {
     fn of(grid: &Grid) -> Partners {
         let mut places = vec![[0 as Cells; 81]; 9];
@@ -704,7 +873,9 @@ impl Partners {
 /// How long the shortest static chain through any links is, from `digit` true in `cell` to it
 /// false, if it is at most `max_depth` steps: what [`follow`] finds breadth first (each of its
 /// static literals rests on one, so the chain has a literal more than steps), without recording
-/// the chain. Literals as sets of cells per digit, a whole level at a time.
+/// the chain. Literals as sets of cells per digit, a whole level at a time. One candidate at a
+/// time, the oracle [`Sources::shortest_refutation`] is held to.
+#[cfg(test)]
 fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, max_depth: u16) -> Option<usize> {
     let start = usize::from(digit) - 1;
     let (mut on_seen, mut off_seen) = ([0 as Cells; 9], [0 as Cells; 9]);
@@ -1344,7 +1515,7 @@ mod tests {
     }
 
     #[test]
-    fn the_lean_search_finds_the_lengths_follow_does() {
+    fn the_lean_searches_find_the_lengths_follow_does() {
         use std::ops::ControlFlow;
         // Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv).
         let puzzle: crate::board::Board =
@@ -1358,10 +1529,14 @@ mod tests {
         .unwrap();
         let (mut out, mut positions, mut seen) =
             (Implications::default(), Box::new(Positions([0; CANDIDATES * 2])), Vec::new());
+        let mut sources = Sources::default();
         let mut found = 0;
         for grid in grids.iter().step_by(4) {
             let partners = Partners::of(grid);
-            for (cell, digit) in candidates(grid) {
+            // The search of all candidates at once, to the end: every candidate's length.
+            sources.shortest_refutation(grid, false);
+            let mut first_easiest: Option<(f32, usize, u8, usize)> = None;
+            for (index, (cell, digit)) in candidates(grid).enumerate() {
                 for depth in [3, 7, u16::MAX] {
                     let assumption = Literal::new(cell, digit, true);
                     let rules = Rules::Static { digit_links: true, cell_links: true };
@@ -1377,7 +1552,19 @@ mod tests {
                     );
                     found += usize::from(expected.is_some());
                 }
+                let length = refutation_length(grid, &partners, cell, digit, u16::MAX);
+                assert_eq!(length.unwrap_or(0), usize::from(sources.lengths[index]), "r{cell} {digit}");
+                if let Some(length) = length {
+                    let rating = chain_rating(7.0, length);
+                    if first_easiest.is_none_or(|(best, ..)| rating < best) {
+                        first_easiest = Some((rating, cell, digit, length));
+                    }
+                }
             }
+            // Cut short once the easiest rating is known, the same answer.
+            let expected = first_easiest.map(|(_, cell, digit, length)| (cell, digit, length));
+            assert_eq!(sources.shortest_refutation(grid, true), expected);
+            assert_eq!(sources.shortest_refutation(grid, false), expected);
         }
         assert!(found > 0, "some candidates refute themselves");
     }
