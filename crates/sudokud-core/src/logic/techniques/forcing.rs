@@ -31,6 +31,7 @@ use std::cell::{Cell as Slot, RefCell};
 
 use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
+use crate::logic::techniques::Changed;
 use crate::position::{Candidate, Cell, Digit, House};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -338,6 +339,9 @@ struct Task {
     rules: Rules,
     stop: Stop,
     resume: Option<usize>,
+    /// The techniques nested inside (bit `i` for the nesting's `i`-th) known to find nothing
+    /// in `grid` itself: inside the chain they need look only where the assumption changed it.
+    barren: u16,
 }
 
 /// Follows `assumption` in `grid` under `rules`, filling `out`, until `stop`. A single chain's
@@ -352,7 +356,7 @@ struct Task {
 /// techniques first), so this is the same answer for a fraction of the work.
 fn follow(
     grid: &Grid,
-    Task { assumption, rules, stop, resume }: Task,
+    Task { assumption, rules, stop, resume, barren }: Task,
     out: &mut Implications,
     positions: &mut Positions,
     interrupt: &mut dyn Interrupt,
@@ -424,6 +428,7 @@ fn follow(
         Rules::Dynamic { one_digit, nesting } => (true, !one_digit, true, nesting),
     };
     let mut inner = Deduction::new();
+    let mut reduced = None;
     // Breadth first, so a single chain is one of the shortest; the searches that stop at a
     // contradiction take every pending true literal before a false one, as SE does.
     let (mut next_on, mut next_off) = if resume.is_some() { (out.nodes.len(), out.nodes.len()) } else { (0, 0) };
@@ -444,7 +449,7 @@ fn follow(
             next_off += 1;
             next_off - 1
         } else if nesting != Nesting::Plain
-            && nested_step(grid, nesting, std::mem::take(&mut skip), out, &mut inner, interrupt)?
+            && nested_step(grid, nesting, (std::mem::take(&mut skip), barren), out, &mut reduced, &mut inner, interrupt)?
         {
             // What the nested technique concludes rests on the removals its pattern reads.
             let reasons = pattern_reasons(&inner, out);
@@ -502,35 +507,81 @@ fn follow(
     Ok(())
 }
 
+/// The grid as the assumption being followed has left it (its true literals placed, its false
+/// ones removed), kept from one nested step to the next with, per technique tried inside, what
+/// changed since that technique last found nothing there.
+struct Reduced {
+    grid: Grid,
+    /// How many of the assumption's nodes `grid` has taken in.
+    applied: usize,
+    changed: [Changed; 14],
+}
+
+impl Reduced {
+    /// Takes in the nodes of `out` found since the last time; what they removed.
+    fn catch_up(&mut self, out: &Implications) -> Changed {
+        let before = self.grid.clone();
+        for node in &out.nodes[self.applied..] {
+            let (cell, digit) = (node.literal.cell(), node.literal.digit());
+            if node.literal.on {
+                self.grid.place(cell, digit);
+            } else {
+                self.grid.eliminate(cell, digit);
+            }
+        }
+        self.applied = out.nodes.len();
+        Changed::between(&before, &self.grid)
+    }
+}
+
 /// Looks for a step of the techniques `nesting` allows, from the `from`th on, in `grid` as the
-/// assumption followed in `out` has left it (its true literals placed, its false ones removed),
-/// leaving it in `found`.
+/// assumption followed in `out` has left it, leaving it in `found`. `reduced` keeps that grid
+/// between the calls of one assumption's following: each call takes in only the literals found
+/// since, and a technique that found nothing last time looks only where they changed something.
+/// The first call knows that of the techniques `barren` in `grid` itself.
 fn nested_step(
     grid: &Grid,
     nesting: Nesting,
-    from: usize,
+    (from, barren): (usize, u16),
     out: &Implications,
+    reduced: &mut Option<Reduced>,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    let mut reduced = grid.clone();
-    for node in &out.nodes {
-        let (cell, digit) = (node.literal.cell(), node.literal.digit());
-        if node.literal.on {
-            reduced.place(cell, digit);
-        } else {
-            reduced.eliminate(cell, digit);
+    let reduced = match reduced {
+        Some(reduced) => {
+            let changed = reduced.catch_up(out);
+            for technique in &mut reduced.changed {
+                technique.add(&changed);
+            }
+            reduced
         }
-    }
+        None => {
+            let changed = std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::NONE } else { Changed::ALL });
+            let mut fresh = Reduced { grid: grid.clone(), applied: 0, changed };
+            let assumed = fresh.catch_up(out);
+            for technique in &mut fresh.changed {
+                technique.add(&assumed);
+            }
+            // The first `from` found nothing on this very grid (the level below's).
+            for technique in &mut fresh.changed[..from] {
+                *technique = Changed::NONE;
+            }
+            reduced.insert(fresh)
+        }
+    };
     let _inside = Inside::enter();
     let mut result = Ok(false);
-    for &technique in &nesting.techniques()[from..] {
+    for (&technique, changed) in nesting.techniques().iter().zip(&mut reduced.changed).skip(from) {
         result = if technique == Technique::ForcingChain {
             found.start(technique);
-            forcing_chain(&reduced, found, f32::INFINITY, true, interrupt)
+            forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
         } else {
-            super::find(technique, &reduced, found, interrupt)
+            super::find_changed(technique, &reduced.grid, changed, found, interrupt)
         };
+        // Found nothing: nothing to look at again until something changes. Found a step: look
+        // everywhere next time.
+        *changed = if result == Ok(false) { Changed::NONE } else { Changed::ALL };
         if result != Ok(false) {
             break;
         }
@@ -638,7 +689,7 @@ pub(super) fn forcing_chain(
             let depth = u16::try_from(length - 1).unwrap_or(u16::MAX);
             let stop = Stop::At { target: assumption.opposite(), depth };
             let rules = Rules::Static { digit_links: true, cell_links: true };
-            follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
+            follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, one, positions, interrupt)?;
             let end = usize::from(positions.0[assumption.opposite().index()]);
             debug_assert!(one.holds(assumption.opposite()) && one.ancestors(end, seen) == length);
             let found = Found { rating: chain_rating(7.0, length), conclusion: assumption.opposite() };
@@ -663,7 +714,7 @@ pub(super) fn forcing_chain(
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
                     let rules = Rules::Static { digit_links, cell_links };
-                    follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
+                    follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, one, positions, interrupt)?;
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -1125,6 +1176,19 @@ pub(super) fn multiple(
             }
             _ => None,
         };
+        // The techniques nested inside that find nothing in the grid itself (on the rating path
+        // all of them, being easier than these chains; checked all the same, it costs little):
+        // inside each assumption's chain they look only where it changed the grid. Forcing
+        // chains and those above are not narrowed.
+        let mut barren = 0u16;
+        if let Multiple::Dynamic(nesting) = kind {
+            let mut scratch = Deduction::new();
+            for (at, &technique) in nesting.techniques().iter().enumerate().take_while(|&(_, &technique)| technique < Technique::ForcingChain) {
+                if !super::find(technique, grid, &mut scratch, interrupt)? {
+                    barren |= 1 << at;
+                }
+            }
+        }
         // Static chains start only from true candidates; the others from both.
         let polarities: &[bool] = if kind == Multiple::Static { &[true] } else { &[true, false] };
         for (cell, digit) in candidates(grid) {
@@ -1134,7 +1198,7 @@ pub(super) fn multiple(
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
                 let out = &mut all[assumption.index()];
-                let task = Task { assumption, rules, stop: Stop::AtContradiction, resume };
+                let task = Task { assumption, rules, stop: Stop::AtContradiction, resume, barren };
                 follow(grid, task, out, positions, interrupt)?;
             }
         }
@@ -1541,7 +1605,7 @@ mod tests {
                     let assumption = Literal::new(cell, digit, true);
                     let rules = Rules::Static { digit_links: true, cell_links: true };
                     let stop = Stop::At { target: assumption.opposite(), depth };
-                    follow(grid, Task { assumption, rules, stop, resume: None }, &mut out, &mut positions, &mut Never)
+                    follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, &mut out, &mut positions, &mut Never)
                         .unwrap();
                     let end = usize::from(positions.0[assumption.opposite().index()]);
                     let expected = out.holds(assumption.opposite()).then(|| out.ancestors(end, &mut seen));

@@ -6,11 +6,12 @@ use crate::logic::grid::{Grid, bit, digits, house_cells, members, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
 use crate::position::House;
 
-use super::{Items, find_set};
+use super::{Changed, Items, find_set};
 
-/// The first naked subset of `size` cells, rows then columns then boxes.
-pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+/// The first naked subset of `size` cells, rows then columns then boxes, among the houses whose
+/// candidates `changed`.
+pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
         let cells = members(house);
         let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(cells[i])));
         find_set(&items, size, &mut |chosen, union| {
@@ -25,9 +26,10 @@ pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     })
 }
 
-/// The first hidden subset of `size` digits, rows then columns then boxes.
-pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+/// The first hidden subset of `size` digits, rows then columns then boxes, among the houses
+/// whose candidates `changed`.
+pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
         let items = Items::new(size, 0..9, |i| grid.positions(house, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
