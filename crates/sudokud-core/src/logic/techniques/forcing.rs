@@ -29,7 +29,7 @@
 
 use std::cell::{Cell as Slot, RefCell};
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones};
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
 use crate::logic::techniques::Changed;
 use crate::position::{Candidate, Cell, Digit, House};
@@ -481,7 +481,7 @@ fn follow(
             gone_cells[usize::from(digit) - 1] |= 1 << cell;
             let mut all_pushed = true;
             let left = grid.candidates(cell) & !gone.of_cell(cell);
-            if cell_links && left.count_ones() == 1 {
+            if cell_links && is_single(u128::from(left)) {
                 let value = left.trailing_zeros() as u8 + 1;
                 let gone_here = digits(grid.candidates(cell) & !left).map(|other| Literal::new(cell, other, false));
                 let count = gather(positions, gone_here, &mut reasons);
@@ -490,7 +490,7 @@ fn follow(
             for house in Cell::at(cell).houses().into_iter().filter(|_| digit_links) {
                 let members = all_house_cells()[house.index()] & grid.cells_with(digit);
                 let left = members & !gone_cells[usize::from(digit) - 1];
-                if all_pushed && left.count_ones() == 1 {
+                if all_pushed && is_single(left) {
                     let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
                     let count = gather(positions, gone_here, &mut reasons);
                     let place = left.trailing_zeros() as usize;
@@ -633,12 +633,12 @@ fn turned_off(grid: &Grid, literal: Literal, cell_links: bool) -> impl Iterator<
 fn turned_on(grid: &Grid, literal: Literal, digit_links: bool, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
     let (cell, digit) = (literal.cell(), literal.digit());
     let pair = grid.candidates(cell);
-    let other = (cell_links && pair.count_ones() == 2)
+    let other = (cell_links && is_pair(u128::from(pair)))
         .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
     let houses = Cell::at(cell).houses().into_iter().filter(move |_| digit_links);
     other.into_iter().chain(houses.filter_map(move |house| {
         let places = all_house_cells()[house.index()] & grid.cells_with(digit);
-        (places.count_ones() == 2).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
+        is_pair(places).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
     }))
 }
 
@@ -735,8 +735,8 @@ pub(super) fn forcing_chain(
 /// The breadth-first search of every candidate's static chains at once, the transpose of one
 /// search per candidate: each literal holds the set of assumptions (sources, bit `i` for the
 /// grid's `i`-th candidate true) that reach it, and a level of the search moves every source's
-/// front one step along the links in one pass over the literals. Its buffers live in the
-/// [`Engine`], sized to the grid's candidates.
+/// front one step along the links in one pass over the literals the last level reached. Its
+/// buffers live in the [`Engine`], sized to the grid's candidates.
 #[derive(Default)]
 struct Sources {
     /// The compact index of each candidate of the grid (`cell * 9 + digit - 1`), in the order
@@ -744,15 +744,24 @@ struct Sources {
     index: Vec<u16>,
     /// The candidate of each index.
     list: Vec<u16>,
-    /// Words per literal's set of sources.
-    words: usize,
-    /// Per literal (indexed by candidate index, times `words`): the sources that reached it at
-    /// the last level, and at any level, for true and for false literals; the next level.
+    /// The links as lists of indexes: what each true literal turns off (`weak`) and each false
+    /// one turns on (`strong`), the literals of index `i` at `starts[i]..starts[i + 1]`.
+    weak: Vec<u16>,
+    weak_starts: Vec<u32>,
+    strong: Vec<u16>,
+    strong_starts: Vec<u32>,
+    /// Per literal, `words` words a set of sources: those that reached it at the last level,
+    /// and at any level, for true and for false literals; the next level.
     on_front: Vec<u64>,
     off_front: Vec<u64>,
     on_seen: Vec<u64>,
     off_seen: Vec<u64>,
     next: Vec<u64>,
+    /// The literals the last level reached (their fronts are the only ones not empty), those
+    /// the next reaches, and per literal the level that last wrote its `next`.
+    active: Vec<u16>,
+    touched: Vec<u16>,
+    stamps: Vec<u32>,
     /// Per source, the length of its shortest refutation once found (0 until then).
     lengths: Vec<u16>,
 }
@@ -765,6 +774,27 @@ impl Sources {
     /// search stops past the lengths that rate as the first found; without, it goes on until
     /// every source's front dies out, leaving every candidate's shortest length in `lengths`.
     fn shortest_refutation(&mut self, grid: &Grid, cut: bool) -> Option<(usize, u8, usize)> {
+        self.link(grid);
+        // The search with the words of a set known to the compiler, for the sizes a grid has.
+        match self.list.len().div_ceil(64) {
+            0 => None,
+            1 => self.search::<1>(cut),
+            2 => self.search::<2>(cut),
+            3 => self.search::<3>(cut),
+            4 => self.search::<4>(cut),
+            5 => self.search::<5>(cut),
+            6 => self.search::<6>(cut),
+            7 => self.search::<7>(cut),
+            8 => self.search::<8>(cut),
+            9 => self.search::<9>(cut),
+            10 => self.search::<10>(cut),
+            11 => self.search::<11>(cut),
+            _ => self.search::<12>(cut),
+        }
+    }
+
+    /// Numbers the candidates of `grid` and lists their links.
+    fn link(&mut self, grid: &Grid) {
         self.index.clear();
         self.index.resize(CANDIDATES, u16::MAX);
         self.list.clear();
@@ -773,19 +803,56 @@ impl Sources {
             self.index[candidate] = self.list.len() as u16;
             self.list.push(candidate as u16);
         }
+        let (index, list) = (&self.index, &self.list);
+        let at = |cell: usize, digit: u8| index[cell * 9 + usize::from(digit) - 1];
+        self.weak.clear();
+        self.weak_starts.clear();
+        self.strong.clear();
+        self.strong_starts.clear();
+        for &candidate in list {
+            let (cell, digit) = (usize::from(candidate) / 9, (candidate % 9) as u8 + 1);
+            self.weak_starts.push(self.weak.len() as u32);
+            for other in digits(grid.candidates(cell) & !bit(digit)) {
+                self.weak.push(at(cell, other));
+            }
+            for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
+                self.weak.push(at(peer, digit));
+            }
+            self.strong_starts.push(self.strong.len() as u32);
+            // As `turned_on`: the cell's other candidate, then the digit's other place in each
+            // house.
+            let pair = grid.candidates(cell);
+            if is_pair(u128::from(pair)) {
+                self.strong.push(at(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1));
+            }
+            for house in Cell::at(cell).houses() {
+                let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+                if is_pair(places) {
+                    self.strong.push(at((places & !(1 << cell)).trailing_zeros() as usize, digit));
+                }
+            }
+        }
+        self.weak_starts.push(self.weak.len() as u32);
+        self.strong_starts.push(self.strong.len() as u32);
+    }
+
+    /// [`Sources::shortest_refutation`] once the grid is linked, with sets of `W` words.
+    fn search<const W: usize>(&mut self, cut: bool) -> Option<(usize, u8, usize)> {
         let count = self.list.len();
-        let words = count.div_ceil(64);
-        self.words = words;
         for buffer in [&mut self.on_front, &mut self.off_front, &mut self.on_seen, &mut self.off_seen, &mut self.next] {
             buffer.clear();
-            buffer.resize(count * words, 0);
+            buffer.resize(count * W, 0);
         }
         self.lengths.clear();
         self.lengths.resize(count, 0);
+        self.stamps.clear();
+        self.stamps.resize(count, 0);
+        self.active.clear();
         for source in 0..count {
             let bit = 1u64 << (source % 64);
-            self.on_front[source * words + source / 64] = bit;
-            self.on_seen[source * words + source / 64] = bit;
+            self.on_front[source * W + source / 64] = bit;
+            self.on_seen[source * W + source / 64] = bit;
+            self.active.push(source as u16);
         }
         // The rating of the easiest refutation found and the first source that has it.
         let mut best: Option<(f32, usize)> = None;
@@ -798,31 +865,13 @@ impl Sources {
             if cut && best.is_some_and(|(rating, _)| chain_rating(7.0, depth + 1) > rating) {
                 break;
             }
-            self.next.fill(0);
-            for from in 0..count {
-                let front = &self.on_front[from * words..][..words];
-                if front.iter().all(|&word| word == 0) {
-                    continue;
-                }
-                let candidate = usize::from(self.list[from]);
-                let (cell, digit) = (candidate / 9, (candidate % 9) as u8 + 1);
-                let others = digits(grid.candidates(cell) & !bit(digit)).map(|other| cell * 9 + usize::from(other) - 1);
-                let peers = ones(PEERS[cell] & grid.cells_with(digit)).map(|peer| peer * 9 + usize::from(digit) - 1);
-                for to in others.chain(peers) {
-                    let to = usize::from(self.index[to]);
-                    or_into(&mut self.next[to * words..][..words], front);
-                }
-            }
-            let mut any = false;
+            self.step::<W>(depth, true);
             let mut first_hit = None;
-            for to in 0..count {
-                let (next, seen) = (&mut self.next[to * words..][..words], &mut self.off_seen[to * words..][..words]);
-                any |= mask_new(next, seen);
-                if first_hit.is_none() && next[to / 64] >> (to % 64) & 1 == 1 {
-                    first_hit = Some(to);
-                }
-                if next[to / 64] >> (to % 64) & 1 == 1 && self.lengths[to] == 0 {
+            for &to in &self.active {
+                let to = usize::from(to);
+                if self.off_front[to * W + to / 64] >> (to % 64) & 1 == 1 {
                     self.lengths[to] = (depth + 1) as u16;
+                    first_hit = Some(first_hit.map_or(to, |hit: usize| hit.min(to)));
                 }
             }
             if let Some(hit) = first_hit {
@@ -835,33 +884,14 @@ impl Sources {
                     Some(_) => {}
                 }
             }
-            std::mem::swap(&mut self.next, &mut self.off_front);
-            if !any {
+            if self.active.is_empty() {
                 break;
             }
             // What the new false literals turn on: the other candidate of a two-candidate cell,
             // the other place of a digit with two in a house. No refutation ends here.
             depth += 1;
-            self.next.fill(0);
-            for from in 0..count {
-                let front = &self.off_front[from * words..][..words];
-                if front.iter().all(|&word| word == 0) {
-                    continue;
-                }
-                let candidate = usize::from(self.list[from]);
-                let (cell, digit) = (candidate / 9, (candidate % 9) as u8 + 1);
-                for on in turned_on(grid, Literal::new(cell, digit, false), true, true) {
-                    let to = usize::from(self.index[usize::from(on.candidate)]);
-                    or_into(&mut self.next[to * words..][..words], front);
-                }
-            }
-            let mut any = false;
-            for to in 0..count {
-                let (next, seen) = (&mut self.next[to * words..][..words], &mut self.on_seen[to * words..][..words]);
-                any |= mask_new(next, seen);
-            }
-            std::mem::swap(&mut self.next, &mut self.on_front);
-            if !any {
+            self.step::<W>(depth, false);
+            if self.active.is_empty() {
                 break;
             }
         }
@@ -870,24 +900,57 @@ impl Sources {
             (candidate / 9, (candidate % 9) as u8 + 1, usize::from(self.lengths[source]))
         })
     }
-}
 
-/// `into |= from`, word by word.
-fn or_into(into: &mut [u64], from: &[u64]) {
-    for (into, &from) in into.iter_mut().zip(from) {
-        *into |= from;
+    /// One level: the fronts of the `active` literals (true ones when `from_on`) moved along
+    /// their links, less the sources that reached a literal before, become the new fronts; the
+    /// literals reached become `active`.
+    fn step<const W: usize>(&mut self, level: usize, from_on: bool) {
+        let level = level as u32;
+        let (links, starts) =
+            if from_on { (&self.weak, &self.weak_starts) } else { (&self.strong, &self.strong_starts) };
+        let (fronts, into_front, into_seen) = if from_on {
+            (&self.on_front, &mut self.off_front, &mut self.off_seen)
+        } else {
+            (&self.off_front, &mut self.on_front, &mut self.on_seen)
+        };
+        self.touched.clear();
+        for &from in &self.active {
+            let from = usize::from(from);
+            let front: &[u64; W] = fronts[from * W..][..W].try_into().expect("W words");
+            for &to in &links[starts[from] as usize..starts[from + 1] as usize] {
+                let to = usize::from(to);
+                let next: &mut [u64; W] = (&mut self.next[to * W..][..W]).try_into().expect("W words");
+                if self.stamps[to] != level {
+                    self.stamps[to] = level;
+                    self.touched.push(to as u16);
+                    *next = *front;
+                } else {
+                    for (next, &word) in next.iter_mut().zip(front) {
+                        *next |= word;
+                    }
+                }
+            }
+        }
+        // A front is read only while its literal is active, just after it is written: older
+        // ones need no clearing.
+        self.active.clear();
+        for &to in &self.touched {
+            let to = usize::from(to);
+            let next: &[u64; W] = self.next[to * W..][..W].try_into().expect("W words");
+            let seen: &mut [u64; W] = (&mut into_seen[to * W..][..W]).try_into().expect("W words");
+            let mut any = 0;
+            let mut fresh = [0u64; W];
+            for ((fresh, &next), seen) in fresh.iter_mut().zip(next).zip(seen.iter_mut()) {
+                *fresh = next & !*seen;
+                *seen |= *fresh;
+                any |= *fresh;
+            }
+            into_front[to * W..][..W].copy_from_slice(&fresh);
+            if any != 0 {
+                self.active.push(to as u16);
+            }
+        }
     }
-}
-
-/// Keeps in `next` only the sources `seen` lacks and adds them to it; whether any is left.
-fn mask_new(next: &mut [u64], seen: &mut [u64]) -> bool {
-    let mut any = 0;
-    for (next, seen) in next.iter_mut().zip(seen) {
-        *next &= !*seen;
-        *seen |= *next;
-        any |= *next;
-    }
-    any != 0
 }
 
 /// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
