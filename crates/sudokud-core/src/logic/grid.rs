@@ -129,6 +129,30 @@ fn gather_column(cells: Cells) -> u16 {
     ((cells & SPACED).wrapping_mul(MULTIPLIER) >> 64) as u16 & 0x1ff
 }
 
+/// How many bits a nine-bit mask (digits of a cell, positions in a house) has, by table: with
+/// no popcount instruction in the baseline x86-64 target, `count_ones` is a dozen instructions,
+/// and subsets and fish count unions in their innermost loop.
+pub(crate) fn count9(mask: u16) -> usize {
+    const COUNTS: [u8; 512] = {
+        let mut counts = [0u8; 512];
+        let mut mask = 1;
+        while mask < 512 {
+            counts[mask] = counts[mask >> 1] + (mask & 1) as u8;
+            mask += 1;
+        }
+        counts
+    };
+    usize::from(COUNTS[usize::from(mask & 0x1ff)])
+}
+
+/// Whether `set` has more than `count` bits (`count` small).
+pub(crate) fn more_than(mut set: u128, count: usize) -> bool {
+    for _ in 0..count {
+        set &= set.wrapping_sub(1);
+    }
+    set != 0
+}
+
 /// Whether `set` has exactly one bit. Without a popcount instruction in the baseline x86-64
 /// target, `count_ones` on a `u128` is a few dozen instructions; this is three.
 pub(crate) fn is_single(set: u128) -> bool {
@@ -318,6 +342,12 @@ mod tests {
         for set in [0u128, 1, 2, 3, 5, 6, 7, 1 << 80, 1 << 80 | 1, 1 << 127 | 1 << 64, (1 << 81) - 1, 0b1011] {
             assert_eq!(is_single(set), set.count_ones() == 1, "{set:b}");
             assert_eq!(is_pair(set), set.count_ones() == 2, "{set:b}");
+            for count in 0..6 {
+                assert_eq!(more_than(set, count), set.count_ones() as usize > count, "{set:b} {count}");
+            }
+        }
+        for mask in 0..512u16 {
+            assert_eq!(count9(mask), mask.count_ones() as usize);
         }
     }
 

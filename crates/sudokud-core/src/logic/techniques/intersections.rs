@@ -2,7 +2,7 @@
 //! house, the digit must go in that crossing, so the rest of the second house loses it. From a box
 //! into a line that is pointing; from a line into a box, claiming.
 
-use crate::logic::grid::{Grid, house_cells, ones};
+use crate::logic::grid::{Grid, house_cells, more_than, ones};
 use crate::logic::techniques::Changed;
 use crate::logic::step::{Deduction, eliminated_cells};
 use crate::position::{Cell, HouseKind};
@@ -30,7 +30,7 @@ pub(super) fn locked(
         for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {
             let inside = grid.cells_with(digit) & source_cells;
             // Two or more cells: one would be a hidden single, which comes first.
-            if inside.count_ones() < 2 {
+            if !more_than(inside, 1) {
                 continue;
             }
             let first = Cell::at(inside.trailing_zeros() as usize);

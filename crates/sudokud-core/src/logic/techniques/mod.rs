@@ -5,7 +5,7 @@
 use crate::position::HouseKind;
 use crate::solver::{Interrupt, Interrupted};
 
-use super::grid::{Cells, Grid};
+use super::grid::{Cells, Grid, count9};
 use super::step::{Deduction, Technique};
 use forcing::Nesting;
 
@@ -207,7 +207,7 @@ impl Items {
         let mut items = Items { items: [(0, 0); 9], len: 0 };
         for id in ids {
             let mask = mask(id);
-            if (2..=size).contains(&(mask.count_ones() as usize)) {
+            if (2..=size).contains(&count9(mask)) {
                 items.items[items.len] = (id, mask);
                 items.len += 1;
             }
@@ -235,11 +235,11 @@ pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize]
         test: &mut dyn FnMut(&[usize], u16) -> bool,
     ) -> bool {
         if depth == size {
-            return union.count_ones() as usize == size && test(&chosen[..size], union);
+            return count9(union) == size && test(&chosen[..size], union);
         }
         for (i, &(id, mask)) in items.iter().enumerate() {
             let union = union | mask;
-            if union.count_ones() as usize > size {
+            if count9(union) > size {
                 continue;
             }
             chosen[depth] = id;

@@ -2,7 +2,7 @@
 //! them, so those digits leave the house's other cells. Hidden: n digits of a house fit only in
 //! n cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, bit, digits, house_cells, members, ones};
+use crate::logic::grid::{Grid, bit, digits, house_cells, members, more_than, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
 use crate::position::House;
 
@@ -45,7 +45,7 @@ pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: 
 /// Whether `house` has more blank cells than the subset: with no more, a naked subset has no
 /// other cells to clear and a hidden one holds every digit left, so no other candidates.
 fn room_for(grid: &Grid, house: House, size: usize) -> bool {
-    (grid.blanks() & house_cells(house)).count_ones() as usize > size
+    more_than(grid.blanks() & house_cells(house), size)
 }
 
 /// Records the subset's house, cells (by position in the house) and digits, and ends the
