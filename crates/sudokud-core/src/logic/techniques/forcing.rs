@@ -795,8 +795,11 @@ impl Sources {
 
     /// Numbers the candidates of `grid` and lists their links.
     fn link(&mut self, grid: &Grid) {
-        self.index.clear();
+        // Unnumber the last grid's candidates (fewer than filling the whole table).
         self.index.resize(CANDIDATES, u16::MAX);
+        for &candidate in &self.list {
+            self.index[usize::from(candidate)] = u16::MAX;
+        }
         self.list.clear();
         for (cell, digit) in candidates(grid) {
             let candidate = cell * 9 + usize::from(digit) - 1;
@@ -839,7 +842,12 @@ impl Sources {
     /// [`Sources::shortest_refutation`] once the grid is linked, with sets of `W` words.
     fn search<const W: usize>(&mut self, cut: bool) -> Option<(usize, u8, usize)> {
         let count = self.list.len();
-        for buffer in [&mut self.on_front, &mut self.off_front, &mut self.on_seen, &mut self.off_seen, &mut self.next] {
+        // Only the sets of sources seen start empty: a front or a next level is read only
+        // where written first.
+        for buffer in [&mut self.on_front, &mut self.off_front, &mut self.next] {
+            buffer.resize(count * W, 0);
+        }
+        for buffer in [&mut self.on_seen, &mut self.off_seen] {
             buffer.clear();
             buffer.resize(count * W, 0);
         }
@@ -848,10 +856,13 @@ impl Sources {
         self.stamps.clear();
         self.stamps.resize(count, 0);
         self.active.clear();
+        let (on_front, _) = self.on_front.as_chunks_mut::<W>();
+        let (on_seen, _) = self.on_seen.as_chunks_mut::<W>();
         for source in 0..count {
-            let bit = 1u64 << (source % 64);
-            self.on_front[source * W + source / 64] = bit;
-            self.on_seen[source * W + source / 64] = bit;
+            let mut bit = [0u64; W];
+            bit[source / 64] = 1u64 << (source % 64);
+            on_front[source] = bit;
+            on_seen[source] = bit;
             self.active.push(source as u16);
         }
         // The rating of the easiest refutation found and the first source that has it.
@@ -913,13 +924,17 @@ impl Sources {
         } else {
             (&self.off_front, &mut self.on_front, &mut self.on_seen)
         };
+        let (fronts, _) = fronts.as_chunks::<W>();
+        let (into_front, _) = into_front.as_chunks_mut::<W>();
+        let (into_seen, _) = into_seen.as_chunks_mut::<W>();
+        let (next, _) = self.next.as_chunks_mut::<W>();
         self.touched.clear();
         for &from in &self.active {
             let from = usize::from(from);
-            let front: &[u64; W] = fronts[from * W..][..W].try_into().expect("W words");
+            let front = &fronts[from];
             for &to in &links[starts[from] as usize..starts[from + 1] as usize] {
                 let to = usize::from(to);
-                let next: &mut [u64; W] = (&mut self.next[to * W..][..W]).try_into().expect("W words");
+                let next = &mut next[to];
                 if self.stamps[to] != level {
                     self.stamps[to] = level;
                     self.touched.push(to as u16);
@@ -936,8 +951,7 @@ impl Sources {
         self.active.clear();
         for &to in &self.touched {
             let to = usize::from(to);
-            let next: &[u64; W] = self.next[to * W..][..W].try_into().expect("W words");
-            let seen: &mut [u64; W] = (&mut into_seen[to * W..][..W]).try_into().expect("W words");
+            let (next, seen) = (&next[to], &mut into_seen[to]);
             let mut any = 0;
             let mut fresh = [0u64; W];
             for ((fresh, &next), seen) in fresh.iter_mut().zip(next).zip(seen.iter_mut()) {
@@ -945,7 +959,7 @@ impl Sources {
                 *seen |= *fresh;
                 any |= *fresh;
             }
-            into_front[to * W..][..W].copy_from_slice(&fresh);
+            into_front[to] = fresh;
             if any != 0 {
                 self.active.push(to as u16);
             }
