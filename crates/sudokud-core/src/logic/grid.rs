@@ -328,8 +328,7 @@ mod tests {
             if round % 40 == 0 {
                 for house in House::all() {
                     for digit in 1..=9 {
-                        let expected =
-                            house.cells().enumerate().filter(|&(_, cell)| grid.has(cell.index(), digit));
+                        let expected = house.cells().enumerate().filter(|&(_, cell)| grid.has(cell.index(), digit));
                         assert_eq!(grid.positions(house, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
                     }
                 }

@@ -449,7 +449,15 @@ fn follow(
             next_off += 1;
             next_off - 1
         } else if nesting != Nesting::Plain
-            && nested_step(grid, nesting, (std::mem::take(&mut skip), barren), out, &mut reduced, &mut inner, interrupt)?
+            && nested_step(
+                grid,
+                nesting,
+                (std::mem::take(&mut skip), barren),
+                out,
+                &mut reduced,
+                &mut inner,
+                interrupt,
+            )?
         {
             // What the nested technique concludes rests on the removals its pattern reads.
             let reasons = pattern_reasons(&inner, out);
@@ -706,7 +714,8 @@ pub(super) fn forcing_chain(
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
-                let strong_in = turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
+                let strong_in =
+                    turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
@@ -1260,7 +1269,12 @@ pub(super) fn multiple(
         let mut barren = 0u16;
         if let Multiple::Dynamic(nesting) = kind {
             let mut scratch = Deduction::new();
-            for (at, &technique) in nesting.techniques().iter().enumerate().take_while(|&(_, &technique)| technique < Technique::ForcingChain) {
+            for (at, &technique) in nesting
+                .techniques()
+                .iter()
+                .enumerate()
+                .take_while(|&(_, &technique)| technique < Technique::ForcingChain)
+            {
                 if !super::find(technique, grid, &mut scratch, interrupt)? {
                     barren |= 1 << at;
                 }
@@ -1701,8 +1715,14 @@ mod tests {
                     let assumption = Literal::new(cell, digit, true);
                     let rules = Rules::Static { digit_links: true, cell_links: true };
                     let stop = Stop::At { target: assumption.opposite(), depth };
-                    follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, &mut out, &mut positions, &mut Never)
-                        .unwrap();
+                    follow(
+                        grid,
+                        Task { assumption, rules, stop, resume: None, barren: 0 },
+                        &mut out,
+                        &mut positions,
+                        &mut Never,
+                    )
+                    .unwrap();
                     let end = usize::from(positions.0[assumption.opposite().index()]);
                     let expected = out.holds(assumption.opposite()).then(|| out.ancestors(end, &mut seen));
                     assert_eq!(

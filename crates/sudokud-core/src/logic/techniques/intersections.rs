@@ -3,8 +3,8 @@
 //! into a line that is pointing; from a line into a box, claiming.
 
 use crate::logic::grid::{Grid, house_cells, more_than, ones};
-use crate::logic::techniques::Changed;
 use crate::logic::step::{Deduction, eliminated_cells};
+use crate::logic::techniques::Changed;
 use crate::position::{Cell, HouseKind};
 
 /// Tries each house of the `sources` kinds, digit by digit, against the houses of the `targets`
@@ -24,7 +24,8 @@ pub(super) fn locked(
         let reach = if *changed == Changed::ALL {
             source_cells
         } else {
-            let crossing = source.cells().flat_map(|cell| targets.iter().map(move |&kind| house_cells(cell.house(kind))));
+            let crossing =
+                source.cells().flat_map(|cell| targets.iter().map(move |&kind| house_cells(cell.house(kind))));
             crossing.fold(source_cells, |acc, cells| acc | cells)
         };
         for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {

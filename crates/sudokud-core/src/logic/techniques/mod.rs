@@ -326,7 +326,19 @@ mod tests {
     /// The techniques [`find_changed`] narrows to where the grid changed.
     const NARROWED: [Technique; 11] = {
         use Technique::*;
-        [Pointing, Claiming, NakedPair, XWing, HiddenPair, NakedTriple, Swordfish, HiddenTriple, NakedQuad, Jellyfish, HiddenQuad]
+        [
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriple,
+            Swordfish,
+            HiddenTriple,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+        ]
     };
 
     #[test]
@@ -340,7 +352,9 @@ mod tests {
             ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
         ] {
             let puzzle: crate::board::Board = puzzle.parse().unwrap();
-            let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
+            let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else {
+                panic!("one solution")
+            };
             crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, _| {
                 grids.push(grid.clone());
                 ControlFlow::Continue(())
