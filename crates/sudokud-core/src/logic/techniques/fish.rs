@@ -6,14 +6,15 @@ use crate::logic::grid::{Grid, house_cells, ones};
 use crate::logic::step::{Deduction, eliminated_cells, join};
 use crate::position::{House, HouseKind};
 
-use super::{Items, find_set};
+use super::{Changed, Items, find_set};
 
-/// The first fish of `size` lines: digit by digit, row bases before column bases.
-pub(super) fn fish(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
+/// The first fish of `size` lines: digit by digit, row bases before column bases, among the
+/// digits whose candidates `changed`.
+pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
     // A row's positions are columns and a column's are rows: the cover is the other kind.
     const KINDS: [(HouseKind, HouseKind); 2] =
         [(HouseKind::Row, HouseKind::Column), (HouseKind::Column, HouseKind::Row)];
-    for digit in 1..=9 {
+    for digit in (1..=9).filter(|&digit| changed.digit_in(digit, (1 << 81) - 1)) {
         for (base_kind, cover_kind) in KINDS {
             // The items are the base kind's lines by index; a line's positions, the cover kind's.
             let line = |kind: HouseKind, index: usize| kind.house(index as u8);

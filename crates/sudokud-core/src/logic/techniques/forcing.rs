@@ -29,8 +29,9 @@
 
 use std::cell::{Cell as Slot, RefCell};
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones};
+use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
+use crate::logic::techniques::Changed;
 use crate::position::{Candidate, Cell, Digit, House};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -284,6 +285,8 @@ struct Engine {
     one: Implications,
     positions: Box<Positions>,
     seen: Vec<bool>,
+    /// The search of every candidate's forcing chain at once.
+    sources: Sources,
 }
 
 impl Engine {
@@ -294,6 +297,7 @@ impl Engine {
             one: Implications::default(),
             positions: Box::new(Positions([0; CANDIDATES * 2])),
             seen: Vec::new(),
+            sources: Sources::default(),
         }
     }
 }
@@ -335,6 +339,9 @@ struct Task {
     rules: Rules,
     stop: Stop,
     resume: Option<usize>,
+    /// The techniques nested inside (bit `i` for the nesting's `i`-th) known to find nothing
+    /// in `grid` itself: inside the chain they need look only where the assumption changed it.
+    barren: u16,
 }
 
 /// Follows `assumption` in `grid` under `rules`, filling `out`, until `stop`. A single chain's
@@ -349,7 +356,7 @@ struct Task {
 /// techniques first), so this is the same answer for a fraction of the work.
 fn follow(
     grid: &Grid,
-    Task { assumption, rules, stop, resume }: Task,
+    Task { assumption, rules, stop, resume, barren }: Task,
     out: &mut Implications,
     positions: &mut Positions,
     interrupt: &mut dyn Interrupt,
@@ -421,6 +428,7 @@ fn follow(
         Rules::Dynamic { one_digit, nesting } => (true, !one_digit, true, nesting),
     };
     let mut inner = Deduction::new();
+    let mut reduced = None;
     // Breadth first, so a single chain is one of the shortest; the searches that stop at a
     // contradiction take every pending true literal before a false one, as SE does.
     let (mut next_on, mut next_off) = if resume.is_some() { (out.nodes.len(), out.nodes.len()) } else { (0, 0) };
@@ -441,7 +449,15 @@ fn follow(
             next_off += 1;
             next_off - 1
         } else if nesting != Nesting::Plain
-            && nested_step(grid, nesting, std::mem::take(&mut skip), out, &mut inner, interrupt)?
+            && nested_step(
+                grid,
+                nesting,
+                (std::mem::take(&mut skip), barren),
+                out,
+                &mut reduced,
+                &mut inner,
+                interrupt,
+            )?
         {
             // What the nested technique concludes rests on the removals its pattern reads.
             let reasons = pattern_reasons(&inner, out);
@@ -473,7 +489,7 @@ fn follow(
             gone_cells[usize::from(digit) - 1] |= 1 << cell;
             let mut all_pushed = true;
             let left = grid.candidates(cell) & !gone.of_cell(cell);
-            if cell_links && left.count_ones() == 1 {
+            if cell_links && is_single(u128::from(left)) {
                 let value = left.trailing_zeros() as u8 + 1;
                 let gone_here = digits(grid.candidates(cell) & !left).map(|other| Literal::new(cell, other, false));
                 let count = gather(positions, gone_here, &mut reasons);
@@ -482,7 +498,7 @@ fn follow(
             for house in Cell::at(cell).houses().into_iter().filter(|_| digit_links) {
                 let members = all_house_cells()[house.index()] & grid.cells_with(digit);
                 let left = members & !gone_cells[usize::from(digit) - 1];
-                if all_pushed && left.count_ones() == 1 {
+                if all_pushed && is_single(left) {
                     let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
                     let count = gather(positions, gone_here, &mut reasons);
                     let place = left.trailing_zeros() as usize;
@@ -499,35 +515,81 @@ fn follow(
     Ok(())
 }
 
+/// The grid as the assumption being followed has left it (its true literals placed, its false
+/// ones removed), kept from one nested step to the next with, per technique tried inside, what
+/// changed since that technique last found nothing there.
+struct Reduced {
+    grid: Grid,
+    /// How many of the assumption's nodes `grid` has taken in.
+    applied: usize,
+    changed: [Changed; 14],
+}
+
+impl Reduced {
+    /// Takes in the nodes of `out` found since the last time; what they removed.
+    fn catch_up(&mut self, out: &Implications) -> Changed {
+        let before = self.grid.clone();
+        for node in &out.nodes[self.applied..] {
+            let (cell, digit) = (node.literal.cell(), node.literal.digit());
+            if node.literal.on {
+                self.grid.place(cell, digit);
+            } else {
+                self.grid.eliminate(cell, digit);
+            }
+        }
+        self.applied = out.nodes.len();
+        Changed::between(&before, &self.grid)
+    }
+}
+
 /// Looks for a step of the techniques `nesting` allows, from the `from`th on, in `grid` as the
-/// assumption followed in `out` has left it (its true literals placed, its false ones removed),
-/// leaving it in `found`.
+/// assumption followed in `out` has left it, leaving it in `found`. `reduced` keeps that grid
+/// between the calls of one assumption's following: each call takes in only the literals found
+/// since, and a technique that found nothing last time looks only where they changed something.
+/// The first call knows that of the techniques `barren` in `grid` itself.
 fn nested_step(
     grid: &Grid,
     nesting: Nesting,
-    from: usize,
+    (from, barren): (usize, u16),
     out: &Implications,
+    reduced: &mut Option<Reduced>,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    let mut reduced = grid.clone();
-    for node in &out.nodes {
-        let (cell, digit) = (node.literal.cell(), node.literal.digit());
-        if node.literal.on {
-            reduced.place(cell, digit);
-        } else {
-            reduced.eliminate(cell, digit);
+    let reduced = match reduced {
+        Some(reduced) => {
+            let changed = reduced.catch_up(out);
+            for technique in &mut reduced.changed {
+                technique.add(&changed);
+            }
+            reduced
         }
-    }
+        None => {
+            let changed = std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::NONE } else { Changed::ALL });
+            let mut fresh = Reduced { grid: grid.clone(), applied: 0, changed };
+            let assumed = fresh.catch_up(out);
+            for technique in &mut fresh.changed {
+                technique.add(&assumed);
+            }
+            // The first `from` found nothing on this very grid (the level below's).
+            for technique in &mut fresh.changed[..from] {
+                *technique = Changed::NONE;
+            }
+            reduced.insert(fresh)
+        }
+    };
     let _inside = Inside::enter();
     let mut result = Ok(false);
-    for &technique in &nesting.techniques()[from..] {
+    for (&technique, changed) in nesting.techniques().iter().zip(&mut reduced.changed).skip(from) {
         result = if technique == Technique::ForcingChain {
             found.start(technique);
-            forcing_chain(&reduced, found, f32::INFINITY, true, interrupt)
+            forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
         } else {
-            super::find(technique, &reduced, found, interrupt)
+            super::find_changed(technique, &reduced.grid, changed, found, interrupt)
         };
+        // Found nothing: nothing to look at again until something changes. Found a step: look
+        // everywhere next time.
+        *changed = if result == Ok(false) { Changed::NONE } else { Changed::ALL };
         if result != Ok(false) {
             break;
         }
@@ -579,12 +641,12 @@ fn turned_off(grid: &Grid, literal: Literal, cell_links: bool) -> impl Iterator<
 fn turned_on(grid: &Grid, literal: Literal, digit_links: bool, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
     let (cell, digit) = (literal.cell(), literal.digit());
     let pair = grid.candidates(cell);
-    let other = (cell_links && pair.count_ones() == 2)
+    let other = (cell_links && is_pair(u128::from(pair)))
         .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
     let houses = Cell::at(cell).houses().into_iter().filter(move |_| digit_links);
     other.into_iter().chain(houses.filter_map(move |house| {
         let places = all_house_cells()[house.index()] & grid.cells_with(digit);
-        (places.count_ones() == 2).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
+        is_pair(places).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
     }))
 }
 
@@ -618,13 +680,31 @@ pub(super) fn forcing_chain(
     inside: bool,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    let partners = inside.then(|| Partners::of(grid));
     with_engine(|engine| {
-        let Engine { one, positions, seen, .. } = engine;
+        let Engine { one, positions, seen, sources, .. } = engine;
         let mut best: Option<(Found, Vec<Literal>)> = None;
+        if inside {
+            // Inside a chain most searches find nothing, and a whole step asks the same of every
+            // candidate: the search of all at once says which (the first of the easiest) ends
+            // and how far out, and only that one is followed again to be recorded.
+            if interrupt.should_stop() {
+                return Err(Interrupted);
+            }
+            let Some((cell, digit, length)) = sources.shortest_refutation(grid, true) else { return Ok(false) };
+            let assumption = Literal::new(cell, digit, true);
+            // Breadth first, the target is found at the same depth and by the same chain
+            // whatever the depth allowed beyond it.
+            let depth = u16::try_from(length - 1).unwrap_or(u16::MAX);
+            let stop = Stop::At { target: assumption.opposite(), depth };
+            let rules = Rules::Static { digit_links: true, cell_links: true };
+            follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, one, positions, interrupt)?;
+            let end = usize::from(positions.0[assumption.opposite().index()]);
+            debug_assert!(one.holds(assumption.opposite()) && one.ancestors(end, seen) == length);
+            let found = Found { rating: chain_rating(7.0, length), conclusion: assumption.opposite() };
+            return Ok(found.rating < below && record(out, found, vec![one.chain(end, seen)], Vec::new()));
+        }
         // SE's forcing chains: one digit's links (a forcing X-chain) or every link.
-        let kinds: &[(bool, bool, f32)] =
-            if inside { &[(true, true, 7.0)] } else { &[(true, false, 6.6), (true, true, 7.0)] };
+        let kinds: &[(bool, bool, f32)] = &[(true, false, 6.6), (true, true, 7.0)];
         for (cell, digit) in candidates(grid) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
@@ -634,27 +714,16 @@ pub(super) fn forcing_chain(
                 let bound = best.as_ref().map_or(below, |(found, _)| found.rating);
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
-                let strong_in = !inside
-                    && turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
+                let strong_in =
+                    turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
                     }
                     let assumption = Literal::new(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
-                    // Inside a chain most searches find nothing: the lean search says first
-                    // whether, and how far out, this one ends, and only a chain that beats the
-                    // best so far is followed again to be recorded.
-                    if let Some(partners) = &partners {
-                        let Some(length) = refutation_length(grid, partners, cell, digit, longest - 1) else {
-                            continue;
-                        };
-                        if best.as_ref().is_some_and(|(found, _)| chain_rating(base, length) >= found.rating) {
-                            continue;
-                        }
-                    }
                     let rules = Rules::Static { digit_links, cell_links };
-                    follow(grid, Task { assumption, rules, stop, resume: None }, one, positions, interrupt)?;
+                    follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, one, positions, interrupt)?;
                     if !one.holds(assumption.opposite()) {
                         continue;
                     }
@@ -672,8 +741,244 @@ pub(super) fn forcing_chain(
     })
 }
 
+/// The breadth-first search of every candidate's static chains at once, the transpose of one
+/// search per candidate: each literal holds the set of assumptions (sources, bit `i` for the
+/// grid's `i`-th candidate true) that reach it, and a level of the search moves every source's
+/// front one step along the links in one pass over the literals the last level reached. Its
+/// buffers live in the [`Engine`], sized to the grid's candidates.
+#[derive(Default)]
+struct Sources {
+    /// The compact index of each candidate of the grid (`cell * 9 + digit - 1`), in the order
+    /// [`candidates`] lists them; `u16::MAX` for one the grid does not have.
+    index: Vec<u16>,
+    /// The candidate of each index.
+    list: Vec<u16>,
+    /// The links as lists of indexes: what each true literal turns off (`weak`) and each false
+    /// one turns on (`strong`), the literals of index `i` at `starts[i]..starts[i + 1]`.
+    weak: Vec<u16>,
+    weak_starts: Vec<u32>,
+    strong: Vec<u16>,
+    strong_starts: Vec<u32>,
+    /// Per literal, `words` words a set of sources: those that reached it at the last level,
+    /// and at any level, for true and for false literals; the next level.
+    on_front: Vec<u64>,
+    off_front: Vec<u64>,
+    on_seen: Vec<u64>,
+    off_seen: Vec<u64>,
+    next: Vec<u64>,
+    /// The literals the last level reached (their fronts are the only ones not empty), those
+    /// the next reaches, and per literal the level that last wrote its `next`.
+    active: Vec<u16>,
+    touched: Vec<u16>,
+    stamps: Vec<u32>,
+    /// Per source, the length of its shortest refutation once found (0 until then).
+    lengths: Vec<u16>,
+}
+
+impl Sources {
+    /// The first candidate of `grid`, in [`candidates`] order, among those whose shortest
+    /// static chain through any links from it true to it false rates lowest (SE's forcing
+    /// chain, 7.0 plus its length), and that length: what asking [`refutation_length`] of each
+    /// candidate in turn finds, with the bound tightened by each chain found. With `cut`, the
+    /// search stops past the lengths that rate as the first found; without, it goes on until
+    /// every source's front dies out, leaving every candidate's shortest length in `lengths`.
+    fn shortest_refutation(&mut self, grid: &Grid, cut: bool) -> Option<(usize, u8, usize)> {
+        self.link(grid);
+        // The search with the words of a set known to the compiler, for the sizes a grid has.
+        match self.list.len().div_ceil(64) {
+            0 => None,
+            1 => self.search::<1>(cut),
+            2 => self.search::<2>(cut),
+            3 => self.search::<3>(cut),
+            4 => self.search::<4>(cut),
+            5 => self.search::<5>(cut),
+            6 => self.search::<6>(cut),
+            7 => self.search::<7>(cut),
+            8 => self.search::<8>(cut),
+            9 => self.search::<9>(cut),
+            10 => self.search::<10>(cut),
+            11 => self.search::<11>(cut),
+            _ => self.search::<12>(cut),
+        }
+    }
+
+    /// Numbers the candidates of `grid` and lists their links.
+    fn link(&mut self, grid: &Grid) {
+        // Unnumber the last grid's candidates (fewer than filling the whole table).
+        self.index.resize(CANDIDATES, u16::MAX);
+        for &candidate in &self.list {
+            self.index[usize::from(candidate)] = u16::MAX;
+        }
+        self.list.clear();
+        for (cell, digit) in candidates(grid) {
+            let candidate = cell * 9 + usize::from(digit) - 1;
+            self.index[candidate] = self.list.len() as u16;
+            self.list.push(candidate as u16);
+        }
+        let (index, list) = (&self.index, &self.list);
+        let at = |cell: usize, digit: u8| index[cell * 9 + usize::from(digit) - 1];
+        self.weak.clear();
+        self.weak_starts.clear();
+        self.strong.clear();
+        self.strong_starts.clear();
+        for &candidate in list {
+            let (cell, digit) = (usize::from(candidate) / 9, (candidate % 9) as u8 + 1);
+            self.weak_starts.push(self.weak.len() as u32);
+            for other in digits(grid.candidates(cell) & !bit(digit)) {
+                self.weak.push(at(cell, other));
+            }
+            for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
+                self.weak.push(at(peer, digit));
+            }
+            self.strong_starts.push(self.strong.len() as u32);
+            // As `turned_on`: the cell's other candidate, then the digit's other place in each
+            // house.
+            let pair = grid.candidates(cell);
+            if is_pair(u128::from(pair)) {
+                self.strong.push(at(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1));
+            }
+            for house in Cell::at(cell).houses() {
+                let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+                if is_pair(places) {
+                    self.strong.push(at((places & !(1 << cell)).trailing_zeros() as usize, digit));
+                }
+            }
+        }
+        self.weak_starts.push(self.weak.len() as u32);
+        self.strong_starts.push(self.strong.len() as u32);
+    }
+
+    /// [`Sources::shortest_refutation`] once the grid is linked, with sets of `W` words.
+    fn search<const W: usize>(&mut self, cut: bool) -> Option<(usize, u8, usize)> {
+        let count = self.list.len();
+        // Only the sets of sources seen start empty: a front or a next level is read only
+        // where written first.
+        for buffer in [&mut self.on_front, &mut self.off_front, &mut self.next] {
+            buffer.resize(count * W, 0);
+        }
+        for buffer in [&mut self.on_seen, &mut self.off_seen] {
+            buffer.clear();
+            buffer.resize(count * W, 0);
+        }
+        self.lengths.clear();
+        self.lengths.resize(count, 0);
+        self.stamps.clear();
+        self.stamps.resize(count, 0);
+        self.active.clear();
+        let (on_front, _) = self.on_front.as_chunks_mut::<W>();
+        let (on_seen, _) = self.on_seen.as_chunks_mut::<W>();
+        for source in 0..count {
+            let mut bit = [0u64; W];
+            bit[source / 64] = 1u64 << (source % 64);
+            on_front[source] = bit;
+            on_seen[source] = bit;
+            self.active.push(source as u16);
+        }
+        // The rating of the easiest refutation found and the first source that has it.
+        let mut best: Option<(f32, usize)> = None;
+        let mut depth = 0usize;
+        loop {
+            // What the sources' new true literals turn off: their digit in their peers, their
+            // cell's other candidates. A refutation ends at a false literal, `depth` steps and
+            // `depth + 1` literals out.
+            depth += 1;
+            if cut && best.is_some_and(|(rating, _)| chain_rating(7.0, depth + 1) > rating) {
+                break;
+            }
+            self.step::<W>(depth, true);
+            let mut first_hit = None;
+            for &to in &self.active {
+                let to = usize::from(to);
+                if self.off_front[to * W + to / 64] >> (to % 64) & 1 == 1 {
+                    self.lengths[to] = (depth + 1) as u16;
+                    first_hit = Some(first_hit.map_or(to, |hit: usize| hit.min(to)));
+                }
+            }
+            if let Some(hit) = first_hit {
+                // Every later refutation is at least as long, so the first level with one holds
+                // the easiest rating; a later level of the same rating may add an earlier source.
+                let rating = chain_rating(7.0, depth + 1);
+                match best {
+                    None => best = Some((rating, hit)),
+                    Some((at, first)) if at == rating && hit < first => best = Some((rating, hit)),
+                    Some(_) => {}
+                }
+            }
+            if self.active.is_empty() {
+                break;
+            }
+            // What the new false literals turn on: the other candidate of a two-candidate cell,
+            // the other place of a digit with two in a house. No refutation ends here.
+            depth += 1;
+            self.step::<W>(depth, false);
+            if self.active.is_empty() {
+                break;
+            }
+        }
+        best.map(|(_, source)| {
+            let candidate = usize::from(self.list[source]);
+            (candidate / 9, (candidate % 9) as u8 + 1, usize::from(self.lengths[source]))
+        })
+    }
+
+    /// One level: the fronts of the `active` literals (true ones when `from_on`) moved along
+    /// their links, less the sources that reached a literal before, become the new fronts; the
+    /// literals reached become `active`.
+    fn step<const W: usize>(&mut self, level: usize, from_on: bool) {
+        let level = level as u32;
+        let (links, starts) =
+            if from_on { (&self.weak, &self.weak_starts) } else { (&self.strong, &self.strong_starts) };
+        let (fronts, into_front, into_seen) = if from_on {
+            (&self.on_front, &mut self.off_front, &mut self.off_seen)
+        } else {
+            (&self.off_front, &mut self.on_front, &mut self.on_seen)
+        };
+        let (fronts, _) = fronts.as_chunks::<W>();
+        let (into_front, _) = into_front.as_chunks_mut::<W>();
+        let (into_seen, _) = into_seen.as_chunks_mut::<W>();
+        let (next, _) = self.next.as_chunks_mut::<W>();
+        self.touched.clear();
+        for &from in &self.active {
+            let from = usize::from(from);
+            let front = &fronts[from];
+            for &to in &links[starts[from] as usize..starts[from + 1] as usize] {
+                let to = usize::from(to);
+                let next = &mut next[to];
+                if self.stamps[to] != level {
+                    self.stamps[to] = level;
+                    self.touched.push(to as u16);
+                    *next = *front;
+                } else {
+                    for (next, &word) in next.iter_mut().zip(front) {
+                        *next |= word;
+                    }
+                }
+            }
+        }
+        // A front is read only while its literal is active, just after it is written: older
+        // ones need no clearing.
+        self.active.clear();
+        for &to in &self.touched {
+            let to = usize::from(to);
+            let (next, seen) = (&next[to], &mut into_seen[to]);
+            let mut any = 0;
+            let mut fresh = [0u64; W];
+            for ((fresh, &next), seen) in fresh.iter_mut().zip(next).zip(seen.iter_mut()) {
+                *fresh = next & !*seen;
+                *seen |= *fresh;
+                any |= *fresh;
+            }
+            into_front[to] = fresh;
+            if any != 0 {
+                self.active.push(to as u16);
+            }
+        }
+    }
+}
+
 /// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
 /// of counting a house's places each time.
+#[cfg(test)]
 struct Partners {
     /// Per digit (0-8) and cell, the other place of the digit in each house of the cell where
     /// it has two.
@@ -682,6 +987,7 @@ struct Partners {
     pairs: Vec<u16>,
 }
 
+#[cfg(test)]
 impl Partners {
     fn of(grid: &Grid) -> Partners {
         let mut places = vec![[0 as Cells; 81]; 9];
@@ -704,7 +1010,9 @@ impl Partners {
 /// How long the shortest static chain through any links is, from `digit` true in `cell` to it
 /// false, if it is at most `max_depth` steps: what [`follow`] finds breadth first (each of its
 /// static literals rests on one, so the chain has a literal more than steps), without recording
-/// the chain. Literals as sets of cells per digit, a whole level at a time.
+/// the chain. Literals as sets of cells per digit, a whole level at a time. One candidate at a
+/// time, the oracle [`Sources::shortest_refutation`] is held to.
+#[cfg(test)]
 fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, max_depth: u16) -> Option<usize> {
     let start = usize::from(digit) - 1;
     let (mut on_seen, mut off_seen) = ([0 as Cells; 9], [0 as Cells; 9]);
@@ -954,6 +1262,24 @@ pub(super) fn multiple(
             }
             _ => None,
         };
+        // The techniques nested inside that find nothing in the grid itself (on the rating path
+        // all of them, being easier than these chains; checked all the same, it costs little):
+        // inside each assumption's chain they look only where it changed the grid. Forcing
+        // chains and those above are not narrowed.
+        let mut barren = 0u16;
+        if let Multiple::Dynamic(nesting) = kind {
+            let mut scratch = Deduction::new();
+            for (at, &technique) in nesting
+                .techniques()
+                .iter()
+                .enumerate()
+                .take_while(|&(_, &technique)| technique < Technique::ForcingChain)
+            {
+                if !super::find(technique, grid, &mut scratch, interrupt)? {
+                    barren |= 1 << at;
+                }
+            }
+        }
         // Static chains start only from true candidates; the others from both.
         let polarities: &[bool] = if kind == Multiple::Static { &[true] } else { &[true, false] };
         for (cell, digit) in candidates(grid) {
@@ -963,7 +1289,7 @@ pub(super) fn multiple(
             for &on in polarities {
                 let assumption = Literal::new(cell, digit, on);
                 let out = &mut all[assumption.index()];
-                let task = Task { assumption, rules, stop: Stop::AtContradiction, resume };
+                let task = Task { assumption, rules, stop: Stop::AtContradiction, resume, barren };
                 follow(grid, task, out, positions, interrupt)?;
             }
         }
@@ -1344,7 +1670,7 @@ mod tests {
     }
 
     #[test]
-    fn the_lean_search_finds_the_lengths_follow_does() {
+    fn the_lean_searches_find_the_lengths_follow_does() {
         use std::ops::ControlFlow;
         // Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv).
         let puzzle: crate::board::Board =
@@ -1356,18 +1682,47 @@ mod tests {
             ControlFlow::Continue(())
         })
         .unwrap();
+        // And each less a share of its candidates off the solution, as an assumption's chain
+        // leaves a grid: many more two-candidate cells and pairs, many more refutations.
+        let mut state = 99u64;
+        let thinned: Vec<Grid> = grids
+            .iter()
+            .step_by(4)
+            .flat_map(|grid| {
+                [3, 6].map(|share| {
+                    let mut thin = grid.clone();
+                    for (cell, digit) in candidates(grid) {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        if solution.cells()[cell] != digit && (state >> 33) % 10 < share {
+                            thin.eliminate(cell, digit);
+                        }
+                    }
+                    thin
+                })
+            })
+            .collect();
         let (mut out, mut positions, mut seen) =
             (Implications::default(), Box::new(Positions([0; CANDIDATES * 2])), Vec::new());
+        let mut sources = Sources::default();
         let mut found = 0;
-        for grid in grids.iter().step_by(4) {
+        for grid in grids.iter().step_by(4).chain(&thinned) {
             let partners = Partners::of(grid);
-            for (cell, digit) in candidates(grid) {
+            // The search of all candidates at once, to the end: every candidate's length.
+            sources.shortest_refutation(grid, false);
+            let mut first_easiest: Option<(f32, usize, u8, usize)> = None;
+            for (index, (cell, digit)) in candidates(grid).enumerate() {
                 for depth in [3, 7, u16::MAX] {
                     let assumption = Literal::new(cell, digit, true);
                     let rules = Rules::Static { digit_links: true, cell_links: true };
                     let stop = Stop::At { target: assumption.opposite(), depth };
-                    follow(grid, Task { assumption, rules, stop, resume: None }, &mut out, &mut positions, &mut Never)
-                        .unwrap();
+                    follow(
+                        grid,
+                        Task { assumption, rules, stop, resume: None, barren: 0 },
+                        &mut out,
+                        &mut positions,
+                        &mut Never,
+                    )
+                    .unwrap();
                     let end = usize::from(positions.0[assumption.opposite().index()]);
                     let expected = out.holds(assumption.opposite()).then(|| out.ancestors(end, &mut seen));
                     assert_eq!(
@@ -1377,9 +1732,21 @@ mod tests {
                     );
                     found += usize::from(expected.is_some());
                 }
+                let length = refutation_length(grid, &partners, cell, digit, u16::MAX);
+                assert_eq!(length.unwrap_or(0), usize::from(sources.lengths[index]), "r{cell} {digit}");
+                if let Some(length) = length {
+                    let rating = chain_rating(7.0, length);
+                    if first_easiest.is_none_or(|(best, ..)| rating < best) {
+                        first_easiest = Some((rating, cell, digit, length));
+                    }
+                }
             }
+            // Cut short once the easiest rating is known, the same answer.
+            let expected = first_easiest.map(|(_, cell, digit, length)| (cell, digit, length));
+            assert_eq!(sources.shortest_refutation(grid, true), expected);
+            assert_eq!(sources.shortest_refutation(grid, false), expected);
         }
-        assert!(found > 0, "some candidates refute themselves");
+        assert!(found > 1000, "many candidates refute themselves: {found}");
     }
 
     #[test]

@@ -2,19 +2,36 @@
 //! house, the digit must go in that crossing, so the rest of the second house loses it. From a box
 //! into a line that is pointing; from a line into a box, claiming.
 
-use crate::logic::grid::{Grid, house_cells, ones};
+use crate::logic::grid::{Grid, house_cells, more_than, ones};
 use crate::logic::step::{Deduction, eliminated_cells};
+use crate::logic::techniques::Changed;
 use crate::position::{Cell, HouseKind};
 
 /// Tries each house of the `sources` kinds, digit by digit, against the houses of the `targets`
-/// kinds that could hold all its candidates: those through its first candidate cell.
-pub(super) fn locked(grid: &Grid, out: &mut Deduction, sources: &[HouseKind], targets: &[HouseKind]) -> bool {
+/// kinds that could hold all its candidates: those through its first candidate cell. Only where
+/// the digit `changed` in the source or a target crossing it.
+pub(super) fn locked(
+    grid: &Grid,
+    changed: &Changed,
+    out: &mut Deduction,
+    sources: &[HouseKind],
+    targets: &[HouseKind],
+) -> bool {
     for source in sources.iter().flat_map(|kind| kind.houses()) {
         let source_cells = house_cells(source);
-        for digit in 1..=9 {
+        // The source and every target house that crosses it (no need to work out when
+        // everything changed).
+        let reach = if *changed == Changed::ALL {
+            source_cells
+        } else {
+            let crossing =
+                source.cells().flat_map(|cell| targets.iter().map(move |&kind| house_cells(cell.house(kind))));
+            crossing.fold(source_cells, |acc, cells| acc | cells)
+        };
+        for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {
             let inside = grid.cells_with(digit) & source_cells;
             // Two or more cells: one would be a hidden single, which comes first.
-            if inside.count_ones() < 2 {
+            if !more_than(inside, 1) {
                 continue;
             }
             let first = Cell::at(inside.trailing_zeros() as usize);

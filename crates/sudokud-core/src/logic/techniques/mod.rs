@@ -5,7 +5,7 @@
 use crate::position::HouseKind;
 use crate::solver::{Interrupt, Interrupted};
 
-use super::grid::Grid;
+use super::grid::{Cells, Grid, count9};
 use super::step::{Deduction, Technique};
 use forcing::Nesting;
 
@@ -31,6 +31,20 @@ pub(crate) fn find(
     out: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
+    find_changed(technique, grid, &Changed::ALL, out, interrupt)
+}
+
+/// [`find`] where the grid is known to have no step of `technique` but for the candidates
+/// `changed` removed since: locked candidates, subsets and fish look only at the houses and
+/// digits whose candidates changed (the first step of what is left is the first of all, the
+/// others having none); the other techniques everywhere.
+pub(super) fn find_changed(
+    technique: Technique,
+    grid: &Grid,
+    changed: &Changed,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
     use Technique::*;
     const BOXES: &[HouseKind] = &[HouseKind::Box];
     const LINES: &[HouseKind] = &HouseKind::LINES;
@@ -40,17 +54,17 @@ pub(crate) fn find(
         HiddenSingleBox => singles::hidden_single(grid, out, BOXES),
         HiddenSingleLine => singles::hidden_single(grid, out, LINES),
         NakedSingle => singles::naked_single(grid, out),
-        Pointing => intersections::locked(grid, out, BOXES, LINES),
-        Claiming => intersections::locked(grid, out, LINES, BOXES),
-        NakedPair => subsets::naked(grid, out, 2),
-        NakedTriple => subsets::naked(grid, out, 3),
-        NakedQuad => subsets::naked(grid, out, 4),
-        HiddenPair => subsets::hidden(grid, out, 2),
-        HiddenTriple => subsets::hidden(grid, out, 3),
-        HiddenQuad => subsets::hidden(grid, out, 4),
-        XWing => fish::fish(grid, out, 2),
-        Swordfish => fish::fish(grid, out, 3),
-        Jellyfish => fish::fish(grid, out, 4),
+        Pointing => intersections::locked(grid, changed, out, BOXES, LINES),
+        Claiming => intersections::locked(grid, changed, out, LINES, BOXES),
+        NakedPair => subsets::naked(grid, changed, out, 2),
+        NakedTriple => subsets::naked(grid, changed, out, 3),
+        NakedQuad => subsets::naked(grid, changed, out, 4),
+        HiddenPair => subsets::hidden(grid, changed, out, 2),
+        HiddenTriple => subsets::hidden(grid, changed, out, 3),
+        HiddenQuad => subsets::hidden(grid, changed, out, 4),
+        XWing => fish::fish(grid, changed, out, 2),
+        Swordfish => fish::fish(grid, changed, out, 3),
+        Jellyfish => fish::fish(grid, changed, out, 4),
         TurbotFish => strong_links::strong_links(grid, out, 2),
         ThreeStrongLinks => strong_links::strong_links(grid, out, 3),
         FourStrongLinks => strong_links::strong_links(grid, out, 4),
@@ -79,6 +93,45 @@ pub(crate) fn find(
         // Classic grids have no variant rules; brute force needs the solution.
         CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
     })
+}
+
+/// The candidates removed from a grid since a finder last found nothing there: per digit, the
+/// cells that lost it. A pattern of locked candidates, a subset or a fish depends only on the
+/// candidates of its houses (its digit's, for a fish), and where none of those changed there is
+/// still none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Changed([Cells; 9]);
+
+impl Changed {
+    /// Everything, for a grid never searched.
+    pub(super) const ALL: Changed = Changed([(1 << 81) - 1; 9]);
+    /// Nothing.
+    pub(super) const NONE: Changed = Changed([0; 9]);
+
+    /// What went from `before` to make `after` (a grid with fewer candidates).
+    pub(super) fn between(before: &Grid, after: &Grid) -> Changed {
+        Changed(std::array::from_fn(|index| {
+            let digit = index as u8 + 1;
+            before.cells_with(digit) & !after.cells_with(digit)
+        }))
+    }
+
+    /// Adds what `other` removed.
+    pub(super) fn add(&mut self, other: &Changed) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine |= theirs;
+        }
+    }
+
+    /// Whether any candidate of `cells` changed.
+    pub(super) fn any_in(&self, cells: Cells) -> bool {
+        self.0.iter().any(|&changed| changed & cells != 0)
+    }
+
+    /// Whether `digit` changed in any of `cells`.
+    pub(super) fn digit_in(&self, digit: u8, cells: Cells) -> bool {
+        self.0[usize::from(digit - 1)] & cells != 0
+    }
 }
 
 /// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
@@ -154,7 +207,7 @@ impl Items {
         let mut items = Items { items: [(0, 0); 9], len: 0 };
         for id in ids {
             let mask = mask(id);
-            if (2..=size).contains(&(mask.count_ones() as usize)) {
+            if (2..=size).contains(&count9(mask)) {
                 items.items[items.len] = (id, mask);
                 items.len += 1;
             }
@@ -182,11 +235,11 @@ pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize]
         test: &mut dyn FnMut(&[usize], u16) -> bool,
     ) -> bool {
         if depth == size {
-            return union.count_ones() as usize == size && test(&chosen[..size], union);
+            return count9(union) == size && test(&chosen[..size], union);
         }
         for (i, &(id, mask)) in items.iter().enumerate() {
             let union = union | mask;
-            if union.count_ones() as usize > size {
+            if count9(union) > size {
                 continue;
             }
             chosen[depth] = id;
@@ -262,5 +315,86 @@ pub(crate) mod testing {
     /// Digits, as a step lists them.
     pub(crate) fn digits<const N: usize>(digits: [u8; N]) -> [Digit; N] {
         digits.map(Digit::of)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Never;
+
+    /// The techniques [`find_changed`] narrows to where the grid changed.
+    const NARROWED: [Technique; 11] = {
+        use Technique::*;
+        [
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriple,
+            Swordfish,
+            HiddenTriple,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+        ]
+    };
+
+    #[test]
+    fn a_search_where_the_grid_changed_finds_what_a_full_one_does() {
+        use std::ops::ControlFlow;
+        // Grids along the paths of two hard puzzles (tests/data/se_rated_hardest.tsv), each less
+        // some of its candidates chosen by a fixed pseudo-random sequence.
+        let mut grids = Vec::new();
+        for puzzle in [
+            "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..",
+            ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
+        ] {
+            let puzzle: crate::board::Board = puzzle.parse().unwrap();
+            let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else {
+                panic!("one solution")
+            };
+            crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, _| {
+                grids.push(grid.clone());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        }
+        let mut state = 12345u64;
+        let mut random = move |below: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        let (mut before, mut full, mut narrowed) = (Deduction::new(), Deduction::new(), Deduction::new());
+        let mut compared = [0usize; 2];
+        for grid in &grids {
+            for removals in [1, 2, 4, 8] {
+                let mut after = grid.clone();
+                for _ in 0..removals {
+                    let cell = random(81);
+                    let left = after.candidates(cell);
+                    if left.count_ones() > 1 {
+                        let digits: Vec<u8> = crate::logic::grid::digits(left).collect();
+                        after.eliminate(cell, digits[random(digits.len())]);
+                    }
+                }
+                let changed = Changed::between(grid, &after);
+                for technique in NARROWED {
+                    if find(technique, grid, &mut before, &mut Never).unwrap() {
+                        continue;
+                    }
+                    let expected = find(technique, &after, &mut full, &mut Never).unwrap();
+                    let got = find_changed(technique, &after, &changed, &mut narrowed, &mut Never).unwrap();
+                    assert_eq!(got, expected, "{technique:?}");
+                    // (A finder that finds nothing leaves what it last tried in the buffer.)
+                    if expected {
+                        assert_eq!(format!("{narrowed:?}"), format!("{full:?}"), "{technique:?}");
+                    }
+                    compared[usize::from(expected)] += 1;
+                }
+            }
+        }
+        assert!(compared[1] > 10 && compared[0] > 100, "{compared:?}");
     }
 }

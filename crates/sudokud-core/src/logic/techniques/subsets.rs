@@ -2,15 +2,16 @@
 //! them, so those digits leave the house's other cells. Hidden: n digits of a house fit only in
 //! n cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, bit, digits, house_cells, members, ones};
+use crate::logic::grid::{Grid, bit, digits, house_cells, members, more_than, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
 use crate::position::House;
 
-use super::{Items, find_set};
+use super::{Changed, Items, find_set};
 
-/// The first naked subset of `size` cells, rows then columns then boxes.
-pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+/// The first naked subset of `size` cells, rows then columns then boxes, among the houses whose
+/// candidates `changed`.
+pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
         let cells = members(house);
         let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(cells[i])));
         find_set(&items, size, &mut |chosen, union| {
@@ -25,9 +26,10 @@ pub(super) fn naked(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     })
 }
 
-/// The first hidden subset of `size` digits, rows then columns then boxes.
-pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size)).any(|house| {
+/// The first hidden subset of `size` digits, rows then columns then boxes, among the houses
+/// whose candidates `changed`.
+pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
         let items = Items::new(size, 0..9, |i| grid.positions(house, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
@@ -43,7 +45,7 @@ pub(super) fn hidden(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
 /// Whether `house` has more blank cells than the subset: with no more, a naked subset has no
 /// other cells to clear and a hidden one holds every digit left, so no other candidates.
 fn room_for(grid: &Grid, house: House, size: usize) -> bool {
-    (grid.blanks() & house_cells(house)).count_ones() as usize > size
+    more_than(grid.blanks() & house_cells(house), size)
 }
 
 /// Records the subset's house, cells (by position in the house) and digits, and ends the
