@@ -20,14 +20,15 @@ WORKDIR /build
 #    mounts, so the next RUN using them hangs. (There are no git dependencies to cache.)
 #    `cargo clean --package sudokud --package sudokud-core` forgets the stub crates themselves, so the real build cannot
 #    mistake them for up to date (COPY keeps the real sources' older mtimes).
-#    The core library (crates/sudokud-core) is a workspace member: its manifest comes too, with a
-#    stub lib.rs that has the crate documentation its lints demand.
+#    The core library (crates/sudokud-core) is a workspace member: its manifest comes too. Both
+#    packages deny missing docs, so every stub crate root carries a crate doc comment.
 COPY Cargo.toml Cargo.lock ./
 COPY crates/sudokud-core/Cargo.toml crates/sudokud-core/
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     set -eu; \
-    mkdir -p src crates/sudokud-core/src; echo 'fn main() {}' > src/main.rs; : > src/lib.rs; \
-    echo '//! A stub for the dependency layer.' > crates/sudokud-core/src/lib.rs; \
+    mkdir -p src crates/sudokud-core/src; doc='//! A stub for the dependency layer.'; \
+    printf '%s\nfn main() {}\n' "$doc" > src/main.rs; echo "$doc" > src/lib.rs; \
+    echo "$doc" > crates/sudokud-core/src/lib.rs; \
     awk 'BEGIN { dir["bench"] = "benches"; dir["test"] = "tests"; dir["example"] = "examples" } \
          function flush() { if (kind != "" && (path != "" || name != "")) print (path != "" ? path : dir[kind] "/" name ".rs"); kind = name = path = "" } \
          function value(line) { sub(/^[^=]*=[ \t]*"/, "", line); sub(/".*/, "", line); return line } \
