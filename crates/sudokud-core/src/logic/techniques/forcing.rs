@@ -156,7 +156,7 @@ impl Nesting {
     }
 
     /// The techniques tried inside a chain, easiest first.
-    fn techniques(self) -> &'static [Technique] {
+    pub(super) fn techniques(self) -> &'static [Technique] {
         use Technique::*;
         const ALL: [Technique; 14] = [
             Pointing,
