@@ -67,6 +67,8 @@ const LUBY_UNIT: u64 = 32;
 /// interval grows.
 const REDUCE_FIRST: u64 = 2000;
 const REDUCE_STEP: u64 = 300;
+/// Arena words (4 bytes each) a thread keeps between searches.
+const KEPT_ARENA: usize = 1 << 18;
 /// EVSIDS: the bump grows by 1 / DECAY per conflict.
 const DECAY: f64 = 0.99;
 
@@ -155,6 +157,12 @@ pub(crate) fn count(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt)
         .filter(|solver| solver.shape == shape)
         .unwrap_or_else(|| Box::new(Cdcl::new(shape)));
     let counted = solver.count(puzzle, limit, interrupt);
+    // A long search's clauses are not kept past it: a thread keeps about a megabyte of them.
+    if solver.arena.capacity() > KEPT_ARENA {
+        solver.arena = Vec::with_capacity(1 << 16);
+        solver.spare = Vec::with_capacity(1 << 16);
+        solver.watches.iter_mut().for_each(|watches| *watches = Vec::new());
+    }
     SOLVER.with_borrow_mut(|slot| *slot = Some(solver));
     counted
 }
