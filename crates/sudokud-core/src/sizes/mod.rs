@@ -7,6 +7,7 @@
 //! [`AnyGrid`] is either, and sends each to its solver.
 
 pub(crate) mod any;
+mod cdcl;
 pub mod generate;
 mod grid;
 mod lanes;
