@@ -482,11 +482,14 @@ fn a_puzzle_that_runs_out_of_time_says_so_and_the_next_ones_follow() {
     let lines = stdout_lines(&output);
     assert_eq!(lines[0], "error\tsolve-timeout: the puzzle ran out of time: no answer within --timeout-ms 1\tline 1");
     assert!(lines.iter().any(|line| line.contains("easy\tlogic")), "{lines:?}");
-    let output = run(&["rate", "--timeout-ms", "1"], &format!("{hardest}\n{SOLUTION}\n"));
+    // A puzzle whose rating takes about ten seconds and whose solution a millisecond: 200 ms finds the
+    // solution whatever the machine's load, and cuts the rating.
+    let seconds = &crate::common::load("forum_hardest_1106.txt")[10];
+    let output = run(&["rate", "--timeout-ms", "200"], &format!("{seconds}\n{SOLUTION}\n"));
     let lines = stdout_lines(&output);
     let fields: Vec<&str> = lines[0].split('\t').collect();
     let bound: f32 = fields[0].strip_prefix(">=").unwrap_or_else(|| panic!("{lines:?}")).parse().unwrap();
-    assert!(bound <= 9.0 && fields[2] == "partial", "{lines:?}");
+    assert!(bound <= 12.0 && fields[2] == "partial", "{lines:?}");
     assert_eq!(lines[1], "0.0\teasy\tlogic", "the next puzzle is rated whole");
     let output = run(&["render", &empty, "--variant", "non-consecutive", "--solution", "--timeout-ms", "5"], "");
     assert_eq!(output.status.code(), Some(2));
