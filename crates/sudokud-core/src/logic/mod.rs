@@ -299,9 +299,10 @@ struct Path {
     within_ceiling: bool,
 }
 
-/// A solving path cut short by its interrupt, with the lower bound of its rating.
+/// A solving path cut short by its interrupt, with the lower bound of its rating (both engines'
+/// paths end so).
 #[derive(Debug)]
-struct Cut(Rating);
+pub(crate) struct Cut(pub(crate) Rating);
 
 impl From<Cut> for Interrupted {
     fn from(_: Cut) -> Interrupted {

@@ -23,7 +23,7 @@ mod chains;
 
 use super::shape::{Shape, symbol};
 use crate::logic::step::join;
-use crate::logic::{Level, Rating, Technique};
+use crate::logic::{Cut, Level, Rating, Technique};
 use crate::rules::Unit;
 use crate::solver::{Interrupt, Interrupted};
 use crate::variants::Variant;
@@ -273,17 +273,6 @@ pub(crate) fn solves_within_in(
 /// The path up to `ceiling` from `puzzle`, or from a player's `marks` of it when given: its
 /// rating, whether it stayed within the ceiling, and the grid it ended on. `on_step` sees each
 /// step before it is applied, and may end the path there.
-/// A solving path cut short by its interrupt, with the lower bound of its rating: the hardest
-/// step taken (the interrupt is polled between steps).
-#[derive(Debug)]
-struct Cut(Rating);
-
-impl From<Cut> for Interrupted {
-    fn from(_: Cut) -> Interrupted {
-        Interrupted
-    }
-}
-
 fn run<'a>(
     book: Book<'a>,
     puzzle: &Grid,
@@ -304,6 +293,7 @@ fn run<'a>(
     let allowed: Vec<Technique> = allowed.collect();
     while pencil.blanks > 0 {
         if interrupt.should_stop() {
+            // Polled between steps, the bound is the hardest step taken.
             return Err(Cut(Rating::at_least(&counts, Rating::of_path(&counts, false).rating, 0.0)));
         }
         step.clear();
