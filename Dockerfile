@@ -18,17 +18,18 @@ WORKDIR /build
 #    The registry is a cache mount: downloaded crates survive a Cargo.lock change. One mount
 #    only: podman 4.3 (buildah 1.28) never releases the second of two `sharing=locked` cache
 #    mounts, so the next RUN using them hangs. (There are no git dependencies to cache.)
-#    `cargo clean --package sudokud --package sudokud-core` forgets the stub crates themselves, so the real build cannot
+#    `cargo clean --package sudokud --package sudokud-core --package sudokud-model` forgets the stub crates themselves, so the real build cannot
 #    mistake them for up to date (COPY keeps the real sources' older mtimes).
-#    The core library (crates/sudokud-core) is a workspace member: its manifest comes too. Both
-#    packages deny missing docs, so every stub crate root carries a crate doc comment.
+#    The library crates (crates/sudokud-core, crates/sudokud-model) are workspace members: their
+#    manifests come too. Every package denies missing docs, so every stub crate root carries a crate doc comment.
 COPY Cargo.toml Cargo.lock ./
 COPY crates/sudokud-core/Cargo.toml crates/sudokud-core/
+COPY crates/sudokud-model/Cargo.toml crates/sudokud-model/
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     set -eu; \
-    mkdir -p src crates/sudokud-core/src; doc='//! A stub for the dependency layer.'; \
+    mkdir -p src crates/sudokud-core/src crates/sudokud-model/src; doc='//! A stub for the dependency layer.'; \
     printf '%s\nfn main() {}\n' "$doc" > src/main.rs; echo "$doc" > src/lib.rs; \
-    echo "$doc" > crates/sudokud-core/src/lib.rs; \
+    echo "$doc" > crates/sudokud-core/src/lib.rs; echo "$doc" > crates/sudokud-model/src/lib.rs; \
     awk 'BEGIN { dir["bench"] = "benches"; dir["test"] = "tests"; dir["example"] = "examples" } \
          function flush() { if (kind != "" && (path != "" || name != "")) print (path != "" ? path : dir[kind] "/" name ".rs"); kind = name = path = "" } \
          function value(line) { sub(/^[^=]*=[ \t]*"/, "", line); sub(/".*/, "", line); return line } \
@@ -38,8 +39,8 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
          END { flush() }' Cargo.toml > /tmp/stubs; \
     while IFS= read -r stub; do mkdir -p "$(dirname "$stub")"; echo 'fn main() {}' > "$stub"; done < /tmp/stubs; \
     cargo build --release --locked; \
-    cargo clean --release --package sudokud --package sudokud-core; \
-    rm -rf src crates/sudokud-core/src
+    cargo clean --release --package sudokud --package sudokud-core --package sudokud-model; \
+    rm -rf src crates/sudokud-core/src crates/sudokud-model/src
 
 # 2. The real sources. openapi.yaml is embedded with include_str! by src/http/handlers.rs, the
 #    drawings' font with include_bytes! by src/render/font.rs.

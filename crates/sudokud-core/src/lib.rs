@@ -28,12 +28,13 @@
 pub mod board;
 pub mod generate;
 pub mod logic;
-pub mod member;
 pub mod order;
 pub mod position;
 pub mod puzzle_id;
-pub mod random;
 pub mod rules;
 pub mod sizes;
 pub mod solver;
 pub mod variants;
+
+// The bottom layer, under the names it has always had here.
+pub use sudokud_model::{member, random};

@@ -11,13 +11,13 @@ mod cdcl;
 pub mod generate;
 mod grid;
 mod lanes;
-pub(crate) mod layout;
 pub mod logic;
 mod marks;
 pub mod rules;
-pub(crate) mod shape;
 mod small;
 pub mod solver;
+
+pub(crate) use sudokud_model::{layout, shape};
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
 pub use grid::Grid;

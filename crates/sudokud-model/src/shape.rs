@@ -57,10 +57,10 @@ impl Shape {
     }
 
     /// How many shapes there are, for tables kept per shape.
-    pub(crate) const COUNT: usize = 16;
+    pub const COUNT: usize = 16;
 
     /// This shape's place in [`Shape::all`], below [`Shape::COUNT`]: a table's index.
-    pub(crate) const fn ordinal(self) -> usize {
+    pub const fn ordinal(self) -> usize {
         (self.box_rows() - 2) * 4 + self.box_cols() - 2
     }
 
@@ -103,7 +103,7 @@ impl Shape {
 }
 
 /// The symbol of `value` in a grid of any size: see [`Shape::symbol`].
-pub(crate) fn symbol(value: u8) -> char {
+pub fn symbol(value: u8) -> char {
     char::from(symbol_byte(value))
 }
 
@@ -111,7 +111,7 @@ pub(crate) fn symbol(value: u8) -> char {
 /// symbols is compiled to sixteen cells at a time (a solve's answer wrote byte by byte took as
 /// many instructions as reading its request).
 #[inline(always)]
-pub(crate) fn symbol_byte(value: u8) -> u8 {
+pub fn symbol_byte(value: u8) -> u8 {
     let digit = b'0'.wrapping_add(value);
     let letter = (b'A' - 10).wrapping_add(value);
     if value == 0 {
@@ -124,7 +124,7 @@ pub(crate) fn symbol_byte(value: u8) -> u8 {
 }
 
 /// The value of `symbol` in a grid of `size`: see [`Shape::value_of`].
-pub(crate) fn value_of(symbol: u8, size: usize) -> Option<u8> {
+pub fn value_of(symbol: u8, size: usize) -> Option<u8> {
     let value = match symbol {
         b'.' | b'0' => 0,
         b'1'..=b'9' => symbol - b'0',

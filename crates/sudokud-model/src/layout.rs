@@ -3,11 +3,11 @@
 
 use std::sync::OnceLock;
 
-use super::shape::Shape;
+use crate::shape::Shape;
 
 /// The houses and peers of one [`Shape`]'s grid. Cells are row-major indices.
 #[derive(Debug)]
-pub(crate) struct Layout {
+pub struct Layout {
     size: usize,
     /// 3N houses of N cells: the rows, then the columns, then the boxes.
     houses: Vec<u16>,
@@ -20,7 +20,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// The layout of `shape`, built on first use.
-    pub(crate) fn of(shape: Shape) -> &'static Layout {
+    pub fn of(shape: Shape) -> &'static Layout {
         static LAYOUTS: [OnceLock<Layout>; Shape::COUNT] = [const { OnceLock::new() }; Shape::COUNT];
         LAYOUTS[shape.ordinal()].get_or_init(|| Layout::new(shape))
     }
@@ -72,27 +72,27 @@ impl Layout {
     }
 
     /// The houses, each a slice of N cells: rows, columns, then boxes.
-    pub(crate) fn houses(&self) -> std::slice::ChunksExact<'_, u16> {
+    pub fn houses(&self) -> std::slice::ChunksExact<'_, u16> {
         self.houses.chunks_exact(self.size)
     }
 
     /// The house `index` (rows, then columns, then boxes).
-    pub(crate) fn house(&self, index: usize) -> &[u16] {
+    pub fn house(&self, index: usize) -> &[u16] {
         &self.houses[index * self.size..(index + 1) * self.size]
     }
 
     /// The houses of `cell`, as a house set.
-    pub(crate) fn houses_of(&self, cell: usize) -> u128 {
+    pub fn houses_of(&self, cell: usize) -> u128 {
         self.cell_houses[cell]
     }
 
     /// Every house, as a house set.
-    pub(crate) fn all_houses(&self) -> u128 {
+    pub fn all_houses(&self) -> u128 {
         (1u128 << (3 * self.size)) - 1
     }
 
     /// The cells that share a house with `cell`.
-    pub(crate) fn peers(&self, cell: usize) -> &[u16] {
+    pub fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
     }
 }
