@@ -29,7 +29,6 @@ pub mod board;
 pub mod generate;
 pub mod logic;
 pub mod order;
-pub mod position;
 pub mod puzzle_id;
 pub mod rules;
 pub mod sizes;
@@ -37,4 +36,4 @@ pub mod solver;
 pub mod variants;
 
 // The bottom layer, under the names it has always had here.
-pub use sudokud_model::{member, random};
+pub use sudokud_model::{member, position, random};

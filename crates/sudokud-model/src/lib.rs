@@ -2,14 +2,21 @@
 //! rates or draws it. Nothing here imports the engines above it; Cargo refuses the cycle, so the
 //! direction of the layers is a fact the compiler keeps, not a convention.
 //!
+//! - [`board`]: the 9x9 board, its text form and its mistakes, and the names of the JSON
+//!   representations.
+//! - [`position`]: typed cells, houses (rows, columns, boxes), digits and candidates.
 //! - [`shape`]: a grid's size and box (4x4 to 25x25), its symbols.
+//! - [`grid`]: a grid of any shape and its text form.
 //! - [`layout`]: each shape's houses and peers, built once.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator that generation and the solvers' restarts draw from.
 //!
 //! [`sudokud-core`](https://docs.rs/sudokud-core) re-exports every module under the same name.
 
+pub mod board;
+pub mod grid;
 pub mod layout;
 pub mod member;
+pub mod position;
 pub mod random;
 pub mod shape;

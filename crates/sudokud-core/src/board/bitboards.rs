@@ -57,7 +57,7 @@ pub(crate) struct Baseline;
 impl Build for Baseline {
     #[inline(always)]
     fn bitboards(board: &Board) -> Bitboards {
-        imp::bitboards(&board.cells)
+        imp::bitboards(board.cells())
     }
 
     #[inline(always)]
@@ -78,7 +78,7 @@ impl Build for Avx2 {
     #[allow(unsafe_code)]
     fn bitboards(board: &Board) -> Bitboards {
         // SAFETY: only code that runs where the CPU has AVX2 uses `Avx2` (see above).
-        unsafe { avx2::bitboards(&board.cells) }
+        unsafe { avx2::bitboards(board.cells()) }
     }
 
     #[inline(always)]

@@ -44,7 +44,7 @@ impl Shuffle {
         for (cell, &value) in board.cells().iter().enumerate() {
             cells[usize::from(self.cells[cell])] = self.digits[usize::from(value)];
         }
-        Board { cells }
+        Board::from_cells(cells).expect("a relabeling maps 0-9 onto 0-9")
     }
 
     /// The board whose image is `board`: `undo(apply(b)) == b`.
@@ -53,7 +53,7 @@ impl Shuffle {
         for (cell, value) in cells.iter_mut().enumerate() {
             *value = self.digits_back[usize::from(board.cells()[usize::from(self.cells[cell])])];
         }
-        Board { cells }
+        Board::from_cells(cells).expect("a relabeling maps 0-9 onto 0-9")
     }
 }
 

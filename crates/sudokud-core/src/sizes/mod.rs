@@ -9,7 +9,6 @@
 pub(crate) mod any;
 mod cdcl;
 pub mod generate;
-mod grid;
 mod lanes;
 pub mod logic;
 mod marks;
@@ -17,11 +16,11 @@ pub mod rules;
 mod small;
 pub mod solver;
 
-pub(crate) use sudokud_model::{layout, shape};
+pub(crate) use sudokud_model::{grid, layout, shape};
 
 pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
-pub use grid::Grid;
 pub use marks::{
     JsonMarks, Marked, Marks, MarksError, Mistake, MistakeKind, NotFromGivens, check_givens, wrong_entries,
 };
 pub use shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, ShapeError, UnknownShape};
+pub use sudokud_model::grid::Grid;

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::shape::{SIZES, Shape, value_of};
 use crate::board::{Board, BoardError, Location};
+use crate::shape::{SIZES, Shape, value_of};
 
 /// A board of any [`Shape`]: N x N cells in row-major order, 0 for a blank and 1 to N for a value.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -50,7 +50,7 @@ impl Grid {
     }
 
     /// The size and cells of a text grid, as [`Grid::parse`] reads them.
-    pub(crate) fn read_cells(text: &str) -> Result<(usize, Vec<u8>), BoardError> {
+    pub fn read_cells(text: &str) -> Result<(usize, Vec<u8>), BoardError> {
         let count = Grid::cell_count(text);
         let size =
             SIZES.iter().copied().find(|side| side * side == count).ok_or(BoardError::CellCount { found: count })?;

@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::Format;
 use crate::position::Cell;
-use crate::sizes::{SIZES, Shape};
+use crate::shape::{SIZES, Shape};
 
 /// Where in the input a problem was found. Rows and columns are 0-based, as in `conflicts`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,7 +232,7 @@ pub enum BoardError {
 
 impl BoardError {
     /// The error with the board's size `size` in its message, where it has one.
-    pub(crate) fn set_size(&mut self, size: usize) {
+    pub fn set_size(&mut self, size: usize) {
         match self {
             BoardError::BadCharacter { size: at, .. }
             | BoardError::BadString { size: at, .. }

@@ -12,7 +12,7 @@
 //! size ([`SIZE`]), here in one place.
 //!
 //! ```
-//! use sudokud_core::position::{Cell, Digit, House, HouseKind};
+//! use sudokud_model::position::{Cell, Digit, House, HouseKind};
 //!
 //! let cell = Cell::new(4, 5).expect("on the board");
 //! assert_eq!(cell.to_string(), "r5c6");
@@ -63,7 +63,7 @@ impl Cell {
     /// # Panics
     ///
     /// If `index` is off the board (a bug in the caller).
-    pub(crate) const fn at(index: usize) -> Cell {
+    pub const fn at(index: usize) -> Cell {
         match Cell::from_index(index) {
             Some(cell) => cell,
             None => panic!("a cell index is below the number of cells"),
@@ -112,7 +112,7 @@ impl Cell {
 
     /// Writes the `row` and `col` members of a JSON object, the one place positions become
     /// JSON, for the types that flatten a cell into their own object (candidates, conflicts).
-    pub(crate) fn serialize_fields<S: SerializeStruct>(self, object: &mut S) -> Result<(), S::Error> {
+    pub fn serialize_fields<S: SerializeStruct>(self, object: &mut S) -> Result<(), S::Error> {
         object.serialize_field("row", &self.row)?;
         object.serialize_field("col", &self.col)
     }
@@ -241,7 +241,7 @@ impl House {
     /// # Panics
     ///
     /// If `index` is past the last house (a bug in the caller).
-    pub(crate) const fn at(index: usize) -> House {
+    pub const fn at(index: usize) -> House {
         match House::from_index(index) {
             Some(house) => house,
             None => panic!("a house index is below the number of houses"),
@@ -327,7 +327,7 @@ impl Digit {
     /// # Panics
     ///
     /// If `value` is not a digit (a bug in the caller).
-    pub(crate) const fn of(value: u8) -> Digit {
+    pub const fn of(value: u8) -> Digit {
         match Digit::new(value) {
             Some(digit) => digit,
             None => panic!("a digit is 1-9"),
