@@ -1,185 +1,12 @@
 //! Rule checking (LeetCode 36 semantics): no digit may repeat among the filled cells of a row,
 //! a column or a box. Blanks are ignored, so a partly filled board can be valid.
 
-use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::Board;
 use crate::board::bitboards::{BOX_CELLS, Bitboards, COLUMN_SPREAD};
-use crate::position::{Cell, Digit, HouseKind};
-
-/// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
-/// grid with constraints ([`crate::variants`]) the constraint it breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// The digit repeats in its row.
-    Row,
-    /// The digit repeats in its column.
-    Column,
-    /// The digit repeats in its box.
-    Box,
-    /// The digit repeats in its region (a jigsaw grid's regions replace the boxes).
-    Region,
-    /// The digit repeats on the main diagonal (top left to bottom right).
-    Diagonal,
-    /// The digit repeats on the anti-diagonal (top right to bottom left).
-    AntiDiagonal,
-    /// The digit repeats in an extra region (a windoku window, say).
-    ExtraRegion,
-    /// The digit repeats in a killer cage.
-    Cage,
-    /// The cage's digits cannot make its sum: over it, or all filled and short of it.
-    CageSum,
-    /// The digit is a knight's move from the same digit.
-    AntiKnight,
-    /// The digit is a king's move (diagonally touching) from the same digit.
-    AntiKing,
-    /// An orthogonal neighbour holds a consecutive digit.
-    NonConsecutive,
-    /// The digits on a thermometer do not increase from its bulb.
-    Thermometer,
-    /// A Kropki dot's pair is not consecutive (white) or in ratio 2 (black), or, with every dot
-    /// given, a pair without a dot is.
-    Kropki,
-    /// The cell must be even.
-    Even,
-    /// The cell must be odd.
-    Odd,
-}
-
-impl Unit {
-    /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 16] = [
-        Unit::Row,
-        Unit::Column,
-        Unit::Box,
-        Unit::Region,
-        Unit::Diagonal,
-        Unit::AntiDiagonal,
-        Unit::ExtraRegion,
-        Unit::Cage,
-        Unit::CageSum,
-        Unit::AntiKnight,
-        Unit::AntiKing,
-        Unit::NonConsecutive,
-        Unit::Thermometer,
-        Unit::Kropki,
-        Unit::Even,
-        Unit::Odd,
-    ];
-
-    /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
-    pub const fn name(self) -> &'static str {
-        match self {
-            Unit::Row => "row",
-            Unit::Column => "column",
-            Unit::Box => "box",
-            Unit::Region => "region",
-            Unit::Diagonal => "diagonal",
-            Unit::AntiDiagonal => "anti_diagonal",
-            Unit::ExtraRegion => "extra_region",
-            Unit::Cage => "cage",
-            Unit::CageSum => "cage_sum",
-            Unit::AntiKnight => "anti_knight",
-            Unit::AntiKing => "anti_king",
-            Unit::NonConsecutive => "non_consecutive",
-            Unit::Thermometer => "thermometer",
-            Unit::Kropki => "kropki",
-            Unit::Even => "even",
-            Unit::Odd => "odd",
-        }
-    }
-
-    /// What a digit that breaks the unit does, for people: `repeats in its row`, `breaks its
-    /// cage's sum`.
-    pub const fn broken(self) -> &'static str {
-        match self {
-            Unit::Row => "repeats in its row",
-            Unit::Column => "repeats in its column",
-            Unit::Box => "repeats in its box",
-            Unit::Region => "repeats in its region",
-            Unit::Diagonal => "repeats on the main diagonal",
-            Unit::AntiDiagonal => "repeats on the anti-diagonal",
-            Unit::ExtraRegion => "repeats in an extra region",
-            Unit::Cage => "repeats in its cage",
-            Unit::CageSum => "breaks its cage's sum",
-            Unit::AntiKnight => "is a knight's move from the same digit",
-            Unit::AntiKing => "touches the same digit diagonally",
-            Unit::NonConsecutive => "is beside a consecutive digit",
-            Unit::Thermometer => "does not rise along its thermometer",
-            Unit::Kropki => "breaks a Kropki dot",
-            Unit::Even => "is odd in an even cell",
-            Unit::Odd => "is even in an odd cell",
-        }
-    }
-}
-
-/// The units a cell breaks, as a small bit set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Units(u32);
-
-impl Units {
-    /// The row.
-    pub const ROW: Units = Units::of(Unit::Row);
-    /// The column.
-    pub const COLUMN: Units = Units::of(Unit::Column);
-    /// The box.
-    pub const BOX: Units = Units::of(Unit::Box);
-
-    /// The set of `unit` alone.
-    pub const fn of(unit: Unit) -> Units {
-        Units(1 << unit as u32)
-    }
-
-    /// Whether every unit in `other` is also in `self`.
-    pub fn contains(self, other: Units) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The units in the set, in [`Unit::ALL`]'s order.
-    pub fn units(self) -> impl Iterator<Item = Unit> {
-        Unit::ALL.into_iter().filter(move |&unit| self.contains(Units::of(unit)))
-    }
-
-    pub(crate) fn insert(&mut self, other: Units) {
-        self.0 |= other.0;
-    }
-}
-
-/// The set of one kind of house.
-impl From<HouseKind> for Units {
-    fn from(kind: HouseKind) -> Units {
-        Units::of(match kind {
-            HouseKind::Row => Unit::Row,
-            HouseKind::Column => Unit::Column,
-            HouseKind::Box => Unit::Box,
-        })
-    }
-}
-
-/// The set of one unit.
-impl From<Unit> for Units {
-    fn from(unit: Unit) -> Units {
-        Units::of(unit)
-    }
-}
-
-/// Serialized as the list of unit names, in [`Unit::ALL`] order, e.g. `["row", "box"]`.
-impl Serialize for Units {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut names = serializer.serialize_seq(None)?;
-        for unit in Unit::ALL {
-            if self.contains(unit.into()) {
-                names.serialize_element(unit.name())?;
-            }
-        }
-        names.end()
-    }
-}
+use crate::position::{Cell, Digit};
+pub use sudokud_model::unit::{Unit, Units};
 
 /// A given that shares its digit with another given in one or more units.
 ///
@@ -282,8 +109,8 @@ pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) ->
         while cells != 0 {
             let pos = cells.trailing_zeros();
             cells &= cells - 1;
-            let bit = |repeats: u32, kind: Units| (repeats >> pos & 1) * kind.0;
-            let units = Units(bit(rows, Units::ROW) | bit(columns, Units::COLUMN) | bit(boxes, Units::BOX));
+            let bit = |repeats: u32, kind: Units| (repeats >> pos & 1) * kind.bits();
+            let units = Units::from_bits(bit(rows, Units::ROW) | bit(columns, Units::COLUMN) | bit(boxes, Units::BOX));
             // A band is 27 cells, row-major like the board.
             let cell = Cell::at(27 * band + pos as usize);
             conflicts.push(Conflict { cell, digit: Digit::of(board.cells()[cell.index()]), units });
@@ -366,7 +193,7 @@ mod tests {
         // at r2c2 in box 0 and the 8 at r3c0 in column 0.
         let report = validate(&with(LEETCODE_36, 0, 8));
         assert!(!report.valid);
-        let both = Units(Units::COLUMN.0 | Units::BOX.0);
+        let both = Units::from_bits(Units::COLUMN.bits() | Units::BOX.bits());
         assert_eq!(
             report.conflicts,
             vec![conflict(0, 0, 8, both), conflict(2, 2, 8, Units::BOX), conflict(3, 0, 8, Units::COLUMN),]
@@ -378,13 +205,6 @@ mod tests {
         // Row 0 has 5 at col 0; put another 5 at col 7 (box 2 and column 7 have no 5).
         let report = validate(&with(LEETCODE_36, 7, 5));
         assert_eq!(report.conflicts, vec![conflict(0, 0, 5, Units::ROW), conflict(0, 7, 5, Units::ROW),]);
-    }
-
-    #[test]
-    fn units_serialize_as_names() {
-        let units = Units(Units::ROW.0 | Units::BOX.0);
-        assert_eq!(serde_json::to_string(&units).unwrap(), r#"["row","box"]"#);
-        assert!(units.contains(HouseKind::Box.into()) && !units.contains(Units::COLUMN));
     }
 
     #[test]

@@ -8,15 +8,23 @@
 //! - [`shape`]: a grid's size and box (4x4 to 25x25), its symbols.
 //! - [`grid`]: a grid of any shape and its text form.
 //! - [`layout`]: each shape's houses and peers, built once.
+//! - [`unit`](mod@unit): the rules a filled cell can break, by name.
+//! - [`constraints`], [`variant`] and [`sum_groups`]: the rule set as data: the constraints a
+//!   request gives and the named variants, checked against a shape and turned into houses, peers,
+//!   pairs and cages (the classic rules are the empty set), and a killer's innie and outie groups.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator that generation and the solvers' restarts draw from.
 //!
 //! [`sudokud-core`](https://docs.rs/sudokud-core) re-exports every module under the same name.
 
 pub mod board;
+pub mod constraints;
 pub mod grid;
 pub mod layout;
 pub mod member;
 pub mod position;
 pub mod random;
 pub mod shape;
+pub mod sum_groups;
+pub mod unit;
+pub mod variant;

@@ -1427,7 +1427,7 @@ mod tests {
     /// An innie of two boxes side by side names them as a pair, not as a run of houses.
     #[test]
     fn an_innie_of_two_boxes_is_said_of_the_pair() {
-        let constraints = crate::variants::sum_groups::tests::cages_across_two_boxes();
+        let constraints = crate::variants::sum_group_tests::cages_across_two_boxes();
         let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
         let rule = variant.sum_groups.iter().position(|group| group.cells == [23]).expect("the pair's innie");
         let empty = Grid::empty(Shape::CLASSIC);

@@ -8,32 +8,32 @@
 //! only on where the cages lie, so they are found once per variant, and the logic engine reads
 //! each as one more cage with a sum.
 
-use super::variant::{CageRule, MAX_CAGES};
-use crate::rules::Unit;
+use crate::unit::Unit;
+use crate::variant::{CageRule, MAX_CAGES};
 
 /// Cells of a variant whose digits add up to `sum` by the 45 rule over `houses`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SumGroup {
+pub struct SumGroup {
     /// The innies or outies, in row-major order.
-    pub(crate) cells: Vec<u16>,
+    pub cells: Vec<u16>,
     /// What their digits add up to.
-    pub(crate) sum: u32,
+    pub sum: u32,
     /// The area: one house, or consecutive rows or columns (houses `0..N`, `N..2N`).
-    pub(crate) houses: Vec<u16>,
+    pub houses: Vec<u16>,
     /// What the area's digits add up to.
-    pub(crate) total: u32,
+    pub total: u32,
     /// The sums of the cages wholly inside the area (innies), or of every cage that covers it
     /// (outies).
-    pub(crate) cages: u32,
+    pub cages: u32,
     /// Whether the cells lie outside the area (outies) rather than inside it (innies).
-    pub(crate) outies: bool,
+    pub outies: bool,
 }
 
 /// The innie and outie groups of a variant with `houses` (N cells each, of kinds `units`) and
 /// `cages`, each set of cells once, areas in house order, then wider line unions, then pairs of
 /// boxes or regions side by side, at most [`MAX_CAGES`] (the solver keeps them beside the cages). Groups of more than N cells are left
 /// out: no one adds those up. None when cages with sums overlap, where cells would count twice.
-pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumGroup> {
+pub fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumGroup> {
     let cells = size * size;
     // The cage with a sum each cell is in, if any.
     let mut cage_of = vec![None; cells];
@@ -138,101 +138,11 @@ pub(crate) fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[C
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::super::{Constraints, Preset, Variant};
+mod tests {
     use super::*;
-    use crate::logic::Level;
-    use crate::sizes::Shape;
-    use crate::solver::Never;
-
-    /// Every group's cells, read off a solved grid, add up to its sum: the solution is the
-    /// oracle, and the groups were found from the cages alone.
-    #[test]
-    fn every_group_adds_up_on_the_solution() {
-        let shape = Shape::new(3, 3).unwrap();
-        let (mut innies, mut outies) = (0, 0);
-        for seed in 0..6 {
-            let generated = super::super::generate::made(shape, Preset::Killer, Level::Easy, seed);
-            let variant = Variant::new(shape, Some(Preset::Killer), &generated.constraints).unwrap();
-            for group in &variant.sum_groups {
-                let digits = group.cells.iter().map(|&cell| u32::from(generated.solution.cells()[usize::from(cell)]));
-                assert_eq!(digits.sum::<u32>(), group.sum, "{group:?}");
-                assert!(group.cells.len() <= 9);
-                if group.outies {
-                    outies += 1;
-                } else {
-                    innies += 1;
-                }
-            }
-        }
-        assert!(innies > 50 && outies > 50, "{innies} innie and {outies} outie groups");
-    }
-
-    /// Hard and extreme killers explained step by step: every placement and elimination agrees
-    /// with the solution, and the innies-and-outies and cage-combination sentences say which
-    /// area, cage and cells.
-    #[test]
-    fn killer_steps_keep_the_solution() {
-        use crate::logic::Technique;
-        let shape = Shape::new(3, 3).unwrap();
-        let (mut innies, mut combinations) = (Vec::new(), Vec::new());
-        for (level, seed) in
-            [(Level::Hard, 0), (Level::Hard, 1), (Level::Hard, 2), (Level::Extreme, 0), (Level::Extreme, 1)]
-        {
-            let generated = super::super::generate::made(shape, Preset::Killer, level, seed);
-            let puzzle = super::super::Puzzle::new(
-                generated.puzzle.clone().into(),
-                Some(Preset::Killer),
-                &generated.constraints,
-            )
-            .unwrap();
-            let explained = puzzle.explain(&mut Never).unwrap().unwrap();
-            let solution = generated.solution.cells();
-            let digit = |row: usize, col: usize| solution[row * 9 + col];
-            for step in &explained.steps {
-                assert!(step.placements.iter().all(|placed| placed.digit == digit(placed.row, placed.col)), "{step:?}");
-                assert!(step.eliminations.iter().all(|lost| lost.digit != digit(lost.row, lost.col)), "{step:?}");
-                match step.technique {
-                    Technique::InniesOuties => innies.push(step.explanation.clone()),
-                    Technique::CageCombination => combinations.push(step.explanation.clone()),
-                    _ => {}
-                }
-            }
-        }
-        assert!(innies.len() >= 6, "{innies:?}");
-        let adds_up = |text: &String| text.contains(" add up to ") || text.contains(" adds up to ");
-        assert!(innies.iter().all(adds_up), "{innies:?}");
-        assert!(innies.iter().any(|text| text.starts_with("The cages that cover ")), "no outies in {innies:?}");
-        assert!(innies.iter().any(|text| text.contains("wholly inside")), "no innies in {innies:?}");
-        assert!(combinations.len() >= 3, "{combinations:?}");
-        let said = |text: &String| {
-            text.starts_with("Trying every way the cage of ") || text.starts_with("Every way the cage of ")
-        };
-        assert!(combinations.iter().all(said), "{combinations:?}");
-    }
-
-    /// Boxes 1 and 2 of a 9x9 grid: a cage across their border (r1c3, r1c4: 3), the rest of box
-    /// 1 (44) and of box 2 but r3c6 (38) lie wholly inside the pair, so r3c6 adds up to
-    /// 90 - 85 = 5, which neither box alone shows (each has a cage sticking out).
-    pub(crate) fn cages_across_two_boxes() -> Constraints {
-        let box_1 = (0..3).flat_map(|row| (0..3).map(move |col| [row, col]));
-        let box_2 = (0..3).flat_map(|row| (3..6).map(move |col| [row, col]));
-        let rest_1: Vec<_> = box_1.filter(|&cell| cell != [0, 2]).collect();
-        let rest_2: Vec<_> = box_2.filter(|&cell| cell != [0, 3] && cell != [2, 5]).collect();
-        serde_json::from_value(serde_json::json!({
-            "cages": [{"cells": [[0, 2], [0, 3]], "sum": 3}, {"cells": rest_1, "sum": 44}, {"cells": rest_2, "sum": 38}]
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn a_cage_across_two_boxes_gives_an_innie_of_the_pair() {
-        let variant = Variant::new(Shape::CLASSIC, None, &cages_across_two_boxes()).unwrap();
-        let pair = variant.sum_groups.iter().find(|group| group.cells == [23]).expect("an innie r3c6");
-        assert_eq!((pair.sum, pair.outies, pair.houses.len()), (5, false, 2));
-        let boxes: Vec<Unit> = pair.houses.iter().map(|&house| variant.house_units[usize::from(house)]).collect();
-        assert_eq!(boxes, [Unit::Box, Unit::Box]);
-    }
+    use crate::constraints::Constraints;
+    use crate::shape::Shape;
+    use crate::variant::Variant;
 
     #[test]
     fn one_cage_sticking_out_of_a_row_gives_one_innie_and_one_outie() {

@@ -1,5 +1,5 @@
 //! Variant constraints as a request gives them: plain data, read from JSON, before they are
-//! checked against a grid ([`super::Variant::new`] does that).
+//! checked against a grid ([`crate::variant::Variant::new`] does that).
 //!
 //! The constraints, a cage and the Kropki dots are JSON objects read strictly
 //! ([`member::Object`]): an unknown member (`diagonal` for `diagonals` would change nothing
@@ -197,7 +197,7 @@ pub struct Kropki {
 
 impl Kropki {
     /// Whether no dot is given and `all_given` is off: the grid has no Kropki rule.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         *self == Kropki::default()
     }
 }
@@ -216,7 +216,7 @@ impl Serialize for Kropki {
     }
 }
 
-/// A variant by name: shorthand for its constraints, which [`super::Variant::new`] adds.
+/// A variant by name: shorthand for its constraints, which [`crate::variant::Variant::new`] adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// Sudoku X: both diagonals are houses.

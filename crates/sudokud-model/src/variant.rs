@@ -1,18 +1,18 @@
 //! A variant checked against its grid's shape and turned into what the solver and the rules
 //! read: houses, peers, pair relations and cages, each built once per puzzle.
 
-use super::constraints::{Cage, Constraints, Diagonals, Place, Preset, Regions};
-use super::sum_groups::{SumGroup, sum_groups};
-use crate::rules::Unit;
-use crate::sizes::Shape;
-use crate::sizes::layout::Layout;
+use crate::constraints::{Cage, Constraints, Diagonals, Place, Preset, Regions};
+use crate::layout::Layout;
+use crate::shape::Shape;
+use crate::sum_groups::{SumGroup, sum_groups};
+use crate::unit::Unit;
 
 /// Most houses a variant may have: 3 x 25 rows, columns and regions, two diagonals and the extra
 /// regions. The solver keeps one bit per house.
-pub(crate) const MAX_HOUSES: usize = 256;
+pub const MAX_HOUSES: usize = 256;
 
 /// Most cages a variant may have: the solver keeps one bit per cage.
-pub(crate) const MAX_CAGES: usize = 640;
+pub const MAX_CAGES: usize = 640;
 
 /// Most related pairs of cells (thermometer steps, dots, neighbours): each is known by a `u16`.
 const MAX_PAIRS: usize = 1 << 16;
@@ -39,7 +39,7 @@ impl ConstraintError {
 
 /// How two cells' digits must relate (beyond differing, which peers say).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Relation {
+pub enum Relation {
     /// The first is smaller (a thermometer's step).
     Less,
     /// Consecutive (a white Kropki dot).
@@ -55,7 +55,7 @@ pub(crate) enum Relation {
 impl Relation {
     /// The digits the second cell may hold when the first holds a digit of `first` (bit `d - 1`
     /// for digit `d`), among `full`. Reversed, the first's digits given the second's.
-    pub(crate) fn support(self, first: u32, full: u32, reversed: bool) -> u32 {
+    pub fn support(self, first: u32, full: u32, reversed: bool) -> u32 {
         if first == 0 {
             return 0;
         }
@@ -107,7 +107,7 @@ impl Relation {
     }
 
     /// Whether `first` and `second`, both filled, keep the relation.
-    pub(crate) fn holds(self, first: u8, second: u8) -> bool {
+    pub fn holds(self, first: u8, second: u8) -> bool {
         let (a, b) = (u32::from(first), u32::from(second));
         let consecutive = a.abs_diff(b) == 1;
         let double = a == 2 * b || b == 2 * a;
@@ -122,7 +122,7 @@ impl Relation {
 
     /// Why two related cells `first` and `second` (named) limit each other, for a sentence
     /// that goes on "so ... can't be ...".
-    pub(crate) fn reason(self, first: &str, second: &str) -> String {
+    pub fn reason(self, first: &str, second: &str) -> String {
         match self {
             Relation::Less => format!(
                 "{first} and {second} are steps of a thermometer, {first} nearer the bulb, so {first} is smaller"
@@ -137,7 +137,7 @@ impl Relation {
     }
 
     /// The rule it stands for, in conflicts.
-    pub(crate) fn unit(self) -> Unit {
+    pub fn unit(self) -> Unit {
         match self {
             Relation::Less => Unit::Thermometer,
             Relation::Consecutive | Relation::Double | Relation::NoDot => Unit::Kropki,
@@ -148,20 +148,25 @@ impl Relation {
 
 /// Two cells whose digits keep a [`Relation`], first to second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Pair {
-    pub(crate) first: u16,
-    pub(crate) second: u16,
-    pub(crate) relation: Relation,
+pub struct Pair {
+    /// The first cell, row-major.
+    pub first: u16,
+    /// The second cell, row-major.
+    pub second: u16,
+    /// What the first cell's digit is to the second's.
+    pub relation: Relation,
 }
 
 /// A cage, checked: its cells and, for a sum, the digit sets that make it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct CageRule {
-    pub(crate) cells: Vec<u16>,
-    pub(crate) sum: Option<u32>,
+pub struct CageRule {
+    /// The cage's cells, row-major.
+    pub cells: Vec<u16>,
+    /// What its digits add up to, when the cage has a sum.
+    pub sum: Option<u32>,
     /// Every set of distinct digits of the cage's size that adds up to its sum, as bit sets;
     /// empty for a cage without a sum, or with more sets than are worth listing.
-    pub(crate) combinations: Vec<u32>,
+    pub combinations: Vec<u32>,
 }
 
 impl CageRule {
@@ -170,14 +175,7 @@ impl CageRule {
     /// `open_count` open cells' candidates, `open`; for a cage with too many sets to list, those
     /// the remaining sum allows. `None` when the sum can no longer be made; every digit for a
     /// cage without a sum.
-    pub(crate) fn open_digits(
-        &self,
-        size: u32,
-        placed: u32,
-        placed_sum: u32,
-        open: u32,
-        open_count: u32,
-    ) -> Option<u32> {
+    pub fn open_digits(&self, size: u32, placed: u32, placed_sum: u32, open: u32, open_count: u32) -> Option<u32> {
         let full = (1u32 << size) - 1;
         let Some(sum) = self.sum else { return Some(full & !placed) };
         if open_count == 0 {
@@ -213,8 +211,9 @@ pub struct Variant {
     /// The constraints as given, with the preset's folded in.
     constraints: Constraints,
     /// Houses of N cells each, in order: rows, columns, boxes or regions, diagonals, extras.
-    pub(crate) houses: Vec<u16>,
-    pub(crate) house_units: Vec<Unit>,
+    pub houses: Vec<u16>,
+    /// The rule each house stands for, one per house.
+    pub house_units: Vec<Unit>,
     /// For each cell, its houses.
     cell_houses: PerCell,
     /// For each cell, every cell its digit may not repeat in: house mates, cage mates, a knight's
@@ -222,18 +221,20 @@ pub struct Variant {
     peers: PerCell,
     /// The same peers as bit sets of cells, [`Variant::set_words`] words per cell.
     peer_sets: Vec<u64>,
-    pub(crate) pairs: Vec<Pair>,
+    /// Every pair of cells whose digits relate: thermometers, dots, non-consecutive neighbours.
+    pub pairs: Vec<Pair>,
     /// For each cell, the pairs it is in.
     cell_pairs: PerCell,
-    pub(crate) cages: Vec<CageRule>,
+    /// The cages, checked.
+    pub cages: Vec<CageRule>,
     /// For each cell, the cages it is in.
     cell_cages: PerCell,
     /// The innies and outies the cages make.
-    pub(crate) sum_groups: Vec<SumGroup>,
+    pub sum_groups: Vec<SumGroup>,
     /// For each cell, the sum groups it is in.
     cell_sum_groups: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
-    pub(crate) allowed: Vec<u32>,
+    pub allowed: Vec<u32>,
 }
 
 impl Variant {
@@ -435,49 +436,49 @@ impl Variant {
     }
 
     /// The houses, N cells each.
-    pub(crate) fn houses(&self) -> std::slice::ChunksExact<'_, u16> {
+    pub fn houses(&self) -> std::slice::ChunksExact<'_, u16> {
         self.houses.chunks_exact(self.shape.size())
     }
 
     /// The house `number`.
-    pub(crate) fn house(&self, number: usize) -> &[u16] {
+    pub fn house(&self, number: usize) -> &[u16] {
         let size = self.shape.size();
         &self.houses[number * size..(number + 1) * size]
     }
 
     /// The houses `cell` is in.
-    pub(crate) fn houses_of(&self, cell: usize) -> &[u16] {
+    pub fn houses_of(&self, cell: usize) -> &[u16] {
         self.cell_houses.of(cell)
     }
 
     /// The cells whose digit must differ from `cell`'s.
-    pub(crate) fn peers(&self, cell: usize) -> &[u16] {
+    pub fn peers(&self, cell: usize) -> &[u16] {
         self.peers.of(cell)
     }
 
     /// Words per bit set of cells.
-    pub(crate) fn set_words(&self) -> usize {
+    pub fn set_words(&self) -> usize {
         self.shape.cells().div_ceil(64)
     }
 
     /// The peers of `cell` as a bit set of cells.
-    pub(crate) fn peer_set(&self, cell: usize) -> &[u64] {
+    pub fn peer_set(&self, cell: usize) -> &[u64] {
         let words = self.set_words();
         &self.peer_sets[cell * words..(cell + 1) * words]
     }
 
     /// The pairs (indices into `pairs`) `cell` is in.
-    pub(crate) fn pairs_of(&self, cell: usize) -> &[u16] {
+    pub fn pairs_of(&self, cell: usize) -> &[u16] {
         self.cell_pairs.of(cell)
     }
 
     /// The cages (indices into `cages`) `cell` is in.
-    pub(crate) fn cages_of(&self, cell: usize) -> &[u16] {
+    pub fn cages_of(&self, cell: usize) -> &[u16] {
         self.cell_cages.of(cell)
     }
 
     /// The sum groups (indices into `sum_groups`) `cell` is in.
-    pub(crate) fn sum_groups_of(&self, cell: usize) -> &[u16] {
+    pub fn sum_groups_of(&self, cell: usize) -> &[u16] {
         self.cell_sum_groups.of(cell)
     }
 }
@@ -561,7 +562,7 @@ pub fn windows(shape: Shape) -> Vec<Vec<Place>> {
 }
 
 /// `r3c4` for a cell index (1-based, as players name cells).
-pub(crate) fn name(size: usize, cell: u16) -> String {
+pub fn name(size: usize, cell: u16) -> String {
     let cell = usize::from(cell);
     format!("r{}c{}", cell / size + 1, cell % size + 1)
 }

@@ -1,0 +1,210 @@
+//! The rules a filled cell can break, by name: the houses of the classic rules and each variant
+//! constraint. Conflicts, validation and the logic's sentences all name rules by these.
+
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+use crate::position::HouseKind;
+
+/// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
+/// grid with constraints ([`crate::variant`]) the constraint it breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// The digit repeats in its row.
+    Row,
+    /// The digit repeats in its column.
+    Column,
+    /// The digit repeats in its box.
+    Box,
+    /// The digit repeats in its region (a jigsaw grid's regions replace the boxes).
+    Region,
+    /// The digit repeats on the main diagonal (top left to bottom right).
+    Diagonal,
+    /// The digit repeats on the anti-diagonal (top right to bottom left).
+    AntiDiagonal,
+    /// The digit repeats in an extra region (a windoku window, say).
+    ExtraRegion,
+    /// The digit repeats in a killer cage.
+    Cage,
+    /// The cage's digits cannot make its sum: over it, or all filled and short of it.
+    CageSum,
+    /// The digit is a knight's move from the same digit.
+    AntiKnight,
+    /// The digit is a king's move (diagonally touching) from the same digit.
+    AntiKing,
+    /// An orthogonal neighbour holds a consecutive digit.
+    NonConsecutive,
+    /// The digits on a thermometer do not increase from its bulb.
+    Thermometer,
+    /// A Kropki dot's pair is not consecutive (white) or in ratio 2 (black), or, with every dot
+    /// given, a pair without a dot is.
+    Kropki,
+    /// The cell must be even.
+    Even,
+    /// The cell must be odd.
+    Odd,
+}
+
+impl Unit {
+    /// Every unit, in the order their names are listed.
+    pub const ALL: [Unit; 16] = [
+        Unit::Row,
+        Unit::Column,
+        Unit::Box,
+        Unit::Region,
+        Unit::Diagonal,
+        Unit::AntiDiagonal,
+        Unit::ExtraRegion,
+        Unit::Cage,
+        Unit::CageSum,
+        Unit::AntiKnight,
+        Unit::AntiKing,
+        Unit::NonConsecutive,
+        Unit::Thermometer,
+        Unit::Kropki,
+        Unit::Even,
+        Unit::Odd,
+    ];
+
+    /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+            Unit::Region => "region",
+            Unit::Diagonal => "diagonal",
+            Unit::AntiDiagonal => "anti_diagonal",
+            Unit::ExtraRegion => "extra_region",
+            Unit::Cage => "cage",
+            Unit::CageSum => "cage_sum",
+            Unit::AntiKnight => "anti_knight",
+            Unit::AntiKing => "anti_king",
+            Unit::NonConsecutive => "non_consecutive",
+            Unit::Thermometer => "thermometer",
+            Unit::Kropki => "kropki",
+            Unit::Even => "even",
+            Unit::Odd => "odd",
+        }
+    }
+
+    /// What a digit that breaks the unit does, for people: `repeats in its row`, `breaks its
+    /// cage's sum`.
+    pub const fn broken(self) -> &'static str {
+        match self {
+            Unit::Row => "repeats in its row",
+            Unit::Column => "repeats in its column",
+            Unit::Box => "repeats in its box",
+            Unit::Region => "repeats in its region",
+            Unit::Diagonal => "repeats on the main diagonal",
+            Unit::AntiDiagonal => "repeats on the anti-diagonal",
+            Unit::ExtraRegion => "repeats in an extra region",
+            Unit::Cage => "repeats in its cage",
+            Unit::CageSum => "breaks its cage's sum",
+            Unit::AntiKnight => "is a knight's move from the same digit",
+            Unit::AntiKing => "touches the same digit diagonally",
+            Unit::NonConsecutive => "is beside a consecutive digit",
+            Unit::Thermometer => "does not rise along its thermometer",
+            Unit::Kropki => "breaks a Kropki dot",
+            Unit::Even => "is odd in an even cell",
+            Unit::Odd => "is even in an odd cell",
+        }
+    }
+}
+
+/// The units a cell breaks, as a small bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Units(u32);
+
+impl Units {
+    /// The row.
+    pub const ROW: Units = Units::of(Unit::Row);
+    /// The column.
+    pub const COLUMN: Units = Units::of(Unit::Column);
+    /// The box.
+    pub const BOX: Units = Units::of(Unit::Box);
+
+    /// The set of `unit` alone.
+    pub const fn of(unit: Unit) -> Units {
+        Units(1 << unit as u32)
+    }
+
+    /// Whether every unit in `other` is also in `self`.
+    pub fn contains(self, other: Units) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The units in the set, in [`Unit::ALL`]'s order.
+    pub fn units(self) -> impl Iterator<Item = Unit> {
+        Unit::ALL.into_iter().filter(move |&unit| self.contains(Units::of(unit)))
+    }
+
+    /// The set as bits, bit `unit as u32` for each unit in it: for building sets without
+    /// branches, as the classic conflict finder does.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set of the units whose bits are set in `bits`; bits past the last unit are dropped.
+    pub const fn from_bits(bits: u32) -> Units {
+        Units(bits & ((1 << Unit::ALL.len()) - 1))
+    }
+
+    /// Adds every unit of `other` to the set.
+    pub fn insert(&mut self, other: Units) {
+        self.0 |= other.0;
+    }
+}
+
+/// The set of one kind of house.
+impl From<HouseKind> for Units {
+    fn from(kind: HouseKind) -> Units {
+        Units::of(match kind {
+            HouseKind::Row => Unit::Row,
+            HouseKind::Column => Unit::Column,
+            HouseKind::Box => Unit::Box,
+        })
+    }
+}
+
+/// The set of one unit.
+impl From<Unit> for Units {
+    fn from(unit: Unit) -> Units {
+        Units::of(unit)
+    }
+}
+
+/// Serialized as the list of unit names, in [`Unit::ALL`] order, e.g. `["row", "box"]`.
+impl Serialize for Units {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut names = serializer.serialize_seq(None)?;
+        for unit in Unit::ALL {
+            if self.contains(unit.into()) {
+                names.serialize_element(unit.name())?;
+            }
+        }
+        names.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_serialize_as_names() {
+        let units = Units::from_bits(Units::ROW.bits() | Units::BOX.bits());
+        assert_eq!(serde_json::to_string(&units).unwrap(), r#"["row","box"]"#);
+        assert!(units.contains(HouseKind::Box.into()) && !units.contains(Units::COLUMN));
+    }
+
+    #[test]
+    fn bits_past_the_last_unit_are_no_unit() {
+        assert_eq!(Units::from_bits(u32::MAX).units().count(), Unit::ALL.len());
+        assert!(Units::from_bits(1 << Unit::ALL.len()).is_empty());
+    }
+}
