@@ -181,7 +181,7 @@ pub(crate) fn seeing_all(grid: &Grid, digit: u8, cells: &[usize]) -> Cells {
 
 /// Values and candidates of a partly solved board, and the blank cells as a set (so "how many
 /// blanks has this unit", asked every round for full houses, is one popcount).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Grid {
     values: [u8; CELLS],
     candidates: [u16; CELLS],

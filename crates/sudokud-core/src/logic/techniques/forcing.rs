@@ -28,6 +28,7 @@
 //! [`Engine`] per thread, reused from step to step.
 
 use std::cell::{Cell as Slot, RefCell};
+use std::collections::HashMap;
 
 use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
@@ -581,11 +582,17 @@ fn nested_step(
     let _inside = Inside::enter();
     let mut result = Ok(false);
     for (&technique, changed) in nesting.techniques().iter().zip(&mut reduced.changed).skip(from) {
-        result = if technique == Technique::ForcingChain {
-            found.start(technique);
-            forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
-        } else {
+        result = if technique < Technique::ForcingChain {
             super::find_changed(technique, &reduced.grid, changed, found, interrupt)
+        } else {
+            remembered(&reduced.grid, technique, found, |found| {
+                found.start(technique);
+                if technique == Technique::ForcingChain {
+                    forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
+                } else {
+                    super::find_changed(technique, &reduced.grid, &Changed::ALL, found, interrupt)
+                }
+            })
         };
         // Found nothing: nothing to look at again until something changes. Found a step: look
         // everywhere next time.
@@ -595,6 +602,42 @@ fn nested_step(
         }
     }
     result
+}
+
+/// How many grids [`remembered`] keeps before it starts over (a few megabytes).
+const REMEMBERED: usize = 4096;
+
+thread_local! {
+    /// What the chain searches nested inside found (`None`: nothing) on the grids they met.
+    static FOUND: RefCell<HashMap<(Grid, Technique), Option<Deduction>>> = RefCell::new(HashMap::new());
+}
+
+/// `search` for a step of `technique` (a chain) in `grid`, or what it found last time on the
+/// same grid: a chain's search depends on the grid alone, and the same grid comes back under
+/// other assumptions (a candidate true and the other of its two false lead to one) and at the
+/// next step, where the step's own candidate was already gone under the assumption.
+fn remembered(
+    grid: &Grid,
+    technique: Technique,
+    found: &mut Deduction,
+    search: impl FnOnce(&mut Deduction) -> Result<bool, Interrupted>,
+) -> Result<bool, Interrupted> {
+    let key = (grid.clone(), technique);
+    if let Some(known) = FOUND.with(|memo| memo.borrow().get(&key).cloned()) {
+        return Ok(known.is_some_and(|step| {
+            *found = step;
+            true
+        }));
+    }
+    let result = search(found)?;
+    FOUND.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= REMEMBERED {
+            memo.clear();
+        }
+        memo.insert(key, result.then(|| found.clone()));
+    });
+    Ok(result)
 }
 
 /// The false literals of `out` a nested step's pattern reads: those in its cells, and those of
@@ -773,6 +816,14 @@ struct Sources {
     stamps: Vec<u32>,
     /// Per source, the length of its shortest refutation once found (0 until then).
     lengths: Vec<u16>,
+    /// Whether a search notes in `levels` how far out each source reaches each literal, and
+    /// that, at `(source * count + literal index) * 2 + on` (read only where a source reached);
+    /// and in `reached` the literals each source reaches, `rows` words a source, the true
+    /// literals' bits (by index) before the false ones'.
+    record: bool,
+    levels: Vec<u16>,
+    reached: Vec<u64>,
+    rows: usize,
 }
 
 impl Sources {
@@ -862,6 +913,12 @@ impl Sources {
         }
         self.lengths.clear();
         self.lengths.resize(count, 0);
+        if self.record {
+            self.levels.resize(count * count * 2, 0);
+            self.rows = (count * 2).div_ceil(64);
+            self.reached.clear();
+            self.reached.resize(count * self.rows, 0);
+        }
         self.stamps.clear();
         self.stamps.resize(count, 0);
         self.active.clear();
@@ -872,6 +929,10 @@ impl Sources {
             bit[source / 64] = 1u64 << (source % 64);
             on_front[source] = bit;
             on_seen[source] = bit;
+            if self.record {
+                self.levels[(source * count + source) * 2 + 1] = 0;
+                self.reached[source * self.rows + source / 64] |= 1 << (source % 64);
+            }
             self.active.push(source as u16);
         }
         // The rating of the easiest refutation found and the first source that has it.
@@ -919,6 +980,82 @@ impl Sources {
             let candidate = usize::from(self.list[source]);
             (candidate / 9, (candidate % 9) as u8 + 1, usize::from(self.lengths[source]))
         })
+    }
+
+    /// Static multiple forcing chains as [`multiple`] finds them with [`Multiple::Static`]
+    /// (`base` their rating): among `sets`, in order, the first conclusion of the easiest, as
+    /// `(set, conclusion, rating)`. The consequences of every candidate at once, to the end, and
+    /// how far out each lies: an assumption followed statically rests each literal on the one it
+    /// came from, so a literal `d` steps out has a chain of `d + 1`.
+    fn easiest_common(&mut self, grid: &Grid, sets: &[Vec<Literal>], base: f32) -> Option<(usize, Literal, f32)> {
+        self.link(grid);
+        self.record = true;
+        let found = match self.list.len().div_ceil(64) {
+            0 => None,
+            1 => self.common::<1>(sets, base),
+            2 => self.common::<2>(sets, base),
+            3 => self.common::<3>(sets, base),
+            4 => self.common::<4>(sets, base),
+            5 => self.common::<5>(sets, base),
+            6 => self.common::<6>(sets, base),
+            7 => self.common::<7>(sets, base),
+            8 => self.common::<8>(sets, base),
+            9 => self.common::<9>(sets, base),
+            10 => self.common::<10>(sets, base),
+            11 => self.common::<11>(sets, base),
+            _ => self.common::<12>(sets, base),
+        };
+        self.record = false;
+        found
+    }
+
+    /// [`Sources::easiest_common`] once the grid is linked, with sets of `W` words.
+    fn common<const W: usize>(&mut self, sets: &[Vec<Literal>], base: f32) -> Option<(usize, Literal, f32)> {
+        self.search::<W>(false);
+        let count = self.list.len();
+        let (on_seen, _) = self.on_seen.as_chunks::<W>();
+        let (off_seen, _) = self.off_seen.as_chunks::<W>();
+        // A source that makes a candidate both true and false rules its sets out.
+        let mut contradicted = [0u64; W];
+        for (on, off) in on_seen.iter().zip(off_seen) {
+            for ((word, &on), &off) in contradicted.iter_mut().zip(on).zip(off) {
+                *word |= on & off;
+            }
+        }
+        let rows = self.rows;
+        let mut common = vec![0u64; rows];
+        let mut best: Option<(usize, Literal, f32)> = None;
+        for (at, set) in sets.iter().enumerate() {
+            let sources: Vec<usize> =
+                set.iter().map(|literal| usize::from(self.index[usize::from(literal.candidate)])).collect();
+            if sources.iter().any(|&source| contradicted[source / 64] >> (source % 64) & 1 == 1) {
+                continue;
+            }
+            common.copy_from_slice(&self.reached[sources[0] * rows..][..rows]);
+            for &source in &sources[1..] {
+                for (common, &reached) in common.iter_mut().zip(&self.reached[source * rows..][..rows]) {
+                    *common &= reached;
+                }
+            }
+            // True conclusions first, then false ones, each in the grid's order.
+            for (word, &bits) in common.iter().enumerate() {
+                for bit in ones(u128::from(bits)) {
+                    let column = word * 64 + bit;
+                    let (to, on) = if column < count { (column, true) } else { (column - count, false) };
+                    let conclusion = Literal { candidate: self.list[to], on };
+                    if set.contains(&conclusion) {
+                        continue;
+                    }
+                    let steps = sources.iter().map(|&source| self.levels[(source * count + to) * 2 + usize::from(on)]);
+                    let length = steps.map(|level| usize::from(level) + 1).sum();
+                    let rating = chain_rating(base, length);
+                    if best.is_none_or(|(_, _, least)| rating < least) {
+                        best = Some((at, conclusion, rating));
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// One level: the fronts of the `active` literals (true ones when `from_on`) moved along
@@ -969,6 +1106,17 @@ impl Sources {
                 any |= *fresh;
             }
             into_front[to] = fresh;
+            if self.record && any != 0 {
+                let count = self.list.len();
+                let (on, column) = (usize::from(!from_on), if from_on { count + to } else { to });
+                for (word, &bits) in fresh.iter().enumerate() {
+                    for bit in ones(u128::from(bits)) {
+                        let source = word * 64 + bit;
+                        self.levels[(source * count + to) * 2 + on] = level as u16;
+                        self.reached[source * self.rows + column / 64] |= 1 << (column % 64);
+                    }
+                }
+            }
             if any != 0 {
                 self.active.push(to as u16);
             }
@@ -1244,6 +1392,9 @@ pub(super) fn multiple(
     kind: Multiple,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
+    if kind == Multiple::Static && DEPTH.get() == 1 {
+        return multiple_inside(grid, out, interrupt);
+    }
     let (rules, base) = match kind {
         Multiple::Nishio => (Rules::Dynamic { one_digit: true, nesting: Nesting::Plain }, Technique::Nishio.rating()),
         Multiple::Static => {
@@ -1332,30 +1483,7 @@ pub(super) fn multiple(
         if kind == Multiple::Nishio {
             return Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)));
         }
-        // Sets of assumptions one of which holds. SE starts its static chains only from cells
-        // of three or more candidates (its region chains too, from the house's first place),
-        // its dynamic ones from any open cell, with the double chains of a candidate and its
-        // opposite again from three.
-        let fewest = if kind == Multiple::Static { 3 } else { 2 };
-        let mut sets: Vec<Vec<Literal>> = Vec::new();
-        if matches!(kind, Multiple::Dynamic(_)) {
-            for (cell, digit) in candidates(grid).filter(|&(cell, _)| grid.candidates(cell).count_ones() >= 3) {
-                sets.push(vec![Literal::new(cell, digit, true), Literal::new(cell, digit, false)]);
-            }
-        }
-        for cell in ones(grid.blanks()).filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
-            sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new(cell, digit, true)).collect());
-        }
-        for house in House::all() {
-            for digit in 1..=9 {
-                let places = all_house_cells()[house.index()] & grid.cells_with(digit);
-                let first = places.trailing_zeros() as usize;
-                if places.count_ones() > 1 && grid.candidates(first).count_ones() >= fewest {
-                    sets.push(ones(places).map(|place| Literal::new(place, digit, true)).collect());
-                }
-            }
-        }
-        for set in &sets {
+        for set in &sets(grid, kind) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
             }
@@ -1396,6 +1524,59 @@ pub(super) fn multiple(
             }
         }
         Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)))
+    })
+}
+
+/// Sets of assumptions one of which holds. SE starts its static chains only from cells of three
+/// or more candidates (its region chains too, from the house's first place), its dynamic ones
+/// from any open cell, with the double chains of a candidate and its opposite again from three.
+fn sets(grid: &Grid, kind: Multiple) -> Vec<Vec<Literal>> {
+    let fewest = if kind == Multiple::Static { 3 } else { 2 };
+    let mut sets: Vec<Vec<Literal>> = Vec::new();
+    if matches!(kind, Multiple::Dynamic(_)) {
+        for (cell, digit) in candidates(grid).filter(|&(cell, _)| grid.candidates(cell).count_ones() >= 3) {
+            sets.push(vec![Literal::new(cell, digit, true), Literal::new(cell, digit, false)]);
+        }
+    }
+    for cell in ones(grid.blanks()).filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
+        sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new(cell, digit, true)).collect());
+    }
+    for house in House::all() {
+        for digit in 1..=9 {
+            let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+            let first = places.trailing_zeros() as usize;
+            if places.count_ones() > 1 && grid.candidates(first).count_ones() >= fewest {
+                sets.push(ones(places).map(|place| Literal::new(place, digit, true)).collect());
+            }
+        }
+    }
+    sets
+}
+
+/// Static multiple forcing chains inside a dynamic chain, where they are asked for thousands of
+/// times a step: the search of every candidate at once says which set concludes what, and only
+/// that set's assumptions are followed again to record their chains. The step [`multiple`]
+/// finds, which on the step's own grid is the reference the tests hold this one to.
+fn multiple_inside(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+    if interrupt.should_stop() {
+        return Err(Interrupted);
+    }
+    with_engine(|engine| {
+        let Engine { one, positions, seen, sources, .. } = engine;
+        let sets = sets(grid, Multiple::Static);
+        let base = Technique::MultipleForcingChains.rating();
+        let Some((at, conclusion, rating)) = sources.easiest_common(grid, &sets, base) else { return Ok(false) };
+        let rules = Rules::Static { digit_links: true, cell_links: true };
+        let (mut chains, mut nested) = (Vec::new(), Vec::new());
+        for (branch, &assumption) in sets[at].iter().enumerate() {
+            let task = Task { assumption, rules, stop: Stop::AtContradiction, resume: None, barren: 0 };
+            follow(grid, task, one, positions, interrupt)?;
+            debug_assert!(one.holds(conclusion) && one.contradiction.is_none());
+            let end = usize::from(positions.0[conclusion.index()]);
+            chains.push(one.noted_chain(end, branch, seen, &mut nested));
+        }
+        debug_assert_eq!(chain_rating(base, chains.iter().map(Vec::len).sum()), rating);
+        Ok(record(out, Found { rating, conclusion }, chains, nested))
     })
 }
 
@@ -1671,36 +1852,7 @@ mod tests {
 
     #[test]
     fn the_lean_searches_find_the_lengths_follow_does() {
-        use std::ops::ControlFlow;
-        // Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv).
-        let puzzle: crate::board::Board =
-            "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..".parse().unwrap();
-        let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
-        let mut grids = Vec::new();
-        crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, _| {
-            grids.push(grid.clone());
-            ControlFlow::Continue(())
-        })
-        .unwrap();
-        // And each less a share of its candidates off the solution, as an assumption's chain
-        // leaves a grid: many more two-candidate cells and pairs, many more refutations.
-        let mut state = 99u64;
-        let thinned: Vec<Grid> = grids
-            .iter()
-            .step_by(4)
-            .flat_map(|grid| {
-                [3, 6].map(|share| {
-                    let mut thin = grid.clone();
-                    for (cell, digit) in candidates(grid) {
-                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        if solution.cells()[cell] != digit && (state >> 33) % 10 < share {
-                            thin.eliminate(cell, digit);
-                        }
-                    }
-                    thin
-                })
-            })
-            .collect();
+        let (grids, thinned) = grids_along_a_path();
         let (mut out, mut positions, mut seen) =
             (Implications::default(), Box::new(Positions([0; CANDIDATES * 2])), Vec::new());
         let mut sources = Sources::default();
@@ -1747,6 +1899,61 @@ mod tests {
             assert_eq!(sources.shortest_refutation(grid, false), expected);
         }
         assert!(found > 1000, "many candidates refute themselves: {found}");
+    }
+
+    /// Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv), and every
+    /// fourth of them thinned.
+    fn grids_along_a_path() -> (Vec<Grid>, Vec<Grid>) {
+        use std::ops::ControlFlow;
+        let puzzle: crate::board::Board =
+            "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..".parse().unwrap();
+        let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
+        let mut grids = Vec::new();
+        crate::logic::run(&puzzle, None, &solution, crate::logic::Level::Extreme, &mut Never, |grid, _| {
+            grids.push(grid.clone());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        // And each less a share of its candidates off the solution, as an assumption's chain
+        // leaves a grid: many more two-candidate cells and pairs, many more refutations.
+        let mut state = 99u64;
+        let thinned: Vec<Grid> = grids
+            .iter()
+            .step_by(4)
+            .flat_map(|grid| {
+                [3, 6].map(|share| {
+                    let mut thin = grid.clone();
+                    for (cell, digit) in candidates(grid) {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        if solution.cells()[cell] != digit && (state >> 33) % 10 < share {
+                            thin.eliminate(cell, digit);
+                        }
+                    }
+                    thin
+                })
+            })
+            .collect();
+        (grids, thinned)
+    }
+
+    #[test]
+    fn static_multiple_chains_inside_are_the_ones_followed_one_by_one() {
+        let (grids, thinned) = grids_along_a_path();
+        let mut found = 0;
+        for grid in grids.iter().step_by(2).chain(&thinned) {
+            let (mut lean, mut full) = (Deduction::new(), Deduction::new());
+            lean.start(Technique::MultipleForcingChains);
+            full.start(Technique::MultipleForcingChains);
+            let by_sets = multiple_inside(grid, &mut lean, &mut Never).unwrap();
+            assert_eq!(by_sets, multiple(grid, &mut full, Multiple::Static, &mut Never).unwrap());
+            if by_sets {
+                found += 1;
+                assert_eq!(lean.rating, full.rating);
+                assert_eq!((&lean.placements, &lean.eliminations), (&full.placements, &full.eliminations));
+                assert_eq!((&lean.chains, &lean.cells), (&full.chains, &full.cells));
+            }
+        }
+        assert!(found > 20, "static multiple chains conclude on many of the grids: {found}");
     }
 
     #[test]
