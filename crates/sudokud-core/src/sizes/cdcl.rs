@@ -1198,6 +1198,30 @@ mod tests {
     }
 
     #[test]
+    fn every_learned_clause_holds_in_the_one_solution() {
+        // A clause shrunk or minimised wrongly could cut off the solution it was learned on the
+        // way to; the published solution is the check, independent of both searches.
+        let smt = data("25x25_sudoku_smt_solvers.tsv");
+        let gecode = data("25x25_gecode.tsv");
+        for (puzzle, solution) in smt.iter().step_by(8).chain(&gecode[16..]) {
+            let solution = Grid::parse(solution.as_ref().unwrap(), None).unwrap();
+            let n = puzzle.size();
+            let holds = |literal: u32| {
+                let var = (literal >> 1) as usize;
+                let (cell, digit) = (var / n, var % n);
+                (usize::from(solution.cells()[cell]) == digit + 1) == (literal & 1 == 0)
+            };
+            let mut solver = Cdcl::new(puzzle.shape());
+            assert_eq!(solver.count(puzzle, 1, &mut Never).unwrap().first.as_ref(), Some(&solution));
+            for &at in &solver.learned {
+                let (at, len) = (at as usize, solver.arena[at as usize] as usize);
+                let literals = &solver.arena[at + 2..at + 2 + len];
+                assert!(literals.iter().any(|&literal| holds(literal)), "{puzzle}: {literals:?}");
+            }
+        }
+    }
+
+    #[test]
     fn counts_agree_with_the_look_ahead_on_blankings_with_many_solutions_or_none() {
         for (index, (puzzle, _)) in data("generated_25x25.txt").iter().take(4).enumerate() {
             let solution = count(puzzle, 1, &mut Never).unwrap().first.unwrap();
