@@ -988,36 +988,18 @@ impl Sources {
     /// how far out each lies: an assumption followed statically rests each literal on the one it
     /// came from, so a literal `d` steps out has a chain of `d + 1`.
     fn easiest_common(&mut self, grid: &Grid, sets: &[Vec<Literal>], base: f32) -> Option<(usize, Literal, f32)> {
-        self.link(grid);
+        // The search to its end, noting each source's reach.
         self.record = true;
-        let found = match self.list.len().div_ceil(64) {
-            0 => None,
-            1 => self.common::<1>(sets, base),
-            2 => self.common::<2>(sets, base),
-            3 => self.common::<3>(sets, base),
-            4 => self.common::<4>(sets, base),
-            5 => self.common::<5>(sets, base),
-            6 => self.common::<6>(sets, base),
-            7 => self.common::<7>(sets, base),
-            8 => self.common::<8>(sets, base),
-            9 => self.common::<9>(sets, base),
-            10 => self.common::<10>(sets, base),
-            11 => self.common::<11>(sets, base),
-            _ => self.common::<12>(sets, base),
-        };
+        self.shortest_refutation(grid, false);
         self.record = false;
-        found
-    }
-
-    /// [`Sources::easiest_common`] once the grid is linked, with sets of `W` words.
-    fn common<const W: usize>(&mut self, sets: &[Vec<Literal>], base: f32) -> Option<(usize, Literal, f32)> {
-        self.search::<W>(false);
         let count = self.list.len();
-        let (on_seen, _) = self.on_seen.as_chunks::<W>();
-        let (off_seen, _) = self.off_seen.as_chunks::<W>();
+        let words = count.div_ceil(64);
+        if words == 0 {
+            return None;
+        }
         // A source that makes a candidate both true and false rules its sets out.
-        let mut contradicted = [0u64; W];
-        for (on, off) in on_seen.iter().zip(off_seen) {
+        let mut contradicted = vec![0u64; words];
+        for (on, off) in self.on_seen.chunks_exact(words).zip(self.off_seen.chunks_exact(words)) {
             for ((word, &on), &off) in contradicted.iter_mut().zip(on).zip(off) {
                 *word |= on & off;
             }
