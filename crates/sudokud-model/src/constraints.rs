@@ -1,5 +1,6 @@
 //! Variant constraints as a request gives them: plain data, read from JSON, before they are
-//! checked against a grid ([`crate::variant::Variant::new`] does that).
+//! checked against a grid ([`crate::variant::Variant::new`] does that). Each member's type and
+//! checks live with its family ([`crate::family`]); this is their list.
 //!
 //! The constraints, a cage and the Kropki dots are JSON objects read strictly
 //! ([`member::Object`]): an unknown member (`diagonal` for `diagonals` would change nothing
@@ -8,6 +9,11 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::member::{self, Choice, Object, choice_traits, object_traits};
+
+pub use crate::family::cages::Cage;
+pub use crate::family::diagonals::Diagonals;
+pub use crate::family::dots::Kropki;
+pub use crate::family::regions::{RegionId, Regions};
 
 /// A cell as `[row, col]`, both 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -110,109 +116,6 @@ object_traits!(Constraints);
 impl Serialize for Constraints {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         Constraints::serialize(self, serializer)
-    }
-}
-
-/// Which diagonals are houses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Diagonals {
-    /// Top left to bottom right.
-    Main,
-    /// Top right to bottom left.
-    Anti,
-    /// Both (Sudoku X).
-    Both,
-}
-
-impl Choice for Diagonals {
-    const KIND: &'static str = "diagonals";
-    const ALL: &'static [Diagonals] = &[Diagonals::Main, Diagonals::Anti, Diagonals::Both];
-
-    fn name(self) -> &'static str {
-        match self {
-            Diagonals::Main => "main",
-            Diagonals::Anti => "anti",
-            Diagonals::Both => "both",
-        }
-    }
-}
-
-choice_traits!(Diagonals);
-
-/// A jigsaw's regions: N rows of N region ids, or one string of N x N characters, each
-/// character a cell's region. Any ids will do, as long as there are N of them, N cells each.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(untagged, expecting = "N rows of N region ids, or a string of N x N characters")]
-pub enum Regions {
-    /// One string, a character per cell, row-major.
-    Line(String),
-    /// A row of region ids per row of the grid.
-    Rows(Vec<Vec<RegionId>>),
-}
-
-/// A region's id in [`Regions::Rows`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(transparent)]
-pub struct RegionId(#[serde(deserialize_with = "member::integer")] pub u64);
-
-/// A killer cage.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(remote = "Self")]
-pub struct Cage {
-    /// Its cells, 1 to N of them.
-    pub cells: Vec<Place>,
-    /// The sum of its digits; absent, only that they differ.
-    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
-    pub sum: Option<u64>,
-}
-
-impl Object for Cage {
-    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Cage, D::Error> {
-        Cage::deserialize(deserializer)
-    }
-}
-
-object_traits!(Cage);
-
-impl Serialize for Cage {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Cage::serialize(self, serializer)
-    }
-}
-
-/// Kropki dots, each between two orthogonal neighbours.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(remote = "Self")]
-pub struct Kropki {
-    /// White dots: the two digits are consecutive.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub white: Vec<[Place; 2]>,
-    /// Black dots: one digit is twice the other.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub black: Vec<[Place; 2]>,
-    /// Every dot is given: two neighbours without a dot are neither consecutive nor in ratio 2.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub all_given: bool,
-}
-
-impl Kropki {
-    /// Whether no dot is given and `all_given` is off: the grid has no Kropki rule.
-    pub fn is_empty(&self) -> bool {
-        *self == Kropki::default()
-    }
-}
-
-impl Object for Kropki {
-    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Kropki, D::Error> {
-        Kropki::deserialize(deserializer)
-    }
-}
-
-object_traits!(Kropki);
-
-impl Serialize for Kropki {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Kropki::serialize(self, serializer)
     }
 }
 

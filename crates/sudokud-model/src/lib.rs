@@ -9,9 +9,10 @@
 //! - [`grid`]: a grid of any shape and its text form.
 //! - [`layout`]: each shape's houses and peers, built once.
 //! - [`unit`](mod@unit): the rules a filled cell can break, by name.
-//! - [`constraints`], [`variant`] and [`sum_groups`]: the rule set as data: the constraints a
-//!   request gives and the named variants, checked against a shape and turned into houses, peers,
-//!   pairs and cages (the classic rules are the empty set), and a killer's innie and outie groups.
+//! - [`constraints`], [`family`] and [`variant`]: the rule set as data: the constraints a request
+//!   gives and the named variants; each constraint family in a module of its own, with its
+//!   members, checks, conflicts and relations; a variant checked against a shape and turned into
+//!   houses, peers, pairs and cages (the classic rules are the empty set).
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator that generation and the solvers' restarts draw from.
 //!
@@ -19,12 +20,12 @@
 
 pub mod board;
 pub mod constraints;
+pub mod family;
 pub mod grid;
 pub mod layout;
 pub mod member;
 pub mod position;
 pub mod random;
 pub mod shape;
-pub mod sum_groups;
 pub mod unit;
 pub mod variant;

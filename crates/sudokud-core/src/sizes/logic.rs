@@ -813,13 +813,13 @@ impl<'a> Pencil<'a> {
     /// neighbours) where one cell holds a candidate the other's candidates all rule out.
     fn neighbour_rule(&self, step: &mut Step) -> bool {
         let Book::Variant(variant) = self.book else { return false };
-        let full = (1u32 << self.size) - 1;
         for (number, pair) in variant.pairs.iter().enumerate() {
             let (first, second) = (usize::from(pair.first), usize::from(pair.second));
             let known =
                 |cell: usize| if self.values[cell] != 0 { bit(self.values[cell]) } else { self.candidates[cell] };
-            let onto_second = pair.relation.support(known(first), full, false);
-            let onto_first = pair.relation.support(known(second), full, true);
+            let relation = variant.relation(pair);
+            let onto_second = relation.support(known(first), false);
+            let onto_first = relation.support(known(second), true);
             for (cell, support) in [(second, onto_second), (first, onto_first)] {
                 let lost = self.candidates[cell] & !support;
                 if lost != 0 {
@@ -1215,7 +1215,7 @@ impl<'a> Pencil<'a> {
             }
             (Technique::NeighbourRule, None) => {
                 let relation = match self.book {
-                    Book::Variant(variant) => variant.pairs[step.rule].relation,
+                    Book::Variant(variant) => variant.relation(&variant.pairs[step.rule]),
                     Book::Classic(_) => unreachable!("a neighbour-rule step is found only on a variant"),
                 };
                 let (first, second) = (self.cell_name(step.cells[0]), self.cell_name(step.cells[1]));

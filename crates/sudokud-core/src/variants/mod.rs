@@ -371,7 +371,7 @@ mod tests {
     }
 }
 
-/// The killer's innie and outie groups (`sudokud_model::sum_groups`) on generated puzzles and
+/// The killer's innie and outie groups (`sudokud_model::family::cages::sum_groups`) on generated puzzles and
 /// in the logic's steps, which the model's own tests cannot reach.
 #[cfg(test)]
 pub(crate) mod sum_group_tests {

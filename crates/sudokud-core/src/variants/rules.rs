@@ -1,7 +1,6 @@
 //! The rules of a variant grid: which filled cells break which constraint.
 
 use super::variant::Variant;
-use crate::rules::{Unit, Units};
 use crate::sizes::Grid;
 use crate::sizes::rules::Conflict;
 
@@ -11,87 +10,10 @@ use crate::sizes::rules::Conflict;
 /// thermometer that does not rise; a Kropki pair or non-consecutive neighbours that break their
 /// rule; a digit of the wrong parity. Empty exactly when no filled cell breaks a rule.
 pub fn conflicts(grid: &Grid, variant: &Variant) -> Vec<Conflict> {
-    let cells = grid.cells();
-    let mut broken = vec![Units::default(); cells.len()];
-    for (house, &unit) in variant.houses().zip(&variant.house_units) {
-        mark_repeats(cells, house, unit, &mut broken);
-    }
-    for cage in &variant.cages {
-        mark_repeats(cells, &cage.cells, Unit::Cage, &mut broken);
-        let Some(sum) = cage.sum else { continue };
-        let filled: Vec<u16> = cage.cells.iter().copied().filter(|&cell| cells[usize::from(cell)] != 0).collect();
-        let total: u32 = filled.iter().map(|&cell| u32::from(cells[usize::from(cell)])).sum();
-        // Each empty cell adds at least 1.
-        let empty = (cage.cells.len() - filled.len()) as u32;
-        if total + empty > sum || (empty == 0 && total != sum) {
-            filled.iter().for_each(|&cell| broken[usize::from(cell)].insert(Unit::CageSum.into()));
-        }
-    }
-    // Same digits a knight's or king's move apart, where those rules are on (such a pair may
-    // also share a box, and then breaks both rules).
-    let size = grid.size();
-    let constraints = variant.constraints();
-    for (cell, &value) in cells.iter().enumerate().filter(|&(_, &value)| value != 0) {
-        for &peer in variant.peers(cell) {
-            let peer = usize::from(peer);
-            if cells[peer] != value {
-                continue;
-            }
-            let (rows, cols) = ((cell / size).abs_diff(peer / size), (cell % size).abs_diff(peer % size));
-            match (rows.min(cols), rows.max(cols)) {
-                (1, 2) if constraints.anti_knight => broken[cell].insert(Unit::AntiKnight.into()),
-                (1, 1) if constraints.anti_king => broken[cell].insert(Unit::AntiKing.into()),
-                _ => {}
-            }
-        }
-    }
-    for pair in &variant.pairs {
-        let (first, second) = (usize::from(pair.first), usize::from(pair.second));
-        let (a, b) = (cells[first], cells[second]);
-        if a != 0 && b != 0 && !pair.relation.holds(a, b) {
-            broken[first].insert(pair.relation.unit().into());
-            broken[second].insert(pair.relation.unit().into());
-        }
-    }
-    // A thermometer's cells must also leave room for the cells between them: 2 . 3 breaks it.
-    for path in &constraints.thermometers {
-        let path: Vec<usize> = path.iter().map(|place| (place.0 as usize) * size + place.1 as usize).collect();
-        for (step, &cell) in path.iter().enumerate() {
-            for (later, &other) in path.iter().enumerate().skip(step + 2) {
-                let (a, b) = (cells[cell], cells[other]);
-                if a != 0 && b != 0 && usize::from(b) < usize::from(a) + (later - step) {
-                    broken[cell].insert(Unit::Thermometer.into());
-                    broken[other].insert(Unit::Thermometer.into());
-                }
-            }
-        }
-    }
-    for (cell, &value) in cells.iter().enumerate().filter(|&(_, &value)| value != 0) {
-        if variant.allowed[cell] >> (value - 1) & 1 == 0 {
-            broken[cell].insert(if value % 2 == 0 { Unit::Odd } else { Unit::Even }.into());
-        }
-    }
+    let (cells, size) = (grid.cells(), grid.size());
+    let broken = variant.broken(cells);
     let conflicts = broken.iter().enumerate().filter(|&(cell, units)| cells[cell] != 0 && !units.is_empty());
     conflicts.map(|(cell, &units)| Conflict { row: cell / size, col: cell % size, value: cells[cell], units }).collect()
-}
-
-/// Marks `unit` on every filled cell of `group` whose value another of its cells also has.
-fn mark_repeats(cells: &[u8], group: &[u16], unit: Unit, broken: &mut [Units]) {
-    let (mut once, mut twice) = (0u32, 0u32);
-    for &cell in group {
-        let bit = 1u32 << cells[usize::from(cell)] >> 1;
-        twice |= once & bit;
-        once |= bit;
-    }
-    if twice == 0 {
-        return;
-    }
-    for &cell in group {
-        let value = cells[usize::from(cell)];
-        if value != 0 && twice >> (value - 1) & 1 == 1 {
-            broken[usize::from(cell)].insert(unit.into());
-        }
-    }
 }
 
 #[cfg(test)]

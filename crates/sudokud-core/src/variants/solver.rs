@@ -23,6 +23,7 @@ use crate::sizes::solver::{
 };
 use crate::sizes::{Grid, MAX_CELLS};
 use crate::solver::{Interrupt, Interrupted};
+use sudokud_model::family::beside_every;
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
 /// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
@@ -331,24 +332,13 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
-    /// Non-consecutive locked candidates: a cell side by side with every place of `digit` (0-based)
-    /// in a house touches it wherever it goes, so it holds neither neighbouring digit. Whether
-    /// anything went, or `None` on a contradiction.
+    /// Non-consecutive locked candidates ([`beside_every`]): the cells beside every place of
+    /// `digit` (0-based) in a house lose its neighbouring digits. Whether anything went, or
+    /// `None` on a contradiction.
     fn beside_every(&mut self, places: &[u16], digit: usize) -> Option<bool> {
-        let size = self.variant.shape().size();
-        let row = |cell: u16| usize::from(cell) / size;
-        let col = |cell: u16| usize::from(cell) % size;
-        let beside = |a: u16, b: u16| row(a).abs_diff(row(b)) + col(a).abs_diff(col(b)) == 1;
-        let first = places[0];
-        let around = [
-            (row(first) > 0).then(|| first - size as u16),
-            (row(first) + 1 < size).then(|| first + size as u16),
-            (col(first) > 0).then(|| first - 1),
-            (col(first) + 1 < size).then(|| first + 1),
-        ];
         let neighbours = (1u32 << digit >> 1) | (1 << (digit + 1) & self.full);
         let mut removed = false;
-        for cell in around.into_iter().flatten().filter(|&cell| places[1..].iter().all(|&place| beside(cell, place))) {
+        for cell in beside_every(self.variant.shape().size(), places) {
             if self.candidates[usize::from(cell)] & SOLVED == 0 {
                 removed |= self.remove(usize::from(cell), neighbours)?;
             }
@@ -377,10 +367,11 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+                    let relation = variant.relation(pair);
                     let digits = self.candidates[first] & !SOLVED;
-                    removed |= self.narrow(second, pair.relation.support(digits, self.full, false))?;
+                    removed |= self.narrow(second, relation.support(digits, false))?;
                     let digits = self.candidates[second] & !SOLVED;
-                    removed |= self.narrow(first, pair.relation.support(digits, self.full, true))?;
+                    removed |= self.narrow(first, relation.support(digits, true))?;
                 }
             }
         }

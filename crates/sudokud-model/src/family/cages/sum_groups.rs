@@ -8,8 +8,8 @@
 //! only on where the cages lie, so they are found once per variant, and the logic engine reads
 //! each as one more cage with a sum.
 
+use super::{CageRule, MAX_CAGES};
 use crate::unit::Unit;
-use crate::variant::{CageRule, MAX_CAGES};
 
 /// Cells of a variant whose digits add up to `sum` by the 45 rule over `houses`.
 #[derive(Clone, Debug, PartialEq, Eq)]

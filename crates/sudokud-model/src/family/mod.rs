@@ -1,0 +1,339 @@
+//! The constraint families, one module each, holding all the rule set knows of its family: its
+//! request members, their checks against the grid's shape, what it builds into the rule set
+//! (houses, peers, related pairs, cages, the digits a cell may hold), the conflicts only it can
+//! see, and, for a family of related pairs, what the relation allows and the sentence that says
+//! why.
+//!
+//! The engines never match on a family. The solvers and the logic read the primitives the
+//! families build ([`Variant`]'s houses, peers, pairs, cages, sum groups and allowed digits), and
+//! a pair's digits through its [`Relation`], whose tables come from the family's [`PairRule`].
+//! A new family made of these primitives is one new module here, its member in [`Constraints`],
+//! its name in [`Unit`] and a line in the `families!` list below; a relation between two cells needs no more
+//! than a [`PairRule`].
+
+use crate::constraints::{Constraints, Place};
+use crate::shape::Shape;
+use crate::unit::{Unit, Units};
+use crate::variant::{ConstraintError, Variant};
+
+mod anti_chess;
+pub mod cages;
+pub mod diagonals;
+pub mod dots;
+mod non_consecutive;
+mod parity;
+pub mod regions;
+mod thermometers;
+
+pub use non_consecutive::beside_every;
+
+/// One kind of rule a variant may have, and the one place the rule set reaches it through.
+pub(crate) trait Family {
+    /// Checks the family's members of `constraints` against `rules`' shape and adds what they
+    /// say to `rules`. The error names the member and the cell.
+    fn build(constraints: &Constraints, rules: &mut Builder) -> Result<(), ConstraintError>;
+
+    /// Marks in `broken` each filled cell of `cells` that breaks the family's rule in a way the
+    /// primitives' own checks (repeats in houses and cages, related pairs) do not see.
+    fn conflicts(_variant: &Variant, _cells: &[u8], _broken: &mut [Units]) {}
+}
+
+/// Lists the families once, in the order they build (the order of the houses: boxes or regions,
+/// then diagonals and extra regions; and of the cages and pairs), and makes [`build`] and
+/// [`conflicts`] of the list.
+macro_rules! families {
+    ($($family:ty),* $(,)?) => {
+        /// What every family adds to `rules` from `constraints`.
+        pub(crate) fn build(constraints: &Constraints, rules: &mut Builder) -> Result<(), ConstraintError> {
+            $(<$family as Family>::build(constraints, rules)?;)*
+            Ok(())
+        }
+
+        /// The conflicts every family sees beyond its primitives' (see [`Family::conflicts`]).
+        pub(crate) fn conflicts(variant: &Variant, cells: &[u8], broken: &mut [Units]) {
+            $(<$family as Family>::conflicts(variant, cells, broken);)*
+        }
+    };
+}
+
+families!(
+    regions::Regions,
+    diagonals::ExtraHouses,
+    cages::Cages,
+    thermometers::Thermometers,
+    dots::Dots,
+    non_consecutive::NonConsecutive,
+    parity::Parity,
+    anti_chess::AntiChess,
+);
+
+/// A rule set while its families build it: rows and columns first (every variant keeps them),
+/// then what each family adds.
+pub(crate) struct Builder {
+    pub(crate) shape: Shape,
+    /// Houses of N cells each, in order.
+    pub(crate) houses: Vec<u16>,
+    /// The rule each house stands for.
+    pub(crate) house_units: Vec<Unit>,
+    pub(crate) cages: Vec<cages::CageRule>,
+    pub(crate) pairs: Vec<Pair>,
+    pub(crate) relations: Vec<Relation>,
+    /// The digits each cell may hold at all.
+    pub(crate) allowed: Vec<u32>,
+    /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
+    /// cages.
+    pub(crate) moves: Vec<(isize, isize)>,
+}
+
+impl Builder {
+    /// The rows and columns of `shape`, every digit allowed everywhere.
+    pub(crate) fn new(shape: Shape) -> Builder {
+        let size = shape.size();
+        let layout = crate::layout::Layout::of(shape);
+        Builder {
+            shape,
+            houses: layout.houses().take(2 * size).flatten().copied().collect(),
+            house_units: [Unit::Row, Unit::Column]
+                .into_iter()
+                .flat_map(|unit| std::iter::repeat_n(unit, size))
+                .collect(),
+            cages: Vec::new(),
+            pairs: Vec::new(),
+            relations: Vec::new(),
+            allowed: vec![(1u32 << size) - 1; shape.cells()],
+            moves: Vec::new(),
+        }
+    }
+
+    /// Adds a house of N cells.
+    pub(crate) fn add_house(&mut self, cells: impl IntoIterator<Item = u16>, unit: Unit) {
+        self.houses.extend(cells);
+        self.house_units.push(unit);
+    }
+
+    /// Relates `first`'s digit to `second`'s by `rule`.
+    pub(crate) fn relate(&mut self, first: u16, second: u16, rule: &'static PairRule) {
+        let relation = match self.relations.iter().position(|relation| std::ptr::eq(relation.rule, rule)) {
+            Some(index) => index,
+            None => {
+                self.relations.push(Relation::new(rule, self.shape.size()));
+                self.relations.len() - 1
+            }
+        };
+        self.pairs.push(Pair { first, second, relation: relation as u8 });
+    }
+
+    /// A place inside the grid, as a cell index.
+    pub(crate) fn cell(&self, place: Place, member: &str) -> Result<u16, ConstraintError> {
+        let size = self.shape.size() as u64;
+        let Place(row, col) = place;
+        if row >= size || col >= size {
+            let message =
+                format!("cell [{row}, {col}] is outside the {size}x{size} grid (rows and columns 0 to {})", size - 1);
+            return Err(ConstraintError::new(member, message));
+        }
+        Ok((row * size + col) as u16)
+    }
+
+    /// Places inside the grid, none twice, at least one, as cell indices.
+    pub(crate) fn cells(&self, places: &[Place], member: &str) -> Result<Vec<u16>, ConstraintError> {
+        let mut cells = Vec::with_capacity(places.len());
+        for &place in places {
+            let cell = self.cell(place, member)?;
+            if cells.contains(&cell) {
+                return Err(ConstraintError::new(member, format!("{} is listed twice", self.name(cell))));
+            }
+            cells.push(cell);
+        }
+        if cells.is_empty() {
+            return Err(ConstraintError::new(member, "has no cells"));
+        }
+        Ok(cells)
+    }
+
+    /// `r3c4` for a cell index.
+    pub(crate) fn name(&self, cell: u16) -> String {
+        name(self.shape.size(), cell)
+    }
+
+    /// Whether two cells touch: side by side, or also diagonally.
+    pub(crate) fn touching(&self, first: u16, second: u16, diagonally: bool) -> bool {
+        let size = self.shape.size();
+        let (first, second) = (usize::from(first), usize::from(second));
+        let rows = (first / size).abs_diff(second / size);
+        let cols = (first % size).abs_diff(second % size);
+        rows.max(cols) == 1 && (diagonally || rows + cols == 1)
+    }
+}
+
+/// `r3c4` for a cell index of a grid of `size` (1-based, as players name cells).
+pub fn name(size: usize, cell: u16) -> String {
+    let cell = usize::from(cell);
+    format!("r{}c{}", cell / size + 1, cell % size + 1)
+}
+
+/// How a family of related pairs relates the first cell's digit to the second's (beyond
+/// differing, which peers say): all the engines need of it.
+#[derive(Debug)]
+pub struct PairRule {
+    /// The rule a pair that breaks it breaks, in conflicts.
+    pub unit: Unit,
+    /// Whether digits `first` and `second` keep the relation.
+    pub holds: fn(first: u32, second: u32) -> bool,
+    /// Why two cells named `first` and `second` limit each other, for a sentence that goes on
+    /// "so ... can't be ...".
+    pub reason: fn(first: &str, second: &str) -> String,
+    /// Whether the relation is an order (the first smaller): then what a set of digits allows
+    /// across is what its smallest (its largest, backwards) allows, and the search reads one
+    /// table entry instead of one per digit.
+    pub increasing: bool,
+}
+
+/// A [`PairRule`] on a grid of one size, with what each digit allows across listed once, so
+/// the search asks a table, not the rule.
+#[derive(Clone, Debug)]
+pub struct Relation {
+    rule: &'static PairRule,
+    /// Every digit of the grid, as bits.
+    full: u32,
+    /// Per digit `d` (index `d - 1`) of the first cell, the digits the second may hold.
+    forward: [u32; 32],
+    /// Per digit of the second cell, the digits the first may hold.
+    backward: [u32; 32],
+}
+
+impl PartialEq for Relation {
+    fn eq(&self, other: &Relation) -> bool {
+        std::ptr::eq(self.rule, other.rule) && self.full == other.full
+    }
+}
+
+impl Eq for Relation {}
+
+impl Relation {
+    fn new(rule: &'static PairRule, size: usize) -> Relation {
+        let (mut forward, mut backward) = ([0; 32], [0; 32]);
+        for first in 1..=size as u32 {
+            for second in 1..=size as u32 {
+                if (rule.holds)(first, second) {
+                    forward[first as usize - 1] |= 1 << (second - 1);
+                    backward[second as usize - 1] |= 1 << (first - 1);
+                }
+            }
+        }
+        Relation { rule, full: (1 << size) - 1, forward, backward }
+    }
+
+    /// The digits the second cell may hold when the first holds a digit of `first` (bit `d - 1`
+    /// for digit `d`); reversed, the first's digits given the second's.
+    #[inline]
+    pub fn support(&self, first: u32, reversed: bool) -> u32 {
+        let table = if reversed { &self.backward } else { &self.forward };
+        if first == 0 {
+            return 0;
+        }
+        if self.rule.increasing {
+            // Above the smallest digit, or below the largest when reversed.
+            let digit = if reversed { 31 - first.leading_zeros() } else { first.trailing_zeros() };
+            return table[digit as usize];
+        }
+        // The union of what each digit allows, stopping once every digit is allowed (after two
+        // or three digits for a rule that forbids few).
+        let (mut support, mut digits) = (0, first);
+        while digits != 0 && support != self.full {
+            support |= table[digits.trailing_zeros() as usize];
+            digits &= digits - 1;
+        }
+        support
+    }
+
+    /// Whether `first` and `second`, both filled, keep the relation.
+    pub fn holds(&self, first: u8, second: u8) -> bool {
+        (self.rule.holds)(u32::from(first), u32::from(second))
+    }
+
+    /// Why cells named `first` and `second` limit each other (see [`PairRule::reason`]).
+    pub fn reason(&self, first: &str, second: &str) -> String {
+        (self.rule.reason)(first, second)
+    }
+
+    /// The rule it stands for, in conflicts.
+    pub fn unit(&self) -> Unit {
+        self.rule.unit
+    }
+}
+
+/// Two cells whose digits keep a [`Relation`], first to second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The first cell, row-major.
+    pub first: u16,
+    /// The second cell, row-major.
+    pub second: u16,
+    /// Its relation, read with [`Variant::relation`].
+    pub relation: u8,
+}
+
+/// Every pair of orthogonal neighbours of a grid of `size`, each once, first the upper or left
+/// one: cell by cell, the one to its right, then the one below.
+fn neighbours(size: usize) -> impl Iterator<Item = (u16, u16)> {
+    (0..size * size).flat_map(move |cell| {
+        let (row, col) = (cell / size, cell % size);
+        let right = (col + 1 < size).then(|| cell + 1);
+        let below = (row + 1 < size).then(|| cell + size);
+        [right, below].into_iter().flatten().map(move |other| (cell as u16, other as u16))
+    })
+}
+
+/// Marks `unit` on every filled cell of `group` whose value another of its cells also has.
+pub(crate) fn mark_repeats(cells: &[u8], group: &[u16], unit: Unit, broken: &mut [Units]) {
+    let (mut once, mut twice) = (0u32, 0u32);
+    for &cell in group {
+        let bit = 1u32 << cells[usize::from(cell)] >> 1;
+        twice |= once & bit;
+        once |= bit;
+    }
+    if twice == 0 {
+        return;
+    }
+    for &cell in group {
+        let value = cells[usize::from(cell)];
+        if value != 0 && twice >> (value - 1) & 1 == 1 {
+            broken[usize::from(cell)].insert(unit.into());
+        }
+    }
+}
+
+/// The digits `first` and `second` are consecutive.
+fn consecutive(first: u32, second: u32) -> bool {
+    first.abs_diff(second) == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn support_is_the_union_of_what_each_digit_allows() {
+        let rules = [&thermometers::RISING, &dots::WHITE, &dots::BLACK, &dots::NO_DOT, &non_consecutive::APART];
+        for size in [4, 9, 16] {
+            let full = (1u32 << size) - 1;
+            for rule in rules {
+                let relation = Relation::new(rule, size);
+                let sets = (0..=full).step_by(if size > 9 { 97 } else { 1 });
+                for first in sets {
+                    for reversed in [false, true] {
+                        let mut expected = 0;
+                        for (a, b) in (1..=size as u8).flat_map(|a| (1..=size as u8).map(move |b| (a, b))) {
+                            let (mine, other) = if reversed { (b, a) } else { (a, b) };
+                            if first >> (mine - 1) & 1 == 1 && relation.holds(a, b) {
+                                expected |= 1 << (other - 1);
+                            }
+                        }
+                        assert_eq!(relation.support(first, reversed), expected, "{rule:?} {first:b} {reversed}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! Non-consecutive: orthogonal neighbours never hold consecutive digits.
+
+use super::{Builder, Family, PairRule, consecutive};
+use crate::constraints::Constraints;
+use crate::unit::Unit;
+use crate::variant::ConstraintError;
+
+/// Two orthogonal neighbours.
+pub(crate) static APART: PairRule = PairRule {
+    unit: Unit::NonConsecutive,
+    holds: |first, second| !consecutive(first, second),
+    reason: |first, second| format!("{first} and {second} are side by side, so they are not consecutive"),
+    increasing: false,
+};
+
+/// The non-consecutive rule.
+pub(crate) struct NonConsecutive;
+
+impl Family for NonConsecutive {
+    fn build(constraints: &Constraints, rules: &mut Builder) -> Result<(), ConstraintError> {
+        if constraints.non_consecutive {
+            for (first, second) in super::neighbours(rules.shape.size()) {
+                rules.relate(first, second, &APART);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Locked candidates through the rule: a cell side by side with every place of a digit in a
+/// house touches it wherever it goes, so it holds neither neighbouring digit. The cells beside
+/// every one of `places` (in a grid of `size`), at most four, for the search to take the digits
+/// around the digit away from.
+pub fn beside_every(size: usize, places: &[u16]) -> impl Iterator<Item = u16> {
+    let row = move |cell: u16| usize::from(cell) / size;
+    let col = move |cell: u16| usize::from(cell) % size;
+    let beside = move |a: u16, b: u16| row(a).abs_diff(row(b)) + col(a).abs_diff(col(b)) == 1;
+    let first = places[0];
+    let around = [
+        (row(first) > 0).then(|| first - size as u16),
+        (row(first) + 1 < size).then(|| first + size as u16),
+        (col(first) > 0).then(|| first - 1),
+        (col(first) + 1 < size).then(|| first + 1),
+    ];
+    around.into_iter().flatten().filter(move |&cell| places[1..].iter().all(|&place| beside(cell, place)))
+}
