@@ -27,6 +27,7 @@ use crate::logic::{Cut, Level, Rating, Technique};
 use crate::rules::Unit;
 use crate::solver::{Interrupt, Interrupted};
 use crate::variants::Variant;
+use sudokud_model::family::cages::{MAX_SUM_CELLS, sum_support};
 
 /// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum,
 /// the neighbour rule and innies and outies only find anything on a variant's grid.
@@ -356,9 +357,8 @@ impl Step {
 /// the ways of filling them grow as N to that power.
 const MAX_OPEN_INNIES: usize = 4;
 
-/// The most open cells whose ways of making a sum the logic lists (a cage's, or innies'): five
-/// distinct digits make a sum in at most 126 x 120 orders.
-const MAX_OPEN_SUM: usize = 5;
+/// The most open cells whose ways of making a sum the logic lists (a cage's, or innies').
+const MAX_OPEN_SUM: usize = MAX_SUM_CELLS;
 
 /// The bit of value `value` (1 to N) in a candidate set.
 const fn bit(value: u8) -> u32 {
@@ -896,60 +896,8 @@ impl<'a> Pencil<'a> {
             apart[index] =
                 (0..index).filter(|&earlier| peers.contains(&(open[earlier] as u16))).fold(0, |set, i| set | 1 << i);
         }
-        // The least and most the cells from the i-th on can add up to.
-        let (mut least, mut most) = ([0u32; MAX_OPEN_SUM + 1], [0u32; MAX_OPEN_SUM + 1]);
-        for index in (0..open.len()).rev() {
-            let set = sets[index];
-            least[index] = least[index + 1] + set.trailing_zeros() + 1;
-            most[index] = most[index + 1] + 32 - set.leading_zeros();
-        }
-        struct Walk<'w> {
-            sets: &'w [u32],
-            apart: &'w [u32],
-            least: &'w [u32],
-            most: &'w [u32],
-            chosen: [u8; MAX_OPEN_SUM],
-            support: [u32; MAX_OPEN_SUM],
-            required: u32,
-        }
-        impl Walk<'_> {
-            fn from(&mut self, index: usize, left: u32) {
-                if index == self.sets.len() {
-                    if left != 0 {
-                        return;
-                    }
-                    let mut used = 0;
-                    for (support, &value) in self.support.iter_mut().zip(&self.chosen[..index]) {
-                        *support |= bit(value);
-                        used |= bit(value);
-                    }
-                    self.required &= used;
-                    return;
-                }
-                if left < self.least[index] || left > self.most[index] {
-                    return;
-                }
-                let taken = bits(self.apart[index]).fold(0, |set, earlier| set | bit(self.chosen[earlier]));
-                for value in values(self.sets[index] & !taken) {
-                    if u32::from(value) > left {
-                        break;
-                    }
-                    self.chosen[index] = value;
-                    self.from(index + 1, left - u32::from(value));
-                }
-            }
-        }
-        let mut walk = Walk {
-            sets: &sets[..open.len()],
-            apart: &apart,
-            least: &least,
-            most: &most,
-            chosen: [0; MAX_OPEN_SUM],
-            support: [0; MAX_OPEN_SUM],
-            required: u32::MAX,
-        };
-        walk.from(0, sum);
-        (walk.support, walk.required)
+        let support = sum_support(&sets[..open.len()], &apart[..open.len()], sum);
+        (support.cells, support.required)
     }
 
     /// A variant's cage with two to [`MAX_OPEN_SUM`] open cells, its sum made in every way its

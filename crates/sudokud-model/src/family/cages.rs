@@ -120,6 +120,88 @@ impl Family for Cages {
     }
 }
 
+/// The most cells whose ways of making a sum [`sum_support`] lists: five distinct digits make a
+/// sum in at most 126 x 120 orders.
+pub const MAX_SUM_CELLS: usize = 5;
+
+/// What the ways of filling cells with digits of their candidate `sets` (at most
+/// [`MAX_SUM_CELLS`]) that add up to a sum have in common.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SumSupport {
+    /// Per cell, the candidates it takes in some way; empty for all when there is none.
+    pub cells: [u32; MAX_SUM_CELLS],
+    /// The digits every way uses (every digit when there is none).
+    pub required: u32,
+}
+
+/// Every way of filling cells with digits of their candidate `sets` adding up to `sum`, a cell's
+/// digit differing from those of the earlier cells `apart[i]` names (a bit per earlier cell: its
+/// peers), walked depth first with the least and most the cells left can make as bounds: a cage's
+/// or innies' sum, digit by digit, as a person lists them.
+pub fn sum_support(sets: &[u32], apart: &[u32], sum: u32) -> SumSupport {
+    assert!(sets.len() <= MAX_SUM_CELLS && apart.len() == sets.len(), "at most five cells, each with its peers");
+    // The least and most the cells from the i-th on can add up to.
+    let (mut least, mut most) = ([0u32; MAX_SUM_CELLS + 1], [0u32; MAX_SUM_CELLS + 1]);
+    for index in (0..sets.len()).rev() {
+        let set = sets[index];
+        least[index] = least[index + 1] + set.trailing_zeros() + 1;
+        most[index] = most[index + 1] + 32 - set.leading_zeros();
+    }
+    struct Walk<'w> {
+        sets: &'w [u32],
+        apart: &'w [u32],
+        least: &'w [u32],
+        most: &'w [u32],
+        chosen: [u32; MAX_SUM_CELLS],
+        support: SumSupport,
+    }
+    impl Walk<'_> {
+        fn from(&mut self, index: usize, left: u32) {
+            if index == self.sets.len() {
+                if left != 0 {
+                    return;
+                }
+                let mut used = 0;
+                for (support, &digit) in self.support.cells.iter_mut().zip(&self.chosen[..index]) {
+                    *support |= 1 << (digit - 1);
+                    used |= 1 << (digit - 1);
+                }
+                self.support.required &= used;
+                return;
+            }
+            if left < self.least[index] || left > self.most[index] {
+                return;
+            }
+            let mut taken = 0;
+            let mut earlier = self.apart[index];
+            while earlier != 0 {
+                taken |= 1 << (self.chosen[earlier.trailing_zeros() as usize] - 1);
+                earlier &= earlier - 1;
+            }
+            let mut digits = self.sets[index] & !taken;
+            while digits != 0 {
+                let digit = digits.trailing_zeros() + 1;
+                digits &= digits - 1;
+                if digit > left {
+                    break;
+                }
+                self.chosen[index] = digit;
+                self.from(index + 1, left - digit);
+            }
+        }
+    }
+    let mut walk = Walk {
+        sets,
+        apart,
+        least: &least,
+        most: &most,
+        chosen: [0; MAX_SUM_CELLS],
+        support: SumSupport { cells: [0; MAX_SUM_CELLS], required: u32::MAX },
+    };
+    walk.from(0, sum);
+    walk.support
+}
+
 /// A cage checked: cells inside the grid, none twice, at most N of them, and a sum its digits
 /// can make.
 fn read(rules: &Builder, cage: &Cage, member: &str) -> Result<CageRule, ConstraintError> {
@@ -199,5 +281,37 @@ mod tests {
         }
         // Too many sets to list: 12 of 25 digits adding up to 156.
         assert!(combinations(25, 12, 156).is_empty());
+    }
+
+    #[test]
+    fn sum_support_is_what_every_way_of_making_the_sum_has() {
+        // Cells of random candidates (digits 1-9) and random peer links, against every filling.
+        let mut state = 11u64;
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for _ in 0..500 {
+            let count = 1 + next(MAX_SUM_CELLS as u64) as usize;
+            let sets: Vec<u32> = (0..count).map(|_| 1 + next(511) as u32).collect();
+            let apart: Vec<u32> = (0..count).map(|index| next(1 << index) as u32).collect();
+            let sum = 1 + next(40) as u32;
+            let mut expected = SumSupport { cells: [0; MAX_SUM_CELLS], required: u32::MAX };
+            let mut digits = vec![1u32; count];
+            loop {
+                let fits = (0..count).all(|i| sets[i] >> (digits[i] - 1) & 1 == 1)
+                    && (0..count).all(|i| (0..i).all(|j| apart[i] >> j & 1 == 0 || digits[i] != digits[j]))
+                    && digits.iter().sum::<u32>() == sum;
+                if fits {
+                    let used = digits.iter().fold(0, |used, digit| used | 1 << (digit - 1));
+                    (0..count).for_each(|i| expected.cells[i] |= 1 << (digits[i] - 1));
+                    expected.required &= used;
+                }
+                let Some(position) = digits.iter().position(|&digit| digit < 9) else { break };
+                digits[position] += 1;
+                digits[..position].iter_mut().for_each(|digit| *digit = 1);
+            }
+            assert_eq!(sum_support(&sets, &apart, sum), expected, "{sets:?} {apart:?} {sum}");
+        }
     }
 }
