@@ -8,7 +8,7 @@
 //! solution). The puzzle is kept when its rating is of the level; otherwise another solved grid
 //! (and other regions or cages) is tried, until the interrupt says stop.
 
-use super::constraints::{Cage, Constraints, Place, Preset, RegionId, Regions};
+use super::constraints::{Cage, Constraints, Preset, Regions};
 use super::solver::{count_solutions, random_solution};
 use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
@@ -188,7 +188,7 @@ pub fn generate(
     loop {
         let mut rules = constraints.clone();
         if make_regions {
-            rules.regions = Some(random_regions(shape, &mut random));
+            rules.regions = Some(Regions::random(shape, &mut random));
         }
         let variant = Variant::new(shape, base_preset, &rules).expect("made regions fit the grid");
         let drawn = if make_regions {
@@ -209,7 +209,11 @@ pub fn generate(
             return Ok(Err(no_grid(shape)));
         };
         if make_cages {
-            rules.cages = random_cages(&solution, level, &mut random);
+            // Small cages tell so much that innies and outies solve most puzzles; an extreme one
+            // comes sooner from cages that tell less (seeds 0-9 at 9x9: median 82 -> 27 ms,
+            // slowest 697 -> 80 ms).
+            let sizes = if level >= Level::Hard { 3..=6 } else { 2..=4 };
+            rules.cages = Cage::cut_from(solution.size(), solution.cells(), sizes, &mut random);
         }
         let variant = Variant::new(shape, preset, &rules).expect("made cages fit the grid");
         let book = Book::Variant(&variant);
@@ -305,113 +309,6 @@ fn no_grid(shape: Shape) -> ConstraintError {
     ConstraintError { member: "constraints".to_owned(), message }
 }
 
-/// The cells side by side with `cell` (above, below, left, right) in a grid of side `size`.
-fn side_by_side(size: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (row, col) = (cell / size, cell % size);
-    [
-        (row > 0).then(|| cell - size),
-        (row + 1 < size).then(|| cell + size),
-        (col > 0).then(|| cell - 1),
-        (col + 1 < size).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
-
-/// N connected regions of N cells: the boxes, reshaped by swapping cells across region borders
-/// at random, each swap kept only when both regions stay connected.
-fn random_regions(shape: Shape, random: &mut SplitMix64) -> Regions {
-    let size = shape.size();
-    let cells = shape.cells();
-    let mut region: Vec<usize> = (0..cells).map(|cell| shape.box_of(cell / size, cell % size)).collect();
-    let neighbours = |cell: usize| side_by_side(size, cell);
-    let connected = |region: &[usize], id: usize| {
-        let members: Vec<usize> = (0..cells).filter(|&cell| region[cell] == id).collect();
-        let mut reached = vec![members[0]];
-        let mut next = 0;
-        while next < reached.len() {
-            let cell = reached[next];
-            next += 1;
-            for other in neighbours(cell) {
-                if region[other] == id && !reached.contains(&other) {
-                    reached.push(other);
-                }
-            }
-        }
-        reached.len() == members.len()
-    };
-    for _ in 0..cells * 8 {
-        let first = random.below(cells);
-        let across: Vec<usize> = neighbours(first).filter(|&other| region[other] != region[first]).collect();
-        if across.is_empty() {
-            continue;
-        }
-        let second = across[random.below(across.len())];
-        let (a, b) = (region[first], region[second]);
-        // A cell of b next to `first`'s region moves to a, and `first` moves to b: sizes stay.
-        let movers: Vec<usize> = (0..cells)
-            .filter(|&cell| region[cell] == b && cell != second && neighbours(cell).any(|n| region[n] == a))
-            .collect();
-        let candidates: Vec<usize> = std::iter::once(second).chain(movers).collect();
-        let taken = candidates[random.below(candidates.len())];
-        region[first] = b;
-        region[taken] = a;
-        if !(connected(&region, a) && connected(&region, b)) {
-            region[first] = a;
-            region[taken] = b;
-        }
-    }
-    Regions::Rows(region.chunks(size).map(|row| row.iter().map(|&id| RegionId(id as u64)).collect()).collect())
-}
-
-/// Cages that cover the grid, cut from `solution`: each grown from a random free cell through
-/// free neighbours side by side whose digits it does not hold yet, two to four cells when it
-/// can (three to six for a hard or extreme puzzle); its sum is its digits'.
-fn random_cages(solution: &Grid, level: Level, random: &mut SplitMix64) -> Vec<Cage> {
-    let size = solution.size();
-    let cells = solution.cells();
-    let mut cage_of = vec![usize::MAX; cells.len()];
-    let mut cages: Vec<Vec<usize>> = Vec::new();
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    random.shuffle(&mut order);
-    for start in order {
-        if cage_of[start] != usize::MAX {
-            continue;
-        }
-        // Small cages tell so much that innies and outies solve most puzzles; an extreme one
-        // comes sooner from cages that tell less (seeds 0-9 at 9x9: median 82 -> 27 ms, slowest
-        // 697 -> 80 ms).
-        let (least, most) = if level >= Level::Hard { (3, 6) } else { (2, 4) };
-        let target = least + random.below(most - least + 1);
-        let mut cage = vec![start];
-        cage_of[start] = cages.len();
-        while cage.len() < target {
-            let free: Vec<usize> = cage
-                .iter()
-                .flat_map(|&cell| side_by_side(size, cell))
-                .filter(|&other| cage_of[other] == usize::MAX && !cage.iter().any(|&cell| cells[cell] == cells[other]))
-                .collect();
-            if free.is_empty() {
-                break;
-            }
-            let next = free[random.below(free.len())];
-            cage_of[next] = cages.len();
-            cage.push(next);
-        }
-        cages.push(cage);
-    }
-    cages
-        .into_iter()
-        .map(|cage| {
-            let sum = cage.iter().map(|&cell| u64::from(cells[cell])).sum();
-            let mut cage: Vec<Place> =
-                cage.into_iter().map(|cell| Place((cell / size) as u64, (cell % size) as u64)).collect();
-            cage.sort_unstable_by_key(|place| (place.0, place.1));
-            Cage { cells: cage, sum: Some(sum) }
-        })
-        .collect()
-}
-
 /// A preset's puzzle of `level` without symmetry or other constraints, for the tests of the
 /// modules that read generated puzzles.
 #[cfg(test)]
@@ -426,6 +323,7 @@ mod tests {
     use super::*;
     use crate::member::Choice;
     use crate::solver::{Never, PollBudget};
+    use crate::variants::Place;
     use crate::variants::rules::conflicts;
 
     fn check(generated: &GeneratedVariant, level: Level) {
@@ -523,35 +421,6 @@ mod tests {
         };
         assert_eq!(make(5), make(5));
         assert_ne!(make(5).constraints, make(6).constraints);
-    }
-
-    #[test]
-    fn made_regions_are_connected_and_of_n_cells() {
-        let mut random = SplitMix64(9);
-        for shape in [Shape::CLASSIC, Shape::new(3, 4).unwrap()] {
-            let Regions::Rows(rows) = random_regions(shape, &mut random) else { unreachable!("rows are made") };
-            let size = shape.size();
-            let ids: Vec<u64> = rows.iter().flatten().map(|id| id.0).collect();
-            for id in 0..size as u64 {
-                let members: Vec<usize> = (0..shape.cells()).filter(|&cell| ids[cell] == id).collect();
-                assert_eq!(members.len(), size, "{shape}: region {id}");
-                // Flood from the first cell through side-by-side cells of the region.
-                let mut reached = vec![members[0]];
-                let mut next = 0;
-                while let Some(&cell) = reached.get(next) {
-                    next += 1;
-                    for &other in &members {
-                        let near = (cell / size).abs_diff(other / size) + (cell % size).abs_diff(other % size) == 1;
-                        if near && !reached.contains(&other) {
-                            reached.push(other);
-                        }
-                    }
-                }
-                assert_eq!(reached.len(), size, "{shape}: region {id} is not connected");
-            }
-            // The boxes were reshaped.
-            assert!((0..shape.cells()).any(|cell| ids[cell] as usize != shape.box_of(cell / size, cell % size)));
-        }
     }
 
     #[test]

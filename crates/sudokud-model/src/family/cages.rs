@@ -3,9 +3,12 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Builder, Family, mark_repeats};
+use std::ops::RangeInclusive;
+
+use super::{Builder, Family, mark_repeats, side_by_side};
 use crate::constraints::{Constraints, Place};
 use crate::member::{self, Object, object_traits};
+use crate::random::SplitMix64;
 use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
@@ -27,6 +30,52 @@ pub struct Cage {
     /// The sum of its digits; absent, only that they differ.
     #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
     pub sum: Option<u64>,
+}
+
+impl Cage {
+    /// Cages that cover a grid of `size`, cut from its solution `cells` (row-major): each grown
+    /// from a random free cell through free neighbours side by side whose digits it does not hold
+    /// yet, to a number of cells drawn from `sizes` when it can; its sum is its digits'.
+    pub fn cut_from(size: usize, cells: &[u8], sizes: RangeInclusive<usize>, random: &mut SplitMix64) -> Vec<Cage> {
+        let mut cage_of = vec![usize::MAX; cells.len()];
+        let mut cages: Vec<Vec<usize>> = Vec::new();
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        random.shuffle(&mut order);
+        for start in order {
+            if cage_of[start] != usize::MAX {
+                continue;
+            }
+            let target = sizes.start() + random.below(sizes.end() - sizes.start() + 1);
+            let mut cage = vec![start];
+            cage_of[start] = cages.len();
+            while cage.len() < target {
+                let free: Vec<usize> = cage
+                    .iter()
+                    .flat_map(|&cell| side_by_side(size, cell))
+                    .filter(|&other| {
+                        cage_of[other] == usize::MAX && !cage.iter().any(|&cell| cells[cell] == cells[other])
+                    })
+                    .collect();
+                if free.is_empty() {
+                    break;
+                }
+                let next = free[random.below(free.len())];
+                cage_of[next] = cages.len();
+                cage.push(next);
+            }
+            cages.push(cage);
+        }
+        cages
+            .into_iter()
+            .map(|cage| {
+                let sum = cage.iter().map(|&cell| u64::from(cells[cell])).sum();
+                let mut cage: Vec<Place> =
+                    cage.into_iter().map(|cell| Place((cell / size) as u64, (cell % size) as u64)).collect();
+                cage.sort_unstable_by_key(|place| (place.0, place.1));
+                Cage { cells: cage, sum: Some(sum) }
+            })
+            .collect()
+    }
 }
 
 impl Object for Cage {

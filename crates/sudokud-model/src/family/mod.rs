@@ -285,6 +285,19 @@ fn neighbours(size: usize) -> impl Iterator<Item = (u16, u16)> {
     })
 }
 
+/// The cells side by side with `cell` (above, below, left, right) in a grid of `size`.
+fn side_by_side(size: usize, cell: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / size, cell % size);
+    [
+        (row > 0).then(|| cell - size),
+        (row + 1 < size).then(|| cell + size),
+        (col > 0).then(|| cell - 1),
+        (col + 1 < size).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Marks `unit` on every filled cell of `group` whose value another of its cells also has.
 pub(crate) fn mark_repeats(cells: &[u8], group: &[u16], unit: Unit, broken: &mut [Units]) {
     let (mut once, mut twice) = (0u32, 0u32);
