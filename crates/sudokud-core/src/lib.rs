@@ -29,6 +29,7 @@ pub mod board;
 pub mod generate;
 pub mod logic;
 pub mod order;
+pub mod puzzle;
 pub mod puzzle_id;
 pub mod rules;
 pub mod sizes;

@@ -14,14 +14,14 @@ use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
-use crate::sizes::generate::blank_cells;
+use crate::sizes::generate::{blank_cells, levels as levels_of};
 use crate::sizes::logic::{Book, rate_in, solves_within_in};
-use crate::sizes::{AnyGrid, Grid, Shape};
+use crate::sizes::{Grid, Shape};
 use crate::solver::{Interrupt, Interrupted};
 
 /// A generated variant puzzle.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GeneratedVariant {
+pub(crate) struct GeneratedVariant {
     /// The givens, one solution under the constraints.
     pub puzzle: Grid,
     /// The solution.
@@ -31,9 +31,11 @@ pub struct GeneratedVariant {
     pub constraints: Constraints,
     /// Its rating, of the level asked for.
     pub rating: Rating,
+    /// Solved grids (and made regions) tried, this one included.
+    pub attempts: u32,
 }
 
-/// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
+/// The levels generated for a variant at `shape`: those the shape offers ([`levels_of`])
 /// that every try reached within the default one-second solve timeout (docs/variants.md; seeds 0-9
 /// at 9x9 and above, 0-4 at 6x6). Expert rests on the chains (XY-Wing, X- and XY-chains) and is
 /// offered for lines and regions, not for killer cages (5 of 10 tries missed 3 s at 9x9) nor for
@@ -60,7 +62,7 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
     } else {
         &Level::ALL
     };
-    AnyGrid::levels(shape).iter().copied().filter(|level| offered.contains(level)).collect()
+    levels_of(shape).iter().copied().filter(|level| offered.contains(level)).collect()
 }
 
 /// Whether the variant has killer cages.
@@ -117,7 +119,7 @@ fn levels_above_9x9(
     if has_unmeasured(constraints) {
         kinds.push(&[]);
     }
-    AnyGrid::levels(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
+    levels_of(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
 }
 
 /// Why [`generate`] does not take a request.
@@ -170,7 +172,7 @@ pub fn offers(shape: Shape, preset: Option<Preset>, constraints: &Constraints, l
 /// module says; `interrupt` stops the search (a level the rules cannot reach is searched until
 /// it does). The constraints are checked first, as [`Variant::new`] checks them, except that a
 /// jigsaw may come without regions and a killer without cages.
-pub fn generate(
+pub(crate) fn generate(
     shape: Shape,
     preset: Option<Preset>,
     constraints: &Constraints,
@@ -185,7 +187,7 @@ pub fn generate(
     let mut random = SplitMix64(seed);
     let (make_regions, make_cages) = made_here(preset, constraints);
     let base_preset = if make_regions || make_cages { None } else { preset };
-    loop {
+    for attempts in 1.. {
         let mut rules = constraints.clone();
         if make_regions {
             rules.regions = Some(random_regions(shape, &mut random));
@@ -220,9 +222,10 @@ pub fn generate(
         let rating = rate_in(book, &puzzle, None, &solution, interrupt)?;
         if rating.level == level {
             let constraints = variant.constraints().clone();
-            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating }));
+            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating, attempts }));
         }
     }
+    unreachable!("the attempts never run out")
 }
 
 /// Guesses a solved grid for made regions (or the check that one exists) may take before other
