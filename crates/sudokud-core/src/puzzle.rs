@@ -505,8 +505,9 @@ impl Puzzle {
         })
     }
 
-    /// The levels [`Puzzle::generate_variant`] offers for these rules at `shape` (see
-    /// [`variant_generate::levels`]).
+    /// The levels [`Puzzle::generate_variant`] offers for these rules at `shape`: those of
+    /// [`Puzzle::levels`] that every kind of rule present reached within the default one-second
+    /// solve timeout (docs/variants.md).
     pub fn variant_levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
         variant_generate::levels(shape, preset, constraints)
     }
@@ -521,8 +522,8 @@ impl Puzzle {
         variant_generate::offers(shape, preset, constraints, level)
     }
 
-    /// Whether some solved grid keeps these rules, as far as a short search can tell (see
-    /// [`variant_generate::has_grid`]).
+    /// Whether some solved grid keeps these rules, as far as a short search can tell (a few
+    /// milliseconds; combinations such as a 4x4 anti-king X grid have none).
     pub fn variant_has_grid(
         shape: Shape,
         preset: Option<Preset>,
@@ -531,8 +532,11 @@ impl Puzzle {
         variant_generate::has_grid(shape, preset, constraints)
     }
 
-    /// A puzzle of `shape` and `level` under `preset`'s and `constraints`' rules from `seed` (see
-    /// [`variant_generate::generate`]), with the constraints it is played by.
+    /// A puzzle of `shape` and `level` under `preset`'s and `constraints`' rules from `seed`, with
+    /// the constraints it is played by: a jigsaw without regions gets regions made for it, a
+    /// killer without cages cages cut from the solution. The constraints are checked first, as
+    /// [`Variant::new`] checks them; a level the rules cannot reach is searched until `interrupt`
+    /// stops it.
     pub fn generate_variant(
         shape: Shape,
         preset: Option<Preset>,

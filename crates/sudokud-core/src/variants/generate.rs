@@ -45,7 +45,7 @@ pub(crate) struct GeneratedVariant {
 /// their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a
 /// solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above
 /// 9x9, the levels every kind of rule present allows, each kind measured alone.
-pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+pub(crate) fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     if shape.size() > 9 {
         return levels_above_9x9(shape, preset, constraints, non_consecutive);
@@ -122,13 +122,15 @@ fn levels_above_9x9(
     levels_of(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
 }
 
-/// Why [`generate`] does not take a request.
+/// Why [`Puzzle::generate_variant`](crate::puzzle::Puzzle::generate_variant) does not take a
+/// request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
-    /// The constraints do not fit the grid (see [`check`]).
+    /// The constraints do not fit the grid.
     #[error(transparent)]
     Constraints(#[from] ConstraintError),
-    /// The variant is not generated at the size (see [`levels`]).
+    /// The variant is not generated at the size (see
+    /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error(
         "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
@@ -138,7 +140,8 @@ pub enum Refused {
         /// The grid's size.
         size: usize,
     },
-    /// The level is not offered for the variant (see [`levels`]).
+    /// The level is not offered for the variant (see
+    /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error("{level} puzzles are not offered for {variant} at {size}x{size}; its levels are {levels}")]
     Level {
         /// The level asked for.
@@ -153,7 +156,12 @@ pub enum Refused {
 }
 
 /// Whether [`generate`] takes these rules ([`check`]) and this level ([`levels`]).
-pub fn offers(shape: Shape, preset: Option<Preset>, constraints: &Constraints, level: Level) -> Result<(), Refused> {
+pub(crate) fn offers(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    level: Level,
+) -> Result<(), Refused> {
     check(shape, preset, constraints)?;
     let levels = levels(shape, preset, constraints);
     let variant = preset.map_or_else(|| "these constraints".to_owned(), |preset| preset.to_string());
@@ -275,7 +283,7 @@ fn made_here(preset: Option<Preset>, constraints: &Constraints) -> (bool, bool) 
 
 /// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them
 /// (a jigsaw may come without regions and a killer without cages). Cheap: no search.
-pub fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+pub(crate) fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
     base_variant(shape, preset, constraints).map(drop)
 }
 
@@ -289,7 +297,7 @@ fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints)
 /// Whether some solved grid keeps these rules, as far as a short search can tell (a few
 /// milliseconds; combinations such as a 4x4 anti-king X grid have none): [`generate`] asks it
 /// first, and the command line before it starts.
-pub fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+pub(crate) fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
     let variant = base_variant(shape, preset, constraints)?;
     if made_here(preset, constraints).0 {
         return Ok(());
