@@ -138,7 +138,7 @@ impl Puzzle {
 
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
     /// [`solver::classify`]); a variant's conflicts name the constraints they break.
-    pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
+    pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid>, Interrupted> {
         self.classify_from(&mut Progress::default(), interrupt)
     }
 
@@ -149,41 +149,26 @@ impl Puzzle {
         &self,
         progress: &mut Progress,
         interrupt: &mut impl Interrupt,
-    ) -> Result<Verdict<AnyGrid, Conflict>, Interrupted> {
-        let verdict = match self {
+    ) -> Result<Verdict<AnyGrid>, Interrupted> {
+        Ok(match self {
             Puzzle::Classic(AnyGrid::Classic(board)) => {
-                return Ok(match solver::classify_from(board, progress, interrupt)? {
-                    Verdict::Conflicting(conflicts) => Verdict::Conflicting(conflicts),
-                    Verdict::Unsolvable => Verdict::Unsolvable,
-                    Verdict::Unique(solution) => Verdict::Unique(AnyGrid::Classic(solution)),
-                    Verdict::Multiple(solution) => Verdict::Multiple(AnyGrid::Classic(solution)),
-                });
+                with_solution_as(solver::classify_from(board, progress, interrupt)?, AnyGrid::Classic)
             }
-            Puzzle::Classic(AnyGrid::Sized(grid)) => sizes::solver::classify(grid, interrupt)?,
+            Puzzle::Classic(AnyGrid::Sized(grid)) => {
+                with_solution_as(sizes::solver::classify(grid, interrupt)?, AnyGrid::Sized)
+            }
             Puzzle::Variant(puzzle) => {
-                let (grid, variant) = (&puzzle.0, &puzzle.1);
-                let count = variants::solver::count_solutions(grid, variant, 2, interrupt)?;
+                let count = variants::solver::count_solutions(&puzzle.0, &puzzle.1, 2, interrupt)?;
+                // A variant's 9x9 solution is the classic board.
                 match (count.solutions, count.first) {
-                    (1, Some(solution)) => Verdict::Unique(solution),
-                    (_, Some(solution)) => Verdict::Multiple(solution),
+                    (1, Some(solution)) => Verdict::Unique(AnyGrid::from(solution)),
+                    (_, Some(solution)) => Verdict::Multiple(AnyGrid::from(solution)),
                     (_, None) => {
-                        let conflicts = variants::rules::conflicts(grid, variant);
+                        let conflicts = self.conflicts();
                         if conflicts.is_empty() { Verdict::Unsolvable } else { Verdict::Conflicting(conflicts) }
                     }
                 }
             }
-        };
-        // A grid of another shape stays one, as the generic solver's; a variant's 9x9 solution
-        // is the classic board.
-        let wrap = |solution: Grid| match self {
-            Puzzle::Variant(_) => AnyGrid::from(solution),
-            Puzzle::Classic(_) => AnyGrid::Sized(solution),
-        };
-        Ok(match verdict {
-            Verdict::Conflicting(conflicts) => Verdict::Conflicting(conflicts),
-            Verdict::Unsolvable => Verdict::Unsolvable,
-            Verdict::Unique(solution) => Verdict::Unique(wrap(solution)),
-            Verdict::Multiple(solution) => Verdict::Multiple(wrap(solution)),
         })
     }
 
@@ -205,20 +190,17 @@ impl Puzzle {
         progress: &mut Progress,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
-        let (solutions, conflicts): (usize, fn(&Puzzle) -> Vec<Conflict>) = match self {
+        let solutions = match self {
             Puzzle::Classic(AnyGrid::Classic(board)) => {
                 return Ok(solver::count_or_conflicts(board, limit, progress, interrupt)?.map(|count| count.solutions));
             }
-            Puzzle::Classic(AnyGrid::Sized(grid)) => {
-                (sizes::solver::count_solutions(grid, limit, interrupt)?.solutions, Puzzle::conflicts)
+            Puzzle::Classic(AnyGrid::Sized(grid)) => sizes::solver::count_solutions(grid, limit, interrupt)?.solutions,
+            Puzzle::Variant(puzzle) => {
+                variants::solver::count_solutions(&puzzle.0, &puzzle.1, limit, interrupt)?.solutions
             }
-            Puzzle::Variant(puzzle) => (
-                variants::solver::count_solutions(&puzzle.0, &puzzle.1, limit, interrupt)?.solutions,
-                Puzzle::conflicts,
-            ),
         };
         // Conflicts are looked for only when the search finds nothing.
-        let conflicts = if solutions == 0 { conflicts(self) } else { Vec::new() };
+        let conflicts = if solutions == 0 { self.conflicts() } else { Vec::new() };
         Ok(if conflicts.is_empty() { Ok(solutions) } else { Err(conflicts) })
     }
 
@@ -248,26 +230,20 @@ impl Puzzle {
     /// why it has no rating: its conflicts, no solution or several. `interrupt` stopping the
     /// rating (not the search for the solution before it) answers the lower bound reached, not
     /// [`Rating::exact`].
-    pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable<Conflict>>, Interrupted> {
+    pub fn rate(&self, interrupt: &mut impl Interrupt) -> Result<Result<Rating, Unanswerable>, Interrupted> {
         self.with_solution(interrupt, |solution, interrupt| self.rate_with(None, solution, interrupt))
     }
 
     /// The steps a person takes up to and including the next placement, if it is a proper
     /// puzzle (see [`crate::logic::steps_to_next_placement`] and [`Puzzle::rate`]); empty for a
     /// complete grid.
-    pub fn hint(
-        &self,
-        interrupt: &mut impl Interrupt,
-    ) -> Result<Result<Vec<GridStep>, Unanswerable<Conflict>>, Interrupted> {
+    pub fn hint(&self, interrupt: &mut impl Interrupt) -> Result<Result<Vec<GridStep>, Unanswerable>, Interrupted> {
         self.with_solution(interrupt, |solution, interrupt| self.hint_with(None, solution, interrupt))
     }
 
     /// Every step from the puzzle to its solution, if it is a proper puzzle, with the path's
     /// rating (see [`crate::logic::explain`] and [`Puzzle::rate`]).
-    pub fn explain(
-        &self,
-        interrupt: &mut impl Interrupt,
-    ) -> Result<Result<Explained, Unanswerable<Conflict>>, Interrupted> {
+    pub fn explain(&self, interrupt: &mut impl Interrupt) -> Result<Result<Explained, Unanswerable>, Interrupted> {
         self.with_solution(interrupt, |solution, interrupt| self.explain_with(None, solution, interrupt))
     }
 
@@ -299,7 +275,7 @@ impl Puzzle {
         marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
-    ) -> Result<Result<Marked<Rating>, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<Marked<Rating>, Unanswerable>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| {
             self.rate_with(marks, solution, interrupt)
         })
@@ -315,7 +291,7 @@ impl Puzzle {
         marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
-    ) -> Result<Result<Marked<Vec<GridStep>>, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<Marked<Vec<GridStep>>, Unanswerable>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| {
             self.hint_with(marks, solution, interrupt)
         })
@@ -330,7 +306,7 @@ impl Puzzle {
         marks: Option<&Marks>,
         givens: Option<&AnyGrid>,
         interrupt: &mut impl Interrupt,
-    ) -> Result<Result<Marked<Explained>, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<Marked<Explained>, Unanswerable>, Interrupted> {
         self.with_checked_marks(marks, givens, interrupt, |solution, interrupt| {
             self.explain_with(marks, solution, interrupt)
         })
@@ -420,7 +396,7 @@ impl Puzzle {
         &self,
         interrupt: &mut I,
         job: impl FnOnce(&AnyGrid, &mut I) -> Result<T, Interrupted>,
-    ) -> Result<Result<T, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<T, Unanswerable>, Interrupted> {
         match self.classify(interrupt)?.unique() {
             Ok(solution) => job(&solution, interrupt).map(Ok),
             Err(unanswerable) => Ok(Err(unanswerable)),
@@ -436,7 +412,7 @@ impl Puzzle {
         givens: Option<&AnyGrid>,
         interrupt: &mut I,
         job: impl FnOnce(&AnyGrid, &mut I) -> Result<T, Interrupted>,
-    ) -> Result<Result<Marked<T>, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<Marked<T>, Unanswerable>, Interrupted> {
         assert!(
             marks.is_none_or(|marks| marks.shape() == self.shape()),
             "pencil marks of another shape than the board"
@@ -554,6 +530,16 @@ impl Puzzle {
             rating: made.rating,
             attempts: made.attempts,
         }))
+    }
+}
+
+/// `verdict` with its solution as `wrap` makes it.
+fn with_solution_as<B>(verdict: Verdict<B>, wrap: impl Fn(B) -> AnyGrid) -> Verdict<AnyGrid> {
+    match verdict {
+        Verdict::Conflicting(conflicts) => Verdict::Conflicting(conflicts),
+        Verdict::Unsolvable => Verdict::Unsolvable,
+        Verdict::Unique(solution) => Verdict::Unique(wrap(solution)),
+        Verdict::Multiple(solution) => Verdict::Multiple(wrap(solution)),
     }
 }
 
