@@ -10,10 +10,11 @@
 
 use std::time::{Duration, Instant};
 
-use sudokud::generate::{Symmetry, generate};
+use sudokud::generate::Symmetry;
 use sudokud::logic::{Level, Technique};
 use sudokud::order::Order;
-use sudokud::sizes::Shape;
+use sudokud::puzzle::Puzzle;
+use sudokud::sizes::{Grid, Shape};
 use sudokud::solver::{Deadline, Never};
 use sudokud::variants::{Constraints, Preset};
 
@@ -43,10 +44,11 @@ fn main() {
             let (mut attempts, mut givens) = (0u64, 0usize);
             for seed in 0..puzzles as u64 {
                 let start = Instant::now();
-                let generated = generate(level, symmetry, seed, &mut Never).expect("Never interrupts");
+                let generated =
+                    Puzzle::generate(Shape::CLASSIC, level, symmetry, seed, &mut Never).expect("Never interrupts");
                 times.push(start.elapsed().as_secs_f64() * 1e3);
                 attempts += u64::from(generated.attempts);
-                givens += generated.puzzle.givens();
+                givens += Grid::from(generated.puzzle).givens();
             }
             times.sort_by(f64::total_cmp);
             let at = |fraction: f64| times[((times.len() - 1) as f64 * fraction).round() as usize];

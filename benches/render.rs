@@ -18,11 +18,12 @@ use std::time::Instant;
 use sudokud::board::EXAMPLE_PUZZLE;
 use sudokud::generate::Symmetry;
 use sudokud::logic::Level;
+use sudokud::puzzle::Puzzle;
 use sudokud::puzzle_id::PuzzleId;
 use sudokud::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use sudokud::sizes::{AnyGrid, Shape};
 use sudokud::solver::Never;
-use sudokud::variants::{Constraints, Puzzle};
+use sudokud::variants::Constraints;
 
 const DEFAULT_PASSES: usize = 30;
 

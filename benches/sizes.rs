@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use sudokud::generate::Symmetry;
 use sudokud::logic::Level;
-use sudokud::sizes::{Grid, SIZES, Shape, generate, solver};
+use sudokud::puzzle::Puzzle;
+use sudokud::sizes::{Grid, SIZES, Shape, solver};
 use sudokud::solver::{Deadline, Never};
 
 /// Seeds per size and level in the generation table.
@@ -92,13 +93,15 @@ fn main() {
     }
     for size in [20, 25] {
         let shape = Shape::default_for(size).expect("every size has a shape");
-        for &level in generate::levels(shape) {
+        for &level in Puzzle::levels(shape) {
             let label = format!("{size}x{size} {level}, seeds 0-{}", OFFERED_SEEDS - 1);
             if !selected(&label) {
                 continue;
             }
             let puzzles: Vec<Grid> = (0..OFFERED_SEEDS)
-                .map(|seed| generate::generate(shape, level, Symmetry::None, seed, &mut Never).expect("made").puzzle)
+                .map(|seed| {
+                    Grid::from(Puzzle::generate(shape, level, Symmetry::None, seed, &mut Never).expect("made").puzzle)
+                })
                 .collect();
             row(&label, &puzzles, passes);
         }
@@ -124,14 +127,14 @@ fn generation_table() {
         for level in Level::ALL {
             let mut times = Vec::new();
             let mut givens = Vec::new();
-            let largest_offered = size >= 20 && generate::levels(shape).contains(&level);
+            let largest_offered = size >= 20 && Puzzle::levels(shape).contains(&level);
             let seeds = if largest_offered { LARGEST_OFFERED_SEEDS } else { GENERATE_SEEDS };
             for seed in 0..seeds {
                 let start = Instant::now();
                 let mut deadline = Deadline(start + GENERATE_BUDGET);
-                if let Ok(generated) = generate::generate(shape, level, Symmetry::None, seed, &mut deadline) {
+                if let Ok(generated) = Puzzle::generate(shape, level, Symmetry::None, seed, &mut deadline) {
                     times.push(start.elapsed().as_secs_f64() * 1e3);
-                    givens.push(generated.puzzle.givens());
+                    givens.push(Grid::from(generated.puzzle).givens());
                 }
             }
             times.sort_by(f64::total_cmp);

@@ -21,9 +21,10 @@ use std::time::{Duration, Instant};
 use sudokud::generate::Symmetry;
 use sudokud::logic::Level;
 use sudokud::member::Choice;
+use sudokud::puzzle::Puzzle;
 use sudokud::sizes::{AnyGrid, Shape};
 use sudokud::solver::{Deadline, Never};
-use sudokud::variants::{Constraints, Preset, Puzzle, generate};
+use sudokud::variants::{Constraints, Preset};
 
 const PUZZLES_PER_VARIANT: u64 = 50;
 const DEFAULT_PASSES: usize = 3;
@@ -57,7 +58,7 @@ fn main() {
         }
         let puzzles: Vec<Puzzle> = (0..PUZZLES_PER_VARIANT)
             .map(|seed| {
-                let made = generate::generate(
+                let made = Puzzle::generate_variant(
                     Shape::CLASSIC,
                     Some(preset),
                     &Constraints::default(),
@@ -67,7 +68,7 @@ fn main() {
                     &mut Never,
                 );
                 let made = made.expect("Never interrupts").expect("a preset fits 9x9");
-                Puzzle::new(AnyGrid::from(made.puzzle), None, &made.constraints).expect("its own constraints fit")
+                made.to_puzzle().expect("its own constraints fit")
             })
             .collect();
         row(&label, &puzzles, passes);
@@ -95,7 +96,7 @@ fn main() {
 
 /// Per variant and level: how many of the seeds gave a puzzle within the budget, and the median
 /// and longest time of those that did, ms. At 9x9 every level; at the larger sizes the levels
-/// [`generate::levels`] offers there, to check each stays within the one-second timeout.
+/// [`Puzzle::variant_levels`] offers there, to check each stays within the one-second timeout.
 fn generation_table() {
     println!();
     println!("generation per variant and level, seeds 0-{}, at most {GENERATE_BUDGET:?} each, ms", GENERATE_SEEDS - 1);
@@ -109,7 +110,7 @@ fn generation_table() {
         for &preset in Preset::ALL {
             let levels = match size {
                 9 => Level::ALL.to_vec(),
-                _ => generate::levels(shape, Some(preset), &Constraints::default()),
+                _ => Puzzle::variant_levels(shape, Some(preset), &Constraints::default()),
             };
             for level in levels {
                 generation_row(shape, preset, level);
@@ -124,7 +125,7 @@ fn generation_row(shape: Shape, preset: Preset, level: Level) {
     for seed in 0..GENERATE_SEEDS {
         let start = Instant::now();
         let mut deadline = Deadline(start + GENERATE_BUDGET);
-        let made = generate::generate(
+        let made = Puzzle::generate_variant(
             shape,
             Some(preset),
             &Constraints::default(),

@@ -21,11 +21,11 @@ use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
 use crate::progress::Progress;
+use crate::puzzle::{Explained, Puzzle};
 use crate::rules::Conflict;
-use crate::sizes::{self, AnyGrid, Explained, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
+use crate::sizes::{AnyGrid, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
 use crate::solver::{self, Deadline, Interrupted, Never, Unanswerable};
-use crate::variants::generate as variant_generate;
-use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
+use crate::variants::{ConstraintError, Constraints, Preset};
 
 /// Puzzles read, answered and written per block when several threads share it: enough chunks
 /// per thread that the wait at the block's end for the last chunk is a small part of the block.
@@ -73,7 +73,7 @@ pub(crate) enum LineError {
     Unanswerable(Unanswerable),
     /// A grid of another size, or under a variant's rules, without an answer; its shape writes
     /// the conflicts' values.
-    UnanswerableGrid(Shape, Unanswerable<sizes::rules::Conflict>),
+    UnanswerableGrid(Shape, Unanswerable),
     /// The variant's constraints do not fit the line's grid.
     Constraints(ConstraintError),
     /// A line of pencil marks that cannot be read.
@@ -117,10 +117,10 @@ impl LineError {
                 // batch's buffer, not through `fmt`: a copy of pieces assembled elsewhere waited
                 // for their stores to land before it could read them.
                 out.write_all(CONFLICTING_KIND)?;
-                for &Conflict { cell, digit, .. } in conflicts {
+                for &Conflict { row, col, value, .. } in conflicts {
                     // Rows and columns are 0-8 and digits 1-9: one character each.
-                    let (row, col, digit) = (cell.row(), cell.col(), digit.get());
-                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + digit])?;
+                    let (row, col) = (row as u8, col as u8);
+                    out.write_all(&[b' ', b'r', b'0' + row, b'c', b'0' + col, b'=', b'0' + value])?;
                 }
             }
             LineError::Unanswerable(unanswerable) => {
@@ -200,7 +200,7 @@ impl Rules {
 }
 
 /// What follows from a puzzle and its player's marks: the answer, or why there is none.
-fn followed<T>(answer: Result<Marked<T>, Unanswerable<sizes::rules::Conflict>>, shape: Shape) -> Result<T, LineError> {
+fn followed<T>(answer: Result<Marked<T>, Unanswerable>, shape: Shape) -> Result<T, LineError> {
     match answer.map_err(|unanswerable| LineError::UnanswerableGrid(shape, unanswerable))? {
         Marked::Followed(value) => Ok(value),
         Marked::Mistaken(mistakes) => Err(LineError::Mistaken(mistakes)),
@@ -769,25 +769,26 @@ pub(crate) struct Generate {
 impl Generate {
     /// The line of the puzzle from `seed`: `<puzzle>\t<solution>\t<rating>\t<level>\t<seed>`, and
     /// for a variant `\t<constraints as JSON>`, or `error\t<kind>: <detail>` when no grid keeps
-    /// the variant's rules (checked before, as far as [`variant_generate::has_grid`] can tell).
+    /// the variant's rules (checked before, as far as [`Puzzle::variant_has_grid`] can tell).
     fn line(&self, seed: u64) -> String {
         let line = |puzzle: &dyn std::fmt::Display, solution: &dyn std::fmt::Display, rating: &Rating| {
             format!("{puzzle}\t{solution}\t{:.1}\t{}\t{seed}", rating.rating, rating.level)
         };
         let Some((preset, constraints)) = &self.variant else {
-            let generated = AnyGrid::generate(self.shape, self.level, self.symmetry, seed, &mut Never);
+            let generated = Puzzle::generate(self.shape, self.level, self.symmetry, seed, &mut Never);
             let generated = generated.expect("Never interrupts");
             return line(&generated.puzzle, &generated.solution, &generated.rating);
         };
         let generated =
-            variant_generate::generate(self.shape, *preset, constraints, self.level, self.symmetry, seed, &mut Never)
+            Puzzle::generate_variant(self.shape, *preset, constraints, self.level, self.symmetry, seed, &mut Never)
                 .expect("Never interrupts");
         // The rules are checked before, but only a short search looks for a grid that keeps them.
         let generated = match generated {
             Ok(generated) => generated,
             Err(error) => return format!("error\t{}: {error}", Kind::InvalidRequest.slug()),
         };
-        let rules = serde_json::to_string(&generated.constraints).expect("constraints write as JSON");
+        let rules = serde_json::to_string(&generated.constraints.expect("a variant's constraints"))
+            .expect("constraints write as JSON");
         format!("{}\t{rules}", line(&generated.puzzle, &generated.solution, &generated.rating))
     }
 }
@@ -873,6 +874,7 @@ fn write_in_parallel(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sizes;
     use crate::solver::Verdict;
 
     /// What `puzzle` is, searched to the end.
@@ -1054,8 +1056,7 @@ mod tests {
         };
         assert_eq!(many.len(), 17);
         for (conflicts, line) in [(conflicts(2), 1), (conflicts(9), 10), (conflicts(9), 12_345), (many, 7)] {
-            let cells: String =
-                conflicts.iter().map(|c| format!(" r{}c{}={}", c.cell.row(), c.cell.col(), c.digit.get())).collect();
+            let cells: String = conflicts.iter().map(|c| format!(" r{}c{}={}", c.row, c.col, c.value)).collect();
             let error = Unanswerable::Conflicting(conflicts);
             let mut written = Vec::new();
             LineError::Unanswerable(error.clone()).write(line, &mut written).unwrap();
@@ -1382,9 +1383,9 @@ mod tests {
             let fields: Vec<&str> = line.split('\t').collect();
             assert_eq!(fields.len(), 5);
             assert_eq!((fields[3], fields[4]), ("medium", (5 + index).to_string().as_str()));
-            let puzzle: Board = fields[0].parse().unwrap();
-            let solution = crate::generate::generate(Level::Medium, Symmetry::None, 5 + index as u64, &mut Never);
-            assert_eq!(puzzle, solution.unwrap().puzzle);
+            let puzzle = AnyGrid::parse(fields[0], None).unwrap();
+            let made = Puzzle::generate(Shape::CLASSIC, Level::Medium, Symmetry::None, 5 + index as u64, &mut Never);
+            assert_eq!(puzzle, made.unwrap().puzzle);
         }
     }
 

@@ -18,10 +18,10 @@ use crate::http::Readiness;
 use crate::logic::Level;
 use crate::member::{self, Choice};
 use crate::progress::{self, Progress};
+use crate::puzzle::Puzzle;
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, ImageFormat, Paper, PerPage};
-use crate::sizes::{AnyGrid, Shape};
-use crate::variants::generate as variant_generate;
+use crate::sizes::Shape;
 use crate::variants::{Constraints, Preset};
 use crate::{healthcheck, print, server, telemetry};
 
@@ -536,13 +536,7 @@ fn generate(args: GenerateArgs) -> ExitCode {
         Ok(variant) => variant,
         Err(message) => return usage_error("generate", &message),
     };
-    let offered = match &variant {
-        None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
-        Some((preset, constraints)) => variant_generate::offers(shape, *preset, constraints, args.difficulty)
-            .map_err(|error| error.to_string())
-            .and_then(|()| variant_generate::has_grid(shape, *preset, constraints).map_err(|error| error.to_string())),
-    };
-    if let Err(message) = offered {
+    if let Err(message) = offered(shape, variant.as_ref(), args.difficulty) {
         return usage_error("generate", &message);
     }
     let threads = args.threads.map_or_else(available_cpus, NonZeroUsize::get);
@@ -594,15 +588,7 @@ fn booklet(args: BookletArgs) -> ExitCode {
                 Ok(shape) => shape,
                 Err(error) => return usage_error("booklet", &error),
             };
-            let offered = match &variant {
-                None => AnyGrid::offers(shape, args.difficulty).map_err(|error| error.to_string()),
-                Some((preset, constraints)) => variant_generate::offers(shape, *preset, constraints, args.difficulty)
-                    .map_err(|error| error.to_string())
-                    .and_then(|()| {
-                        variant_generate::has_grid(shape, *preset, constraints).map_err(|error| error.to_string())
-                    }),
-            };
-            if let Err(message) = offered {
+            if let Err(message) = offered(shape, variant.as_ref(), args.difficulty) {
                 return usage_error("booklet", &message);
             }
             let first =
@@ -633,6 +619,17 @@ fn written(command: &str, output: Option<&std::path::Path>, bytes: &[u8]) -> Exi
 
 /// A request the arguments' parser could not see was wrong: said on stderr, exit code 2 as for
 /// the parser's own errors.
+/// Whether puzzles of `level` are made at `shape`, under a variant's rules when given (which some
+/// solved grid must keep, as far as a short search can tell), or why not.
+fn offered(shape: Shape, variant: Option<&(Option<Preset>, Constraints)>, level: Level) -> Result<(), String> {
+    match variant {
+        None => Puzzle::offers(shape, level).map_err(|error| error.to_string()),
+        Some((preset, constraints)) => Puzzle::variant_offers(shape, *preset, constraints, level)
+            .map_err(|error| error.to_string())
+            .and_then(|()| Puzzle::variant_has_grid(shape, *preset, constraints).map_err(|error| error.to_string())),
+    }
+}
+
 fn usage_error(command: &str, error: &dyn std::fmt::Display) -> ExitCode {
     eprintln!("sudokud {command}: {error}");
     ExitCode::from(2)

@@ -7,11 +7,12 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::batch::{Rules, field, puzzles_of};
+use crate::puzzle::Puzzle;
 use crate::puzzle_id::PuzzleId;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::sizes::{AnyGrid, Marks};
 use crate::solver::{Deadline, Never, Unanswerable};
-use crate::variants::{Constraints, Preset, Puzzle};
+use crate::variants::{Constraints, Preset};
 
 /// What `sudokud render` draws.
 pub(crate) struct RenderJob {

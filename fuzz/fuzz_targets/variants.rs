@@ -11,7 +11,8 @@ use libfuzzer_sys::fuzz_target;
 use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
-use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, Puzzle, rules};
+use sudokud::puzzle::Puzzle;
+use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, rules};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
@@ -70,10 +71,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(verdict) = puzzle.classify(&mut PollBudget(u32::from(polls % 8) + 1)) else { return };
     match verdict {
         Verdict::Unique(solution) | Verdict::Multiple(solution) => {
-            let solution = match solution {
-                AnyGrid::Classic(board) => Grid::from(&board),
-                AnyGrid::Sized(grid) => grid,
-            };
+            let solution = Grid::from(solution);
             assert!(conflicts.is_empty(), "a solution despite conflicts {conflicts:?}");
             assert!(solution.is_complete());
             assert_eq!(rules::conflicts(&solution, &variant), [], "{solution} breaks the rules");

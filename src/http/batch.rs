@@ -40,8 +40,9 @@ use crate::board::{Format, JsonBoard};
 use crate::member;
 use crate::metrics::Work;
 use crate::pool::{Line, SolverPool, Turn};
+use crate::puzzle::Puzzle;
 use crate::solver::{Interrupt, Interrupted, Progress};
-use crate::variants::{Constraints, Puzzle};
+use crate::variants::Constraints;
 
 /// Boards per unit of pool work.
 const CHUNK_BOARDS: usize = 64;

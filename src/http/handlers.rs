@@ -12,11 +12,11 @@ use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
-use crate::rules::Validation;
-use crate::sizes::rules::Conflict;
+use crate::puzzle::Puzzle;
+use crate::rules::{Conflict, Validation};
 use crate::sizes::{AnyGrid, JsonMarks, Marks, NotFromGivens, Shape, check_givens};
 use crate::solver::{Progress, Unanswerable, Verdict};
-use crate::variants::{Constraints, Preset, Puzzle};
+use crate::variants::{Constraints, Preset};
 
 /// The repository's OpenAPI document, served byte for byte.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -221,9 +221,7 @@ pub(super) fn solved(verdict: Verdict<AnyGrid, Conflict>, format: Format) -> Res
 }
 
 /// `POST /v1/validate`: conflicts and completeness. Cheap enough to run inline.
-pub(super) async fn validate(
-    JsonBody(request): JsonBody<BoardRequest>,
-) -> Result<Json<Validation<Conflict>>, ApiError> {
+pub(super) async fn validate(JsonBody(request): JsonBody<BoardRequest>) -> Result<Json<Validation>, ApiError> {
     let (puzzle, _) = request.puzzle()?;
     Ok(Json(puzzle.validate()))
 }

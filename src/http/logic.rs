@@ -1,6 +1,5 @@
 //! The human-style endpoints: rate, hint, explain and generate (one puzzle, or a batch streamed
-//! as NDJSON), for grids of every size, over [`crate::variants::Puzzle`]'s logic and
-//! [`AnyGrid`]'s generation.
+//! as NDJSON), for grids of every size, over [`Puzzle`]'s logic and generation.
 //!
 //! Rating, hints and explanations only mean something for a proper puzzle, so the core checks
 //! what `/v1/solve` checks and also that the solution is unique, and answers why not otherwise.
@@ -31,11 +30,12 @@ use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::order::Order;
 use crate::pool::{Line, PoolError};
+use crate::puzzle::Puzzle;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
 use crate::sizes::logic::GridStep;
-use crate::sizes::{AnyGrid, Marked, Mistake, Shape, ShapeError};
+use crate::sizes::{Marked, Mistake, Shape, ShapeError};
 use crate::solver::{Deadline, Interrupted};
-use crate::variants::generate::{self as variant_generate, Refused};
+use crate::variants::generate::Refused;
 use crate::variants::{Constraints, Preset};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.
@@ -63,7 +63,7 @@ fn followed<T>(marked: Marked<T>) -> Result<T, ApiError> {
 pub(super) struct HintResponse {
     /// The board is complete: there is nothing left to do.
     solved: bool,
-    /// The steps up to and including the next placement (see [`crate::variants::Puzzle::hint`]); empty when
+    /// The steps up to and including the next placement (see [`Puzzle::hint`]); empty when
     /// `solved`.
     steps: Vec<GridStep>,
     /// The placement, the last of `steps`, for clients of the one-step answer; `null` when
@@ -297,7 +297,7 @@ impl GenerateRequest {
             }
             return Ok(Plan::Variant { shape, level, symmetry, preset: self.variant, constraints });
         }
-        AnyGrid::offers(shape, level).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
+        Puzzle::offers(shape, level).map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?;
         if self.has_wishes() {
             return Ok(Plan::Order(self.order(shape, None)?));
         }
@@ -313,7 +313,7 @@ pub(super) fn offered_variant(
     constraints: &Constraints,
     level: Level,
 ) -> Result<(), ApiError> {
-    variant_generate::offers(shape, preset, constraints, level).map_err(|refused| match refused {
+    Puzzle::variant_offers(shape, preset, constraints, level).map_err(|refused| match refused {
         Refused::Constraints(error) => ApiError::InvalidRequest(error.to_string()),
         Refused::Level { .. } => ApiError::InvalidRequest(format!("`difficulty`: {refused}")),
         Refused::Size { .. } => ApiError::InvalidRequest(format!("`size`: {refused}")),
@@ -339,7 +339,7 @@ impl Plan {
                 let (shape, level, symmetry, preset, constraints) =
                     (*shape, *level, *symmetry, *preset, constraints.clone());
                 let generated = on_pool(state, line, move |deadline| {
-                    variant_generate::generate(shape, preset, &constraints, level, symmetry, seed, deadline)
+                    Puzzle::generate_variant(shape, preset, &constraints, level, symmetry, seed, deadline)
                 })
                 .await
                 .map_err(|error| match error {
@@ -349,14 +349,14 @@ impl Plan {
                 // Only rules whose grids the check's short search did not rule out get here.
                 .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
                 Ok(GenerateResponse {
-                    puzzle: FormattedGrid { grid: AnyGrid::from(generated.puzzle), format },
-                    solution: FormattedGrid { grid: AnyGrid::from(generated.solution), format },
+                    puzzle: FormattedGrid { grid: generated.puzzle, format },
+                    solution: FormattedGrid { grid: generated.solution, format },
                     rating: generated.rating,
                     seed,
                     symmetry,
                     shape: (shape != Shape::CLASSIC).then_some(shape),
                     variant: preset,
-                    constraints: Some(generated.constraints),
+                    constraints: generated.constraints,
                     id: None,
                     date: None,
                     attempts: None,
@@ -467,7 +467,7 @@ async fn generate_to_order(
         symmetry,
         shape: (shape != Shape::CLASSIC).then_some(shape),
         variant: preset,
-        constraints: made.constraints,
+        constraints: made.generated.constraints,
         id: made.id.map(|id| id.to_string()),
         date: None,
         attempts: Some(made.attempts),
@@ -487,7 +487,7 @@ async fn generate_puzzle(
     let generated = match state.made.get(&id) {
         Some(kept) => kept,
         None => {
-            let made = on_pool(state, line, move |deadline| AnyGrid::generate(shape, level, symmetry, seed, deadline))
+            let made = on_pool(state, line, move |deadline| Puzzle::generate(shape, level, symmetry, seed, deadline))
                 .await
                 .map_err(|error| match error {
                     PoolError::TimedOut(timeout) => ApiError::GenerateTimeout { level, timeout },
@@ -563,7 +563,7 @@ pub(super) async fn puzzle(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id: PuzzleId = id.parse().map_err(|error: BadPuzzleId| ApiError::UnknownPuzzle(error.to_string()))?;
-    AnyGrid::offers(id.shape, id.level)
+    Puzzle::offers(id.shape, id.level)
         .map_err(|error| ApiError::UnknownPuzzle(format!("no puzzle has the id {id}: {error}")))?;
     cached(&headers, id, CACHE_SECONDS, async move { generate_puzzle(&state, id, Format::Text, None).await }).await
 }

@@ -10,8 +10,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::puzzle::Generated;
 use crate::puzzle_id::PuzzleId;
-use crate::sizes::GeneratedGrid;
 
 /// Puzzles kept: about 1.5 KB each at 25x25, so at most a few megabytes, and room for a day's
 /// daily puzzles and every id a busy minute hands out.
@@ -27,18 +27,18 @@ pub(crate) struct Made {
 /// The map and the order its entries came in, the oldest first, which goes first when full.
 #[derive(Debug, Default)]
 struct Kept {
-    by_id: HashMap<PuzzleId, Arc<GeneratedGrid>>,
+    by_id: HashMap<PuzzleId, Arc<Generated>>,
     order: VecDeque<PuzzleId>,
 }
 
 impl Made {
     /// The puzzle of `id`, if it was made lately.
-    pub(super) fn get(&self, id: &PuzzleId) -> Option<Arc<GeneratedGrid>> {
+    pub(super) fn get(&self, id: &PuzzleId) -> Option<Arc<Generated>> {
         self.lock().by_id.get(id).cloned()
     }
 
     /// Keeps the puzzle of `id`, letting the oldest go when full.
-    pub(super) fn keep(&self, id: PuzzleId, puzzle: Arc<GeneratedGrid>) {
+    pub(super) fn keep(&self, id: PuzzleId, puzzle: Arc<Generated>) {
         let mut kept = self.lock();
         if kept.by_id.insert(id, puzzle).is_some() {
             return;
@@ -62,7 +62,8 @@ mod tests {
     use super::*;
     use crate::generate::Symmetry;
     use crate::logic::Level;
-    use crate::sizes::{AnyGrid, Shape};
+    use crate::puzzle::Puzzle;
+    use crate::sizes::Shape;
     use crate::solver::Never;
 
     fn id(seed: u64) -> PuzzleId {
@@ -72,7 +73,7 @@ mod tests {
     #[test]
     fn keeps_the_last_puzzles_made_and_lets_the_oldest_go() {
         let made = Made::default();
-        let puzzle = Arc::new(AnyGrid::generate(Shape::CLASSIC, Level::Easy, Symmetry::None, 1, &mut Never).unwrap());
+        let puzzle = Arc::new(Puzzle::generate(Shape::CLASSIC, Level::Easy, Symmetry::None, 1, &mut Never).unwrap());
         assert!(made.get(&id(0)).is_none());
         for seed in 0..CAPACITY as u64 {
             made.keep(id(seed), Arc::clone(&puzzle));

@@ -41,7 +41,7 @@ pub use state::{AppState, Readiness};
 
 use crate::board::Format;
 use crate::config::ServeConfig;
-use crate::variants::Puzzle;
+use crate::puzzle::Puzzle;
 use compress::{WhenAsked, WhenAskedLayer};
 use cors::{Preflights, PreflightsLayer};
 pub(crate) use front::fresh_request_id;

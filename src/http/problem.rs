@@ -17,8 +17,8 @@ use serde::Serialize;
 use crate::board::BoardError;
 use crate::logic::Level;
 use crate::pool::{PoolError, Shed};
+use crate::rules::Conflict;
 use crate::sizes::Mistake;
-use crate::sizes::rules::Conflict;
 use crate::solver::Unanswerable;
 
 /// Prefix of every problem `type` URI. The URIs are stable identifiers of each kind.
@@ -222,7 +222,7 @@ pub enum ApiError {
     InvalidBoard(#[from] BoardError),
     /// The puzzle has no answer: conflicting givens, no solution, or several where one is needed.
     #[error(transparent)]
-    Unanswerable(#[from] Unanswerable<Conflict>),
+    Unanswerable(#[from] Unanswerable),
     /// The player's entries or pencil marks that cross out the solution.
     #[error("the entries or pencil marks contradict the solution (see `mistakes`): mend them first")]
     WrongCandidates(Vec<Mistake>),
@@ -316,26 +316,13 @@ impl ApiError {
 
 /// The problem kind of a puzzle without an answer: for HTTP problems and the CLI's `error`
 /// lines alike.
-impl<C> From<&Unanswerable<C>> for Kind {
-    fn from(unanswerable: &Unanswerable<C>) -> Kind {
+impl From<&Unanswerable> for Kind {
+    fn from(unanswerable: &Unanswerable) -> Kind {
         match unanswerable {
             Unanswerable::Conflicting(_) => Kind::ConflictingGivens,
             Unanswerable::Unsolvable => Kind::Unsolvable,
             Unanswerable::Multiple => Kind::MultipleSolutions,
         }
-    }
-}
-
-/// A 9x9 puzzle without an answer, its conflicts written as every size's are.
-impl From<Unanswerable> for ApiError {
-    fn from(unanswerable: Unanswerable) -> ApiError {
-        ApiError::Unanswerable(match unanswerable {
-            Unanswerable::Conflicting(conflicts) => {
-                Unanswerable::Conflicting(conflicts.into_iter().map(Conflict::from).collect())
-            }
-            Unanswerable::Unsolvable => Unanswerable::Unsolvable,
-            Unanswerable::Multiple => Unanswerable::Multiple,
-        })
     }
 }
 

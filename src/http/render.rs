@@ -19,13 +19,14 @@ use crate::logic::Level;
 use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::pool::PoolError;
+use crate::puzzle::Puzzle;
 use crate::puzzle_id::PuzzleId;
 use crate::render::booklet::MAX_PUZZLES;
 use crate::render::{self, Booklet, BookletPuzzle, Figure, ImageFormat, Paper, PerPage};
 use crate::rules::Unit;
 use crate::sizes::{AnyGrid, JsonMarks, Shape, ShapeError, check_givens};
 use crate::solver::Interrupted;
-use crate::variants::{Constraints, Preset, Puzzle};
+use crate::variants::{Constraints, Preset};
 
 /// A member that is either `true` (the service works it out) or the caller's own value.
 #[derive(Deserialize)]
@@ -301,7 +302,7 @@ pub(super) async fn booklet(
             })?;
             let (level, symmetry) = (request.difficulty, request.symmetry);
             match &rules {
-                None => AnyGrid::offers(shape, level)
+                None => Puzzle::offers(shape, level)
                     .map_err(|error| ApiError::InvalidRequest(format!("`difficulty`: {error}")))?,
                 Some((preset, constraints)) => offered_variant(shape, *preset, constraints, level)?,
             }

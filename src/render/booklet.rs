@@ -4,12 +4,11 @@
 
 use crate::generate::{Symmetry, batch_seed};
 use crate::logic::Level;
+use crate::puzzle::Puzzle;
 use crate::puzzle_id::PuzzleId;
-use crate::sizes::rules::Conflict;
 use crate::sizes::{AnyGrid, Shape};
 use crate::solver::{Interrupt, Interrupted, Unanswerable};
-use crate::variants::generate as variant_generate;
-use crate::variants::{ConstraintError, Constraints, Preset, Puzzle};
+use crate::variants::{ConstraintError, Constraints, Preset};
 
 use super::figure::Figure;
 use super::scene::{Color, Point, Scene};
@@ -65,7 +64,7 @@ pub struct BookletPuzzle {
 impl BookletPuzzle {
     /// The puzzle of `id`, made again, captioned with its id.
     pub fn generated(id: PuzzleId, interrupt: &mut impl Interrupt) -> Result<BookletPuzzle, Interrupted> {
-        let generated = AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, interrupt)?;
+        let generated = Puzzle::generate(id.shape, id.level, id.symmetry, id.seed, interrupt)?;
         let puzzle = Puzzle::Classic(generated.puzzle);
         Ok(BookletPuzzle { puzzle, solution: generated.solution, caption: Some(id.to_string()) })
     }
@@ -82,17 +81,17 @@ impl BookletPuzzle {
         seed: u64,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<BookletPuzzle, ConstraintError>, Interrupted> {
-        let made = match variant_generate::generate(shape, preset, constraints, level, symmetry, seed, interrupt)? {
+        let made = match Puzzle::generate_variant(shape, preset, constraints, level, symmetry, seed, interrupt)? {
             Ok(made) => made,
             Err(error) => return Ok(Err(error)),
         };
-        let puzzle = match Puzzle::new(AnyGrid::from(made.puzzle), None, &made.constraints) {
+        let puzzle = match made.to_puzzle() {
             Ok(puzzle) => puzzle,
             Err(error) => return Ok(Err(error)),
         };
         let variant = preset.map_or_else(|| "variant".to_owned(), |preset| preset.to_string());
         let caption = format!("{variant} {level}, seed {seed}");
-        Ok(Ok(BookletPuzzle { puzzle, solution: AnyGrid::from(made.solution), caption: Some(caption) }))
+        Ok(Ok(BookletPuzzle { puzzle, solution: made.solution, caption: Some(caption) }))
     }
 
     /// A puzzle someone gave, with its solution: only one with a single solution makes a page
@@ -100,7 +99,7 @@ impl BookletPuzzle {
     pub fn solved(
         puzzle: Puzzle,
         interrupt: &mut impl Interrupt,
-    ) -> Result<Result<BookletPuzzle, Unanswerable<Conflict>>, Interrupted> {
+    ) -> Result<Result<BookletPuzzle, Unanswerable>, Interrupted> {
         Ok(puzzle.classify(interrupt)?.unique().map(|solution| BookletPuzzle { puzzle, solution, caption: None }))
     }
 }

@@ -4,8 +4,9 @@
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
 
+use crate::puzzle::Puzzle;
 use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::variants::{Constraints, Diagonals, Place, Puzzle};
+use crate::variants::{Constraints, Diagonals, Place};
 
 use super::font::Font;
 use super::scene::{Color, Path, Point, Scene, Stroke};

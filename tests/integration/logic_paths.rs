@@ -8,8 +8,10 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 
 use sudokud::board::Board;
-use sudokud::generate::{self, Symmetry};
+use sudokud::generate::Symmetry;
 use sudokud::logic::{self, Level, Technique};
+use sudokud::puzzle::Puzzle;
+use sudokud::sizes::{AnyGrid, Shape};
 use sudokud::solver::{self, Never, Outcome};
 
 use crate::common;
@@ -311,11 +313,14 @@ fn hint_after_hint_solves_generated_puzzles_of_every_level() {
     let mut eliminated = false;
     for level in Level::ALL {
         for seed in [7, 8, 9, 10] {
-            let generated = generate::generate(level, Symmetry::None, seed, &mut Never).unwrap();
-            let (filled, carried_eliminations) = follow_hints(&generated.puzzle, &generated.solution);
+            let generated = Puzzle::generate(Shape::CLASSIC, level, Symmetry::None, seed, &mut Never).unwrap();
+            let (AnyGrid::Classic(puzzle), AnyGrid::Classic(solution)) = (generated.puzzle, generated.solution) else {
+                unreachable!("a 9x9 puzzle is a classic board")
+            };
+            let (filled, carried_eliminations) = follow_hints(&puzzle, &solution);
             // The plain backtracking oracle, which shares nothing with the engine or the solver.
-            let oracle = common::oracle::count(&generated.puzzle, 1).first.expect("a solution");
-            assert_eq!(filled, oracle, "{level} seed {seed}: {}", generated.puzzle);
+            let oracle = common::oracle::count(&puzzle, 1).first.expect("a solution");
+            assert_eq!(filled, oracle, "{level} seed {seed}: {puzzle}");
             eliminated |= carried_eliminations;
         }
     }

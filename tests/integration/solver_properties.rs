@@ -9,7 +9,7 @@
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use sudokud::board::{Board, BoardError, CELLS, Format, FormattedBoard, JsonBoard, Location, Shuffle};
+use sudokud::board::{Board, BoardError, CELLS, Format, FormattedGrid, JsonBoard, Location, Shuffle};
 use sudokud::position::Cell;
 use sudokud::rules;
 use sudokud::sizes::AnyGrid;
@@ -264,7 +264,7 @@ proptest! {
     #[test]
     fn json_round_trips_in_every_format(board in any_board(), pretty in any::<bool>()) {
         for format in [Format::Strings, Format::Text, Format::Numbers] {
-            let written = FormattedBoard { board, format };
+            let written = FormattedGrid { grid: AnyGrid::Classic(board), format };
             let json = if pretty { serde_json::to_string_pretty(&written) } else { serde_json::to_string(&written) };
             let json = json.unwrap();
             let read: JsonBoard = serde_json::from_str(&json).unwrap();

@@ -3,9 +3,10 @@
 //! by the rule it breaks.
 
 use serde::Deserialize;
+use sudokud::puzzle::Puzzle;
 use sudokud::sizes::AnyGrid;
 use sudokud::solver::{Never, Verdict};
-use sudokud::variants::{Constraints, Puzzle};
+use sudokud::variants::Constraints;
 
 use crate::common::data_dir;
 

@@ -75,7 +75,7 @@ choice_traits!(Symmetry);
 
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// The puzzle: unique, of the asked level, its givens in the asked symmetry.
     pub puzzle: Board,
     /// Its one solution.
@@ -87,7 +87,7 @@ pub struct Generated {
 }
 
 /// Generates a puzzle of `level` whose givens follow `symmetry`, from `seed`.
-pub fn generate(
+pub(crate) fn generate(
     level: Level,
     symmetry: Symmetry,
     seed: u64,

@@ -2,6 +2,8 @@
 //! async and no allocation in the solvers' hot loops. It is the core of the sudokud service, which only translates between this
 //! crate and HTTP or the command line.
 //!
+//! - [`puzzle`]: the front door, [`Puzzle`](puzzle::Puzzle): a board of any size and the rules it
+//!   is played by, classified, counted, rated, hinted, explained, validated and generated.
 //! - [`board`]: the grid and its text and JSON representations.
 //! - [`position`]: typed cells, houses (rows, columns, boxes), digits and candidates.
 //! - [`rules`]: which givens conflict, and whether a board is complete.
@@ -15,20 +17,25 @@
 //! - [`random`]: the seeded generator behind [`generate`] and the solver's restarts.
 //!
 //! ```
-//! use sudokud_core::{board::Board, solver::{self, Outcome}};
+//! use sudokud_core::puzzle::Puzzle;
+//! use sudokud_core::sizes::AnyGrid;
+//! use sudokud_core::solver::{Never, Verdict};
+//! use sudokud_core::variants::Constraints;
 //!
-//! let puzzle: Board =
-//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
-//! let Outcome::Unique(solution) = solver::solve(&puzzle) else { panic!("one solution expected") };
+//! let board = AnyGrid::parse(
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", None)?;
+//! let puzzle = Puzzle::new(board, None, &Constraints::default())?;
+//! let Verdict::Unique(solution) = puzzle.classify(&mut Never)? else { panic!("one solution expected") };
 //! assert_eq!(solution.to_string(),
 //!     "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
-//! # Ok::<(), sudokud_core::board::BoardError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod board;
 pub mod generate;
 pub mod logic;
 pub mod order;
+pub mod puzzle;
 pub mod puzzle_id;
 pub mod rules;
 pub mod sizes;

@@ -1,8 +1,8 @@
 //! Puzzles made to order: a rating range, techniques the solving path must use or must not, a
 //! range of givens, beside the shape, symmetry and variant a level's generation already takes.
 //!
-//! The generator makes a puzzle of a level ([`AnyGrid::generate`], or
-//! [`variants::generate::generate`] for a variant); an order is met by making
+//! The generator makes a puzzle of a level ([`Puzzle::generate`], or
+//! [`Puzzle::generate_variant`] for a variant); an order is met by making
 //! puzzles of its level, one seed after another, and keeping the first that fits every wish. Each attempt's seed comes from the order's seed, so the same order and
 //! seed give the same puzzle. Orders that no puzzle can meet are refused before any work, in
 //! microseconds ([`Order::check`]): a required technique rated above the range, one the shape's
@@ -16,10 +16,11 @@ use std::fmt;
 
 use crate::generate::Symmetry;
 use crate::logic::{Level, Technique};
+use crate::puzzle::{Generated, Puzzle};
 use crate::puzzle_id::PuzzleId;
 use crate::random::SplitMix64;
 use crate::sizes::logic::{Book, rate_in};
-use crate::sizes::{AnyGrid, GeneratedGrid, Grid, Shape, logic as sized_logic};
+use crate::sizes::{AnyGrid, Grid, Shape, logic as sized_logic};
 use crate::solver::{Interrupt, Interrupted};
 use crate::variants::{self, Constraints, Diagonals, Preset, Variant};
 
@@ -30,7 +31,7 @@ pub struct Order {
     pub shape: Shape,
     /// The pattern of the givens.
     pub symmetry: Symmetry,
-    /// The level, offered for the shape ([`AnyGrid::offers`]).
+    /// The level, offered for the shape ([`Puzzle::offers`]).
     pub level: Level,
     /// The lowest and highest rating accepted, both included, within the level's.
     pub rating: (f32, f32),
@@ -41,7 +42,7 @@ pub struct Order {
     /// The fewest and most givens accepted, both included.
     pub givens: (usize, usize),
     /// The variant the puzzle is made for, its preset and constraints, offered at the shape and
-    /// level ([`variants::generate::offers`]); a jigsaw's regions or a killer's cages are made
+    /// level ([`Puzzle::variant_offers`]); a jigsaw's regions or a killer's cages are made
     /// with each puzzle when absent.
     pub variant: Option<(Option<Preset>, Constraints)>,
 }
@@ -175,10 +176,8 @@ const FIGURES_FIXED_BELOW: f32 = 5.0;
 /// A puzzle that meets an order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Made {
-    /// The puzzle, its solution and rating.
-    pub generated: GeneratedGrid,
-    /// For a variant, the constraints it is played by, regions or cages made for it included.
-    pub constraints: Option<Constraints>,
+    /// The puzzle, its solution and rating, and for a variant the constraints it is played by.
+    pub generated: Generated,
     /// What makes it again: none when givens were given back for the fewest asked, since the
     /// id makes the puzzle as generated, before that; none for a variant, whose constraints
     /// are part of it.
@@ -396,37 +395,30 @@ impl Order {
                 symmetry: self.symmetry,
                 seed: seeds.next_u64() >> 11,
             };
-            let Ok((generated, constraints)) = self.generate(id, interrupt) else { return Err(missed) };
+            let Ok(generated) = self.generate(id, interrupt) else { return Err(missed) };
             missed.attempts += 1;
             let as_made = generated.puzzle.cells().iter().filter(|&&value| value != 0).count() >= self.givens.0;
-            let generated = match self.with_givens_back(generated, constraints.as_ref(), &mut seeds, interrupt) {
+            let generated = match self.with_givens_back(generated, &mut seeds, interrupt) {
                 Ok(generated) => generated,
                 Err(Interrupted) => return Err(missed),
             };
             if self.judge(&generated, &mut missed) {
-                let id = (as_made && constraints.is_none()).then_some(id);
-                return Ok(Made { generated, constraints, id, attempts: missed.attempts });
+                let id = (as_made && generated.constraints.is_none()).then_some(id);
+                return Ok(Made { generated, id, attempts: missed.attempts });
             }
         }
     }
 
     /// The puzzle of `id`'s level, symmetry and seed, under the order's variant if any (then
     /// with the constraints it is played by).
-    fn generate(
-        &self,
-        id: PuzzleId,
-        interrupt: &mut impl Interrupt,
-    ) -> Result<(GeneratedGrid, Option<Constraints>), Interrupted> {
+    fn generate(&self, id: PuzzleId, interrupt: &mut impl Interrupt) -> Result<Generated, Interrupted> {
         let Some((preset, constraints)) = &self.variant else {
-            return Ok((AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, interrupt)?, None));
+            return Puzzle::generate(id.shape, id.level, id.symmetry, id.seed, interrupt);
         };
-        let made =
-            variants::generate::generate(id.shape, *preset, constraints, id.level, id.symmetry, id.seed, interrupt)?;
+        let made = Puzzle::generate_variant(id.shape, *preset, constraints, id.level, id.symmetry, id.seed, interrupt)?;
         // The caller checked that the rules have grids (`offers`); a short search that finds
         // none after all ends the order as a deadline would.
-        let made = made.map_err(|_| Interrupted)?;
-        let (puzzle, solution) = (AnyGrid::from(made.puzzle), AnyGrid::from(made.solution));
-        Ok((GeneratedGrid { puzzle, solution, rating: made.rating }, Some(made.constraints)))
+        made.map_err(|_| Interrupted)
     }
 
     /// `generated` with solution values given back in blank cells (symmetric partners together,
@@ -436,11 +428,10 @@ impl Order {
     /// the puzzle easier, which the new rating says (and [`Order::judge`] then weighs).
     fn with_givens_back(
         &self,
-        generated: GeneratedGrid,
-        constraints: Option<&Constraints>,
+        generated: Generated,
         random: &mut SplitMix64,
         interrupt: &mut impl Interrupt,
-    ) -> Result<GeneratedGrid, Interrupted> {
+    ) -> Result<Generated, Interrupted> {
         let (size, fewest) = (self.shape.size(), self.givens.0);
         let mut cells = generated.puzzle.cells().to_vec();
         let mut givens = cells.iter().filter(|&&value| value != 0).count();
@@ -461,20 +452,20 @@ impl Order {
             }
         }
         let grid = Grid::new(self.shape, cells).expect("solution values fit the shape");
-        let rating = match constraints {
-            None => AnyGrid::from(grid.clone()).rate_with(None, &generated.solution, interrupt)?,
+        let rating = match &generated.constraints {
+            None => Puzzle::Classic(AnyGrid::from(grid.clone())).rate_with(None, &generated.solution, interrupt)?,
             Some(constraints) => {
                 // The made constraints hold the preset's already.
                 let variant = Variant::new(self.shape, None, constraints).expect("made constraints fit the grid");
-                let solution = variants::sized(&generated.solution);
+                let solution = Grid::from(generated.solution.clone());
                 rate_in(Book::Variant(&variant), &grid, None, &solution, interrupt)?
             }
         };
-        Ok(GeneratedGrid { puzzle: AnyGrid::from(grid), rating, ..generated })
+        Ok(Generated { puzzle: AnyGrid::from(grid), rating, ..generated })
     }
 
     /// Whether `generated` meets the order; if not, counts the first wish it missed.
-    fn judge(&self, generated: &GeneratedGrid, missed: &mut Missed) -> bool {
+    fn judge(&self, generated: &Generated, missed: &mut Missed) -> bool {
         let rating = generated.rating.rating;
         let used = |wanted: Technique| generated.rating.techniques.iter().any(|used| used.technique == wanted);
         let count = |tally: &mut Vec<(Technique, u32)>, technique: Technique| match tally
@@ -531,7 +522,7 @@ mod tests {
         let givens = made.generated.puzzle.cells().iter().filter(|&&value| value != 0).count();
         assert!((20..=30).contains(&givens));
         let id = made.id.expect("no givens were given back");
-        let again = AnyGrid::generate(id.shape, id.level, id.symmetry, id.seed, &mut Never).unwrap();
+        let again = Puzzle::generate(id.shape, id.level, id.symmetry, id.seed, &mut Never).unwrap();
         assert_eq!(again, made.generated);
         // The same order and seed, the same puzzle.
         assert_eq!(wanted.make(11, &mut Never).unwrap(), made);
@@ -560,7 +551,7 @@ mod tests {
             // Still one solution, the one answered, and rated anew.
             let solution = crate::solver::classify(&puzzle.to_string().parse().unwrap(), &mut Never).unwrap();
             assert_eq!(solution.unique().map(AnyGrid::Classic).ok(), Some(made.generated.solution.clone()));
-            assert_eq!(made.generated.rating, puzzle.rate(&mut Never).unwrap().unwrap());
+            assert_eq!(made.generated.rating, Puzzle::Classic(puzzle.clone()).rate(&mut Never).unwrap().unwrap());
             assert_eq!(made.generated.rating.level, Level::Easy);
             assert_eq!(made.id, None, "the id would make the sparser puzzle");
         }
@@ -670,13 +661,13 @@ mod tests {
         let wanted = Order { level: Level::Medium, rating: (2.0, 3.4), givens: (30, 36), variant: x, ..order() };
         wanted.check().unwrap();
         let made = wanted.make(5, &mut Never).unwrap();
-        let constraints = made.constraints.clone().expect("a variant's constraints");
+        let constraints = made.generated.constraints.clone().expect("a variant's constraints");
         assert_eq!(constraints.diagonals, Some(crate::variants::Diagonals::Both));
         assert_eq!(made.id, None, "a variant puzzle has no id");
         let givens = made.generated.puzzle.cells().iter().filter(|&&value| value != 0).count();
         assert!((30..=36).contains(&givens), "{givens}");
         // One solution under the diagonals, the one answered, and the rating the variant's logic gives.
-        let puzzle = crate::variants::Puzzle::new(made.generated.puzzle.clone(), None, &constraints).unwrap();
+        let puzzle = Puzzle::new(made.generated.puzzle.clone(), None, &constraints).unwrap();
         let verdict = puzzle.classify(&mut Never).unwrap();
         assert_eq!(verdict.unique().ok(), Some(made.generated.solution.clone()));
         let rating = puzzle.rate(&mut Never).unwrap().unwrap();

@@ -5,28 +5,32 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::Board;
 use crate::board::bitboards::{BOX_CELLS, Bitboards, COLUMN_SPREAD};
-use crate::position::{Cell, Digit};
+use crate::position::Cell;
 pub use sudokud_model::unit::{Unit, Units};
 
-/// A given that shares its digit with another given in one or more units.
+/// A given that shares its value with another given in one or more units (a variant's
+/// constraints among them), on a grid of any size.
 ///
 /// Serialized as one object, `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, with the
-/// cell's row and column 0-based.
+/// cell's row and column 0-based and the value as a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conflict {
-    /// The cell of the given.
-    pub cell: Cell,
-    /// The repeated digit.
-    pub digit: Digit,
-    /// The units in which the digit repeats.
+    /// The given's row, 0-based.
+    pub row: usize,
+    /// The given's column, 0-based.
+    pub col: usize,
+    /// The repeated value, 1 to N.
+    pub value: u8,
+    /// The units in which the value repeats.
     pub units: Units,
 }
 
 impl Serialize for Conflict {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut object = serializer.serialize_struct("Conflict", 4)?;
-        self.cell.serialize_fields(&mut object)?;
-        object.serialize_field("digit", &self.digit)?;
+        object.serialize_field("row", &self.row)?;
+        object.serialize_field("col", &self.col)?;
+        object.serialize_field("digit", &self.value)?;
         object.serialize_field("units", &self.units)?;
         object.end()
     }
@@ -34,13 +38,13 @@ impl Serialize for Conflict {
 
 /// The result of checking a board against the rules.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Validation<C = Conflict> {
+pub struct Validation {
     /// No digit repeats in any row, column or box.
     pub valid: bool,
     /// No cell is blank.
     pub complete: bool,
     /// Every conflicting cell, in row-major order.
-    pub conflicts: Vec<C>,
+    pub conflicts: Vec<Conflict>,
 }
 
 /// Checks `board` against the rules.
@@ -113,7 +117,8 @@ pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) ->
             let units = Units::from_bits(bit(rows, Units::ROW) | bit(columns, Units::COLUMN) | bit(boxes, Units::BOX));
             // A band is 27 cells, row-major like the board.
             let cell = Cell::at(27 * band + pos as usize);
-            conflicts.push(Conflict { cell, digit: Digit::of(board.cells()[cell.index()]), units });
+            let (row, col) = (cell.row().into(), cell.col().into());
+            conflicts.push(Conflict { row, col, value: board.cells()[cell.index()], units });
         }
     }
     conflicts
@@ -126,7 +131,7 @@ mod tests {
     const LEETCODE_36: &str = crate::board::EXAMPLE_PUZZLE;
 
     fn conflict(row: u8, col: u8, digit: u8, units: Units) -> Conflict {
-        Conflict { cell: Cell::new(row, col).unwrap(), digit: Digit::new(digit).unwrap(), units }
+        Conflict { row: row.into(), col: col.into(), value: digit, units }
     }
 
     fn with(line: &str, index: usize, digit: u8) -> Board {

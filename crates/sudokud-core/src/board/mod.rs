@@ -6,6 +6,6 @@ pub(crate) mod bitboards;
 mod json;
 mod shuffle;
 
-pub use json::{FormattedBoard, FormattedGrid, JsonBoard};
+pub use json::{FormattedGrid, JsonBoard};
 pub use shuffle::Shuffle;
 pub use sudokud_model::board::*;

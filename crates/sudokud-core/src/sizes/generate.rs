@@ -19,7 +19,7 @@ use crate::solver::{Interrupt, Interrupted};
 
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// The puzzle: one solution, its givens in the asked symmetry.
     pub puzzle: Grid,
     /// Its solution.
@@ -46,7 +46,7 @@ pub fn levels(shape: Shape) -> &'static [Level] {
 /// A puzzle of `shape` and `level` from `seed`, each blanking checked as the module says, which
 /// `interrupt` may stop. A level not in [`levels`] may never be found: the search goes on until
 /// `interrupt` stops it.
-pub fn generate(
+pub(crate) fn generate(
     shape: Shape,
     level: Level,
     symmetry: Symmetry,

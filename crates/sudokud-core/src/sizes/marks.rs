@@ -388,7 +388,8 @@ impl Serialize for Cell<'_> {
 mod tests {
     use super::*;
     use crate::board::{EXAMPLE_PUZZLE, EXAMPLE_SOLUTION};
-    use crate::variants::{Constraints, Preset, Puzzle};
+    use crate::puzzle::Puzzle;
+    use crate::variants::{Constraints, Preset};
 
     fn classic(line: &str) -> Puzzle {
         Puzzle::new(AnyGrid::parse(line, None).unwrap(), None, &Constraints::default()).unwrap()

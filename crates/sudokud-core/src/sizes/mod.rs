@@ -4,7 +4,7 @@
 //! ([`Shape`]); its cells hold 1 to N, written `1`-`9` then `A`-`P` ([`Grid`]). The classic 9x9
 //! grid is one of them, and [`Grid`] converts to and from [`Board`](crate::board::Board), whose
 //! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
-//! [`AnyGrid`] is either, and sends each to its solver.
+//! [`AnyGrid`] is either; [`Puzzle`](crate::puzzle::Puzzle) sends each to its solver.
 
 pub(crate) mod any;
 mod cdcl;
@@ -18,7 +18,7 @@ pub mod solver;
 
 pub(crate) use sudokud_model::{grid, layout, shape};
 
-pub use any::{AnyGrid, Explained, GeneratedGrid, NotOffered};
+pub use any::AnyGrid;
 pub use marks::{
     JsonMarks, Marked, Marks, MarksError, Mistake, MistakeKind, NotFromGivens, check_givens, wrong_entries,
 };

@@ -1,47 +1,10 @@
 //! The rules on grids of any shape (LeetCode 36 semantics, as [`crate::rules`] for 9x9): no
 //! value may repeat among the filled cells of a row, a column or a box.
 
-use serde::ser::{Serialize, SerializeStruct, Serializer};
-
 use super::grid::Grid;
 use super::layout::Layout;
 use crate::position::HouseKind;
-use crate::rules::Units;
-
-/// A given that shares its value with another given in one or more units.
-///
-/// Serialized as the 9x9 [`Conflict`](crate::rules::Conflict) is,
-/// `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, 0-based, with the value as a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict {
-    /// The given's row, 0-based.
-    pub row: usize,
-    /// The given's column, 0-based.
-    pub col: usize,
-    /// The repeated value, 1 to N.
-    pub value: u8,
-    /// The units in which the value repeats.
-    pub units: Units,
-}
-
-impl Serialize for Conflict {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut object = serializer.serialize_struct("Conflict", 4)?;
-        object.serialize_field("row", &self.row)?;
-        object.serialize_field("col", &self.col)?;
-        object.serialize_field("digit", &self.value)?;
-        object.serialize_field("units", &self.units)?;
-        object.end()
-    }
-}
-
-/// A conflict of the 9x9 board, with its typed cell and digit as plain numbers.
-impl From<crate::rules::Conflict> for Conflict {
-    fn from(conflict: crate::rules::Conflict) -> Conflict {
-        let crate::rules::Conflict { cell, digit, units } = conflict;
-        Conflict { row: cell.row().into(), col: cell.col().into(), value: digit.get(), units }
-    }
-}
+use crate::rules::{Conflict, Units};
 
 /// Every filled cell whose value also appears elsewhere in its row, column or box, in row-major
 /// order. Empty (and not allocated) exactly when the grid is valid.

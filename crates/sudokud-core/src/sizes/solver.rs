@@ -33,10 +33,11 @@ use std::sync::OnceLock;
 
 use super::grid::Grid;
 use super::layout::Layout;
-use super::rules::{Conflict, conflicts};
+use super::rules::conflicts;
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{cdcl, lanes, small};
 use crate::random::SplitMix64;
+use crate::rules::Conflict;
 use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL, Verdict};
 
 /// Solutions counted up to a limit.

@@ -14,14 +14,14 @@ use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
-use crate::sizes::generate::blank_cells;
+use crate::sizes::generate::{blank_cells, levels as levels_of};
 use crate::sizes::logic::{Book, rate_in, solves_within_in};
-use crate::sizes::{AnyGrid, Grid, Shape};
+use crate::sizes::{Grid, Shape};
 use crate::solver::{Interrupt, Interrupted};
 
 /// A generated variant puzzle.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GeneratedVariant {
+pub(crate) struct GeneratedVariant {
     /// The givens, one solution under the constraints.
     pub puzzle: Grid,
     /// The solution.
@@ -31,9 +31,11 @@ pub struct GeneratedVariant {
     pub constraints: Constraints,
     /// Its rating, of the level asked for.
     pub rating: Rating,
+    /// Solved grids (and made regions) tried, this one included.
+    pub attempts: u32,
 }
 
-/// The levels generated for a variant at `shape`: those the shape offers ([`AnyGrid::levels`])
+/// The levels generated for a variant at `shape`: those the shape offers ([`levels_of`])
 /// that every try reached within the default one-second solve timeout (docs/variants.md; seeds 0-9
 /// at 9x9 and above, 0-4 at 6x6). Expert rests on the chains (XY-Wing, X- and XY-chains) and is
 /// offered for lines and regions, not for killer cages (5 of 10 tries missed 3 s at 9x9) nor for
@@ -43,7 +45,7 @@ pub struct GeneratedVariant {
 /// their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a
 /// solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above
 /// 9x9, the levels every kind of rule present allows, each kind measured alone.
-pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
+pub(crate) fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     if shape.size() > 9 {
         return levels_above_9x9(shape, preset, constraints, non_consecutive);
@@ -60,7 +62,7 @@ pub fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -
     } else {
         &Level::ALL
     };
-    AnyGrid::levels(shape).iter().copied().filter(|level| offered.contains(level)).collect()
+    levels_of(shape).iter().copied().filter(|level| offered.contains(level)).collect()
 }
 
 /// Whether the variant has killer cages.
@@ -117,16 +119,18 @@ fn levels_above_9x9(
     if has_unmeasured(constraints) {
         kinds.push(&[]);
     }
-    AnyGrid::levels(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
+    levels_of(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
 }
 
-/// Why [`generate`] does not take a request.
+/// Why [`Puzzle::generate_variant`](crate::puzzle::Puzzle::generate_variant) does not take a
+/// request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
-    /// The constraints do not fit the grid (see [`check`]).
+    /// The constraints do not fit the grid.
     #[error(transparent)]
     Constraints(#[from] ConstraintError),
-    /// The variant is not generated at the size (see [`levels`]).
+    /// The variant is not generated at the size (see
+    /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error(
         "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
@@ -136,7 +140,8 @@ pub enum Refused {
         /// The grid's size.
         size: usize,
     },
-    /// The level is not offered for the variant (see [`levels`]).
+    /// The level is not offered for the variant (see
+    /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error("{level} puzzles are not offered for {variant} at {size}x{size}; its levels are {levels}")]
     Level {
         /// The level asked for.
@@ -151,7 +156,12 @@ pub enum Refused {
 }
 
 /// Whether [`generate`] takes these rules ([`check`]) and this level ([`levels`]).
-pub fn offers(shape: Shape, preset: Option<Preset>, constraints: &Constraints, level: Level) -> Result<(), Refused> {
+pub(crate) fn offers(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+    level: Level,
+) -> Result<(), Refused> {
     check(shape, preset, constraints)?;
     let levels = levels(shape, preset, constraints);
     let variant = preset.map_or_else(|| "these constraints".to_owned(), |preset| preset.to_string());
@@ -170,7 +180,7 @@ pub fn offers(shape: Shape, preset: Option<Preset>, constraints: &Constraints, l
 /// module says; `interrupt` stops the search (a level the rules cannot reach is searched until
 /// it does). The constraints are checked first, as [`Variant::new`] checks them, except that a
 /// jigsaw may come without regions and a killer without cages.
-pub fn generate(
+pub(crate) fn generate(
     shape: Shape,
     preset: Option<Preset>,
     constraints: &Constraints,
@@ -185,7 +195,7 @@ pub fn generate(
     let mut random = SplitMix64(seed);
     let (make_regions, make_cages) = made_here(preset, constraints);
     let base_preset = if make_regions || make_cages { None } else { preset };
-    loop {
+    for attempts in 1.. {
         let mut rules = constraints.clone();
         if make_regions {
             rules.regions = Some(Regions::random(shape, &mut random));
@@ -224,9 +234,10 @@ pub fn generate(
         let rating = rate_in(book, &puzzle, None, &solution, interrupt)?;
         if rating.level == level {
             let constraints = variant.constraints().clone();
-            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating }));
+            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating, attempts }));
         }
     }
+    unreachable!("the attempts never run out")
 }
 
 /// Guesses a solved grid for made regions (or the check that one exists) may take before other
@@ -276,7 +287,7 @@ fn made_here(preset: Option<Preset>, constraints: &Constraints) -> (bool, bool) 
 
 /// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them
 /// (a jigsaw may come without regions and a killer without cages). Cheap: no search.
-pub fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+pub(crate) fn check(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
     base_variant(shape, preset, constraints).map(drop)
 }
 
@@ -290,7 +301,7 @@ fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints)
 /// Whether some solved grid keeps these rules, as far as a short search can tell (a few
 /// milliseconds; combinations such as a 4x4 anti-king X grid have none): [`generate`] asks it
 /// first, and the command line before it starts.
-pub fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
+pub(crate) fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
     let variant = base_variant(shape, preset, constraints)?;
     if made_here(preset, constraints).0 {
         return Ok(());

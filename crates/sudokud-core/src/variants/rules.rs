@@ -1,8 +1,8 @@
 //! The rules of a variant grid: which filled cells break which constraint.
 
 use super::variant::Variant;
+use crate::rules::Conflict;
 use crate::sizes::Grid;
-use crate::sizes::rules::Conflict;
 
 /// Every filled cell that breaks a rule, in row-major order, each with the rules it breaks: a
 /// digit repeated in a house (a row, a column, a box or region, a diagonal, an extra region), a
