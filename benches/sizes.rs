@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use sudokud::generate::Symmetry;
 use sudokud::logic::Level;
 use sudokud::puzzle::Puzzle;
-use sudokud::sizes::{Grid, SIZES, Shape, solver};
+use sudokud::search::count_grid;
+use sudokud::sizes::{Grid, SIZES, Shape};
 use sudokud::solver::{Deadline, Never};
 
 /// Seeds per size and level in the generation table.
@@ -53,7 +54,7 @@ fn read_data(name: &str) -> impl Iterator<Item = &'static str> {
 
 fn row(label: &str, puzzles: &[Grid], passes: usize) {
     let solve = |puzzle: &Grid| {
-        black_box(solver::count_solutions(black_box(puzzle), 2, &mut Never).expect("Never interrupts"));
+        black_box(count_grid(black_box(puzzle), 2, &mut Never).expect("Never interrupts"));
     };
     let (median, p99, max) = timing::spread(timing::median_times(puzzles, passes, solve));
     let n = puzzles.len();

@@ -1405,7 +1405,7 @@ mod tests {
             let puzzle = Grid::parse(fields[0], None).unwrap();
             let solution = Grid::parse(fields[1], None).unwrap();
             assert_eq!(puzzle.shape(), job.shape);
-            let count = sizes::solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+            let count = crate::search::count_grid(&puzzle, 2, &mut Never).unwrap();
             assert_eq!((count.solutions, count.first), (1, Some(solution)));
         }
     }

@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudokud::sizes::{Grid, Shape, rules, solver};
+use sudokud::search::classify_grid;
+use sudokud::sizes::{Grid, Shape, rules};
 use sudokud::solver::{PollBudget, Verdict};
 
 fuzz_target!(|data: &[u8]| {
@@ -15,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(Grid::parse(&puzzle.to_string(), Some(puzzle.shape())).as_ref(), Ok(&puzzle), "text round trip");
 
     let conflicts = rules::conflicts(&puzzle);
-    let Ok(verdict) = solver::classify(&puzzle, &mut PollBudget(u32::from(polls % 8) + 1)) else { return };
+    let Ok(verdict) = classify_grid(&puzzle, &mut PollBudget(u32::from(polls % 8) + 1)) else { return };
     match &verdict {
         Verdict::Unique(solution) | Verdict::Multiple(solution) => {
             assert!(conflicts.is_empty(), "a solution despite conflicting givens");

@@ -808,7 +808,7 @@ async fn a_generate_batch_takes_what_generate_takes() {
     for (index, line) in lines.iter().enumerate() {
         assert_eq!(line["seed"], sudokud::generate::batch_seed(first, index as u64), "{line}");
         let puzzle = sudokud::sizes::Grid::parse(line["puzzle"].as_str().unwrap(), None).unwrap();
-        let count = sudokud::sizes::solver::count_solutions(&puzzle, 2, &mut sudokud::solver::Never).unwrap();
+        let count = sudokud::search::count_grid(&puzzle, 2, &mut sudokud::solver::Never).unwrap();
         assert_eq!(count.solutions, 1, "{line}");
     }
 }

@@ -2,7 +2,8 @@
 //! answer checked against the solution an independent SAT solver found, and property tests at
 //! every shape up to 12x12.
 
-use sudokud::sizes::{Grid, rules, solver};
+use sudokud::search::count_grid;
+use sudokud::sizes::{Grid, rules};
 use sudokud::solver::Never;
 
 use crate::common::data_dir;
@@ -28,7 +29,7 @@ fn every_25x25_puzzle_has_the_one_solution_the_sat_solver_found() {
     assert_eq!(pairs.len(), 42);
     for (puzzle, solution) in pairs {
         assert_eq!(puzzle.size(), 25);
-        let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+        let count = count_grid(&puzzle, 2, &mut Never).unwrap();
         assert_eq!(count.solutions, 1, "{puzzle}");
         assert_eq!(count.first.as_ref(), Some(&solution), "{puzzle}");
     }
@@ -44,7 +45,7 @@ fn minimal_25x25_puzzles_have_the_one_solution_the_sat_solver_found() {
     assert_eq!(pairs.len(), 18);
     for index in [2, 16, 17] {
         let (puzzle, solution) = &pairs[index];
-        let count = solver::count_solutions(puzzle, 2, &mut Never).unwrap();
+        let count = count_grid(puzzle, 2, &mut Never).unwrap();
         assert_eq!(count.solutions, 1, "#{index} {puzzle}");
         assert_eq!(count.first.as_ref(), Some(solution), "#{index} {puzzle}");
     }
@@ -61,7 +62,7 @@ fn every_generated_benchmark_puzzle_has_one_solution() {
         assert_eq!(puzzles.len(), 50, "{}", path.display());
         for puzzle in puzzles {
             assert_eq!(puzzle.size(), size, "{puzzle}");
-            let count = solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+            let count = count_grid(&puzzle, 2, &mut Never).unwrap();
             assert_eq!(count.solutions, 1, "{puzzle}");
             let solution = count.first.expect("a solution");
             assert!(solution.is_complete() && rules::conflicts(&solution).is_empty(), "{puzzle}");
@@ -78,7 +79,8 @@ mod properties {
 
     use proptest::prelude::*;
     use sudokud::generate::Symmetry;
-    use sudokud::sizes::{Grid, Shape, generate, rules, solver};
+    use sudokud::search::{classify_grid, count_grid};
+    use sudokud::sizes::{Grid, Shape, generate, rules};
     use sudokud::solver::{Never, Verdict};
 
     /// One of the shapes up to 12x12, where every search here stays short.
@@ -122,7 +124,7 @@ mod properties {
 
         #[test]
         fn every_verdict_agrees_with_the_rules((puzzle, original) in puzzle()) {
-            match solver::classify(&puzzle, &mut Never).unwrap() {
+            match classify_grid(&puzzle, &mut Never).unwrap() {
                 Verdict::Unique(solution) => {
                     prop_assert!(solves(&puzzle, &solution));
                     // A puzzle the generated solution still solves has no other.
@@ -151,8 +153,8 @@ mod properties {
 
         #[test]
         fn a_count_is_capped_by_its_limit_and_only_grows_with_it((puzzle, _) in puzzle(), limit in 1usize..4) {
-            let smaller = solver::count_solutions(&puzzle, limit, &mut Never).unwrap();
-            let larger = solver::count_solutions(&puzzle, limit + 1, &mut Never).unwrap();
+            let smaller = count_grid(&puzzle, limit, &mut Never).unwrap();
+            let larger = count_grid(&puzzle, limit + 1, &mut Never).unwrap();
             prop_assert!(smaller.solutions <= limit);
             prop_assert!(smaller.solutions <= larger.solutions);
             prop_assert_eq!(smaller.first, larger.first, "the first solution does not depend on the limit");

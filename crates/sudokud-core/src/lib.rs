@@ -38,6 +38,7 @@ pub mod order;
 pub mod puzzle;
 pub mod puzzle_id;
 pub mod rules;
+pub mod search;
 pub mod sizes;
 pub mod solver;
 pub mod variants;

@@ -13,10 +13,11 @@ use crate::board::Board;
 use crate::generate::{self, Symmetry};
 use crate::logic::{self, Level, Rating};
 use crate::rules::{self, Conflict, Validation};
+use crate::search::{self, Target};
 use crate::sizes::layout::Layout;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::{self, AnyGrid, Grid, Marked, Marks, Shape, wrong_entries};
-use crate::solver::{self, Interrupt, Interrupted, Progress, Unanswerable, Verdict};
+use crate::solver::{Interrupt, Interrupted, Progress, Unanswerable, Verdict};
 use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{self, ConstraintError, Constraints, Preset, Variant};
 
@@ -137,7 +138,7 @@ impl Puzzle {
     }
 
     /// What the puzzle is: conflicting, unsolvable, unique or multiple (see
-    /// [`solver::classify`]); a variant's conflicts name the constraints they break.
+    /// [`search::classify_from`]); a variant's conflicts name the constraints they break.
     pub fn classify(&self, interrupt: &mut impl Interrupt) -> Result<Verdict<AnyGrid>, Interrupted> {
         self.classify_from(&mut Progress::default(), interrupt)
     }
@@ -150,30 +151,11 @@ impl Puzzle {
         progress: &mut Progress,
         interrupt: &mut impl Interrupt,
     ) -> Result<Verdict<AnyGrid>, Interrupted> {
-        Ok(match self {
-            Puzzle::Classic(AnyGrid::Classic(board)) => {
-                with_solution_as(solver::classify_from(board, progress, interrupt)?, AnyGrid::Classic)
-            }
-            Puzzle::Classic(AnyGrid::Sized(grid)) => {
-                with_solution_as(sizes::solver::classify(grid, interrupt)?, AnyGrid::Sized)
-            }
-            Puzzle::Variant(puzzle) => {
-                let count = variants::solver::count_solutions(&puzzle.0, &puzzle.1, 2, interrupt)?;
-                // A variant's 9x9 solution is the classic board.
-                match (count.solutions, count.first) {
-                    (1, Some(solution)) => Verdict::Unique(AnyGrid::from(solution)),
-                    (_, Some(solution)) => Verdict::Multiple(AnyGrid::from(solution)),
-                    (_, None) => {
-                        let conflicts = self.conflicts();
-                        if conflicts.is_empty() { Verdict::Unsolvable } else { Verdict::Conflicting(conflicts) }
-                    }
-                }
-            }
-        })
+        search::classify_from(self.target(), progress, interrupt, || self.conflicts())
     }
 
     /// The number of solutions up to `limit`, or the conflicting cells of a puzzle without any
-    /// (see [`solver::count_or_conflicts`]).
+    /// (see [`search::count_from`]).
     pub fn count(
         &self,
         limit: usize,
@@ -190,18 +172,17 @@ impl Puzzle {
         progress: &mut Progress,
         interrupt: &mut impl Interrupt,
     ) -> Result<Result<usize, Vec<Conflict>>, Interrupted> {
-        let solutions = match self {
-            Puzzle::Classic(AnyGrid::Classic(board)) => {
-                return Ok(solver::count_or_conflicts(board, limit, progress, interrupt)?.map(|count| count.solutions));
-            }
-            Puzzle::Classic(AnyGrid::Sized(grid)) => sizes::solver::count_solutions(grid, limit, interrupt)?.solutions,
-            Puzzle::Variant(puzzle) => {
-                variants::solver::count_solutions(&puzzle.0, &puzzle.1, limit, interrupt)?.solutions
-            }
-        };
-        // Conflicts are looked for only when the search finds nothing.
-        let conflicts = if solutions == 0 { self.conflicts() } else { Vec::new() };
-        Ok(if conflicts.is_empty() { Ok(solutions) } else { Err(conflicts) })
+        let count = search::count_from(self.target(), limit, progress, interrupt, || self.conflicts())?;
+        Ok(count.map(|count| count.solutions))
+    }
+
+    /// What the search runs on.
+    fn target(&self) -> Target<'_> {
+        match self {
+            Puzzle::Classic(AnyGrid::Classic(board)) => Target::Classic(board),
+            Puzzle::Classic(AnyGrid::Sized(grid)) => Target::Grid(grid),
+            Puzzle::Variant(puzzle) => Target::Variant(&puzzle.0, &puzzle.1),
+        }
     }
 
     /// The givens that break the rules, the variant's included.
@@ -530,16 +511,6 @@ impl Puzzle {
             rating: made.rating,
             attempts: made.attempts,
         }))
-    }
-}
-
-/// `verdict` with its solution as `wrap` makes it.
-fn with_solution_as<B>(verdict: Verdict<B>, wrap: impl Fn(B) -> AnyGrid) -> Verdict<AnyGrid> {
-    match verdict {
-        Verdict::Conflicting(conflicts) => Verdict::Conflicting(conflicts),
-        Verdict::Unsolvable => Verdict::Unsolvable,
-        Verdict::Unique(solution) => Verdict::Unique(wrap(solution)),
-        Verdict::Multiple(solution) => Verdict::Multiple(wrap(solution)),
     }
 }
 

@@ -179,8 +179,8 @@ pub fn solve_until(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Out
 /// What a puzzle is: the one decision behind every answer to "solve this" or "explain this",
 /// over HTTP or on the command line.
 ///
-/// The same for grids of every size ([`crate::sizes::solver::classify`]), with their own board
-/// and conflict types.
+/// The same for puzzles of every shape and variant ([`crate::search::classify_from`]), whose
+/// solutions are [`crate::sizes::AnyGrid`]s.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict<B = Board, C = Conflict> {
     /// Givens repeat a digit in a row, column or box, so there is no solution.

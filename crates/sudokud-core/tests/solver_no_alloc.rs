@@ -76,13 +76,14 @@ fn solving_and_counting_allocate_nothing() {
 #[test]
 fn the_sizes_solver_allocates_only_the_solution_it_returns() {
     use sudokud_core::generate::Symmetry;
-    use sudokud_core::sizes::{Shape, generate, solver as sizes_solver};
+    use sudokud_core::search::count_grid;
+    use sudokud_core::sizes::{Shape, generate};
     for shape in Shape::all().filter(|shape| shape.size() <= 12) {
         let (puzzle, _) = generate::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
         // The first search of a thread grows its buffer of saved states; later ones reuse it.
-        sizes_solver::count_solutions(&puzzle, 2, &mut Never).unwrap();
+        count_grid(&puzzle, 2, &mut Never).unwrap();
         let allocations = allocations_during(|| {
-            std::hint::black_box(sizes_solver::count_solutions(&puzzle, 2, &mut Never).unwrap());
+            std::hint::black_box(count_grid(&puzzle, 2, &mut Never).unwrap());
         });
         assert_eq!(allocations, 1, "{shape}: only the solution's cells");
     }

@@ -33,57 +33,41 @@ use std::sync::OnceLock;
 
 use super::grid::Grid;
 use super::layout::Layout;
-use super::rules::conflicts;
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{cdcl, lanes, small};
 use crate::random::SplitMix64;
-use crate::rules::Conflict;
-use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL, Verdict};
+use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL};
 
-/// Solutions counted up to a limit.
+/// Solutions counted up to a limit, the first found kept: what every search but the classic 9x9
+/// one answers (that one's own is [`crate::solver::Count`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Count {
+pub struct Count<G = Grid> {
     /// Number of solutions found, never more than the limit asked for.
     pub solutions: usize,
     /// The first solution found, if any.
-    pub first: Option<Grid>,
+    pub first: Option<G>,
 }
 
-/// Counts the solutions of `puzzle`, stopping as soon as `limit` are found, unless `interrupt`
-/// stops it first. Repeated givens simply make a puzzle without solutions.
-///
-/// An attempt that goes `RESTART_GUESSES` (16,384) guesses without a solution starts over on a
-/// copy of the puzzle with its digits relabeled (whose solutions map back one to one), which sends the
-/// search down other branches first, with twice the allowance each time: a wrong early turn into
-/// a large empty subtree costs at most as much as the attempt that finally succeeds.
-pub fn count_solutions(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
-    if interrupt.should_stop() {
-        return Err(Interrupted);
-    }
-    if limit == 0 {
-        return Ok(Count { solutions: 0, first: None });
-    }
-    // The state is sized for the grid's class, so a small grid does not clear (or copy on a
-    // guess) the arrays of a 25x25 one; up to 64 cells, a digit's places fit one word.
-    let cells = puzzle.shape().cells();
-    if cells == 16 {
-        Ok(count_among_all_4x4_grids(puzzle, limit))
-    } else if cells <= small::MAX_CELLS {
-        count_small(puzzle, limit, interrupt)
-    } else if puzzle.size() <= lanes::MAX_SIZE {
-        count_lanes(puzzle, limit, interrupt)
-    } else {
-        count_large(puzzle, limit, interrupt)
+impl<G> Count<G> {
+    /// The count with its solution in another form.
+    pub fn map<H>(self, form: impl FnOnce(G) -> H) -> Count<H> {
+        Count { solutions: self.solutions, first: self.first.map(form) }
     }
 }
 
-/// [`count_solutions`] for 20x20 and 25x25 grids: the look-ahead search for at most
-/// [`LOOK_AHEAD_GUESSES`] guesses, then clause learning (`sizes/cdcl.rs`) from the start. Side by
+/// The most cells [`count_small`] takes.
+pub(crate) const SMALL_CELLS: usize = small::MAX_CELLS;
+
+/// The most digits [`count_lanes`] takes.
+pub(crate) const LANES_SIZE: usize = lanes::MAX_SIZE;
+
+/// Counts the solutions of a 20x20 or 25x25 `puzzle` (see [`crate::search::count_grid`]): the
+/// look-ahead search for at most [`LOOK_AHEAD_GUESSES`] guesses, then clause learning (`sizes/cdcl.rs`) from the start. Side by
 /// side on one host, the look-ahead was faster on every generated puzzle (a tenth of the time)
 /// and on most of Gecode's minimal 25x25 puzzles it finishes; past a few thousand guesses, where
 /// its heavy tail starts, clause learning did as well or better (Gecode #10: 9.5 s against
 /// 13.1 s; #4: 14.9 s each).
-fn count_large(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
+pub(crate) fn count_large(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
     let labels = relabeling(puzzle.size(), 0);
     let mut search = Search::<_, MAX_CELLS>::new(puzzle.shape(), limit, u32::MAX, &mut *interrupt);
     search.budget = LOOK_AHEAD_GUESSES;
@@ -154,10 +138,10 @@ fn all_4x4() -> &'static All4x4 {
     })
 }
 
-/// [`count_solutions`] for a 4x4 puzzle: the solved grids that keep its givens, as the
+/// [`crate::search::count_grid`] for a 4x4 puzzle: the solved grids that keep its givens, as the
 /// intersection of one precomputed set per given (five words each). A search would spend more
 /// setting up than these few instructions take.
-fn count_among_all_4x4_grids(puzzle: &Grid, limit: usize) -> Count {
+pub(crate) fn count_among_all_4x4_grids(puzzle: &Grid, limit: usize) -> Count {
     let all = all_4x4();
     let mut fits: GridSet = [u64::MAX, u64::MAX, u64::MAX, u64::MAX, (1 << (288 - 256)) - 1];
     for (cell, &value) in puzzle.cells().iter().enumerate() {
@@ -175,17 +159,17 @@ fn count_among_all_4x4_grids(puzzle: &Grid, limit: usize) -> Count {
     Count { solutions: solutions.min(limit), first }
 }
 
-/// [`count_solutions`] for a grid of at most 64 cells, a digit's places in one word.
-fn count_small(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
+/// [`crate::search::count_grid`] for a grid of at most 64 cells, a digit's places in one word.
+pub(crate) fn count_small(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
     with_restarts(puzzle, limit, interrupt, |attempt| small::attempt(puzzle.shape(), puzzle.cells(), attempt))
 }
 
-/// [`count_solutions`] for a grid of 9 to 16 digits, a digit's places in 16 lanes of 16 bits.
-fn count_lanes(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
+/// [`crate::search::count_grid`] for a grid of 9 to 16 digits, a digit's places in 16 lanes of 16 bits.
+pub(crate) fn count_lanes(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
     with_restarts(puzzle, limit, interrupt, |attempt| lanes::attempt(puzzle.shape(), puzzle.cells(), attempt))
 }
 
-/// [`count_solutions`] by the look-ahead search (20x20 and 25x25 grids): the reference the
+/// [`crate::search::count_grid`] by the look-ahead search (20x20 and 25x25 grids): the reference the
 /// clause-learning search is tested against.
 #[cfg(test)]
 pub(super) fn count_by_look_ahead(
@@ -196,7 +180,7 @@ pub(super) fn count_by_look_ahead(
     count_in::<MAX_CELLS>(puzzle, limit, interrupt)
 }
 
-/// [`count_solutions`] with state for up to `CAP` cells.
+/// [`crate::search::count_grid`] with state for up to `CAP` cells.
 #[cfg(test)]
 fn count_in<const CAP: usize>(
     puzzle: &Grid,
@@ -206,20 +190,14 @@ fn count_in<const CAP: usize>(
     search_in::<CAP>(puzzle, limit, true, interrupt)
 }
 
-/// The first solution of a first row: what generation makes its solved grids from. Where the
-/// look-ahead would choose its guesses (20x20, 25x25) the search here guesses as it did before
-/// it, so that a seed makes the same puzzle whatever the look-ahead's tuning; smaller grids are
-/// filled by [`count_solutions`].
-pub(crate) fn fill(seeded: &Grid) -> Grid {
-    let count = if seeded.size() > lanes::MAX_SIZE {
-        search_in::<MAX_CELLS>(seeded, 1, false, &mut Never)
-    } else {
-        count_solutions(seeded, 1, &mut Never)
-    };
-    count.expect("Never interrupts").first.expect("a first row always extends")
+/// The solutions of a 20x20 or 25x25 `puzzle` up to `limit` by the search without its look-ahead:
+/// how generation draws its solved grids there, so that a seed makes the same puzzle whatever
+/// the look-ahead's tuning.
+pub(crate) fn count_without_look_ahead(puzzle: &Grid, limit: usize) -> Count {
+    search_in::<MAX_CELLS>(puzzle, limit, false, &mut Never).expect("Never interrupts")
 }
 
-/// [`count_solutions`] by this module's search, with state for up to `CAP` cells, looking ahead
+/// [`crate::search::count_grid`] by this module's search, with state for up to `CAP` cells, looking ahead
 /// before each guess or not.
 fn search_in<const CAP: usize>(
     puzzle: &Grid,
@@ -252,8 +230,12 @@ pub(super) struct Attempt<'a, I> {
 }
 
 /// Runs `attempt` on `puzzle` until one finishes: the first with the digits as they are, each
-/// later one relabeled and with twice the allowance (see [`count_solutions`]). An attempt
-/// answers the number of solutions it found, the first written as labels.
+/// later one relabeled and with twice the allowance. An attempt that goes `RESTART_GUESSES`
+/// (16,384) guesses without a solution starts over on a copy of the puzzle with its digits
+/// relabeled (whose solutions map back one to one), which sends the search down other branches
+/// first: a wrong early turn into a large empty subtree costs at most as much as the attempt
+/// that finally succeeds. An attempt answers the number of solutions it found, the first written
+/// as labels.
 fn with_restarts<I: Interrupt>(
     puzzle: &Grid,
     limit: usize,
@@ -376,21 +358,6 @@ pub(crate) fn after_guess(
         }
     }
     Ok(())
-}
-
-/// What `puzzle` is (conflicting, unsolvable, unique or multiple), as
-/// [`crate::solver::classify`] says of a 9x9 board: it searches for at most two solutions, and
-/// looks for conflicting givens only when it finds none.
-pub fn classify(puzzle: &Grid, interrupt: &mut impl Interrupt) -> Result<Verdict<Grid, Conflict>, Interrupted> {
-    let count = count_solutions(puzzle, 2, interrupt)?;
-    Ok(match count {
-        Count { solutions: 1, first: Some(solution) } => Verdict::Unique(solution),
-        Count { first: Some(solution), .. } => Verdict::Multiple(solution),
-        Count { first: None, .. } => {
-            let conflicts = conflicts(puzzle);
-            if conflicts.is_empty() { Verdict::Unsolvable } else { Verdict::Conflicting(conflicts) }
-        }
-    })
 }
 
 /// Guesses an attempt may make without a solution before the search starts over: a multiple of
@@ -1117,6 +1084,8 @@ impl Drop for SavedGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{classify_grid as classify, count_grid};
+    use crate::solver::Verdict;
     use crate::solver::{Never, PollBudget};
 
     /// The oracle: plain backtracking over the first blank cell, checking rows, columns and
@@ -1179,7 +1148,7 @@ mod tests {
     /// rows shuffled within bands by `seed`, so tests see many different solutions.
     fn solved(shape: Shape, seed: u64) -> Grid {
         let empty = Grid::empty(shape);
-        let base = count_solutions(&empty, 1, &mut Never).unwrap().first.unwrap();
+        let base = count_grid(&empty, 1, &mut Never).unwrap().first.unwrap();
         assert!(is_solution(&empty, &base), "{base:?}");
         let mut random = SplitMix64(seed);
         let n = shape.size();
@@ -1230,7 +1199,7 @@ mod tests {
                 assert!(table.first.as_ref().is_none_or(|first| is_solution(&puzzle, first)), "{puzzle:?}");
             }
         }
-        assert_eq!(count_solutions(&Grid::empty(four), 1000, &mut Never).unwrap().solutions, 288);
+        assert_eq!(count_grid(&Grid::empty(four), 1000, &mut Never).unwrap().solutions, 288);
     }
 
     #[test]
@@ -1292,7 +1261,7 @@ mod tests {
                 let mut cells = puzzle.cells().to_vec();
                 let mut oracle_first = None;
                 let expected = naive_count(shape, &mut cells, 3, &mut oracle_first);
-                let count = count_solutions(&puzzle, 3, &mut Never).unwrap();
+                let count = count_grid(&puzzle, 3, &mut Never).unwrap();
                 assert_eq!(count.solutions, expected, "{shape} {puzzle}");
                 let first = count.first.unwrap();
                 assert!(is_solution(&puzzle, &first), "{shape} {puzzle} -> {first}");
@@ -1309,7 +1278,7 @@ mod tests {
             let solution = solved(shape, 7);
             for blanks in [60, 80, 95] {
                 let puzzle = puzzle(&solution, blanks, 11);
-                let count = count_solutions(&puzzle, 2, &mut Never).unwrap();
+                let count = count_grid(&puzzle, 2, &mut Never).unwrap();
                 assert!(count.solutions >= 1, "{shape} {puzzle}");
                 assert!(is_solution(&puzzle, &count.first.unwrap()), "{shape} {puzzle}");
             }
@@ -1323,29 +1292,29 @@ mod tests {
         repeated[0] = 1;
         repeated[5] = 1;
         let repeated = Grid::new(shape, repeated).unwrap();
-        assert_eq!(count_solutions(&repeated, 2, &mut Never).unwrap(), Count { solutions: 0, first: None });
+        assert_eq!(count_grid(&repeated, 2, &mut Never).unwrap(), Count { solutions: 0, first: None });
         // No conflict among the givens, but the top left cell sees 1 and 4 in its box, 2 and 3
         // in its column.
         let blocked = Grid::parse(".1.. .4.. 2... 3...", None).unwrap();
         let mut oracle_cells = blocked.cells().to_vec();
         assert_eq!(naive_count(blocked.shape(), &mut oracle_cells, 2, &mut None), 0);
-        assert_eq!(count_solutions(&blocked, 2, &mut Never).unwrap().solutions, 0);
+        assert_eq!(count_grid(&blocked, 2, &mut Never).unwrap().solutions, 0);
     }
 
     #[test]
     fn the_limit_caps_the_count_and_zero_searches_nothing() {
         let empty = Grid::empty(Shape::new(2, 2).unwrap());
         // 288 grids of 4x4 exist.
-        assert_eq!(count_solutions(&empty, 1000, &mut Never).unwrap().solutions, 288);
-        assert_eq!(count_solutions(&empty, 5, &mut Never).unwrap().solutions, 5);
-        assert_eq!(count_solutions(&empty, 0, &mut Never).unwrap(), Count { solutions: 0, first: None });
+        assert_eq!(count_grid(&empty, 1000, &mut Never).unwrap().solutions, 288);
+        assert_eq!(count_grid(&empty, 5, &mut Never).unwrap().solutions, 5);
+        assert_eq!(count_grid(&empty, 0, &mut Never).unwrap(), Count { solutions: 0, first: None });
     }
 
     #[test]
     fn an_interrupt_stops_the_search() {
         let empty = Grid::empty(Shape::new(5, 5).unwrap());
-        assert_eq!(count_solutions(&empty, 2, &mut PollBudget(0)), Err(Interrupted));
-        assert_eq!(count_solutions(&empty, usize::MAX, &mut PollBudget(3)), Err(Interrupted));
+        assert_eq!(count_grid(&empty, 2, &mut PollBudget(0)), Err(Interrupted));
+        assert_eq!(count_grid(&empty, usize::MAX, &mut PollBudget(3)), Err(Interrupted));
     }
 
     #[test]
@@ -1354,7 +1323,7 @@ mod tests {
         let solution = solved(shape, 3);
         let unique = (0..40)
             .map(|seed| puzzle(&solution, 40, seed))
-            .find(|puzzle| count_solutions(puzzle, 2, &mut Never).unwrap().solutions == 1);
+            .find(|puzzle| count_grid(puzzle, 2, &mut Never).unwrap().solutions == 1);
         let unique = unique.expect("a puzzle with one solution");
         assert_eq!(classify(&unique, &mut Never), Ok(Verdict::Unique(solution.clone())));
         let Ok(Verdict::Multiple(first)) = classify(&Grid::empty(shape), &mut Never) else { panic!("many solutions") };

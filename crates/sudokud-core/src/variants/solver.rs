@@ -28,7 +28,7 @@ use sudokud_model::family::beside_every;
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
 /// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
 /// `RESTART_GUESSES` guesses without a solution starts over with other tie-breaks and twice the
-/// allowance (see [`crate::sizes::solver::count_solutions`]).
+/// allowance (see [`crate::search::count_grid`]).
 pub fn count_solutions(
     puzzle: &Grid,
     variant: &Variant,
