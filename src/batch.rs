@@ -23,8 +23,9 @@ use crate::logic::{Level, Rating};
 use crate::progress::Progress;
 use crate::puzzle::{Explained, Puzzle};
 use crate::rules::Conflict;
+use crate::search::{self, Target};
 use crate::sizes::{AnyGrid, Grid, Marked, Marks, MarksError, Mistake, SIZES, Shape};
-use crate::solver::{self, Deadline, Interrupted, Never, Unanswerable};
+use crate::solver::{Deadline, Interrupted, Never, Unanswerable};
 use crate::variants::{ConstraintError, Constraints, Preset};
 
 /// Puzzles read, answered and written per block when several threads share it: enough chunks
@@ -269,11 +270,14 @@ impl LineJob for Solve {
     }
 }
 
-/// The solution of a classic board and whether it is unique: the 9x9 solver's fast path.
+/// The solution of a classic board and whether it is unique: the fast path of a line already read
+/// as a classic board, which needs no `Puzzle` (the 9x9 solver finds its conflicts itself).
 fn solved_classic(board: &Board, timeout: Option<Duration>) -> Result<(AnyGrid, bool), LineError> {
-    let verdict = within!(timeout, |interrupt| solver::classify(board, interrupt))?;
-    let (solution, unique) = verdict.solved().map_err(LineError::Unanswerable)?;
-    Ok((AnyGrid::Classic(solution), unique))
+    let target = Target::Classic(board);
+    // The 9x9 solver finds a board's conflicts from its own state and never asks for them.
+    let verdict =
+        within!(timeout, |interrupt| search::classify_from(target, &mut Default::default(), interrupt, Vec::new))?;
+    verdict.solved().map_err(LineError::Unanswerable)
 }
 
 /// `sudokud candidates`: the pencil marks of every blank cell, in the one-line form; from a line
@@ -879,7 +883,7 @@ mod tests {
 
     /// What `puzzle` is, searched to the end.
     fn verdict(puzzle: &Board) -> Verdict {
-        solver::classify(puzzle, &mut Never).expect("Never interrupts")
+        crate::solver::classify(puzzle, &mut Never).expect("Never interrupts")
     }
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
