@@ -14,12 +14,14 @@
 //! change as it gets faster). Counting solutions and rating are deterministic, so a seed, level
 //! and symmetry give the same puzzle in every run of the same version of sudokud.
 
+use std::cell::Cell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::board::{Board, CELLS};
 use crate::logic::{self, Level, Rating};
 use crate::member::{Choice, choice_traits};
 use crate::random::SplitMix64;
+use crate::sizes::Grid;
 use crate::solver::{self, Interrupt, Interrupted};
 
 /// Which cells are blanked together, so the givens form a pattern.
@@ -93,61 +95,131 @@ pub(crate) fn generate(
     seed: u64,
     interrupt: &mut impl Interrupt,
 ) -> Result<Generated, Interrupted> {
-    let mut rng = SplitMix64(seed);
-    for attempts in 1.. {
+    // Below extreme, the last blanking's rating within the level is the puzzle's.
+    let within = Cell::new(None);
+    let made = make(
+        Attempts { seed, symmetry, level, min_givens: 0 },
+        interrupt,
+        |random, _| Ok::<_, Interrupted>(Some((Grid::from(&random_solved_grid(random)), ()))),
+        |(), puzzle, solution, _, interrupt| {
+            let (puzzle, solution) = (board(puzzle), board(solution));
+            Ok(solver::count_solutions(&puzzle, 2, interrupt)?.solutions == 1
+                && match level {
+                    // Any unique puzzle may become extreme; rate only the final one.
+                    Level::Extreme => true,
+                    _ => {
+                        let fitting = logic::rate_within(&puzzle, &solution, level, interrupt)?;
+                        let fits = fitting.is_some();
+                        if fits {
+                            within.set(fitting);
+                        }
+                        fits
+                    }
+                })
+        },
+        |(), puzzle, solution, interrupt| match within.take() {
+            Some(rating) if level != Level::Extreme => Ok(rating),
+            _ => logic::rate(&board(puzzle), &board(solution), interrupt),
+        },
+    )?;
+    let (puzzle, solution) = (board(&made.puzzle), board(&made.solution));
+    Ok(Generated { puzzle, solution, rating: made.rating, attempts: made.attempts })
+}
+
+/// A 9x9 grid as the classic board.
+fn board(grid: &Grid) -> Board {
+    grid.to_board().expect("a 9x9 grid with 3x3 boxes")
+}
+
+/// What the generation loop tries ([`make`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Attempts {
+    /// Where its randomness comes from.
+    pub(crate) seed: u64,
+    /// Which cells are blanked together.
+    pub(crate) symmetry: Symmetry,
+    /// The level a puzzle must rate at to be kept.
+    pub(crate) level: Level,
+    /// The fewest givens a puzzle keeps (0: as few as its blanking order allows).
+    pub(crate) min_givens: usize,
+}
+
+/// A puzzle the generation loop made, with the rules it was made for.
+#[derive(Clone, Debug)]
+pub(crate) struct Made<R> {
+    pub(crate) puzzle: Grid,
+    pub(crate) solution: Grid,
+    pub(crate) rules: R,
+    pub(crate) rating: Rating,
+    /// Solved grids tried, this one included.
+    pub(crate) attempts: u32,
+}
+
+/// The one generation loop, for every shape and rule set. Each attempt draws a solved grid and
+/// the rules its puzzle is played by (`draw`, from the loop's one random stream; `None` to try
+/// again, as when regions made at random leave no solved grid), blanks its cells in a random order
+/// with their partners under the symmetry while the puzzle `stays` within the level's reach
+/// (shown the puzzle, its solution and the cells just blanked), and `rate`s what is left; the
+/// first puzzle that rates at the level is kept. Every step polls `interrupt`, so a deadline ends
+/// the search; a level the rules cannot reach is searched until it does.
+pub(crate) fn make<R, E: From<Interrupted>, I: Interrupt>(
+    attempts: Attempts,
+    interrupt: &mut I,
+    mut draw: impl FnMut(&mut SplitMix64, &mut I) -> Result<Option<(Grid, R)>, E>,
+    mut stays: impl FnMut(&R, &Grid, &Grid, &[usize], &mut I) -> Result<bool, Interrupted>,
+    mut rate: impl FnMut(&R, &Grid, &Grid, &mut I) -> Result<Rating, Interrupted>,
+) -> Result<Made<R>, E> {
+    let mut random = SplitMix64(attempts.seed);
+    for attempt in 1.. {
         if interrupt.should_stop() {
-            return Err(Interrupted);
+            return Err(Interrupted.into());
         }
-        let solution = random_solved_grid(&mut rng);
-        let (puzzle, rating) = blank_cells(&solution, level, symmetry, &mut rng, interrupt)?;
-        if rating.level == level {
-            return Ok(Generated { puzzle, solution, rating, attempts });
+        let Some((solution, rules)) = draw(&mut random, interrupt)? else { continue };
+        let (symmetry, min_givens) = (attempts.symmetry, attempts.min_givens);
+        let puzzle = blank_cells(&solution, symmetry, min_givens, &mut random, |puzzle, blanked| {
+            stays(&rules, puzzle, &solution, blanked, interrupt)
+        })?;
+        let rating = rate(&rules, &puzzle, &solution, interrupt)?;
+        if rating.level == attempts.level {
+            return Ok(Made { puzzle, solution, rules, rating, attempts: attempt });
         }
     }
     unreachable!("the attempts never run out")
 }
 
-/// Blanks cells of `solution` in random order while the puzzle keeps one solution and (below
-/// extreme) rates at most `level`. Returns the puzzle and its rating.
-fn blank_cells(
-    solution: &Board,
-    level: Level,
+/// Blanks cells of `solution` in a random order (with their partners under `symmetry`) while
+/// the puzzle `stays` within reach and keeps at least `min_givens` givens. `stays` is shown
+/// each puzzle and the cells just blanked in it: the puzzle before, with them, stayed.
+pub(crate) fn blank_cells(
+    solution: &Grid,
     symmetry: Symmetry,
-    rng: &mut SplitMix64,
-    interrupt: &mut impl Interrupt,
-) -> Result<(Board, Rating), Interrupted> {
-    let mut cells = *solution.cells();
-    let mut order: Vec<usize> = (0..CELLS).filter(|&cell| symmetry.partner(9, cell) >= cell).collect();
-    rng.shuffle(&mut order);
-    let mut rating = None;
+    min_givens: usize,
+    random: &mut SplitMix64,
+    mut stays: impl FnMut(&Grid, &[usize]) -> Result<bool, Interrupted>,
+) -> Result<Grid, Interrupted> {
+    let shape = solution.shape();
+    let size = shape.size();
+    let mut cells = solution.cells().to_vec();
+    let mut givens = cells.len();
+    let mut order: Vec<usize> = (0..cells.len()).filter(|&cell| symmetry.partner(size, cell) >= cell).collect();
+    random.shuffle(&mut order);
     for cell in order {
-        let partner = symmetry.partner(9, cell);
+        let partner = symmetry.partner(size, cell);
+        let blanked = if partner == cell { 1 } else { 2 };
+        if givens < min_givens + blanked {
+            continue;
+        }
         let kept = (cells[cell], cells[partner]);
-        cells[cell] = 0;
-        cells[partner] = 0;
-        let puzzle = Board::from_cells(cells).expect("blanking keeps a board a board");
-        let acceptable = solver::count_solutions(&puzzle, 2, interrupt)?.solutions == 1
-            && match level {
-                // Any unique puzzle may become extreme; rate only the final one.
-                Level::Extreme => true,
-                _ => match logic::rate_within(&puzzle, solution, level, interrupt)? {
-                    Some(fitting) => {
-                        rating = Some(fitting);
-                        true
-                    }
-                    None => false,
-                },
-            };
-        if !acceptable {
+        (cells[cell], cells[partner]) = (0, 0);
+        let puzzle = Grid::new(shape, cells.clone()).expect("blanking keeps a grid a grid");
+        let pair = [cell, partner];
+        if stays(&puzzle, &pair[..blanked])? {
+            givens -= blanked;
+        } else {
             (cells[cell], cells[partner]) = kept;
         }
     }
-    let puzzle = Board::from_cells(cells).expect("blanking keeps a board a board");
-    let rating = match rating {
-        Some(rating) if level != Level::Extreme => rating,
-        _ => logic::rate(&puzzle, solution, interrupt)?,
-    };
-    Ok((puzzle, rating))
+    Ok(Grid::new(shape, cells).expect("blanking keeps a grid a grid"))
 }
 
 /// A random solved grid: depth-first search that fills the cell with the fewest candidates

@@ -12,7 +12,7 @@ use super::grid::Grid;
 use super::logic;
 use super::shape::Shape;
 use super::solver::{LANES_SIZE, count_without_look_ahead};
-use crate::generate::Symmetry;
+use crate::generate::{Attempts, Symmetry, blank_cells, make};
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::search::count_grid;
@@ -54,18 +54,14 @@ pub(crate) fn generate(
     seed: u64,
     interrupt: &mut impl Interrupt,
 ) -> Result<Generated, Interrupted> {
-    let mut random = SplitMix64(seed);
-    for attempts in 1.. {
-        let solution = solved_grid(shape, &mut random);
-        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle, blanked| {
-            within_reach(puzzle, level, blanked, interrupt)
-        })?;
-        let rating = logic::rate(&puzzle, &solution, interrupt)?;
-        if rating.level == level {
-            return Ok(Generated { puzzle, solution, rating, attempts });
-        }
-    }
-    unreachable!("the attempts never run out")
+    let made = make(
+        Attempts { seed, symmetry, level, min_givens: 0 },
+        interrupt,
+        |random, _| Ok::<_, Interrupted>(Some((solved_grid(shape, random), ()))),
+        |(), puzzle, _, blanked, interrupt| within_reach(puzzle, level, blanked, interrupt),
+        |(), puzzle, solution, interrupt| logic::rate(puzzle, solution, interrupt),
+    )?;
+    Ok(Generated { puzzle: made.puzzle, solution: made.solution, rating: made.rating, attempts: made.attempts })
 }
 
 /// A puzzle of `shape` from `seed` whatever its level, and its solution: blanked while it keeps
@@ -98,41 +94,6 @@ fn within_reach(
         Level::Extreme => Ok(count_grid(puzzle, 2, interrupt)?.solutions == 1),
         _ => logic::solves_within_in(logic::Book::of(puzzle), puzzle, level, blanked, interrupt),
     }
-}
-
-/// Blanks cells of `solution` in a random order (with their partners under `symmetry`) while
-/// the puzzle `stays` within reach and keeps more than `min_givens` givens. `stays` is shown
-/// each puzzle and the cells just blanked in it: the puzzle before, with them, stayed.
-pub(crate) fn blank_cells(
-    solution: &Grid,
-    symmetry: Symmetry,
-    min_givens: usize,
-    random: &mut SplitMix64,
-    mut stays: impl FnMut(&Grid, &[usize]) -> Result<bool, Interrupted>,
-) -> Result<Grid, Interrupted> {
-    let shape = solution.shape();
-    let size = shape.size();
-    let mut cells = solution.cells().to_vec();
-    let mut givens = cells.len();
-    let mut order: Vec<usize> = (0..cells.len()).filter(|&cell| symmetry.partner(size, cell) >= cell).collect();
-    random.shuffle(&mut order);
-    for cell in order {
-        let partner = symmetry.partner(size, cell);
-        let blanked = if partner == cell { 1 } else { 2 };
-        if givens < min_givens + blanked {
-            continue;
-        }
-        let kept = (cells[cell], cells[partner]);
-        (cells[cell], cells[partner]) = (0, 0);
-        let puzzle = Grid::new(shape, cells.clone()).expect("blanking keeps a grid a grid");
-        let pair = [cell, partner];
-        if stays(&puzzle, &pair[..blanked])? {
-            givens -= blanked;
-        } else {
-            (cells[cell], cells[partner]) = kept;
-        }
-    }
-    Ok(Grid::new(shape, cells).expect("blanking keeps a grid a grid"))
 }
 
 /// A solved grid of `shape` drawn with `random`.

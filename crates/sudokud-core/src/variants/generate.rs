@@ -12,9 +12,10 @@ use super::constraints::{Cage, Constraints, Preset, Regions};
 use super::solver::{count_solutions, random_solution};
 use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
+use crate::generate::{Attempts, make};
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
-use crate::sizes::generate::{blank_cells, levels as levels_of};
+use crate::sizes::generate::levels as levels_of;
 use crate::sizes::logic::{Book, rate_in, solves_within_in};
 use crate::sizes::{Grid, Shape};
 use crate::solver::{Interrupt, Interrupted};
@@ -192,13 +193,12 @@ pub(crate) fn generate(
     if let Err(error) = has_grid(shape, preset, constraints) {
         return Ok(Err(error));
     }
-    let mut random = SplitMix64(seed);
     let (make_regions, make_cages) = made_here(preset, constraints);
     let base_preset = if make_regions || make_cages { None } else { preset };
-    for attempts in 1.. {
+    let draw = |random: &mut SplitMix64, interrupt: &mut _| {
         let mut rules = constraints.clone();
         if make_regions {
-            rules.regions = Some(Regions::random(shape, &mut random));
+            rules.regions = Some(Regions::random(shape, random));
         }
         let variant = Variant::new(shape, base_preset, &rules).expect("made regions fit the grid");
         let drawn = if make_regions {
@@ -206,38 +206,57 @@ pub(crate) fn generate(
             // after a while, other regions are tried instead.
             let mut bounded = Bounded::new(&mut *interrupt, REGION_GUESSES);
             match random_solution(&variant, random.next_u64(), &mut bounded) {
-                Err(Interrupted) if bounded.exhausted => continue,
+                Err(Interrupted) if bounded.exhausted => return Ok(None),
                 drawn => drawn?,
             }
         } else {
             random_solution(&variant, random.next_u64(), interrupt)?
         };
         let Some(solution) = drawn else {
-            if make_regions {
-                continue;
-            }
-            return Ok(Err(no_grid(shape)));
+            return if make_regions { Ok(None) } else { Err(Failed::NoGrid) };
         };
         if make_cages {
             // Small cages tell so much that innies and outies solve most puzzles; an extreme one
             // comes sooner from cages that tell less (seeds 0-9 at 9x9: median 82 -> 27 ms,
             // slowest 697 -> 80 ms).
             let sizes = if level >= Level::Hard { 3..=6 } else { 2..=4 };
-            rules.cages = Cage::cut_from(solution.size(), solution.cells(), sizes, &mut random);
+            rules.cages = Cage::cut_from(solution.size(), solution.cells(), sizes, random);
         }
         let variant = Variant::new(shape, preset, &rules).expect("made cages fit the grid");
-        let book = Book::Variant(&variant);
-        let puzzle = blank_cells(&solution, symmetry, 0, &mut random, |puzzle, blanked| match level {
-            Level::Extreme => Ok(count_solutions(puzzle, &variant, 2, interrupt)?.solutions == 1),
-            _ => solves_within_in(book, puzzle, level, blanked, interrupt),
-        })?;
-        let rating = rate_in(book, &puzzle, None, &solution, interrupt)?;
-        if rating.level == level {
-            let constraints = variant.constraints().clone();
-            return Ok(Ok(GeneratedVariant { puzzle, solution, constraints, rating, attempts }));
+        Ok(Some((solution, variant)))
+    };
+    let made = make(
+        Attempts { seed, symmetry, level, min_givens: 0 },
+        interrupt,
+        draw,
+        |variant, puzzle, _, blanked, interrupt| match level {
+            Level::Extreme => Ok(count_solutions(puzzle, variant, 2, interrupt)?.solutions == 1),
+            _ => solves_within_in(Book::Variant(variant), puzzle, level, blanked, interrupt),
+        },
+        |variant, puzzle, solution, interrupt| rate_in(Book::Variant(variant), puzzle, None, solution, interrupt),
+    );
+    Ok(match made {
+        Ok(made) => {
+            let constraints = made.rules.constraints().clone();
+            let (puzzle, solution, rating, attempts) = (made.puzzle, made.solution, made.rating, made.attempts);
+            Ok(GeneratedVariant { puzzle, solution, constraints, rating, attempts })
         }
+        Err(Failed::NoGrid) => Err(no_grid(shape)),
+        Err(Failed::Interrupted) => return Err(Interrupted),
+    })
+}
+
+/// Why a variant's generation loop ended without a puzzle.
+enum Failed {
+    Interrupted,
+    /// The rules (none made here) leave no solved grid.
+    NoGrid,
+}
+
+impl From<Interrupted> for Failed {
+    fn from(Interrupted: Interrupted) -> Failed {
+        Failed::Interrupted
     }
-    unreachable!("the attempts never run out")
 }
 
 /// Guesses a solved grid for made regions (or the check that one exists) may take before other
