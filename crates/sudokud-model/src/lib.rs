@@ -6,7 +6,9 @@
 //!   representations.
 //! - [`position`]: typed cells, houses (rows, columns, boxes), digits and candidates.
 //! - [`shape`]: a grid's size and box (4x4 to 25x25), its symbols.
-//! - [`grid`]: a grid of any shape and its text form.
+//! - [`grid`]: a grid of any shape and its text form; [`any`]: a board of any size, the classic
+//!   9x9 one in its own form.
+//! - [`marks`]: pencil marks in their two forms, and a player's mistakes against a solution.
 //! - [`layout`]: each shape's houses and peers, built once.
 //! - [`unit`](mod@unit): the rules a filled cell can break, by name.
 //! - [`constraints`], [`family`] and [`variant`]: the rule set as data: the constraints a request
@@ -18,11 +20,13 @@
 //!
 //! [`sudokud-core`](https://docs.rs/sudokud-core) re-exports every module under the same name.
 
+pub mod any;
 pub mod board;
 pub mod constraints;
 pub mod family;
 pub mod grid;
 pub mod layout;
+pub mod marks;
 pub mod member;
 pub mod position;
 pub mod random;

@@ -385,6 +385,29 @@ impl Serialize for Candidate {
     }
 }
 
+// Positions on a grid of any size, 0-based, as the JSON of every size writes them (the 9x9 types
+// above name 9x9 places only).
+
+/// A cell of a grid, 0-based, as JSON writes cells: `{"row", "col"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GridCell {
+    /// The row, 0-based.
+    pub row: usize,
+    /// The column, 0-based.
+    pub col: usize,
+}
+
+/// A value in a cell, 0-based: `{"row", "col", "digit"}`, the value a number 1 to N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct GridCandidate {
+    /// The row, 0-based.
+    pub row: usize,
+    /// The column, 0-based.
+    pub col: usize,
+    /// The value, 1 to N (10-25 are the letters A-P).
+    pub digit: u8,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

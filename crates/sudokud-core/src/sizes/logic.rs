@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::grid::Grid;
 use super::layout::Layout;
 use super::marks::Marks;
+pub use crate::position::{GridCandidate, GridCell};
 mod chains;
 
 use super::shape::{Shape, symbol};
@@ -163,26 +164,6 @@ pub(crate) fn explain_in(
 pub(crate) fn basic_marks(book: Book<'_>, puzzle: &Grid) -> Marks {
     let pencil = Pencil::new(puzzle, book);
     Marks::new(pencil.shape, pencil.candidates)
-}
-
-/// A cell of a grid, 0-based, as JSON writes cells: `{"row", "col"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct GridCell {
-    /// The row, 0-based.
-    pub row: usize,
-    /// The column, 0-based.
-    pub col: usize,
-}
-
-/// A value in a cell, 0-based: `{"row", "col", "digit"}`, the value a number 1 to N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct GridCandidate {
-    /// The row, 0-based.
-    pub row: usize,
-    /// The column, 0-based.
-    pub col: usize,
-    /// The value, 1 to N (10-25 are the letters A-P).
-    pub digit: u8,
 }
 
 /// A 9x9 engine's step in the form of every size's: the same JSON.

@@ -6,17 +6,17 @@
 //! solver ([`crate::solver`]) is specialised for it; [`solver`] here serves every shape.
 //! [`AnyGrid`] is either; [`Puzzle`](crate::puzzle::Puzzle) sends each to its solver.
 
-pub(crate) mod any;
 mod cdcl;
 pub mod generate;
 mod lanes;
 pub mod logic;
-mod marks;
+#[cfg(test)]
+mod marks_tests;
 pub mod rules;
 mod small;
 pub mod solver;
 
-pub(crate) use sudokud_model::{grid, layout, shape};
+pub(crate) use sudokud_model::{any, grid, layout, marks, shape};
 
 pub use any::AnyGrid;
 pub use marks::{

@@ -1,16 +1,16 @@
 //! A grid of any size, the classic 9x9 one in its own fast form: what the service and the CLI
-//! take and answer. Which solver and which rules a grid goes to is decided by
-//! [`Puzzle`](crate::puzzle::Puzzle).
+//! take and answer. Which solver and which rules a grid goes to is decided above this crate, by
+//! sudokud-core's `Puzzle`.
 
 use std::fmt;
 
-use super::grid::Grid;
-use super::shape::Shape;
 use crate::board::{Board, BoardError, CELLS};
+use crate::grid::Grid;
+use crate::shape::Shape;
 
-/// A board of any size: the 9x9 board with 3x3 boxes, which [`crate::solver`] is specialised
-/// for, or a grid of another shape, which [`super::solver`] serves. Data only: what is done with
-/// one goes through [`Puzzle`](crate::puzzle::Puzzle).
+/// A board of any size: the 9x9 board with 3x3 boxes, which the core's 9x9 solver and logic are
+/// specialised for, or a grid of another shape. Data only: what is done with one goes through
+/// sudokud-core's `Puzzle`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AnyGrid {
     /// 9x9 with 3x3 boxes.
@@ -52,15 +52,22 @@ impl AnyGrid {
 /// The cells of a board of any size as read, before its box is known: a 9x9 board straight into
 /// its fast form (9x9 has one box shape), any other size as N x N values 0 to N.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ReadCells {
+pub enum ReadCells {
+    /// 81 cells: the classic board.
     Classic(Board),
-    Sized { size: usize, cells: Vec<u8> },
+    /// N x N values 0 to N of another size N.
+    Sized {
+        /// The grid's size N.
+        size: usize,
+        /// The values, row-major, 0 for blank.
+        cells: Vec<u8>,
+    },
 }
 
 impl ReadCells {
     /// Reads a text board: 81 cells as [`Board::parse_line`] does, any other count of cells as
     /// [`Grid::parse`] does.
-    pub(crate) fn parse(text: &str) -> Result<ReadCells, BoardError> {
+    pub fn parse(text: &str) -> Result<ReadCells, BoardError> {
         match Board::parse_line(text) {
             Ok(board) => Ok(ReadCells::Classic(board)),
             // 81 cells are a 9x9 board, whose reader words the mistake; another count is a grid
@@ -75,7 +82,7 @@ impl ReadCells {
 
     /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
     /// size's default ([`Shape::default_for`]).
-    pub(crate) fn with_box(self, shape: Option<Shape>) -> Result<AnyGrid, BoardError> {
+    pub fn with_box(self, shape: Option<Shape>) -> Result<AnyGrid, BoardError> {
         match (self, shape) {
             (ReadCells::Classic(_), Some(shape)) if shape != Shape::CLASSIC => {
                 Err(BoardError::BoxMismatch { shape, size: Shape::CLASSIC.size() })
