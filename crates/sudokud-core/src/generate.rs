@@ -21,8 +21,8 @@ use crate::board::{Board, CELLS};
 use crate::logic::{self, Level, Rating};
 use crate::member::{Choice, choice_traits};
 use crate::random::SplitMix64;
-use crate::sizes::Grid;
 use crate::solver::{self, Interrupt, Interrupted};
+use sudokud_model::grid::Grid;
 
 /// Which cells are blanked together, so the givens form a pattern.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

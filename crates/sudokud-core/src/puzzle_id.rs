@@ -18,7 +18,7 @@ use crate::generate::Symmetry;
 use crate::logic::Level;
 use crate::member;
 use crate::random::SplitMix64;
-use crate::sizes::Shape;
+use sudokud_model::shape::{Shape, UnknownShape};
 
 /// What makes a generated puzzle: enough to make it again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +69,7 @@ impl FromStr for PuzzleId {
         Ok(PuzzleId {
             level: member::parse(level).map_err(|error| bad(error.to_string()))?,
             symmetry: member::parse(symmetry).map_err(|error| bad(error.to_string()))?,
-            shape: shape.parse().map_err(|error: crate::sizes::UnknownShape| bad(error.to_string()))?,
+            shape: shape.parse().map_err(|error: UnknownShape| bad(error.to_string()))?,
             seed: seed.parse().map_err(|_| bad(format!("seed {seed:?} is no whole number below 2^64")))?,
         })
     }

@@ -18,9 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Board, BoardError, Format, Location, SIZE};
 use crate::member::whole_number;
-use crate::sizes::any::ReadCells;
-use crate::sizes::shape::{symbol, symbol_byte, value_of};
-use crate::sizes::{AnyGrid, MAX_CELLS, MAX_SIZE, SIZES, Shape};
+use sudokud_model::any::{AnyGrid, ReadCells};
+use sudokud_model::shape::{MAX_CELLS, MAX_SIZE, SIZES, Shape, symbol, symbol_byte, value_of};
 
 /// A request's `board` member: the cells and their representation, or why it is not a board.
 /// Its box shape comes from another member, so [`JsonBoard::with_box`] makes it a grid.
