@@ -8,8 +8,8 @@
 //! families build ([`Variant`]'s houses, peers, pairs, cages, sum groups and allowed digits), and
 //! a pair's digits through its [`Relation`], whose tables come from the family's [`PairRule`].
 //! A new family made of these primitives is one new module here, its member in [`Constraints`],
-//! its name in [`Unit`] and a line in the `families!` list below; a relation between two cells needs no more
-//! than a [`PairRule`].
+//! its name in [`Unit`] and a line in the `families!` list below; a relation between two cells
+//! needs no more than a [`PairRule`].
 
 use crate::constraints::{Constraints, Place};
 use crate::shape::Shape;
