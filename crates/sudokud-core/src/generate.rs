@@ -18,10 +18,11 @@ use std::cell::Cell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::board::{Board, CELLS};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::{self, Level, Rating};
 use crate::member::{Choice, choice_traits};
 use crate::random::SplitMix64;
-use crate::solver::{self, Interrupt, Interrupted};
+use crate::solver;
 use sudokud_model::grid::Grid;
 
 /// Which cells are blanked together, so the givens form a pattern.
@@ -293,15 +294,15 @@ pub fn batch_seed(first: u64, index: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::Never;
     use crate::rules;
-    use crate::solver::Never;
 
     #[test]
     fn a_batch_s_seeds_follow_its_first_and_wrap() {
         assert_eq!((0..3).map(|index| batch_seed(7, index)).collect::<Vec<_>>(), [7, 8, 9]);
         assert_eq!(batch_seed(u64::MAX, 1), 0);
     }
-    use crate::solver::PollBudget;
+    use crate::interrupt::PollBudget;
 
     #[test]
     fn splitmix_matches_its_reference_output() {

@@ -33,6 +33,7 @@
 
 pub mod board;
 pub mod generate;
+pub mod interrupt;
 pub mod logic;
 pub mod order;
 pub mod puzzle;
@@ -42,6 +43,7 @@ pub mod search;
 pub mod sizes;
 pub mod solver;
 pub mod variants;
+pub mod verdict;
 
 // The bottom layer, under the names it has always had here.
 pub use sudokud_model::{member, position, random};

@@ -15,13 +15,13 @@
 use std::fmt;
 
 use crate::generate::Symmetry;
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::{Level, Technique};
 use crate::puzzle::{Generated, Puzzle};
 use crate::puzzle_id::PuzzleId;
 use crate::random::SplitMix64;
 use crate::sizes::logic::{Book, rate_in};
 use crate::sizes::{AnyGrid, Grid, Shape, logic as sized_logic};
-use crate::solver::{Interrupt, Interrupted};
 use crate::variants::{self, Constraints, Diagonals, Preset, Variant};
 
 /// What the caller wants of a puzzle.
@@ -495,7 +495,7 @@ impl Order {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Deadline, Never};
+    use crate::interrupt::{Deadline, Never};
     use std::time::{Duration, Instant};
 
     fn order() -> Order {

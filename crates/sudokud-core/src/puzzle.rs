@@ -11,15 +11,17 @@ use std::borrow::Cow;
 
 use crate::board::Board;
 use crate::generate::{self, Symmetry};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::{self, Level, Rating};
 use crate::rules::{self, Conflict, Validation};
 use crate::search::{self, Target};
 use crate::sizes::layout::Layout;
 use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::{self, AnyGrid, Grid, Marked, Marks, Shape, wrong_entries};
-use crate::solver::{Interrupt, Interrupted, Progress, Unanswerable, Verdict};
+use crate::solver::Progress;
 use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{self, ConstraintError, Constraints, Preset, Variant};
+use crate::verdict::{Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -526,7 +528,7 @@ enum Engine<'a> {
 mod tests {
     use super::*;
     use crate::board::{EXAMPLE_PUZZLE, EXAMPLE_SOLUTION};
-    use crate::solver::Never;
+    use crate::interrupt::Never;
     use crate::variants::Regions;
 
     fn classic(text: &str) -> Puzzle {

@@ -12,12 +12,14 @@
 //! | any shape under a variant's rules | the constrained search ([`crate::variants::solver`]) |
 
 use crate::board::Board;
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::rules::Conflict;
 use crate::sizes::solver as sized;
 pub use crate::sizes::solver::Count;
 use crate::sizes::{AnyGrid, Grid};
-use crate::solver::{self, Interrupt, Interrupted, Progress, Verdict};
+use crate::solver::{self, Progress};
 use crate::variants::{self, Variant};
+use crate::verdict::Verdict;
 
 /// What a search runs on.
 #[derive(Clone, Copy, Debug)]

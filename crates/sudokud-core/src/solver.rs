@@ -28,115 +28,13 @@
 //! puzzle, which cuts the heavy tail of depth-first search on sparse grids from seconds to
 //! milliseconds (see `count_with`).
 
-use std::time::Instant;
-
 use crate::board::bitboards::{self, BAND, Baseline, Build, COLUMN_SPREAD};
 use crate::board::{Board, CELLS, Shuffle};
 use crate::rules::{self, Conflict};
 
-/// Guesses between two polls of an [`Interrupt`], unless it asks for another interval. A guess
-/// costs well under a microsecond, so this bounds the overshoot past a deadline to about a
-/// millisecond.
-pub const POLL_INTERVAL: u32 = 1024;
-
-/// Decides whether a running search should give up. Polled at the start and every
-/// [`Interrupt::poll_interval`] guesses.
-pub trait Interrupt {
-    /// Guesses between two polls: a power of two that divides 4,096 (the restart allowance is
-    /// checked at the polls). Constant for a type, so in the (generic) search the check compiles
-    /// to a mask.
-    #[inline]
-    fn poll_interval(&self) -> u32 {
-        POLL_INTERVAL
-    }
-
-    /// Whether to stop now; the search then returns [`Interrupted`].
-    fn should_stop(&mut self) -> bool;
-}
-
-/// Never interrupts: the search runs to its answer.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Never;
-
-impl Interrupt for Never {
-    fn should_stop(&mut self) -> bool {
-        false
-    }
-}
-
-/// Interrupts once the clock passes an instant.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadline(pub Instant);
-
-/// [`Deadline`]'s poll interval.
-const DEADLINE_POLL_INTERVAL: u32 = 64;
-
-impl Interrupt for Deadline {
-    /// A clock read every 64 guesses (tens of microseconds) costs well under 1 % of the search,
-    /// and lets a deadline a few microseconds away stop a search about that soon: the service
-    /// tries small puzzles on its async worker with such a deadline before it hands them to the
-    /// blocking pool.
-    #[inline]
-    fn poll_interval(&self) -> u32 {
-        DEADLINE_POLL_INTERVAL
-    }
-
-    fn should_stop(&mut self) -> bool {
-        Instant::now() >= self.0
-    }
-}
-
-/// Interrupts at the n-th poll (the first when n is 0): a budget of work that, unlike a
-/// [`Deadline`], stops at the same point on every run and machine, so tests and fuzzing can
-/// interrupt a search where they choose.
-#[derive(Clone, Copy, Debug)]
-pub struct PollBudget(pub u32);
-
-impl Interrupt for PollBudget {
-    fn should_stop(&mut self) -> bool {
-        self.0 = self.0.saturating_sub(1);
-        self.0 == 0
-    }
-}
-
-/// Interrupts at every n-th poll, and polls at every guess: pauses a search again and again, at
-/// the same points on every run, so that tests and fuzzing can check that a search resumed from
-/// its [`Progress`] each time ends as one run straight through would.
-#[derive(Clone, Copy, Debug)]
-pub struct EveryNthPoll {
-    n: u32,
-    polls: u32,
-}
-
-impl EveryNthPoll {
-    /// Every `n`-th poll, `n` at least 3: a resumed search polls twice (on entry, and again at
-    /// the guess it paused at) before its first new guess.
-    pub fn new(n: u32) -> EveryNthPoll {
-        assert!(n >= 3, "a search interrupted at every {n}th poll would never get past its pause");
-        EveryNthPoll { n, polls: 0 }
-    }
-
-    /// The polls so far.
-    pub fn polls(&self) -> u32 {
-        self.polls
-    }
-}
-
-impl Interrupt for EveryNthPoll {
-    fn poll_interval(&self) -> u32 {
-        1
-    }
-
-    fn should_stop(&mut self) -> bool {
-        self.polls += 1;
-        self.polls.is_multiple_of(self.n)
-    }
-}
-
-/// The search gave up because its [`Interrupt`] said so.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the search was interrupted before it finished")]
-pub struct Interrupted;
+// The vocabulary every search shares, where it has always been named.
+pub use crate::interrupt::{Deadline, EveryNthPoll, Interrupt, Interrupted, Never, POLL_INTERVAL, PollBudget};
+pub use crate::verdict::{Unanswerable, Verdict};
 
 /// What solving a puzzle found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,60 +72,6 @@ pub fn solve_until(puzzle: &Board, interrupt: &mut impl Interrupt) -> Result<Out
         (_, Some(solution)) => Outcome::Multiple(solution),
         (_, None) => Outcome::Unsolvable,
     })
-}
-
-/// What a puzzle is: the one decision behind every answer to "solve this" or "explain this",
-/// over HTTP or on the command line.
-///
-/// The same for puzzles of every shape and variant ([`crate::search::classify_from`]), whose
-/// solutions are [`crate::sizes::AnyGrid`]s.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict<B = Board, C = Conflict> {
-    /// Givens repeat a digit in a row, column or box, so there is no solution.
-    Conflicting(Vec<C>),
-    /// The givens agree, but no solution exists.
-    Unsolvable,
-    /// Exactly one solution.
-    Unique(B),
-    /// More than one; this is the first found.
-    Multiple(B),
-}
-
-/// Why a puzzle gets no answer of the kind asked for: what an HTTP problem and a CLI `error`
-/// line both say. Its message is the sentence both say, but for conflicting givens, whose CLI
-/// line names the cells instead.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unanswerable<C = Conflict> {
-    /// Givens repeat a digit.
-    #[error("the givens repeat a digit in a row, column or box ({} conflicting cells)", .0.len())]
-    Conflicting(Vec<C>),
-    /// No solution, though the givens agree.
-    #[error("the givens do not conflict, but the puzzle has no solution")]
-    Unsolvable,
-    /// More than one solution, where exactly one is needed (a rating, a hint, an explanation).
-    #[error("the puzzle has more than one solution, so no step of logic leads to one of them")]
-    Multiple,
-}
-
-impl<B, C> Verdict<B, C> {
-    /// The solution and whether it is unique: what solving answers.
-    pub fn solved(self) -> Result<(B, bool), Unanswerable<C>> {
-        match self {
-            Verdict::Unique(solution) => Ok((solution, true)),
-            Verdict::Multiple(solution) => Ok((solution, false)),
-            Verdict::Conflicting(conflicts) => Err(Unanswerable::Conflicting(conflicts)),
-            Verdict::Unsolvable => Err(Unanswerable::Unsolvable),
-        }
-    }
-
-    /// The one solution: what a rating, a hint or an explanation needs, since a "next step" of a
-    /// puzzle with several solutions is a guess, not a deduction.
-    pub fn unique(self) -> Result<B, Unanswerable<C>> {
-        match self.solved()? {
-            (solution, true) => Ok(solution),
-            (_, false) => Err(Unanswerable::Multiple),
-        }
-    }
 }
 
 /// Classifies `puzzle`, searching for at most two solutions unless `interrupt` stops it first.
@@ -536,7 +380,7 @@ fn go_on<I: Interrupt>(
 /// hardest real puzzles need under 1,400 for their whole search, and `real_puzzles_never_restart`
 /// keeps that margin at least twofold.
 const RESTART_GUESSES: u32 = 4 * POLL_INTERVAL;
-const _: () = assert!(RESTART_GUESSES.is_multiple_of(DEADLINE_POLL_INTERVAL));
+const _: () = assert!(RESTART_GUESSES.is_multiple_of(crate::interrupt::DEADLINE_POLL_INTERVAL));
 
 /// The allowance of attempt `attempt`: doubled each time, up to where it never runs out.
 fn restart_allowance(attempt: u32) -> u32 {
@@ -1647,6 +1491,7 @@ impl<'a, I: Interrupt> Search<&'a mut I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     use crate::board::{EXAMPLE_PUZZLE as LEETCODE_37, EXAMPLE_SOLUTION as LEETCODE_37_SOLUTION};
     /// The first puzzle of the forum's hardest list (tests/data/forum_hardest_1106.txt).

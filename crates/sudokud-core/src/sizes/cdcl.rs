@@ -45,7 +45,7 @@ use super::grid::Grid;
 use super::layout::Layout;
 use super::shape::Shape;
 use super::solver::Count;
-use crate::solver::{Interrupt, Interrupted};
+use crate::interrupt::{Interrupt, Interrupted};
 
 /// A reason's kind, in its top two bits: a true peer variable (at most one), a group of which
 /// the variable is the last member left (at least one), a clause's arena offset, or none (a
@@ -1124,8 +1124,8 @@ fn luby(mut index: u32) -> u64 {
 mod tests {
     use super::super::solver::count_by_look_ahead;
     use super::*;
+    use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
-    use crate::solver::{Never, PollBudget};
 
     /// The lines of `tests/data/sizes/<name>`, the puzzle before any tab.
     fn data(name: &str) -> Vec<(Grid, Option<String>)> {

@@ -13,10 +13,10 @@ use super::logic;
 use super::shape::Shape;
 use super::solver::{LANES_SIZE, count_without_look_ahead};
 use crate::generate::{Attempts, Symmetry, blank_cells, make};
+use crate::interrupt::{Interrupt, Interrupted, Never};
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::search::count_grid;
-use crate::solver::{Interrupt, Interrupted, Never};
 
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,8 +142,8 @@ fn shuffled_lines(size: usize, group: usize, random: &mut SplitMix64) -> Vec<usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::{Never, PollBudget};
     use crate::sizes::rules::conflicts;
-    use crate::solver::{Never, PollBudget};
 
     #[test]
     fn a_blanking_check_that_ends_once_the_blanked_cells_are_placed_answers_as_the_whole_check() {

@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use super::layout::Layout;
 use super::shape::Shape;
 use super::solver::{Attempt, SearchNode, Stop, linked_weight, search_copies};
-use crate::solver::Interrupt;
+use crate::interrupt::Interrupt;
 
 /// The most digits (and rows, and columns) of a grid searched here.
 pub(super) const MAX_SIZE: usize = 16;

@@ -23,10 +23,10 @@ pub use crate::position::{GridCandidate, GridCell};
 mod chains;
 
 use super::shape::{Shape, symbol};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::step::join;
 use crate::logic::{Cut, Level, Rating, Technique};
 use crate::rules::Unit;
-use crate::solver::{Interrupt, Interrupted};
 use crate::variants::Variant;
 use sudokud_model::family::cages::{MAX_SUM_CELLS, sum_support};
 
@@ -1328,9 +1328,9 @@ fn subsets(
 mod tests {
     use super::*;
     use crate::generate::Symmetry;
+    use crate::interrupt::{Never, PollBudget};
     use crate::logic::TechniqueCount;
     use crate::sizes::Shape;
-    use crate::solver::{Never, PollBudget};
 
     #[test]
     fn on_9x9_it_rates_as_the_9x9_engine_where_that_uses_only_these_techniques() {
@@ -1520,7 +1520,7 @@ mod tests {
 mod explanation_tests {
     use super::*;
     use crate::generate::{Symmetry, generate};
-    use crate::solver::Never;
+    use crate::interrupt::Never;
 
     /// On 9x9 grids the two engines take the same steps, in the same words and the same JSON,
     /// up to the first step of a technique this one lacks.

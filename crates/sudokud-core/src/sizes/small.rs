@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use super::layout::Layout;
 use super::shape::Shape;
 use super::solver::{Attempt, SearchNode, Stop, search_copies};
-use crate::solver::Interrupt;
+use crate::interrupt::Interrupt;
 
 /// The most cells a grid searched here has: one bit per cell in a `u64`.
 pub(super) const MAX_CELLS: usize = 64;

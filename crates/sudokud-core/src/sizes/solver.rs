@@ -35,8 +35,8 @@ use super::grid::Grid;
 use super::layout::Layout;
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{cdcl, lanes, small};
+use crate::interrupt::{Interrupt, Interrupted, Never, POLL_INTERVAL};
 use crate::random::SplitMix64;
-use crate::solver::{Interrupt, Interrupted, Never, POLL_INTERVAL};
 
 /// Solutions counted up to a limit, the first found kept: what every search but the classic 9x9
 /// one answers (that one's own is [`crate::solver::Count`]).
@@ -1084,9 +1084,9 @@ impl Drop for SavedGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::{Never, PollBudget};
     use crate::search::{classify_grid as classify, count_grid};
-    use crate::solver::Verdict;
-    use crate::solver::{Never, PollBudget};
+    use crate::verdict::Verdict;
 
     /// The oracle: plain backtracking over the first blank cell, checking rows, columns and
     /// boxes by scanning them. It shares nothing with the search above.

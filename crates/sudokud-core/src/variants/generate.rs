@@ -13,12 +13,12 @@ use super::solver::{count_solutions, random_solution};
 use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
 use crate::generate::{Attempts, make};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::sizes::generate::levels as levels_of;
 use crate::sizes::logic::{Book, rate_in, solves_within_in};
 use crate::sizes::{Grid, Shape};
-use crate::solver::{Interrupt, Interrupted};
 
 /// A generated variant puzzle.
 #[derive(Clone, Debug, PartialEq)]
@@ -325,7 +325,7 @@ pub(crate) fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Const
     if made_here(preset, constraints).0 {
         return Ok(());
     }
-    let mut never = crate::solver::Never;
+    let mut never = crate::interrupt::Never;
     let mut bounded = Bounded::new(&mut never, REGION_GUESSES);
     match random_solution(&variant, 0, &mut bounded) {
         Ok(None) => Err(no_grid(shape)),
@@ -343,16 +343,23 @@ fn no_grid(shape: Shape) -> ConstraintError {
 /// modules that read generated puzzles.
 #[cfg(test)]
 pub(crate) fn made(shape: Shape, preset: Preset, level: Level, seed: u64) -> GeneratedVariant {
-    let made =
-        generate(shape, Some(preset), &Constraints::default(), level, Symmetry::None, seed, &mut crate::solver::Never);
+    let made = generate(
+        shape,
+        Some(preset),
+        &Constraints::default(),
+        level,
+        Symmetry::None,
+        seed,
+        &mut crate::interrupt::Never,
+    );
     made.expect("Never interrupts").expect("the preset fits the shape")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::{Never, PollBudget};
     use crate::member::Choice;
-    use crate::solver::{Never, PollBudget};
     use crate::variants::Place;
     use crate::variants::rules::conflicts;
 

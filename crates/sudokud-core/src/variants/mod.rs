@@ -20,10 +20,10 @@ pub use variant::{ConstraintError, Variant, windows};
 #[cfg(test)]
 pub(crate) mod sum_group_tests {
     use super::{Constraints, Preset, Variant};
+    use crate::interrupt::Never;
     use crate::logic::Level;
     use crate::rules::Unit;
     use crate::sizes::Shape;
-    use crate::solver::Never;
 
     /// Every group's cells, read off a solved grid, add up to its sum: the solution is the
     /// oracle, and the groups were found from the cages alone.

@@ -17,12 +17,12 @@
 //! dots; a restart here breaks ties between guesses at random instead, and tries a random digit.
 
 use super::variant::{MAX_CAGES, MAX_HOUSES, Variant};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::random::SplitMix64;
 use crate::sizes::solver::{
     Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, open_place,
 };
 use crate::sizes::{Grid, MAX_CELLS};
-use crate::solver::{Interrupt, Interrupted};
 use sudokud_model::family::beside_every;
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
@@ -60,7 +60,7 @@ pub fn random_solution(
 
 /// Guesses the first attempt of [`random_solution`] may make before it starts over: the poll
 /// interval, the least the restart check allows.
-const RANDOM_RESTART_GUESSES: u32 = crate::solver::POLL_INTERVAL;
+const RANDOM_RESTART_GUESSES: u32 = crate::interrupt::POLL_INTERVAL;
 
 /// The attempts of a search: the first with tie-breaks drawn from `seed` (when given, else the
 /// first of each), each later one from another seed with twice the allowance.
@@ -587,9 +587,9 @@ fn fill_first(words: &mut [u64], count: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
-    use crate::solver::{Never, PollBudget};
     use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions};
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
