@@ -12,7 +12,7 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::puzzle::Puzzle;
-use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, rules};
+use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
@@ -67,14 +67,14 @@ fuzz_target!(|data: &[u8]| {
         let drawn = render::render(&figure, format, 100, Paper::A4);
         assert!(drawn.starts_with(magic), "{format} drawing of {grid}");
     }
-    let conflicts = rules::conflicts(&grid, &variant);
+    let conflicts = variant.conflicts(&grid);
     let Ok(verdict) = puzzle.classify(&mut PollBudget(u32::from(polls % 8) + 1)) else { return };
     match verdict {
         Verdict::Unique(solution) | Verdict::Multiple(solution) => {
             let solution = Grid::from(solution);
             assert!(conflicts.is_empty(), "a solution despite conflicts {conflicts:?}");
             assert!(solution.is_complete());
-            assert_eq!(rules::conflicts(&solution, &variant), [], "{solution} breaks the rules");
+            assert_eq!(variant.conflicts(&solution), [], "{solution} breaks the rules");
             for (given, value) in grid.cells().iter().zip(solution.cells()) {
                 assert!(*given == 0 || given == value, "{solution} changes a given of {grid}");
             }

@@ -20,7 +20,7 @@ use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::{self, AnyGrid, Grid, Marked, Marks, Shape, wrong_entries};
 use crate::solver::Progress;
 use crate::variants::generate::{self as variant_generate, Refused};
-use crate::variants::{self, ConstraintError, Constraints, Preset, Variant};
+use crate::variants::{ConstraintError, Constraints, Preset, Variant};
 use crate::verdict::{Unanswerable, Verdict};
 
 /// A board and the rules it is played by: the classic rules alone, or a variant's.
@@ -192,7 +192,7 @@ impl Puzzle {
         match self {
             Puzzle::Classic(AnyGrid::Classic(board)) => rules::conflicts(board),
             Puzzle::Classic(AnyGrid::Sized(grid)) => sizes::rules::conflicts(grid),
-            Puzzle::Variant(puzzle) => variants::rules::conflicts(&puzzle.0, &puzzle.1),
+            Puzzle::Variant(puzzle) => puzzle.1.conflicts(&puzzle.0),
         }
     }
 

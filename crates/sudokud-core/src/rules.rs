@@ -1,51 +1,10 @@
 //! Rule checking (LeetCode 36 semantics): no digit may repeat among the filled cells of a row,
 //! a column or a box. Blanks are ignored, so a partly filled board can be valid.
 
-use serde::ser::{Serialize, SerializeStruct, Serializer};
-
 use crate::board::Board;
 use crate::board::bitboards::{BOX_CELLS, Bitboards, COLUMN_SPREAD};
 use crate::position::Cell;
-pub use sudokud_model::unit::{Unit, Units};
-
-/// A given that shares its value with another given in one or more units (a variant's
-/// constraints among them), on a grid of any size.
-///
-/// Serialized as one object, `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, with the
-/// cell's row and column 0-based and the value as a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict {
-    /// The given's row, 0-based.
-    pub row: usize,
-    /// The given's column, 0-based.
-    pub col: usize,
-    /// The repeated value, 1 to N.
-    pub value: u8,
-    /// The units in which the value repeats.
-    pub units: Units,
-}
-
-impl Serialize for Conflict {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut object = serializer.serialize_struct("Conflict", 4)?;
-        object.serialize_field("row", &self.row)?;
-        object.serialize_field("col", &self.col)?;
-        object.serialize_field("digit", &self.value)?;
-        object.serialize_field("units", &self.units)?;
-        object.end()
-    }
-}
-
-/// The result of checking a board against the rules.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Validation {
-    /// No digit repeats in any row, column or box.
-    pub valid: bool,
-    /// No cell is blank.
-    pub complete: bool,
-    /// Every conflicting cell, in row-major order.
-    pub conflicts: Vec<Conflict>,
-}
+pub use sudokud_model::unit::{Conflict, Unit, Units, Validation};
 
 /// Checks `board` against the rules.
 pub fn validate(board: &Board) -> Validation {
@@ -216,5 +175,19 @@ mod tests {
     fn conflicts_serialize_flat_and_zero_based() {
         let json = serde_json::to_string(&conflict(0, 2, 8, Units::COLUMN)).unwrap();
         assert_eq!(json, r#"{"row":0,"col":2,"digit":8,"units":["column"]}"#);
+    }
+
+    #[test]
+    fn on_a_classic_grid_the_conflicts_are_those_of_the_9x9_rules() {
+        use crate::board::EXAMPLE_PUZZLE;
+        use sudokud_model::grid::Grid;
+        let mut line = EXAMPLE_PUZZLE.as_bytes().to_vec();
+        line[0] = b'8';
+        let text = String::from_utf8(line).unwrap();
+        let board: Board = text.parse().unwrap();
+        let classic = serde_json::to_value(conflicts(&board)).unwrap();
+        let sized = serde_json::to_value(sudokud_model::rules::conflicts(&Grid::from(&board))).unwrap();
+        assert_eq!(sized, classic);
+        assert_eq!(sized.as_array().unwrap().len(), 3);
     }
 }

@@ -10,7 +10,8 @@
 //!   9x9 one in its own form.
 //! - [`marks`]: pencil marks in their two forms, and a player's mistakes against a solution.
 //! - [`layout`]: each shape's houses and peers, built once.
-//! - [`unit`](mod@unit): the rules a filled cell can break, by name.
+//! - [`unit`](mod@unit): the rules a filled cell can break, by name, and the cells that break
+//!   them; [`rules`]: which cells break the classic rules on a grid of any shape.
 //! - [`constraints`], [`family`] and [`variant`]: the rule set as data: the constraints a request
 //!   gives and the named variants; each constraint family in a module of its own, with its
 //!   members, checks, conflicts and relations; a variant checked against a shape and turned into
@@ -30,6 +31,7 @@ pub mod marks;
 pub mod member;
 pub mod position;
 pub mod random;
+pub mod rules;
 pub mod shape;
 pub mod unit;
 pub mod variant;

@@ -1,7 +1,8 @@
 //! The rules a filled cell can break, by name: the houses of the classic rules and each variant
-//! constraint. Conflicts, validation and the logic's sentences all name rules by these.
+//! constraint; and the cells that break them ([`Conflict`], [`Validation`]). Conflicts,
+//! validation and the logic's sentences all name rules by these.
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
 use crate::position::HouseKind;
 
@@ -189,6 +190,45 @@ impl Serialize for Units {
         }
         names.end()
     }
+}
+
+/// A given that shares its value with another given in one or more units (a variant's
+/// constraints among them), on a grid of any size.
+///
+/// Serialized as one object, `{"row":0,"col":0,"digit":8,"units":["column","box"]}`, with the
+/// cell's row and column 0-based and the value as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The given's row, 0-based.
+    pub row: usize,
+    /// The given's column, 0-based.
+    pub col: usize,
+    /// The repeated value, 1 to N.
+    pub value: u8,
+    /// The units in which the value repeats.
+    pub units: Units,
+}
+
+impl Serialize for Conflict {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("Conflict", 4)?;
+        object.serialize_field("row", &self.row)?;
+        object.serialize_field("col", &self.col)?;
+        object.serialize_field("digit", &self.value)?;
+        object.serialize_field("units", &self.units)?;
+        object.end()
+    }
+}
+
+/// The result of checking a board against the rules.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Validation {
+    /// No digit repeats in any row, column or box.
+    pub valid: bool,
+    /// No cell is blank.
+    pub complete: bool,
+    /// Every conflicting cell, in row-major order.
+    pub conflicts: Vec<Conflict>,
 }
 
 #[cfg(test)]

@@ -12,10 +12,10 @@ mod lanes;
 pub mod logic;
 #[cfg(test)]
 mod marks_tests;
-pub mod rules;
 mod small;
 pub mod solver;
 
+pub use sudokud_model::rules;
 pub(crate) use sudokud_model::{any, grid, layout, marks, shape};
 
 pub use any::AnyGrid;

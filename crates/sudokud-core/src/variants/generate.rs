@@ -361,12 +361,11 @@ mod tests {
     use crate::interrupt::{Never, PollBudget};
     use crate::member::Choice;
     use crate::variants::Place;
-    use crate::variants::rules::conflicts;
 
     fn check(generated: &GeneratedVariant, level: Level) {
         let shape = generated.puzzle.shape();
         let variant = Variant::new(shape, None, &generated.constraints).unwrap();
-        assert!(generated.solution.is_complete() && conflicts(&generated.solution, &variant).is_empty());
+        assert!(generated.solution.is_complete() && variant.conflicts(&generated.solution).is_empty());
         let count = count_solutions(&generated.puzzle, &variant, 2, &mut Never).unwrap();
         assert_eq!((count.solutions, count.first.as_ref()), (1, Some(&generated.solution)));
         assert_eq!(generated.rating.level, level);

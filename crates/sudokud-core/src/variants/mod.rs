@@ -4,10 +4,9 @@
 //!
 //! [`Constraints`] is what a request gives, [`Preset`] a variant by name; [`Variant::new`] checks
 //! them against the grid's shape once and builds the houses, peers, pair relations and cage sums
-//! that [`solver`] and [`rules`] read. A board under them is a [`Puzzle`](crate::puzzle::Puzzle).
+//! that [`solver`] reads and [`Variant::conflicts`] checks. A board under them is a [`Puzzle`](crate::puzzle::Puzzle).
 
 pub mod generate;
-pub mod rules;
 pub mod solver;
 
 pub(crate) use sudokud_model::{constraints, variant};
