@@ -132,14 +132,6 @@ pub(crate) struct GridKey {
     candidates: [u16; CELLS],
 }
 
-impl PartialEq for Grid<'_> {
-    fn eq(&self, other: &Grid<'_>) -> bool {
-        self.geometry.id() == other.geometry.id() && self.values == other.values && self.candidates == other.candidates
-    }
-}
-
-impl Eq for Grid<'_> {}
-
 #[cfg(test)]
 impl Grid<'static> {
     /// The grid of `board` with the classic rows, columns and boxes.
