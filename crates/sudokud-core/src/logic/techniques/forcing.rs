@@ -497,7 +497,7 @@ fn follow(
                 let count = gather(positions, gone_here, &mut reasons);
                 all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth, None);
             }
-            for house in grid.geometry().houses_of(cell).into_iter().filter(|_| digit_links) {
+            for house in grid.geometry().houses_of(cell).filter(|_| digit_links) {
                 let members = grid.geometry().cells(house) & grid.cells_with(digit);
                 let left = members & !gone_cells[usize::from(digit) - 1];
                 if all_pushed && is_single(left) {
@@ -692,7 +692,7 @@ fn turned_on<'a>(
     let pair = grid.candidates(cell);
     let other = (cell_links && is_pair(u128::from(pair)))
         .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
-    let houses = grid.geometry().houses_of(cell).into_iter().filter(move |_| digit_links);
+    let houses = grid.geometry().houses_of(cell).filter(move |_| digit_links);
     other.into_iter().chain(houses.filter_map(move |house| {
         let places = grid.geometry().cells(house) & grid.cells_with(digit);
         is_pair(places).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
@@ -1636,7 +1636,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     } else if starts.iter().all(|start| start.cell() == starts[0].cell()) {
         format!("Whatever {cell} is")
     } else {
-        let mut houses = geometry.houses_of(starts[0].cell()).into_iter();
+        let mut houses = geometry.houses_of(starts[0].cell());
         let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house) >> start.cell() & 1 == 1));
         let house = house.expect("a digit's places in a house share it");
         format!("Wherever {digit} goes in {}", geometry.name(house))

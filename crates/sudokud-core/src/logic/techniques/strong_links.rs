@@ -267,7 +267,7 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
                 }
             }
             _ => {
-                let segments: Vec<Cells> = (geometry.houses(HouseKind::Box))
+                let segments: Vec<Cells> = (geometry.regions())
                     .map(|index| places & geometry.cells(index))
                     .filter(|&segment| segment != 0)
                     .collect();

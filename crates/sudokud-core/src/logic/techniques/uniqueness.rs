@@ -34,13 +34,26 @@ pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
                 let box_of = |cell: usize| geometry.house_of(cell, HouseKind::Box);
                 let two_boxes = (box_of(a) == box_of(b) && box_of(c) == box_of(d) && box_of(a) != box_of(c))
                     || (box_of(a) == box_of(c) && box_of(b) == box_of(d) && box_of(a) != box_of(b));
-                if two_boxes && rectangle(grid, out, [a, b, c, d]) {
+                if two_boxes && swap_keeps_extras(grid, [a, b, c, d]) && rectangle(grid, out, [a, b, c, d]) {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+/// Whether swapping the pair across the rectangle `a b / c d` keeps every house beyond rows,
+/// columns and boxes (a diagonal, an extra region) free of repeats: each holds none of the
+/// corners, or two in one row or column, which swap with each other.
+fn swap_keeps_extras(grid: &Grid, [a, b, c, d]: [usize; 4]) -> bool {
+    let geometry = grid.geometry();
+    let corners: Cells = [a, b, c, d].iter().fold(0, |acc, &cell| acc | 1 << cell);
+    let sides = [[a, b], [c, d], [a, c], [b, d]].map(|[x, y]| (1 as Cells) << x | 1 << y);
+    geometry.extras().all(|house| {
+        let held = geometry.cells(house) & corners;
+        held == 0 || sides.contains(&held)
+    })
 }
 
 /// BUG+1: the one open cell with three candidates, every other with two, and every candidate in
