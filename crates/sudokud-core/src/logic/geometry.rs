@@ -249,15 +249,16 @@ mod tests {
     use crate::board::Board;
     use crate::logic::grid::Grid;
     use crate::logic::step::{Deduction, Technique};
-    use crate::logic::{Level, run_over, techniques};
+    use crate::logic::{Level, run_over, techniques, to_step};
     use crate::position::Cell;
-    use crate::sizes::Shape;
+    use crate::sizes::logic::{Book, GridStep, TECHNIQUES, explain_in};
+    use crate::sizes::{self as sized, Shape};
     use crate::solver::Never;
     use crate::variants::{Constraints, Variant};
 
     /// The geometry of a 9x9 variant given by its constraints' JSON (as `sudokud generate
-    /// --variant` writes them), whose peers must be its houses' alone.
-    fn of_variant(json: &str) -> Geometry {
+    /// --variant` writes them), whose peers must be its houses' alone, and the variant.
+    fn of_variant(json: &str) -> (Geometry, Variant) {
         let constraints: Constraints = serde_json::from_str(json).expect("constraints");
         let variant = Variant::new(Shape::default_for(9).unwrap(), None, &constraints).expect("a 9x9 variant");
         let houses = variant.houses().zip(&variant.house_units);
@@ -267,12 +268,12 @@ mod tests {
             let peers = variant.peers(cell).iter().fold(0, |acc: Cells, &peer| acc | 1 << peer);
             assert_eq!(geometry.peers(cell), peers);
         }
-        geometry
+        (geometry, variant)
     }
 
     /// Puzzles of `sudokud generate --variant V --difficulty extreme --seed S` (each rated 12.0,
     /// brute force, by the grid-size engine), as `(puzzle, solution, constraints)`: a jigsaw
-    /// (seed 108), X (202) and windoku (204). Here each path takes a turbot fish, an ALS wing and
+    /// (seed 108), X (202) and windoku (208). Here each path takes a turbot fish, an ALS wing and
     /// a forcing chain.
     const VARIANTS: [(&str, &str, &str); 3] = [
         (
@@ -286,8 +287,8 @@ mod tests {
             r#"{"diagonals":"both"}"#,
         ),
         (
-            "........5....6...........4.........7.34......56.......8...2.6.1.....75....2......",
-            "287149365415362789396785142128456937734918256569273814873524691641897523952631478",
+            "81..............312.5............719....2..........5....4....25....8.1.........4.",
+            "813492657649875231275136498426358719597621384381749562764913825932584176158267943",
             r#"{"extra_regions":[[[1,1],[1,2],[1,3],[2,1],[2,2],[2,3],[3,1],[3,2],[3,3]],[[1,5],[1,6],[1,7],[2,5],[2,6],[2,7],[3,5],[3,6],[3,7]],[[5,1],[5,2],[5,3],[6,1],[6,2],[6,3],[7,1],[7,2],[7,3]],[[5,5],[5,6],[5,7],[6,5],[6,6],[6,7],[7,5],[7,6],[7,7]]]}"#,
         ),
     ];
@@ -295,7 +296,7 @@ mod tests {
     #[test]
     fn on_variants_every_step_keeps_the_solution_and_the_hard_techniques_fire() {
         for (puzzle, solution, json) in VARIANTS {
-            let geometry = of_variant(json);
+            let (geometry, _) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
             let mut used = Vec::new();
             let mut sentences = Vec::new();
@@ -324,12 +325,35 @@ mod tests {
     }
 
     #[test]
+    fn on_variants_the_steps_are_the_grid_size_engines_up_to_a_technique_it_lacks() {
+        let mut compared = 0;
+        for (puzzle, solution, json) in VARIANTS {
+            let (geometry, variant) = of_variant(json);
+            let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
+            let mut ours = Vec::new();
+            run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
+                ours.push(GridStep::from(to_step(grid, found)));
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let (puzzle, solution) = (sized::Grid::from(&puzzle), sized::Grid::from(&solution));
+            let (theirs, _, _) = explain_in(Book::Variant(&variant), &puzzle, None, &solution, &mut Never).unwrap();
+            let shared = ours.iter().take_while(|step| TECHNIQUES.contains(&step.technique));
+            for (ours, theirs) in shared.zip(&theirs) {
+                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{json}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 40, "{compared} steps compared");
+    }
+
+    #[test]
     fn a_rectangle_whose_swap_breaks_a_diagonal_is_no_deadly_pattern() {
         // r1c1, r1c4, r2c1 and r2c4 hold 1 and 2 (r2c4 also 3): on a classic grid r2c4 loses 1
         // and 2; on an X grid the diagonal through r1c1 alone would repeat a digit after the
         // swap, so the rectangle proves nothing.
         let corners: [(usize, &[u8]); 4] = [(0, &[1, 2]), (3, &[1, 2]), (9, &[1, 2]), (12, &[1, 2, 3])];
-        for (geometry, fires) in [(Geometry::classic(), true), (&of_variant(r#"{"diagonals":"both"}"#), false)] {
+        for (geometry, fires) in [(Geometry::classic(), true), (&of_variant(r#"{"diagonals":"both"}"#).0, false)] {
             let mut grid = Grid::over(geometry, &Board::EMPTY);
             for cell in 0..CELLS {
                 let kept = corners.iter().find(|&&(at, _)| at == cell).map_or(&[][..], |&(_, digits)| digits);
@@ -346,7 +370,7 @@ mod tests {
     #[test]
     fn positions_in_a_region_are_read_off_its_cells() {
         let (puzzle, _, json) = VARIANTS[0];
-        let geometry = of_variant(json);
+        let (geometry, _) = of_variant(json);
         let mut grid = Grid::over(&geometry, &puzzle.parse().unwrap());
         for cell in [0, 13, 40, 77] {
             for digit in [1, 5, 9] {

@@ -1,6 +1,7 @@
 //! Locked candidates. When a digit's candidates in one house all lie where it crosses a second
 //! house, the digit must go in that crossing, so the rest of the second house loses it. From a box
-//! into a line that is pointing; from a line into a box, claiming.
+//! into a line that is pointing; from a line into a box, claiming. Where the rules add houses (a
+//! diagonal, a window), any house may be the second, as in the grid-size engine.
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, more_than, ones};
@@ -9,8 +10,9 @@ use crate::logic::techniques::Changed;
 use crate::position::HouseKind;
 
 /// Tries each house of the `sources` kinds, digit by digit, against the houses of the `targets`
-/// kinds that could hold all its candidates: those through its first candidate cell. Only where
-/// the digit `changed` in the source or a target crossing it.
+/// kinds (any other house where the rules add houses) that could hold all its candidates: those
+/// through its first candidate cell, in order. Only where the digit `changed` in the source or
+/// a target crossing it.
 pub(super) fn locked(
     grid: &Grid,
     changed: &Changed,
@@ -19,16 +21,18 @@ pub(super) fn locked(
     targets: &[HouseKind],
 ) -> bool {
     let geometry = grid.geometry();
+    let any = !geometry.extras().is_empty();
     for source in sources.iter().flat_map(|&kind| geometry.houses(kind)) {
         let source_cells = geometry.cells(source);
+        let is_target = move |house: usize| house != source && (any || targets.contains(&geometry.kind(house)));
         // The source and every target house that crosses it (no need to work out when
         // everything changed).
         let reach = if *changed == Changed::ALL {
             source_cells
         } else {
-            let crossing = (geometry.members(source).iter()).flat_map(|&cell| {
-                targets.iter().map(move |&kind| geometry.cells(geometry.house_of(usize::from(cell), kind)))
-            });
+            let crossing = (geometry.members(source).iter())
+                .flat_map(|&cell| geometry.houses_of(usize::from(cell)).filter(|&house| is_target(house)))
+                .map(|house| geometry.cells(house));
             crossing.fold(source_cells, |acc, cells| acc | cells)
         };
         for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {
@@ -38,7 +42,7 @@ pub(super) fn locked(
                 continue;
             }
             let first = inside.trailing_zeros() as usize;
-            for target in targets.iter().map(|&kind| geometry.house_of(first, kind)) {
+            for target in geometry.houses_of(first).filter(|&house| is_target(house)) {
                 let target_cells = geometry.cells(target);
                 let elsewhere = grid.cells_with(digit) & target_cells & !source_cells;
                 if inside & !target_cells == 0 && elsewhere != 0 {
