@@ -3,88 +3,17 @@
 //! step, because singles and subsets think in cells while intersections, fish and
 //! chains think in digits, and recomputing either view per question would dominate `rate`.
 //!
-//! Cells are row-major indexes and digits plain numbers here, for the inner loops; houses are
-//! typed, and the techniques turn cells and digits into [`Cell`]s and
+//! Cells are row-major indexes, digits plain numbers and houses the [`Geometry`]'s indexes here,
+//! for the inner loops; the techniques turn cells and digits into [`crate::position::Cell`]s and
 //! [`crate::position::Digit`]s when they record a step.
 
-use crate::board::{Board, CELLS, SIZE};
-use crate::position::{Cell, House};
+use crate::board::{Board, CELLS};
 use crate::sizes::Marks;
+
+use super::geometry::Geometry;
 
 /// A set of cells, bit `i` for cell `i` (row-major).
 pub(crate) type Cells = u128;
-
-/// Number of houses: 9 rows, 9 columns and 9 boxes, indexed by [`House::index`].
-const HOUSES: usize = 3 * SIZE;
-
-/// The cells of each house as row-major indexes, in the house's reading order, so a position
-/// mask of [`Grid::positions`] picks cells without recomputing the box geometry.
-const MEMBERS: [[u8; SIZE]; HOUSES] = members_table();
-
-/// The cells of each house as a set.
-const HOUSE_CELLS: [Cells; HOUSES] = house_cells_table();
-
-/// The 20 peers of each cell (the cells sharing a house with it, itself excluded).
-pub(crate) const PEERS: [Cells; CELLS] = peers();
-
-const fn members_table() -> [[u8; SIZE]; HOUSES] {
-    let mut members = [[0u8; SIZE]; HOUSES];
-    let mut index = 0;
-    while index < HOUSES {
-        let mut position = 0;
-        while position < SIZE {
-            members[index][position] = House::at(index).cell(position as u8).index() as u8;
-            position += 1;
-        }
-        index += 1;
-    }
-    members
-}
-
-const fn house_cells_table() -> [Cells; HOUSES] {
-    let mut sets = [0; HOUSES];
-    let mut index = 0;
-    while index < HOUSES {
-        let mut position = 0;
-        while position < SIZE {
-            sets[index] |= 1 << MEMBERS[index][position];
-            position += 1;
-        }
-        index += 1;
-    }
-    sets
-}
-
-const fn peers() -> [Cells; CELLS] {
-    let mut peers = [0; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let houses = Cell::at(cell).houses();
-        let mut k = 0;
-        while k < houses.len() {
-            peers[cell] |= HOUSE_CELLS[houses[k].index()];
-            k += 1;
-        }
-        peers[cell] &= !(1 << cell);
-        cell += 1;
-    }
-    peers
-}
-
-/// The cells of `house` as row-major indexes, in reading order.
-pub(crate) fn members(house: House) -> &'static [u8; SIZE] {
-    &MEMBERS[house.index()]
-}
-
-/// The cells of `house` as a set.
-pub(crate) fn house_cells(house: House) -> Cells {
-    HOUSE_CELLS[house.index()]
-}
-
-/// The cell sets of every house, in [`House::all`] order, for loops that need no house names.
-pub(crate) fn all_house_cells() -> &'static [Cells; HOUSES] {
-    &HOUSE_CELLS
-}
 
 /// The bit of `digit` (1-9) in a candidate mask.
 pub(crate) fn bit(digit: u8) -> u16 {
@@ -129,6 +58,13 @@ fn gather_column(cells: Cells) -> u16 {
     ((cells & SPACED).wrapping_mul(MULTIPLIER) >> 64) as u16 & 0x1ff
 }
 
+/// Where `cells` meets a house of `members`: bit `i` for its `i`-th cell. Out of line, so the
+/// classic houses' bit tricks stay small enough to inline.
+#[inline(never)]
+fn gather(members: &[u8; 9], cells: Cells) -> u16 {
+    members.iter().enumerate().fold(0, |acc, (i, &cell)| acc | ((cells >> cell & 1) as u16) << i)
+}
+
 /// How many bits a nine-bit mask (digits of a cell, positions in a house) has, by table: with
 /// no popcount instruction in the baseline x86-64 target, `count_ones` is a dozen instructions,
 /// and subsets and fish count unions in their innermost loop.
@@ -169,37 +105,63 @@ pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
     ones(u128::from(mask)).map(|index| index as u8 + 1)
 }
 
-/// Whether cells `a` and `b` share a unit (a cell does not see itself).
-pub(crate) fn sees(a: usize, b: usize) -> bool {
-    PEERS[a] >> b & 1 == 1
-}
-
 /// The cells where `digit` is a candidate that see every cell of `cells`.
 pub(crate) fn seeing_all(grid: &Grid, digit: u8, cells: &[usize]) -> Cells {
-    cells.iter().fold(grid.cells_with(digit), |acc, &cell| acc & PEERS[cell])
+    let geometry = grid.geometry();
+    cells.iter().fold(grid.cells_with(digit), |acc, &cell| acc & geometry.peers(cell))
 }
 
-/// Values and candidates of a partly solved board, and the blank cells as a set (so "how many
-/// blanks has this unit", asked every round for full houses, is one popcount).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Grid {
+/// Values and candidates of a partly solved board over its [`Geometry`], and the blank cells as
+/// a set (so "how many blanks has this unit", asked every round for full houses, is one
+/// popcount).
+#[derive(Clone, Debug)]
+pub(crate) struct Grid<'g> {
+    geometry: &'g Geometry,
     values: [u8; CELLS],
     candidates: [u16; CELLS],
     digit_cells: [Cells; 9],
     blanks: Cells,
 }
 
-impl Grid {
-    /// The grid of `board`: each blank cell may hold any digit its peers do not.
-    pub(crate) fn new(board: &Board) -> Grid {
+/// A grid's candidates with its geometry's id: what caches of what a search found in a grid key
+/// on (the values and the other view follow from these).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GridKey {
+    geometry: u64,
+    values: [u8; CELLS],
+    candidates: [u16; CELLS],
+}
+
+#[cfg(test)]
+impl Grid<'static> {
+    /// The grid of `board` with the classic rows, columns and boxes.
+    pub(crate) fn new(board: &Board) -> Grid<'static> {
+        Grid::over(Geometry::classic(), board)
+    }
+}
+
+impl<'g> Grid<'g> {
+    /// The grid of `board` over `geometry`: each blank cell may hold any digit its peers do not.
+    pub(crate) fn over(geometry: &'g Geometry, board: &Board) -> Grid<'g> {
         let all = (1 << CELLS) - 1;
-        let mut grid = Grid { values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [all; 9], blanks: all };
+        let mut grid =
+            Grid { geometry, values: [0; CELLS], candidates: [0x1ff; CELLS], digit_cells: [all; 9], blanks: all };
         for (cell, &value) in board.cells().iter().enumerate() {
             if value != 0 {
                 grid.place(cell, value);
             }
         }
         grid
+    }
+
+    /// The houses and peers the grid's rules make.
+    pub(crate) fn geometry(&self) -> &'g Geometry {
+        self.geometry
+    }
+
+    /// What caches of searches in this grid key on.
+    pub(crate) fn key(&self) -> GridKey {
+        GridKey { geometry: self.geometry.id(), values: self.values, candidates: self.candidates }
     }
 
     /// The digit in `cell`, 0 if blank.
@@ -230,16 +192,21 @@ impl Grid {
     /// Where `digit` is a candidate in `house`: bit `i` for the house's `i`-th cell. For a row
     /// that is a set of columns, for a column a set of rows. Read off the digit's cell set
     /// (subsets and fish ask this for every house and digit, each time they are tried).
-    pub(crate) fn positions(&self, house: House, digit: u8) -> u16 {
+    pub(crate) fn positions(&self, house: usize, digit: u8) -> u16 {
         let cells = self.cells_with(digit);
         let bits = |shift: usize, mask: u128| (cells >> shift & mask) as u16;
-        // Each row of the grid is 9 consecutive bits; a box is three runs of 3, 9 bits apart.
-        let corner = usize::from(members(house)[0]);
-        match house {
-            House::Row(_) => bits(corner, 0x1ff),
+        // Each row of the grid is 9 consecutive bits; a classic box is three runs of 3, 9 bits
+        // apart.
+        let members = self.geometry.members(house);
+        let corner = usize::from(members[0]);
+        match house / 9 {
+            0 => bits(corner, 0x1ff),
             // A column's nine bits lie 9 apart; one multiplication gathers them.
-            House::Column(_) => gather_column(cells >> corner),
-            House::Box(_) => (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row)),
+            1 => gather_column(cells >> corner),
+            2 if self.geometry.classic_boxes() => {
+                (0..3).fold(0, |acc, row| acc | bits(corner + 9 * row, 7) << (3 * row))
+            }
+            _ => gather(members, cells),
         }
     }
 
@@ -256,10 +223,11 @@ impl Grid {
         }
         self.candidates[cell] = 0;
         let mask = bit(digit);
-        for peer in ones(PEERS[cell] & self.cells_with(digit)) {
+        let peers = self.geometry.peers(cell);
+        for peer in ones(peers & self.cells_with(digit)) {
             self.candidates[peer] &= !mask;
         }
-        self.digit_cells[usize::from(digit - 1)] &= !PEERS[cell];
+        self.digit_cells[usize::from(digit - 1)] &= !peers;
         true
     }
 
@@ -299,23 +267,7 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn houses_cover_each_cell_three_times_and_peers_are_twenty() {
-        for cell in Cell::all() {
-            let index = cell.index();
-            let containing = HOUSE_CELLS.iter().filter(|&&set| set >> index & 1 == 1).count();
-            assert_eq!(containing, 3);
-            assert_eq!(PEERS[index].count_ones(), 20);
-            for house in cell.houses() {
-                assert!(members(house).contains(&(index as u8)));
-            }
-            for other in Cell::all() {
-                assert_eq!(sees(index, other.index()), cell.sees(other), "{cell} {other}");
-            }
-        }
-        assert_eq!(members(House::Box(4)), &[30, 31, 32, 39, 40, 41, 48, 49, 50]);
-    }
+    use crate::position::House;
 
     #[test]
     fn positions_are_read_off_the_cells_in_every_house() {
@@ -329,7 +281,7 @@ mod tests {
                 for house in House::all() {
                     for digit in 1..=9 {
                         let expected = house.cells().enumerate().filter(|&(_, cell)| grid.has(cell.index(), digit));
-                        assert_eq!(grid.positions(house, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
+                        assert_eq!(grid.positions(house.index(), digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
                     }
                 }
             }
@@ -359,12 +311,12 @@ mod tests {
         assert_eq!(grid.blanks().count_ones(), 80);
         assert!(!grid.has(4, 5) && !grid.has(36, 5) && !grid.has(30, 5) && grid.has(0, 5));
         assert_eq!(grid.cells_with(5).count_ones(), 81 - 21);
-        assert_eq!(grid.positions(House::Row(0), 5), 0b1_1110_1111);
-        assert_eq!(grid.positions(House::Row(4), 5), 0);
+        assert_eq!(grid.positions(House::Row(0).index(), 5), 0b1_1110_1111);
+        assert_eq!(grid.positions(House::Row(4).index(), 5), 0);
         for house in House::all() {
             for digit in 1..=9 {
                 let expected = house.cells().enumerate().filter(|&(_, cell)| grid.has(cell.index(), digit));
-                assert_eq!(grid.positions(house, digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
+                assert_eq!(grid.positions(house.index(), digit), expected.fold(0, |acc, (i, _)| acc | 1 << i));
             }
         }
         assert!(grid.eliminate(0, 1));

@@ -38,12 +38,14 @@ use crate::member::{Choice, choice_traits};
 use crate::sizes::Marks;
 use crate::solver::{Interrupt, Interrupted};
 
+mod geometry;
 mod grid;
 pub(crate) mod step;
 mod techniques;
 
 pub use step::{Step, Technique};
 
+use geometry::Geometry;
 use grid::Grid;
 use step::Deduction;
 pub(crate) use techniques::trace_chain;
@@ -290,9 +292,9 @@ pub fn rate_within(
 }
 
 /// Where a solving path ended.
-struct Path {
+struct Path<'g> {
     /// The grid after the last step.
-    grid: Grid,
+    grid: Grid<'g>,
     /// The rating of the steps taken.
     rating: Rating,
     /// False when the path stopped because the next step needed a technique above its ceiling.
@@ -320,9 +322,22 @@ fn run(
     solution: &Board,
     ceiling: Level,
     interrupt: &mut impl Interrupt,
-    mut on_step: impl FnMut(&Grid, &Deduction) -> ControlFlow<()>,
-) -> Result<Path, Cut> {
-    let mut grid = Grid::new(puzzle);
+    on_step: impl FnMut(&Grid<'static>, &Deduction) -> ControlFlow<()>,
+) -> Result<Path<'static>, Cut> {
+    run_over(Geometry::classic(), puzzle, marks, solution, ceiling, interrupt, on_step)
+}
+
+/// [`run`] over the houses of `geometry`.
+fn run_over<'g>(
+    geometry: &'g Geometry,
+    puzzle: &Board,
+    marks: Option<&Marks>,
+    solution: &Board,
+    ceiling: Level,
+    interrupt: &mut impl Interrupt,
+    mut on_step: impl FnMut(&Grid<'g>, &Deduction) -> ControlFlow<()>,
+) -> Result<Path<'g>, Cut> {
+    let mut grid = Grid::over(geometry, puzzle);
     if let Some(marks) = marks {
         grid.keep_only(marks);
     }

@@ -10,7 +10,7 @@ use crate::member::Choice;
 
 use super::grid::{Cells, Grid, ones};
 use super::techniques::{Literal, Nested};
-use crate::position::{Candidate, Cell, Digit, House};
+use crate::position::{Candidate, Cell, Digit};
 
 /// A solving technique, in order of difficulty (the order [`Technique::ALL`] lists and the
 /// solver tries them in).
@@ -286,8 +286,8 @@ pub struct Step {
 }
 
 /// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
-/// the rating path allocates only while the buffers grow. `houses` names the rows, columns or
-/// boxes of the pattern and `split` where `cells` divides into two groups (the cells of
+/// the rating path allocates only while the buffers grow. `houses` names the houses of the
+/// pattern (the grid's [`super::geometry::Geometry`] indexes) and `split` where `cells` divides into two groups (the cells of
 /// an ALS wing's set and its pivot), both for the explanation.
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
@@ -296,7 +296,7 @@ pub(crate) struct Deduction {
     pub(crate) rating: f32,
     pub(crate) cells: Vec<Cell>,
     pub(crate) digits: Vec<Digit>,
-    pub(crate) houses: Vec<House>,
+    pub(crate) houses: Vec<usize>,
     pub(crate) split: usize,
     pub(crate) placements: Vec<Candidate>,
     pub(crate) eliminations: Vec<Candidate>,
@@ -385,8 +385,9 @@ impl Deduction {
 
     /// Records the pattern's cells, taken from `house` by position mask (bit `i` for the
     /// house's `i`-th cell, as [`Grid::positions`] gives them).
-    pub(crate) fn add_house_cells(&mut self, house: House, positions: u16) {
-        self.cells.extend(ones(u128::from(positions)).map(|i| house.cell(i as u8)));
+    pub(crate) fn add_house_cells(&mut self, grid: &Grid, house: usize, positions: u16) {
+        let members = grid.geometry().members(house);
+        self.cells.extend(ones(u128::from(positions)).map(|i| Cell::at(usize::from(members[i]))));
     }
 }
 

@@ -11,22 +11,24 @@
 //! SE rates the wing by its size and by the most candidates one of its set's cells has (a set of
 //! evenly spread candidates is easier to see), see [`wing_rating`].
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones, sees};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Cells, Grid, bit, digits, ones};
 use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
-use crate::position::{Digit, House};
+use crate::position::Digit;
 
 /// The wing of an almost locked set of `size` cells (3 to 6): the easiest SE would take (lowest
 /// rating, then the most eliminations).
 pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
     let bivalue = grid.cells_with_count(2);
     let mut best: Option<Best> = None;
-    for house in House::all() {
-        let open = all_house_cells()[house.index()] & grid.blanks();
+    let geometry = grid.geometry();
+    for house in 0..geometry.house_count() {
+        let open = geometry.cells(house) & grid.blanks();
         let cells: Vec<usize> = ones(open).filter(|&cell| grid.candidates(cell).count_ones() >= 2).collect();
         let mut chosen = Vec::with_capacity(size);
         subsets(grid, &cells, size, &mut chosen, 0, &mut |set, union| {
             // The pivot sees the set's cells holding x, so it sees one of the set at least.
-            let near = set.iter().fold(0, |acc, &cell| acc | PEERS[cell]);
+            let near = set.iter().fold(0, |acc, &cell| acc | geometry.peers(cell));
             for pivot in ones(bivalue & near & !set_cells(set)) {
                 let pair = grid.candidates(pivot);
                 if pair & union != pair {
@@ -35,11 +37,12 @@ pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
                 for x in digits(pair) {
                     let z = (pair & !bit(x)).trailing_zeros() as u8 + 1;
                     // x restricted: each of the set's cells that could be x sees the pivot.
-                    if set.iter().any(|&cell| grid.has(cell, x) && !sees(cell, pivot)) {
+                    if set.iter().any(|&cell| grid.has(cell, x) && !geometry.sees(cell, pivot)) {
                         continue;
                     }
                     let holding_z = set.iter().filter(|&&cell| grid.has(cell, z));
-                    let eliminated = holding_z.fold(grid.cells_with(z) & PEERS[pivot], |acc, &cell| acc & PEERS[cell]);
+                    let seen = grid.cells_with(z) & geometry.peers(pivot);
+                    let eliminated = holding_z.fold(seen, |acc, &cell| acc & geometry.peers(cell));
                     if eliminated == 0 {
                         continue;
                     }
@@ -94,7 +97,7 @@ struct Best {
     rating: f32,
     eliminated: Cells,
     union: u16,
-    house: House,
+    house: usize,
     set: Vec<usize>,
     pivot: usize,
     x: u8,
@@ -142,7 +145,7 @@ fn subsets(
 /// "r1c1, r1c2 and r1c3 hold 1, 2, 5 and 7 between them, one digit more than cells, and r5c1
 /// (1 or 7) sees each of them that could be 1: if r5c1 is 1 they hold 2, 5 and 7, so either
 /// way one of r5c1 and those that could be 7 is 7, and r4c1, seeing them all, can't be 7."
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let set = &deduction.cells[..deduction.split];
     let pivot = deduction.cells[deduction.split];
     let (x, z) = (deduction.digits[0], deduction.digits[1]);
@@ -153,7 +156,7 @@ pub(super) fn describe(deduction: &Deduction) -> String {
         "In {}, {} hold {} between them, one digit more than cells, and {pivot} ({}) sees each of them that \
          could be {x}: if {pivot} is {x} they hold {}, so either way {pivot} or one of them is {z}, and {}, seeing \
          all that could be {z}, can't be {z}.",
-        deduction.houses[0],
+        geometry.name(deduction.houses[0]),
         cell_list(set.iter().copied()),
         digit_list(union.iter().copied(), "and"),
         digit_list([x, z], "or"),
@@ -175,10 +178,10 @@ mod tests {
         let cells: &[(usize, usize, &[u8])] =
             &[(1, 1, &[1, 2]), (1, 2, &[2, 5]), (1, 3, &[1, 5, 7]), (1, 5, &[1, 7]), (1, 8, &[7, 8])];
         let step = run(Technique::WxyzWing, &sparse(cells)).unwrap();
-        assert_eq!(step.eliminations, [cand(1, 8, 7)], "{}", describe(&step));
+        assert_eq!(step.eliminations, [cand(1, 8, 7)], "{}", describe(Geometry::classic(), &step));
         assert_eq!(step.rating, 5.6, "the widest cell of the set has three candidates");
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "In row 1, r1c1, r1c2 and r1c3 hold 1, 2, 5 and 7 between them, one digit more than cells, and r1c5 (1 \
              or 7) sees each of them that could be 1: if r1c5 is 1 they hold 2, 5 and 7, so either way r1c5 or one \
              of them is 7, and r1c8, seeing all that could be 7, can't be 7."

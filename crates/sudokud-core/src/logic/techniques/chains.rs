@@ -10,7 +10,7 @@
 //! the shortest; across starts the shortest wins. Each cell joins a search once, which keeps
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, ones, seeing_all};
+use crate::logic::grid::{Cells, Grid, bit, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, chain_rating, eliminated_cells};
 use crate::solver::{Interrupt, Interrupted};
 
@@ -36,7 +36,7 @@ pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Inte
                         best.offer(seeing_all(grid, digit, &[start, end]), &parent, end, links, digit);
                     }
                 }
-                frontier = spread(&mut parent, &mut visited, on, |cell| PEERS[cell] & candidates);
+                frontier = spread(&mut parent, &mut visited, on, |cell| grid.geometry().peers(cell) & candidates);
                 links += 1;
             }
         }
@@ -59,7 +59,7 @@ pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Int
             let mut parent = [usize::MAX; 81];
             let (mut visited, mut frontier, mut length) = (1u128 << start, 1u128 << start, 1);
             while frontier != 0 && length + 1 < best.length {
-                let links = |cell: usize| PEERS[cell] & bivalue & grid.cells_with(is[cell]);
+                let links = |cell: usize| grid.geometry().peers(cell) & bivalue & grid.cells_with(is[cell]);
                 let next = spread(&mut parent, &mut visited, frontier, links);
                 for link in ones(next) {
                     is[link] = other(grid, link, is[parent[link]]);
@@ -81,7 +81,7 @@ pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Int
 /// fits in exactly those two cells).
 fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
     let mut links = [0; 81];
-    for &house_cells in all_house_cells() {
+    for &house_cells in grid.geometry().all_cells() {
         let pair = grid.cells_with(digit) & house_cells;
         if pair.count_ones() == 2 {
             for cell in ones(pair) {

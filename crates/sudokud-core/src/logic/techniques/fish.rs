@@ -2,9 +2,10 @@
 //! each cover column gets the digit in one of the base rows, so the cover's other cells lose it;
 //! the same with rows and columns swapped. Two lines: X-Wing, three: Swordfish, four: Jellyfish.
 
-use crate::logic::grid::{Grid, house_cells, ones};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, ones};
 use crate::logic::step::{Deduction, eliminated_cells, join};
-use crate::position::{House, HouseKind};
+use crate::position::HouseKind;
 
 use super::{Changed, Items, find_set};
 
@@ -14,17 +15,18 @@ pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: us
     // A row's positions are columns and a column's are rows: the cover is the other kind.
     const KINDS: [(HouseKind, HouseKind); 2] =
         [(HouseKind::Row, HouseKind::Column), (HouseKind::Column, HouseKind::Row)];
+    let geometry = grid.geometry();
     for digit in (1..=9).filter(|&digit| changed.digit_in(digit, (1 << 81) - 1)) {
         for (base_kind, cover_kind) in KINDS {
             // The items are the base kind's lines by index; a line's positions, the cover kind's.
-            let line = |kind: HouseKind, index: usize| kind.house(index as u8);
+            let line = |kind: HouseKind, index: usize| geometry.houses(kind).start + index;
             let items = Items::new(size, 0..9, |index| grid.positions(line(base_kind, index), digit));
             let found = find_set(&items, size, &mut |base_indexes, cover_indexes| {
                 out.reset();
                 let base = || base_indexes.iter().map(|&index| line(base_kind, index));
                 let cover = || ones(u128::from(cover_indexes)).map(|index| line(cover_kind, index));
-                let base_cells = base().fold(0, |acc, line| acc | house_cells(line));
-                let cover_cells = cover().fold(0, |acc, line| acc | house_cells(line));
+                let base_cells = base().fold(0, |acc, line| acc | geometry.cells(line));
+                let cover_cells = cover().fold(0, |acc, line| acc | geometry.cells(line));
                 out.add_cells(ones(grid.cells_with(digit) & base_cells));
                 out.add_digits([digit]);
                 out.houses.extend(base().chain(cover()));
@@ -40,22 +42,22 @@ pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: us
 }
 
 /// "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let (base, cover) = deduction.houses.split_at(deduction.houses.len() / 2);
     let digit = deduction.digits[0];
     format!(
         "In {}, {digit} fits only in {} ({}), so {} can't be {digit}.",
-        lines(base),
-        lines(cover),
+        lines(geometry, base),
+        lines(geometry, cover),
         deduction.technique.name(),
         eliminated_cells(deduction)
     )
 }
 
 /// "rows 2 and 7", "columns 1, 4 and 8": houses of one kind.
-fn lines(houses: &[House]) -> String {
-    let numbers = houses.iter().map(|house| (house.index_in_kind() + 1).to_string());
-    format!("{} {}", houses[0].kind().plural(), join(numbers, "and"))
+fn lines(geometry: &Geometry, houses: &[usize]) -> String {
+    let numbers = houses.iter().map(|&house| geometry.number(house).to_string());
+    format!("{} {}", geometry.plural(houses[0]), join(numbers, "and"))
 }
 
 #[cfg(test)]
@@ -78,7 +80,7 @@ mod tests {
         assert_eq!(step.eliminations, [cand(4, 3, 5), cand(9, 8, 5)]);
         assert_eq!(step.cells.len(), 4);
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
         );
         // Without r7c8 the rows cover three columns and no two columns share two rows.
@@ -102,7 +104,7 @@ mod tests {
         let step = run(Technique::Swordfish, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(4, 3, 8)]);
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "In columns 1, 5 and 9, 8 fits only in rows 1, 4 and 7 (Swordfish), so r4c3 can't be 8."
         );
         // A four-line cycle: rows 1, 3, 6, 8 over columns 2, 4, 6, 9.

@@ -30,10 +30,11 @@
 use std::cell::{Cell as Slot, RefCell};
 use std::collections::HashMap;
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, bit, digits, is_pair, is_single, ones};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Cells, Grid, GridKey, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
 use crate::logic::techniques::Changed;
-use crate::position::{Candidate, Cell, Digit, House};
+use crate::position::{Candidate, Cell, Digit};
 use crate::solver::{Interrupt, Interrupted};
 
 /// Candidates of the grid: `cell * 9 + digit - 1`.
@@ -281,7 +282,7 @@ struct Engine {
     all: Vec<Implications>,
     /// The grid and nesting of dynamic chains `all` holds every assumption's consequences for,
     /// when it does: the next level on the same grid takes up each from where it stalled.
-    followed: Option<(Grid, Nesting)>,
+    followed: Option<(GridKey, Nesting)>,
     /// The consequences of one assumption, for the single-chain searches.
     one: Implications,
     positions: Box<Positions>,
@@ -461,7 +462,7 @@ fn follow(
             )?
         {
             // What the nested technique concludes rests on the removals its pattern reads.
-            let reasons = pattern_reasons(&inner, out);
+            let reasons = pattern_reasons(grid.geometry(), &inner, out);
             let length = inner.chains.iter().map(Vec::len).sum::<usize>();
             let nested = Some((inner.technique, u16::try_from(length).unwrap_or(u16::MAX)));
             let depth = out.nodes.last().map_or(0, |node| node.depth.saturating_add(1));
@@ -496,8 +497,8 @@ fn follow(
                 let count = gather(positions, gone_here, &mut reasons);
                 all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth, None);
             }
-            for house in Cell::at(cell).houses().into_iter().filter(|_| digit_links) {
-                let members = all_house_cells()[house.index()] & grid.cells_with(digit);
+            for house in grid.geometry().houses_of(cell).filter(|_| digit_links) {
+                let members = grid.geometry().cells(house) & grid.cells_with(digit);
                 let left = members & !gone_cells[usize::from(digit) - 1];
                 if all_pushed && is_single(left) {
                     let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
@@ -519,14 +520,14 @@ fn follow(
 /// The grid as the assumption being followed has left it (its true literals placed, its false
 /// ones removed), kept from one nested step to the next with, per technique tried inside, what
 /// changed since that technique last found nothing there.
-struct Reduced {
-    grid: Grid,
+struct Reduced<'g> {
+    grid: Grid<'g>,
     /// How many of the assumption's nodes `grid` has taken in.
     applied: usize,
     changed: [Changed; 14],
 }
 
-impl Reduced {
+impl Reduced<'_> {
     /// Takes in the nodes of `out` found since the last time; what they removed.
     fn catch_up(&mut self, out: &Implications) -> Changed {
         let before = self.grid.clone();
@@ -548,12 +549,12 @@ impl Reduced {
 /// between the calls of one assumption's following: each call takes in only the literals found
 /// since, and a technique that found nothing last time looks only where they changed something.
 /// The first call knows that of the techniques `barren` in `grid` itself.
-fn nested_step(
-    grid: &Grid,
+fn nested_step<'g>(
+    grid: &Grid<'g>,
     nesting: Nesting,
     (from, barren): (usize, u16),
     out: &Implications,
-    reduced: &mut Option<Reduced>,
+    reduced: &mut Option<Reduced<'g>>,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
@@ -609,7 +610,7 @@ const REMEMBERED: usize = 4096;
 
 thread_local! {
     /// What the chain searches nested inside found (`None`: nothing) on the grids they met.
-    static FOUND: RefCell<HashMap<(Grid, Technique), Option<Deduction>>> = RefCell::new(HashMap::new());
+    static FOUND: RefCell<HashMap<(GridKey, Technique), Option<Deduction>>> = RefCell::new(HashMap::new());
 }
 
 /// `search` for a step of `technique` (a chain) in `grid`, or what it found last time on the
@@ -622,7 +623,7 @@ fn remembered(
     found: &mut Deduction,
     search: impl FnOnce(&mut Deduction) -> Result<bool, Interrupted>,
 ) -> Result<bool, Interrupted> {
-    let key = (grid.clone(), technique);
+    let key = (grid.key(), technique);
     if let Some(known) = FOUND.with(|memo| memo.borrow().get(&key).cloned()) {
         return Ok(known.is_some_and(|step| {
             *found = step;
@@ -642,9 +643,9 @@ fn remembered(
 
 /// The false literals of `out` a nested step's pattern reads: those in its cells, and those of
 /// its digits in its houses (the removals that made a subset, a fish or a locked candidate).
-fn pattern_reasons(found: &Deduction, out: &Implications) -> Vec<u16> {
+fn pattern_reasons(geometry: &Geometry, found: &Deduction, out: &Implications) -> Vec<u16> {
     let cells = found.cells.iter().fold(0 as Cells, |acc, cell| acc | 1 << cell.index());
-    let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | all_house_cells()[house.index()]);
+    let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | geometry.cells(house));
     let digits = found.digits.iter().fold(0u16, |acc, digit| acc | bit(digit.get()));
     let read = |literal: Literal| {
         let (cell, digit) = (literal.cell(), literal.digit());
@@ -669,26 +670,31 @@ fn gather(positions: &Positions, literals: impl Iterator<Item = Literal>, reason
 
 /// What a true `literal` turns off: its cell's other candidates (with `cell_links`), then its
 /// digit in every peer.
-fn turned_off(grid: &Grid, literal: Literal, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
+fn turned_off<'a>(grid: &'a Grid<'_>, literal: Literal, cell_links: bool) -> impl Iterator<Item = Literal> + 'a {
     let (cell, digit) = (literal.cell(), literal.digit());
     let others = if cell_links { grid.candidates(cell) & !bit(digit) } else { 0 };
-    digits(others)
-        .map(move |other| Literal::new(cell, other, false))
-        .chain(ones(PEERS[cell] & grid.cells_with(digit)).map(move |peer| Literal::new(peer, digit, false)))
+    digits(others).map(move |other| Literal::new(cell, other, false)).chain(
+        ones(grid.geometry().peers(cell) & grid.cells_with(digit)).map(move |peer| Literal::new(peer, digit, false)),
+    )
 }
 
 /// What a false `literal` turns on by the grid's candidates alone: the other candidate of its
 /// two-candidate cell (with `cell_links`), then its digit's other place in each house where the
 /// digit has two (with `digit_links`). The links are strong, so they run both ways: these are also
 /// the candidates whose falsehood makes `literal` true.
-fn turned_on(grid: &Grid, literal: Literal, digit_links: bool, cell_links: bool) -> impl Iterator<Item = Literal> + '_ {
+fn turned_on<'a>(
+    grid: &'a Grid<'_>,
+    literal: Literal,
+    digit_links: bool,
+    cell_links: bool,
+) -> impl Iterator<Item = Literal> + 'a {
     let (cell, digit) = (literal.cell(), literal.digit());
     let pair = grid.candidates(cell);
     let other = (cell_links && is_pair(u128::from(pair)))
         .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
-    let houses = Cell::at(cell).houses().into_iter().filter(move |_| digit_links);
+    let houses = grid.geometry().houses_of(cell).filter(move |_| digit_links);
     other.into_iter().chain(houses.filter_map(move |house| {
-        let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+        let places = grid.geometry().cells(house) & grid.cells_with(digit);
         is_pair(places).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
     }))
 }
@@ -707,7 +713,7 @@ fn changes(grid: &Grid, literal: Literal) -> bool {
 }
 
 /// Every candidate of the grid, as `(cell, digit)`.
-fn candidates(grid: &Grid) -> impl Iterator<Item = (usize, u8)> + '_ {
+fn candidates<'a>(grid: &'a Grid<'_>) -> impl Iterator<Item = (usize, u8)> + 'a {
     ones(grid.blanks()).flat_map(move |cell| digits(grid.candidates(cell)).map(move |digit| (cell, digit)))
 }
 
@@ -878,7 +884,7 @@ impl Sources {
             for other in digits(grid.candidates(cell) & !bit(digit)) {
                 self.weak.push(at(cell, other));
             }
-            for peer in ones(PEERS[cell] & grid.cells_with(digit)) {
+            for peer in ones(grid.geometry().peers(cell) & grid.cells_with(digit)) {
                 self.weak.push(at(peer, digit));
             }
             self.strong_starts.push(self.strong.len() as u32);
@@ -888,8 +894,8 @@ impl Sources {
             if is_pair(u128::from(pair)) {
                 self.strong.push(at(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1));
             }
-            for house in Cell::at(cell).houses() {
-                let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+            for house in grid.geometry().houses_of(cell) {
+                let places = grid.geometry().cells(house) & grid.cells_with(digit);
                 if is_pair(places) {
                     self.strong.push(at((places & !(1 << cell)).trailing_zeros() as usize, digit));
                 }
@@ -1123,7 +1129,7 @@ impl Partners {
         let mut places = vec![[0 as Cells; 81]; 9];
         for (index, partners) in places.iter_mut().enumerate() {
             let digit = index as u8 + 1;
-            for &house in all_house_cells() {
+            for &house in grid.geometry().all_cells() {
                 let cells = house & grid.cells_with(digit);
                 if cells.count_ones() == 2 {
                     let (first, second) = (cells.trailing_zeros() as usize, 127 - cells.leading_zeros() as usize);
@@ -1160,7 +1166,7 @@ fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, m
         for (index, &cells) in on_front.iter().enumerate() {
             let at = index as u8 + 1;
             for on in ones(cells) {
-                off_front[index] |= PEERS[on] & grid.cells_with(at);
+                off_front[index] |= grid.geometry().peers(on) & grid.cells_with(at);
                 for other in digits(grid.candidates(on) & !bit(at)) {
                     off_front[usize::from(other) - 1] |= 1 << on;
                 }
@@ -1339,7 +1345,7 @@ fn cycle_eliminations(grid: &Grid, loop_: &[Literal]) -> [Cells; 9] {
     let (mut forward, mut backward) = ([0u128; 9], [0u128; 9]);
     for literal in &loop_[1..] {
         let digit = usize::from(literal.digit()) - 1;
-        let seen = PEERS[literal.cell()] & grid.cells_with(literal.digit()) & !cells;
+        let seen = grid.geometry().peers(literal.cell()) & grid.cells_with(literal.digit()) & !cells;
         if literal.on { forward[digit] |= seen } else { backward[digit] |= seen }
     }
     std::array::from_fn(|digit| forward[digit] & backward[digit])
@@ -1390,7 +1396,7 @@ pub(super) fn multiple(
         // The level below on this grid stalled everywhere (or it would have concluded): go on
         // from there.
         let resume = match (kind, followed.take()) {
-            (Multiple::Dynamic(nesting), Some((before, below))) if below < nesting && before == *grid => {
+            (Multiple::Dynamic(nesting), Some((before, below))) if below < nesting && before == grid.key() => {
                 Some(below.techniques().len())
             }
             _ => None,
@@ -1430,7 +1436,7 @@ pub(super) fn multiple(
         if let Multiple::Dynamic(nesting) = kind
             && DEPTH.get() == 0
         {
-            *followed = Some((grid.clone(), nesting));
+            *followed = Some((grid.key(), nesting));
         }
         type Best = (Found, Vec<Vec<Literal>>, Vec<Nested>);
         let mut best: Option<Best> = None;
@@ -1523,9 +1529,9 @@ fn sets(grid: &Grid, kind: Multiple) -> Vec<Vec<Literal>> {
     for cell in ones(grid.blanks()).filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
         sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new(cell, digit, true)).collect());
     }
-    for house in House::all() {
+    for house in 0..grid.geometry().house_count() {
         for digit in 1..=9 {
-            let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+            let places = grid.geometry().cells(house) & grid.cells_with(digit);
             let first = places.trailing_zeros() as usize;
             if places.count_ones() > 1 && grid.candidates(first).count_ones() >= fewest {
                 sets.push(ones(places).map(|place| Literal::new(place, digit, true)).collect());
@@ -1598,7 +1604,7 @@ fn join_so(parts: impl Iterator<Item = String>) -> String {
 }
 
 /// The sentence of a forcing-chain step.
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let conclusion = match (deduction.placements.first(), deduction.eliminations.first()) {
         (Some(placed), _) => format!("{} = {}", placed.cell, placed.digit),
         (None, Some(removed)) => format!("{} can't be {}", removed.cell, removed.digit),
@@ -1630,11 +1636,10 @@ pub(super) fn describe(deduction: &Deduction) -> String {
     } else if starts.iter().all(|start| start.cell() == starts[0].cell()) {
         format!("Whatever {cell} is")
     } else {
-        let cells: Vec<Cell> = starts.iter().map(|start| Cell::at(start.cell())).collect();
-        let house =
-            cell.houses().into_iter().find(|house| cells.iter().all(|&other| other.house(house.kind()) == *house));
+        let mut houses = geometry.houses_of(starts[0].cell());
+        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house) >> start.cell() & 1 == 1));
         let house = house.expect("a digit's places in a house share it");
-        format!("Wherever {digit} goes in {house}")
+        format!("Wherever {digit} goes in {}", geometry.name(house))
     };
     format!("{opening}, {conclusion}: {}.", branches.join("; "))
 }
@@ -1682,7 +1687,7 @@ mod tests {
         assert_eq!(out.eliminations, [cand(2, 2, 1)]);
         assert_eq!(out.rating, 7.1, "eight literals, from r2c2 = 1 to r2c2 isn't 1");
         assert_eq!(
-            describe(&out),
+            describe(Geometry::classic(), &out),
             "If r2c2 is 1, then r1c1 isn't 1, so r1c1 is 2, so r1c5 isn't 2, so r1c5 is 3, so r2c6 isn't 3, so r2c6 \
              is 1, so r2c2 isn't 1: a contradiction, so r2c2 can't be 1."
         );
@@ -1717,7 +1722,7 @@ mod tests {
         assert_eq!(step.eliminations, [cand(9, 9, 7)]);
         assert_eq!(step.rating, 8.3, "branches of 4, 4 and 6 literals");
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "Whatever r5c5 is, r9c9 can't be 7: if r5c5 is 1, r5c9 isn't 1, so r5c9 is 7, so r9c9 isn't 7; if r5c5 \
              is 2, r9c5 isn't 2, so r9c5 is 7, so r9c9 isn't 7; if r5c5 is 3, r5c1 isn't 3, so r5c1 is 4, so r9c1 \
              isn't 4, so r9c1 is 7, so r9c9 isn't 7."
@@ -1755,7 +1760,7 @@ mod tests {
 
     /// The first step of `technique` on the path of `puzzle` (one of `tests/data/se_rated_hardest.tsv`),
     /// with the grid it is found in, checked against the solution.
-    fn first_nested_step(puzzle: &str, technique: Technique) -> (Grid, Deduction) {
+    fn first_nested_step(puzzle: &str, technique: Technique) -> (Grid<'static>, Deduction) {
         use std::ops::ControlFlow;
         let puzzle: crate::board::Board = puzzle.parse().unwrap();
         let crate::solver::Outcome::Unique(solution) = crate::solver::solve(&puzzle) else { panic!("one solution") };
@@ -1802,7 +1807,7 @@ mod tests {
                 "{:?}",
                 found.nested
             );
-            let text = describe(&found);
+            let text = describe(Geometry::classic(), &found);
             let (_, literal, inner) = found.nested[0];
             assert!(text.contains(&format!("{} ({inner})", literal.describe())), "{text}");
             // A literal is marked only in the branches where a nested technique found it.
@@ -1885,7 +1890,7 @@ mod tests {
 
     /// Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv), and every
     /// fourth of them thinned.
-    fn grids_along_a_path() -> (Vec<Grid>, Vec<Grid>) {
+    fn grids_along_a_path() -> (Vec<Grid<'static>>, Vec<Grid<'static>>) {
         use std::ops::ControlFlow;
         let puzzle: crate::board::Board =
             "........1.....2.....1345.....36....7.2.....8.9.....5....6.7...3.8.....2.5.....9..".parse().unwrap();

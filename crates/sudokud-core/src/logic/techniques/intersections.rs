@@ -1,15 +1,18 @@
 //! Locked candidates. When a digit's candidates in one house all lie where it crosses a second
 //! house, the digit must go in that crossing, so the rest of the second house loses it. From a box
-//! into a line that is pointing; from a line into a box, claiming.
+//! into a line that is pointing; from a line into a box, claiming. Where the rules add houses (a
+//! diagonal, a window), any house may be the second, as in the grid-size engine.
 
-use crate::logic::grid::{Grid, house_cells, more_than, ones};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, more_than, ones};
 use crate::logic::step::{Deduction, eliminated_cells};
 use crate::logic::techniques::Changed;
-use crate::position::{Cell, HouseKind};
+use crate::position::HouseKind;
 
 /// Tries each house of the `sources` kinds, digit by digit, against the houses of the `targets`
-/// kinds that could hold all its candidates: those through its first candidate cell. Only where
-/// the digit `changed` in the source or a target crossing it.
+/// kinds (any other house where the rules add houses) that could hold all its candidates: those
+/// through its first candidate cell, in order. Only where the digit `changed` in the source or
+/// a target crossing it.
 pub(super) fn locked(
     grid: &Grid,
     changed: &Changed,
@@ -17,15 +20,19 @@ pub(super) fn locked(
     sources: &[HouseKind],
     targets: &[HouseKind],
 ) -> bool {
-    for source in sources.iter().flat_map(|kind| kind.houses()) {
-        let source_cells = house_cells(source);
+    let geometry = grid.geometry();
+    let any = !geometry.extras().is_empty();
+    for source in sources.iter().flat_map(|&kind| geometry.houses(kind)) {
+        let source_cells = geometry.cells(source);
+        let is_target = move |house: usize| house != source && (any || targets.contains(&geometry.kind(house)));
         // The source and every target house that crosses it (no need to work out when
         // everything changed).
         let reach = if *changed == Changed::ALL {
             source_cells
         } else {
-            let crossing =
-                source.cells().flat_map(|cell| targets.iter().map(move |&kind| house_cells(cell.house(kind))));
+            let crossing = (geometry.members(source).iter())
+                .flat_map(|&cell| geometry.houses_of(usize::from(cell)).filter(|&house| is_target(house)))
+                .map(|house| geometry.cells(house));
             crossing.fold(source_cells, |acc, cells| acc | cells)
         };
         for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {
@@ -34,9 +41,9 @@ pub(super) fn locked(
             if !more_than(inside, 1) {
                 continue;
             }
-            let first = Cell::at(inside.trailing_zeros() as usize);
-            for target in targets.iter().map(|&kind| first.house(kind)) {
-                let target_cells = house_cells(target);
+            let first = inside.trailing_zeros() as usize;
+            for target in geometry.houses_of(first).filter(|&house| is_target(house)) {
+                let target_cells = geometry.cells(target);
                 let elsewhere = grid.cells_with(digit) & target_cells & !source_cells;
                 if inside & !target_cells == 0 && elsewhere != 0 {
                     out.add_cells(ones(inside));
@@ -52,9 +59,9 @@ pub(super) fn locked(
 }
 
 /// "In box 4, 3 fits only in row 5, so r5c7 and r5c8 can't be 3."
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let digit = deduction.digits[0];
-    let (source, target) = (deduction.houses[0], deduction.houses[1]);
+    let (source, target) = (geometry.name(deduction.houses[0]), geometry.name(deduction.houses[1]));
     format!("In {source}, {digit} fits only in {target}, so {} can't be {digit}.", eliminated_cells(deduction))
 }
 
@@ -70,7 +77,10 @@ mod tests {
         let grid = sparse(&[(2, 1, &[3, 4]), (2, 3, &[3, 5]), (2, 5, &[3, 6]), (2, 9, &[3, 7]), (5, 1, &[3, 8])]);
         let step = run(Technique::Pointing, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(2, 5, 3), cand(2, 9, 3)]);
-        assert_eq!(describe(&step), "In box 1, 3 fits only in row 2, so r2c5 and r2c9 can't be 3.");
+        assert_eq!(
+            describe(Geometry::classic(), &step),
+            "In box 1, 3 fits only in row 2, so r2c5 and r2c9 can't be 3."
+        );
         // The same cells as a claiming: row 2's 3s are not all in box 1.
         assert!(run(Technique::Claiming, &grid).is_none());
     }
@@ -89,7 +99,10 @@ mod tests {
         ]);
         let step = run(Technique::Claiming, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(2, 5, 6), cand(3, 6, 6)]);
-        assert_eq!(describe(&step), "In column 4, 6 fits only in box 2, so r2c5 and r3c6 can't be 6.");
+        assert_eq!(
+            describe(Geometry::classic(), &step),
+            "In column 4, 6 fits only in box 2, so r2c5 and r3c6 can't be 6."
+        );
         // No elimination without other 6s in the box.
         let grid = sparse(&[(1, 4, &[6, 1]), (3, 4, &[6, 2])]);
         assert!(run(Technique::Claiming, &grid).is_none());

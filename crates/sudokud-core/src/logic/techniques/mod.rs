@@ -167,16 +167,21 @@ fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt)
 /// The explanation of a deduction found in `grid` (the grid before the step is applied).
 pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
     use Technique::*;
+    let geometry = grid.geometry();
     match deduction.technique {
-        FullHouse | HiddenSingleBox | HiddenSingleLine | NakedSingle | BruteForce => singles::describe(deduction),
-        Pointing | Claiming => intersections::describe(deduction),
-        NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => subsets::describe(deduction),
-        XWing | Swordfish | Jellyfish => fish::describe(deduction),
+        FullHouse | HiddenSingleBox | HiddenSingleLine | NakedSingle | BruteForce => {
+            singles::describe(geometry, deduction)
+        }
+        Pointing | Claiming => intersections::describe(geometry, deduction),
+        NakedPair | NakedTriple | NakedQuad | HiddenPair | HiddenTriple | HiddenQuad => {
+            subsets::describe(geometry, deduction)
+        }
+        XWing | Swordfish | Jellyfish => fish::describe(geometry, deduction),
         XYWing | XYZWing => wings::describe(deduction),
-        TurbotFish | ThreeStrongLinks | FourStrongLinks => strong_links::describe(deduction),
+        TurbotFish | ThreeStrongLinks | FourStrongLinks => strong_links::describe(geometry, deduction),
         UniqueRectangle1 => uniqueness::describe(deduction),
         BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
-        WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(deduction),
+        WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(geometry, deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         ForcingChain
         | Nishio
@@ -185,7 +190,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         | DynamicForcingChainsPlus
         | NestedForcingChains
         | NestedMultipleForcingChains
-        | NestedDynamicForcingChains => forcing::describe(deduction),
+        | NestedDynamicForcingChains => forcing::describe(geometry, deduction),
         XCycle | YCycle | XYCycle => forcing::describe_cycle(deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")
@@ -262,7 +267,7 @@ pub(crate) mod testing {
 
     /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
     /// 1-based as a person would read them off a diagram.
-    pub(crate) fn grid(board: &str, removed: &[(usize, usize, &[u8])]) -> Grid {
+    pub(crate) fn grid(board: &str, removed: &[(usize, usize, &[u8])]) -> Grid<'static> {
         let mut grid = Grid::new(&board.parse::<Board>().expect("test board parses"));
         for &(row, col, digits) in removed {
             for &digit in digits {
@@ -275,7 +280,7 @@ pub(crate) mod testing {
     /// A grid of blank cells with only the given candidates: `(row, col, digits)`, 1-based.
     /// Cells not listed have no candidates (as if filled), so a test states exactly the
     /// pattern it means.
-    pub(crate) fn sparse(cells: &[(usize, usize, &[u8])]) -> Grid {
+    pub(crate) fn sparse(cells: &[(usize, usize, &[u8])]) -> Grid<'static> {
         let mut grid = Grid::new(&Board::EMPTY);
         for cell in 0..81 {
             let listed = cells.iter().find(|&&(row, col, _)| (row - 1) * 9 + col - 1 == cell);

@@ -2,19 +2,22 @@
 //! (hidden single), the only digit for a cell (naked single). They place a digit; the brute-force
 //! fallback, also one placement, is explained here too.
 
-use crate::logic::grid::{Grid, bit, house_cells, members};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, bit};
 use crate::logic::step::{Deduction, Technique};
-use crate::position::{House, HouseKind};
+use crate::position::HouseKind;
 
 /// A house with one empty cell gets the one digit it misses.
 pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
-    for house in House::all() {
-        let blanks = grid.blanks() & house_cells(house);
+    let geometry = grid.geometry();
+    for house in 0..geometry.house_count() {
+        let blanks = grid.blanks() & geometry.cells(house);
         if blanks.count_ones() != 1 {
             continue;
         }
         let cell = blanks.trailing_zeros() as usize;
-        let values = members(house).iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
+        let values =
+            geometry.members(house).iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
         let missing = 0x1ff & !values.fold(0, |acc, value| acc | bit(value));
         if missing.count_ones() == 1 {
             return record(out, house, cell, missing.trailing_zeros() as u8 + 1);
@@ -28,9 +31,10 @@ pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
 pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, kinds: &[HouseKind]) -> bool {
     // Nested loops rather than a flat map: this runs every step, and a flat map's iterator
     // costs a third more here.
+    let geometry = grid.geometry();
     for &kind in kinds {
-        for house in kind.houses() {
-            let cells = members(house);
+        for house in geometry.houses(kind) {
+            let cells = geometry.members(house);
             // A digit is in `once` if some cell has it, in `twice` if two or more do.
             let (once, twice) = cells.iter().fold((0u16, 0u16), |(once, twice), &cell| {
                 let candidates = grid.candidates(usize::from(cell));
@@ -58,7 +62,7 @@ pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
 }
 
 /// Records a single: its house, cell and digit, and the placement.
-fn record(out: &mut Deduction, house: House, cell: usize, digit: u8) -> bool {
+fn record(out: &mut Deduction, house: usize, cell: usize, digit: u8) -> bool {
     out.houses.push(house);
     out.add_cells([cell]);
     out.add_digits([digit]);
@@ -66,16 +70,15 @@ fn record(out: &mut Deduction, house: House, cell: usize, digit: u8) -> bool {
 }
 
 /// Explains a single or a brute-force placement.
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let placed = deduction.placements[0];
     let (cell, digit) = (placed.cell, placed.digit);
-    match (deduction.technique, deduction.houses.first()) {
-        (Technique::FullHouse, Some(&house)) => {
-            let house = house.to_string();
+    match (deduction.technique, deduction.houses.first().map(|&house| geometry.name(house))) {
+        (Technique::FullHouse, Some(house)) => {
             let house = house[..1].to_uppercase() + &house[1..];
             format!("{house} has one empty cell left, {cell}, so {cell} = {digit}.")
         }
-        (Technique::HiddenSingleBox | Technique::HiddenSingleLine, Some(&house)) => {
+        (Technique::HiddenSingleBox | Technique::HiddenSingleLine, Some(house)) => {
             format!("In {house}, {digit} fits only in {cell}, so {cell} = {digit}.")
         }
         (Technique::NakedSingle, _) => format!("Only {digit} is left as a candidate for {cell}, so {cell} = {digit}."),
@@ -95,7 +98,7 @@ mod tests {
         let almost = "534678912672195348198342567859761423426853791713924856961537284287419635.45286179";
         let step = run(Technique::FullHouse, &grid(almost, &[])).unwrap();
         assert_eq!(step.placements, [cand(9, 1, 3)]);
-        assert_eq!(describe(&step), "Row 9 has one empty cell left, r9c1, so r9c1 = 3.");
+        assert_eq!(describe(Geometry::classic(), &step), "Row 9 has one empty cell left, r9c1, so r9c1 = 3.");
         assert!(run(Technique::FullHouse, &grid(PUZZLE, &[])).is_none());
     }
 
@@ -105,10 +108,10 @@ mod tests {
         // Box 2's blanks are r1c4, r1c6 and row 3; row 3 has an 8 (r3c3) and so has column 4 (r5c4).
         let step = run(Technique::HiddenSingleBox, &grid).unwrap();
         assert_eq!(step.placements, [cand(1, 6, 8)]);
-        assert_eq!(describe(&step), "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
+        assert_eq!(describe(Geometry::classic(), &step), "In box 2, 8 fits only in r1c6, so r1c6 = 8.");
         let step = run(Technique::HiddenSingleLine, &grid).unwrap();
         assert_eq!(step.placements, [cand(3, 7, 5)]);
-        assert_eq!(describe(&step), "In row 3, 5 fits only in r3c7, so r3c7 = 5.");
+        assert_eq!(describe(Geometry::classic(), &step), "In row 3, 5 fits only in r3c7, so r3c7 = 5.");
     }
 
     #[test]
@@ -125,7 +128,7 @@ mod tests {
         }
         let step = run(Technique::NakedSingle, &grid).unwrap();
         assert_eq!(step.placements, [cand(5, 5, 5)]);
-        assert_eq!(describe(&step), "Only 5 is left as a candidate for r5c5, so r5c5 = 5.");
+        assert_eq!(describe(Geometry::classic(), &step), "Only 5 is left as a candidate for r5c5, so r5c5 = 5.");
         grid.eliminate(40, 5);
         assert!(run(Technique::NakedSingle, &grid).is_none());
     }

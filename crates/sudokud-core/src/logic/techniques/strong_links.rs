@@ -13,23 +13,26 @@
 //! grouped link, else 0.1 when the links mix rows and columns or use a box, 0.2 when they use a
 //! box, rows and columns ([`rating`]).
 
-use crate::logic::grid::{Cells, Grid, PEERS, all_house_cells, ones};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Cells, Grid, ones};
 use crate::logic::step::{Deduction, cell_list, eliminated_cells};
-use crate::position::{Cell, House, HouseKind};
+use crate::position::HouseKind;
 
 /// A house where a digit fits in two places or two groups.
 #[derive(Clone, Copy, Debug)]
 struct Link {
-    house: House,
+    house: usize,
+    kind: HouseKind,
     ends: [Cells; 2],
-    /// For each end, the houses (bit [`House::index`]) holding all its cells.
+    /// For each end, the houses (a bit per house index) holding all its cells.
     end_houses: [u32; 2],
     grouped: bool,
 }
 
 impl Link {
-    fn new(house: House, ends: [Cells; 2], grouped: bool) -> Link {
-        Link { house, ends, end_houses: ends.map(houses_holding), grouped }
+    fn new(geometry: &Geometry, house: usize, ends: [Cells; 2], grouped: bool) -> Link {
+        let kind = geometry.kind(house);
+        Link { house, kind, ends, end_houses: ends.map(|end| houses_holding(geometry, end)), grouped }
     }
 
     fn cells(&self) -> Cells {
@@ -37,11 +40,9 @@ impl Link {
     }
 }
 
-/// The houses (bit [`House::index`]) that hold every cell of `cells`.
-fn houses_holding(cells: Cells) -> u32 {
-    ones(cells).fold(u32::MAX >> 5, |acc, cell| {
-        acc & Cell::at(cell).houses().iter().fold(0, |bits, house| bits | 1 << house.index())
-    })
+/// The houses (a bit per house index) that hold every cell of `cells`.
+fn houses_holding(geometry: &Geometry, cells: Cells) -> u32 {
+    ones(cells).fold(u32::MAX, |acc, cell| acc & geometry.house_set(cell))
 }
 
 /// The chain of `length` strong links SE would take: the lowest rating, then the most
@@ -51,7 +52,7 @@ pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> b
     for digit in 1..=9 {
         TABLES.with_borrow_mut(|tables| {
             let table = &mut tables[usize::from(digit) - 1];
-            if table.places != Some(grid.cells_with(digit)) {
+            if table.places != Some((grid.geometry().id(), grid.cells_with(digit))) {
                 *table = Table::of(grid, digit);
             }
             search(grid, digit, table, length, &mut best);
@@ -77,7 +78,8 @@ pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> b
 /// only on where the digit can go, so they are kept per thread and digit while that stays the
 /// same (the three searches of a step, and steps that leave the digit alone, share them).
 struct Table {
-    places: Option<Cells>,
+    /// The geometry and the digit's places the table is for.
+    places: Option<(u64, Cells)>,
     links: Vec<Link>,
     next: [u128; 128],
 }
@@ -100,7 +102,7 @@ impl Table {
                 }
             }
         }
-        Table { places: Some(grid.cells_with(digit)), links, next }
+        Table { places: Some((grid.geometry().id(), grid.cells_with(digit))), links, next }
     }
 }
 
@@ -118,7 +120,9 @@ fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Optio
         let (link, flipped) = (links[first / 2], first % 2 == 1);
         // Nothing outside the chain sees the first end: no chain from it eliminates anything.
         let start = link.ends[usize::from(flipped)];
-        if ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & PEERS[cell]) == 0 {
+        let seen =
+            ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & grid.geometry().peers(cell));
+        if seen == 0 {
             continue;
         }
         chain.push(first);
@@ -129,7 +133,7 @@ fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Optio
 
 /// The digit's places in a link's house: no other link of the chain may use one of them.
 fn house_places(grid: &Grid, digit: u8, link: Link) -> Cells {
-    all_house_cells()[link.house.index()] & grid.cells_with(digit)
+    grid.geometry().cells(link.house) & grid.cells_with(digit)
 }
 
 /// A chain found: its links (each with whether it is walked from its second end), digit, rating
@@ -144,7 +148,7 @@ struct Found {
 /// One digit's search: its links, each walked either way (`2 * link + flipped`), and which
 /// walked link may follow which.
 struct Search<'a> {
-    grid: &'a Grid,
+    grid: &'a Grid<'a>,
     digit: u8,
     links: &'a [Link],
     next: &'a [u128; 128],
@@ -184,13 +188,14 @@ fn offer(grid: &Grid, digit: u8, chain: &[(Link, bool)], best: &mut Option<Found
     let (last, last_flipped) = chain[chain.len() - 1];
     let start = first.ends[usize::from(first_flipped)];
     let end = last.ends[usize::from(!last_flipped)];
-    let mut eliminated = ones(start | end).fold(grid.cells_with(digit), |acc, cell| acc & PEERS[cell]);
+    let geometry = grid.geometry();
+    let mut eliminated = ones(start | end).fold(grid.cells_with(digit), |acc, cell| acc & geometry.peers(cell));
     for (i, &(link, flipped)) in chain.iter().enumerate() {
-        eliminated &= !all_house_cells()[link.house.index()];
+        eliminated &= !geometry.cells(link.house);
         if let Some(&(next, next_flipped)) = chain.get(i + 1) {
             let shared = link.end_houses[usize::from(!flipped)] & next.end_houses[usize::from(next_flipped)];
             for house in ones(u128::from(shared)) {
-                eliminated &= !all_house_cells()[house];
+                eliminated &= !geometry.cells(house);
             }
         }
     }
@@ -213,7 +218,7 @@ fn rating<'a>(links: impl Iterator<Item = &'a Link> + Clone) -> f32 {
         3 => 54,
         _ => 58,
     };
-    let has = |kind: HouseKind| links.clone().any(|link| link.house.kind() == kind);
+    let has = |kind: HouseKind| links.clone().any(|link| link.kind == kind);
     let added = if links.clone().any(|link| link.grouped) {
         3
     } else if !has(HouseKind::Box) && (!has(HouseKind::Row) || !has(HouseKind::Column)) {
@@ -230,43 +235,44 @@ fn rating<'a>(links: impl Iterator<Item = &'a Link> + Clone) -> f32 {
 /// share no line, which the line's link covers), and grouped, lines whose places lie in two of
 /// their three box segments and boxes whose places form a cross (an empty rectangle).
 fn links(grid: &Grid, digit: u8) -> Vec<Link> {
+    let geometry = grid.geometry();
     let mut links = Vec::new();
-    for house in House::all() {
-        let places = all_house_cells()[house.index()] & grid.cells_with(digit);
+    for house in 0..geometry.house_count() {
+        let kind = geometry.kind(house);
+        let places = geometry.cells(house) & grid.cells_with(digit);
         let count = places.count_ones();
         if count < 2 {
             continue;
         }
         if count == 2 {
             let (a, b) = (places.trailing_zeros() as usize, 127 - places.leading_zeros() as usize);
-            let (a_cell, b_cell) = (Cell::at(a), Cell::at(b));
-            let same_line = a_cell.row() == b_cell.row() || a_cell.col() == b_cell.col();
-            if house.kind() != HouseKind::Box || !same_line {
-                links.push(Link::new(house, [1 << a, 1 << b], false));
+            let same_line = a / 9 == b / 9 || a % 9 == b % 9;
+            if kind != HouseKind::Box || !same_line {
+                links.push(Link::new(geometry, house, [1 << a, 1 << b], false));
             }
             continue;
         }
         if count > 6 {
             continue;
         }
-        match house.kind() {
+        match kind {
             HouseKind::Box => {
-                for heart in house.cells() {
-                    let row = all_house_cells()[heart.house(HouseKind::Row).index()];
-                    let column = all_house_cells()[heart.house(HouseKind::Column).index()];
+                for &heart in geometry.members(house) {
+                    let row = geometry.cells(geometry.house_of(usize::from(heart), HouseKind::Row));
+                    let column = geometry.cells(geometry.house_of(usize::from(heart), HouseKind::Column));
                     let (across, down) = (places & row, places & column);
                     if places & !(row | column) == 0 && across & !down != 0 && down & !across != 0 {
-                        links.push(Link::new(house, [across, down], true));
+                        links.push(Link::new(geometry, house, [across, down], true));
                     }
                 }
             }
             _ => {
-                let segments: Vec<Cells> = (0..9)
-                    .map(|index| places & all_house_cells()[HouseKind::Box.house(index).index()])
+                let segments: Vec<Cells> = (geometry.regions())
+                    .map(|index| places & geometry.cells(index))
                     .filter(|&segment| segment != 0)
                     .collect();
                 if let [a, b] = segments[..] {
-                    links.push(Link::new(house, [a, b], true));
+                    links.push(Link::new(geometry, house, [a, b], true));
                 }
             }
         }
@@ -280,7 +286,7 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
 
 /// "In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8; r1c2 and r4c2
 /// share a house, so one of r1c7 and r4c8 is 5, and r2c8, seeing both, can't be 5."
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let digit = deduction.digits[0];
     let mut groups = Vec::new();
     let mut rest = &deduction.cells[..];
@@ -293,7 +299,8 @@ pub(super) fn describe(deduction: &Deduction) -> String {
         rest = after;
     }
     let links: Vec<String> = (deduction.houses.iter().enumerate())
-        .map(|(i, house)| {
+        .map(|(i, &house)| {
+            let house = geometry.name(house);
             let lead =
                 if i == 0 { format!("In {house}, {digit} fits only in") } else { format!("in {house}, only in") };
             format!("{lead} {} and {}", groups[2 * i], groups[2 * i + 1])
@@ -335,7 +342,7 @@ mod tests {
         let step = run(Technique::TurbotFish, &sparse(cells)).unwrap();
         assert_eq!(step.eliminations, [cand(2, 8, 5), cand(3, 8, 5)]);
         assert_eq!(step.rating, 4.0, "rows only: a skyscraper");
-        let text = describe(&step);
+        let text = describe(Geometry::classic(), &step);
         assert!(text.ends_with("so one of r1c7 and r4c8 is 5, and r2c8 and r3c8, seeing both, can't be 5."), "{text}");
         assert!(text.starts_with("In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8;"), "{text}");
         // A third 5 in row 4 breaks the skyscraper (what is left is a grouped chain through box 3
@@ -363,9 +370,10 @@ mod tests {
         ];
         let step = run(Technique::TurbotFish, &sparse(&kite)).unwrap();
         assert_eq!((step.eliminations.clone(), step.rating), (vec![cand(8, 7, 3)], 4.1));
-        let grouped = [Link::new(House::Row(0), [1, 2], true), Link::new(House::Column(0), [4, 8], false)];
+        let geometry = Geometry::classic();
+        let grouped = [Link::new(geometry, 0, [1, 2], true), Link::new(geometry, 9, [4, 8], false)];
         assert_eq!(rating(grouped.iter()), 4.3);
-        let three = [House::Row(0), House::Column(0), House::Box(0)].map(|house| Link::new(house, [1, 2], false));
+        let three = [0, 9, 18].map(|house| Link::new(geometry, house, [1, 2], false));
         assert_eq!(rating(three.iter()), 5.6, "three links over a box, a row and a column");
     }
 }

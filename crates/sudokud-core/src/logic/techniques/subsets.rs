@@ -2,17 +2,19 @@
 //! them, so those digits leave the house's other cells. Hidden: n digits of a house fit only in
 //! n cells, so those cells lose their other candidates.
 
-use crate::logic::grid::{Grid, bit, digits, house_cells, members, more_than, ones};
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, bit, digits, more_than, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
-use crate::position::House;
 
 use super::{Changed, Items, find_set};
 
 /// The first naked subset of `size` cells, rows then columns then boxes, among the houses whose
 /// candidates `changed`.
 pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
-        let cells = members(house);
+    let geometry = grid.geometry();
+    let houses = 0..geometry.house_count();
+    houses.filter(|&house| room_for(grid, house, size) && changed.any_in(geometry.cells(house))).any(|house| {
+        let cells = geometry.members(house);
         let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(cells[i])));
         find_set(&items, size, &mut |chosen, union| {
             out.reset();
@@ -21,7 +23,7 @@ pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: u
                     out.eliminate_digits(grid, usize::from(cell), union);
                 }
             }
-            record(out, house, chosen.iter().fold(0, |acc, &i| acc | 1 << i), digits(union))
+            record(grid, out, house, chosen.iter().fold(0, |acc, &i| acc | 1 << i), digits(union))
         })
     })
 }
@@ -29,30 +31,38 @@ pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: u
 /// The first hidden subset of `size` digits, rows then columns then boxes, among the houses
 /// whose candidates `changed`.
 pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
-    House::all().filter(|&house| room_for(grid, house, size) && changed.any_in(house_cells(house))).any(|house| {
+    let geometry = grid.geometry();
+    let houses = 0..geometry.house_count();
+    houses.filter(|&house| room_for(grid, house, size) && changed.any_in(geometry.cells(house))).any(|house| {
         let items = Items::new(size, 0..9, |i| grid.positions(house, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
             for i in ones(u128::from(positions)) {
-                out.eliminate_digits(grid, usize::from(members(house)[i]), !kept);
+                out.eliminate_digits(grid, usize::from(geometry.members(house)[i]), !kept);
             }
-            record(out, house, positions, chosen.iter().map(|&i| i as u8 + 1))
+            record(grid, out, house, positions, chosen.iter().map(|&i| i as u8 + 1))
         })
     })
 }
 
 /// Whether `house` has more blank cells than the subset: with no more, a naked subset has no
 /// other cells to clear and a hidden one holds every digit left, so no other candidates.
-fn room_for(grid: &Grid, house: House, size: usize) -> bool {
-    more_than(grid.blanks() & house_cells(house), size)
+fn room_for(grid: &Grid, house: usize, size: usize) -> bool {
+    more_than(grid.blanks() & grid.geometry().cells(house), size)
 }
 
 /// Records the subset's house, cells (by position in the house) and digits, and ends the
 /// pattern.
-fn record(out: &mut Deduction, house: House, positions: u16, subset_digits: impl Iterator<Item = u8>) -> bool {
+fn record(
+    grid: &Grid,
+    out: &mut Deduction,
+    house: usize,
+    positions: u16,
+    subset_digits: impl Iterator<Item = u8>,
+) -> bool {
     out.houses.push(house);
-    out.add_house_cells(house, positions);
+    out.add_house_cells(grid, house, positions);
     out.add_digits(subset_digits);
     out.finish()
 }
@@ -60,8 +70,8 @@ fn record(out: &mut Deduction, house: House, positions: u16, subset_digits: impl
 /// "In row 3, r3c2 and r3c7 can only hold 4 and 8 (naked pair), so 4 and 8 go from the other
 /// cells of row 3." / "In row 3, 4 and 8 fit only in r3c2 and r3c7 (hidden pair), so the other
 /// candidates there go."
-pub(super) fn describe(deduction: &Deduction) -> String {
-    let house = deduction.houses[0];
+pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+    let house = geometry.name(deduction.houses[0]);
     let cells = cell_list(deduction.cells.iter().copied());
     let digits = digit_list(deduction.digits.iter().copied(), "and");
     let name = deduction.technique.name().to_lowercase();
@@ -86,7 +96,7 @@ mod tests {
         let step = run(Technique::NakedPair, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(3, 1, 4), cand(3, 9, 8)]);
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "In row 3, r3c2 and r3c7 can only hold 4 and 8 (naked pair), so 4 and 8 go from the other cells of row 3."
         );
         // Three cells with 1, 2, 3 between them (none has all three) in column 5.
@@ -115,7 +125,7 @@ mod tests {
         let step = run(Technique::HiddenPair, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(7, 7, 1), cand(7, 7, 5), cand(9, 9, 3)]);
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "In box 9, 2 and 7 fit only in r7c7 and r9c9 (hidden pair), so the other candidates there go."
         );
         // Once stripped, nothing is left to do.

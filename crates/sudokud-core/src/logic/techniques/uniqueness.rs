@@ -13,35 +13,47 @@
 //!
 //! Both are valid only because the callers guarantee a unique puzzle.
 
-use crate::logic::grid::{Cells, Grid, digits, house_cells, ones, seeing_all};
+use crate::logic::grid::{Cells, Grid, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
-use crate::position::House;
-use crate::position::{Cell, HouseKind};
+use crate::position::HouseKind;
 
 /// The first rectangle with three corners equal to one pair. Of those three, two share the row
 /// the fourth is not in, so the search starts from two equal two-candidate cells in a row and
 /// tries every other row for the remaining corners.
 pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
+    let geometry = grid.geometry();
     let bivalue = grid.cells_with_count(2);
     for a in ones(bivalue) {
-        let (a, pair) = (Cell::at(a), grid.candidates(a));
-        let row = a.house(HouseKind::Row);
-        for b in ones(bivalue & house_cells(row)).filter(|&b| b > a.index() && grid.candidates(b) == pair) {
-            let b = Cell::at(b);
-            let (column_a, column_b) = (a.house(HouseKind::Column), b.house(HouseKind::Column));
-            for other_row in (0..9).filter(|&other_row| other_row != a.row()) {
-                let (c, d) = (column_a.cell(other_row), column_b.cell(other_row));
-                // Two boxes: a shares its box with b (the columns share a stack) or with c (the
-                // rows share a band), not both.
-                let box_of = |cell: Cell| cell.house(HouseKind::Box);
-                let two_boxes = (box_of(a) == box_of(b)) != (box_of(a) == box_of(c));
-                if two_boxes && rectangle(grid, out, [a, b, c, d].map(Cell::index)) {
+        let pair = grid.candidates(a);
+        let row = geometry.house_of(a, HouseKind::Row);
+        for b in ones(bivalue & geometry.cells(row)).filter(|&b| b > a && grid.candidates(b) == pair) {
+            for other_row in (0..9).filter(|&other_row| other_row != a / 9) {
+                let (c, d) = (other_row * 9 + a % 9, other_row * 9 + b % 9);
+                // Two boxes (or regions), each holding two corners: a shares its box with b and
+                // c with d, or a with c and b with d.
+                let box_of = |cell: usize| geometry.house_of(cell, HouseKind::Box);
+                let two_boxes = (box_of(a) == box_of(b) && box_of(c) == box_of(d) && box_of(a) != box_of(c))
+                    || (box_of(a) == box_of(c) && box_of(b) == box_of(d) && box_of(a) != box_of(b));
+                if two_boxes && swap_keeps_extras(grid, [a, b, c, d]) && rectangle(grid, out, [a, b, c, d]) {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+/// Whether swapping the pair across the rectangle `a b / c d` keeps every house beyond rows,
+/// columns and boxes (a diagonal, an extra region) free of repeats: each holds none of the
+/// corners, or two in one row or column, which swap with each other.
+fn swap_keeps_extras(grid: &Grid, [a, b, c, d]: [usize; 4]) -> bool {
+    let geometry = grid.geometry();
+    let corners: Cells = [a, b, c, d].iter().fold(0, |acc, &cell| acc | 1 << cell);
+    let sides = [[a, b], [c, d], [a, c], [b, d]].map(|[x, y]| (1 as Cells) << x | 1 << y);
+    geometry.extras().all(|house| {
+        let held = geometry.cells(house) & corners;
+        held == 0 || sides.contains(&held)
+    })
 }
 
 /// BUG+1: the one open cell with three candidates, every other with two, and every candidate in
@@ -81,8 +93,9 @@ pub(super) fn bug_type_2(grid: &Grid, out: &mut Deduction) -> bool {
 /// Whether, with `digit` taken out of the `odd` cells, every house holds each candidate in no
 /// cell or in two: a bivalue universal grave (the other open cells have two candidates).
 fn grave_without(grid: &Grid, odd: Cells, digit: u8) -> bool {
-    House::all().all(|house| {
-        let odd_here = (odd & house_cells(house)).count_ones();
+    let geometry = grid.geometry();
+    (0..geometry.house_count()).all(|house| {
+        let odd_here = (odd & geometry.cells(house)).count_ones();
         (1..=9).all(|candidate| {
             let count = grid.positions(house, candidate).count_ones() - if candidate == digit { odd_here } else { 0 };
             count == 0 || count == 2

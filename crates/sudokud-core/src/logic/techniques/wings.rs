@@ -4,7 +4,7 @@
 //! - XY-Wing: a pivot {x,y} sees pincers {x,z} and {y,z}; whatever the pivot is, one pincer is z.
 //! - XYZ-Wing: the pivot is {x,y,z}; then one of pivot and pincers is z.
 
-use crate::logic::grid::{Cells, Grid, PEERS, bit, ones, seeing_all};
+use crate::logic::grid::{Cells, Grid, bit, ones, seeing_all};
 use crate::logic::step::{Deduction, Technique, digit_list, eliminated_cells};
 use crate::position::Digit;
 
@@ -25,7 +25,7 @@ fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
     let bivalue = grid.cells_with_count(2);
     for pivot in ones(grid.cells_with_count(pivot_size)) {
         let pivot_digits = grid.candidates(pivot);
-        let pincers = bivalue & PEERS[pivot];
+        let pincers = bivalue & grid.geometry().peers(pivot);
         for a in ones(pincers) {
             for b in ones(pincers & after(a)) {
                 let (da, db) = (grid.candidates(a), grid.candidates(b));

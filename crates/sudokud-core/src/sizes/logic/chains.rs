@@ -248,7 +248,7 @@ mod tests {
     }
 
     /// Random candidate grids: some cells with two candidates, some with three, the rest empty.
-    fn random_grid(random: &mut SplitMix64) -> oracle::Grid {
+    fn random_grid(random: &mut SplitMix64) -> oracle::Grid<'static> {
         let mut cells: Vec<(usize, usize, Vec<u8>)> = Vec::new();
         for cell in 0..81 {
             let roll = random.next_u64() % 100;
