@@ -247,13 +247,13 @@ mod tests {
 
     use super::*;
     use crate::board::Board;
+    use crate::interrupt::Never;
     use crate::logic::grid::Grid;
     use crate::logic::step::{Deduction, Technique};
     use crate::logic::{Level, run_over, techniques, to_step};
     use crate::position::Cell;
     use crate::sizes::logic::{Book, GridStep, TECHNIQUES, explain_in};
     use crate::sizes::{self as sized, Shape};
-    use crate::solver::Never;
     use crate::variants::{Constraints, Variant};
 
     /// The geometry of a 9x9 variant given by its constraints' JSON (as `sudokud generate

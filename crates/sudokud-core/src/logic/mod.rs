@@ -34,9 +34,9 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use crate::board::Board;
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::member::{Choice, choice_traits};
 use crate::sizes::Marks;
-use crate::solver::{Interrupt, Interrupted};
 
 mod geometry;
 mod grid;
@@ -446,7 +446,8 @@ fn to_step(grid: &Grid, found: &Deduction) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Never, Outcome, PollBudget};
+    use crate::interrupt::{Never, PollBudget};
+    use crate::solver::Outcome;
 
     use crate::board::{EXAMPLE_PUZZLE as PUZZLE, EXAMPLE_SOLUTION as SOLUTION};
 

@@ -10,9 +10,9 @@
 //! the shortest; across starts the shortest wins. Each cell joins a search once, which keeps
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::grid::{Cells, Grid, bit, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, chain_rating, eliminated_cells};
-use crate::solver::{Interrupt, Interrupted};
 
 /// The shortest X-chain of three or more links that eliminates something.
 pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {

@@ -30,12 +30,12 @@
 use std::cell::{Cell as Slot, RefCell};
 use std::collections::HashMap;
 
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, GridKey, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{Deduction, Technique, chain_rating, join};
 use crate::logic::techniques::Changed;
 use crate::position::{Candidate, Cell, Digit};
-use crate::solver::{Interrupt, Interrupted};
 
 /// Candidates of the grid: `cell * 9 + digit - 1`.
 const CANDIDATES: usize = 81 * 9;
@@ -1666,8 +1666,8 @@ pub(super) fn describe_cycle(deduction: &Deduction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::Never;
     use crate::logic::techniques::testing::{cand, run, sparse};
-    use crate::solver::Never;
 
     #[test]
     fn forcing_chain_from_a_candidate_back_to_its_opposite() {

@@ -2,8 +2,8 @@
 //! that changes the grid, records it in a [`Deduction`] and says whether it found one; each
 //! family also writes the one-sentence explanation of its own patterns.
 
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::position::HouseKind;
-use crate::solver::{Interrupt, Interrupted};
 
 use super::grid::{Cells, Grid, count9};
 use super::step::{Deduction, Technique};
@@ -262,8 +262,8 @@ pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize]
 pub(crate) mod testing {
     use super::*;
     use crate::board::Board;
+    use crate::interrupt::Never;
     use crate::position::{Candidate, Cell, Digit};
-    use crate::solver::Never;
 
     /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
     /// 1-based as a person would read them off a diagram.
@@ -326,7 +326,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Never;
+    use crate::interrupt::Never;
 
     /// The techniques [`find_changed`] narrows to where the grid changed: those nested in a
     /// chain at its first level.

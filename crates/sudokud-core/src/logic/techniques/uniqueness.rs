@@ -168,7 +168,8 @@ mod tests {
     /// The one step of `technique` on the path of `puzzle` (from the public-domain SE-rated
     /// exchange set), the solution, and the path's rating.
     fn only_step(puzzle: &str, technique: Technique) -> (crate::logic::Step, crate::board::Board, f32) {
-        use crate::solver::{Never, Outcome, solve};
+        use crate::interrupt::Never;
+        use crate::solver::{Outcome, solve};
         let puzzle: crate::board::Board = puzzle.parse().unwrap();
         let Outcome::Unique(solution) = solve(&puzzle) else { panic!("a proper puzzle") };
         let explained = crate::logic::explain(&puzzle, &solution, &mut Never).unwrap();
