@@ -24,7 +24,9 @@ use super::handlers::PlayerRequest;
 use super::problem::{ItemProblem, Position};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid};
+use crate::generate::variants::Refused;
 use crate::generate::{self, Symmetry};
+use crate::logic::sized::GridStep;
 use crate::logic::{Level, Rating, Technique};
 use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
@@ -32,10 +34,8 @@ use crate::order::Order;
 use crate::pool::{Line, PoolError};
 use crate::puzzle::Puzzle;
 use crate::puzzle_id::{BadPuzzleId, Date, PuzzleId};
-use crate::sizes::logic::GridStep;
 use crate::sizes::{Marked, Mistake, Shape, ShapeError};
 use crate::solver::{Deadline, Interrupted};
-use crate::variants::generate::Refused;
 use crate::variants::{Constraints, Preset};
 
 /// `POST /v1/rate`: how hard the puzzle is for a person.

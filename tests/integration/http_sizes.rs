@@ -5,7 +5,8 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use sudokud::generate::Symmetry;
-use sudokud::sizes::{Shape, generate};
+use sudokud::generate::sizes as generate;
+use sudokud::sizes::Shape;
 use sudokud::solver::Never;
 
 use crate::common::data_dir;

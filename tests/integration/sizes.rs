@@ -79,8 +79,9 @@ mod properties {
 
     use proptest::prelude::*;
     use sudokud::generate::Symmetry;
+    use sudokud::generate::sizes as generate;
     use sudokud::search::{classify_grid, count_grid};
-    use sudokud::sizes::{Grid, Shape, generate, rules};
+    use sudokud::sizes::{Grid, Shape, rules};
     use sudokud::solver::{Never, Verdict};
 
     /// One of the shapes up to 12x12, where every search here stays short.

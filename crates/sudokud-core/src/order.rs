@@ -16,12 +16,13 @@ use std::fmt;
 
 use crate::generate::Symmetry;
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::sized as sized_logic;
+use crate::logic::sized::{Book, rate_in};
 use crate::logic::{Level, Technique};
 use crate::puzzle::{Generated, Puzzle};
 use crate::puzzle_id::PuzzleId;
 use crate::random::SplitMix64;
-use crate::sizes::logic::{Book, rate_in};
-use crate::sizes::{AnyGrid, Grid, Shape, logic as sized_logic};
+use crate::sizes::{AnyGrid, Grid, Shape};
 use crate::variants::{self, Constraints, Diagonals, Preset, Variant};
 
 /// What the caller wants of a puzzle.

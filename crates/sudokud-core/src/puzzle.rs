@@ -10,16 +10,16 @@
 use std::borrow::Cow;
 
 use crate::board::Board;
+use crate::generate::variants::{self as variant_generate, Refused};
 use crate::generate::{self, Symmetry};
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::sized::{self as sized_logic, Book, GridStep};
 use crate::logic::{self, Level, Rating};
 use crate::rules::{self, Conflict, Validation};
 use crate::search::{self, Target};
 use crate::sizes::layout::Layout;
-use crate::sizes::logic::{self as sized_logic, Book, GridStep};
 use crate::sizes::{self, AnyGrid, Grid, Marked, Marks, Shape, wrong_entries};
 use crate::solver::Progress;
-use crate::variants::generate::{self as variant_generate, Refused};
 use crate::variants::{ConstraintError, Constraints, Preset, Variant};
 use crate::verdict::{Unanswerable, Verdict};
 
@@ -432,9 +432,9 @@ impl Puzzle {
     }
 
     /// The levels [`Puzzle::generate`] offers for `shape` under the classic rules (see
-    /// [`sizes::generate::levels`]).
+    /// [`crate::generate::sizes::levels`]).
     pub fn levels(shape: Shape) -> &'static [Level] {
-        sizes::generate::levels(shape)
+        crate::generate::sizes::levels(shape)
     }
 
     /// Whether `level` is offered for `shape` under the classic rules, or the error that says
@@ -444,7 +444,7 @@ impl Puzzle {
     }
 
     /// A puzzle of `shape` and `level` under the classic rules from `seed`: the 9x9 generator
-    /// ([`generate`]) for 9x9, whose ratings use every technique, and [`sizes::generate`] for
+    /// ([`generate`]) for 9x9, whose ratings use every technique, and [`crate::generate::sizes`] for
     /// other shapes.
     pub fn generate(
         shape: Shape,
@@ -458,7 +458,7 @@ impl Puzzle {
             let (puzzle, solution) = (AnyGrid::Classic(made.puzzle), AnyGrid::Classic(made.solution));
             Generated { puzzle, solution, constraints: None, rating: made.rating, attempts: made.attempts }
         } else {
-            let made = sizes::generate::generate(shape, level, symmetry, seed, interrupt)?;
+            let made = crate::generate::sizes::generate(shape, level, symmetry, seed, interrupt)?;
             let (puzzle, solution) = (AnyGrid::Sized(made.puzzle), AnyGrid::Sized(made.solution));
             Generated { puzzle, solution, constraints: None, rating: made.rating, attempts: made.attempts }
         })
@@ -578,7 +578,8 @@ mod tests {
 
     #[test]
     fn both_paths_answer_alike() {
-        let six = sizes::generate::unique(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap().0;
+        let six =
+            crate::generate::sizes::unique(Shape::new(2, 3).unwrap(), Symmetry::None, 0, 6, &mut Never).unwrap().0;
         for text in [EXAMPLE_PUZZLE.to_owned(), six.to_string()] {
             let puzzle = classic(&text);
             let Ok(Verdict::Unique(solution)) = puzzle.classify(&mut Never) else { panic!("{text}") };

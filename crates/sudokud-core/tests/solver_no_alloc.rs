@@ -76,8 +76,9 @@ fn solving_and_counting_allocate_nothing() {
 #[test]
 fn the_sizes_solver_allocates_only_the_solution_it_returns() {
     use sudokud_core::generate::Symmetry;
+    use sudokud_core::generate::sizes as generate;
     use sudokud_core::search::count_grid;
-    use sudokud_core::sizes::{Shape, generate};
+    use sudokud_core::sizes::Shape;
     for shape in Shape::all().filter(|shape| shape.size() <= 12) {
         let (puzzle, _) = generate::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
         // The first search of a thread grows its buffer of saved states; later ones reuse it.

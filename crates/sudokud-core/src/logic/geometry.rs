@@ -249,10 +249,10 @@ mod tests {
     use crate::board::Board;
     use crate::interrupt::Never;
     use crate::logic::grid::Grid;
+    use crate::logic::sized::{Book, GridStep, TECHNIQUES, explain_in};
     use crate::logic::step::{Deduction, Technique};
     use crate::logic::{Level, run_over, techniques, to_step};
     use crate::position::Cell;
-    use crate::sizes::logic::{Book, GridStep, TECHNIQUES, explain_in};
     use crate::sizes::{self as sized, Shape};
     use crate::variants::{Constraints, Variant};
 

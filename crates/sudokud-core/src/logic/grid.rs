@@ -8,7 +8,7 @@
 //! [`crate::position::Digit`]s when they record a step.
 
 use crate::board::{Board, CELLS};
-use crate::sizes::Marks;
+use sudokud_model::marks::Marks;
 
 use super::geometry::Geometry;
 

@@ -36,10 +36,11 @@ use serde::Serialize;
 use crate::board::Board;
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::member::{Choice, choice_traits};
-use crate::sizes::Marks;
+use sudokud_model::marks::Marks;
 
 mod geometry;
 mod grid;
+pub mod sized;
 pub(crate) mod step;
 mod techniques;
 

@@ -7,9 +7,7 @@
 //! [`AnyGrid`] is either; [`Puzzle`](crate::puzzle::Puzzle) sends each to its solver.
 
 mod cdcl;
-pub mod generate;
 mod lanes;
-pub mod logic;
 #[cfg(test)]
 mod marks_tests;
 mod small;

@@ -6,7 +6,6 @@
 //! them against the grid's shape once and builds the houses, peers, pair relations and cage sums
 //! that [`solver`] reads and [`Variant::conflicts`] checks. A board under them is a [`Puzzle`](crate::puzzle::Puzzle).
 
-pub mod generate;
 pub mod solver;
 
 pub(crate) use sudokud_model::{constraints, variant};
@@ -31,7 +30,7 @@ pub(crate) mod sum_group_tests {
         let shape = Shape::new(3, 3).unwrap();
         let (mut innies, mut outies) = (0, 0);
         for seed in 0..6 {
-            let generated = super::generate::made(shape, Preset::Killer, Level::Easy, seed);
+            let generated = crate::generate::variants::made(shape, Preset::Killer, Level::Easy, seed);
             let variant = Variant::new(shape, Some(Preset::Killer), &generated.constraints).unwrap();
             for group in &variant.sum_groups {
                 let digits = group.cells.iter().map(|&cell| u32::from(generated.solution.cells()[usize::from(cell)]));
@@ -58,7 +57,7 @@ pub(crate) mod sum_group_tests {
         for (level, seed) in
             [(Level::Hard, 0), (Level::Hard, 1), (Level::Hard, 2), (Level::Extreme, 0), (Level::Extreme, 1)]
         {
-            let generated = super::generate::made(shape, Preset::Killer, level, seed);
+            let generated = crate::generate::variants::made(shape, Preset::Killer, level, seed);
             let puzzle = crate::puzzle::Puzzle::new(
                 generated.puzzle.clone().into(),
                 Some(Preset::Killer),

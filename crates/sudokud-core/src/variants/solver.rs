@@ -829,7 +829,7 @@ mod tests {
         let mut counted = [0usize; 4];
         for seed in 0..300 {
             let made =
-                super::super::generate::made(shape, super::super::Preset::Killer, crate::logic::Level::Easy, seed);
+                crate::generate::variants::made(shape, super::super::Preset::Killer, crate::logic::Level::Easy, seed);
             let mut constraints = made.constraints;
             if random.below(2) == 0 {
                 let cage = random.below(constraints.cages.len());
@@ -855,7 +855,7 @@ mod tests {
         let mut random = SplitMix64(5);
         let mut counted = [0usize; 4];
         for seed in 0..24 {
-            let made = super::super::generate::made(
+            let made = crate::generate::variants::made(
                 shape,
                 super::super::Preset::NonConsecutive,
                 crate::logic::Level::Extreme,

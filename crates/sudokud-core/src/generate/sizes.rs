@@ -8,15 +8,15 @@
 //! finding one solution. The puzzle is kept when its rating is of the level; otherwise another
 //! solved grid is tried, as [`crate::generate`] does for 9x9.
 
-use super::grid::Grid;
-use super::logic;
-use super::shape::Shape;
-use super::solver::{LANES_SIZE, count_without_look_ahead};
 use crate::generate::{Attempts, Symmetry, blank_cells, make};
 use crate::interrupt::{Interrupt, Interrupted, Never};
+use crate::logic::sized as logic;
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::search::count_grid;
+use crate::sizes::solver::{LANES_SIZE, count_without_look_ahead};
+use sudokud_model::grid::Grid;
+use sudokud_model::shape::Shape;
 
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug, PartialEq)]

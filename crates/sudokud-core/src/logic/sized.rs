@@ -16,19 +16,19 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 
-use super::grid::Grid;
-use super::layout::Layout;
-use super::marks::Marks;
 pub use crate::position::{GridCandidate, GridCell};
+use sudokud_model::grid::Grid;
+use sudokud_model::layout::Layout;
+use sudokud_model::marks::Marks;
 mod chains;
 
-use super::shape::{Shape, symbol};
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::step::join;
 use crate::logic::{Cut, Level, Rating, Technique};
 use crate::rules::Unit;
-use crate::variants::Variant;
 use sudokud_model::family::cages::{MAX_SUM_CELLS, sum_support};
+use sudokud_model::shape::{Shape, symbol};
+use sudokud_model::variant::Variant;
 
 /// The techniques applied here, easiest first (the order of [`Technique::ALL`]); the cage sum,
 /// the neighbour rule and innies and outies only find anything on a variant's grid.
@@ -547,8 +547,8 @@ impl<'a> Pencil<'a> {
     }
 
     /// Per value of `house` (bit `v - 1` of the index), the positions in the house that may hold it.
-    fn positions(&self, house: usize) -> [u32; super::MAX_SIZE] {
-        let mut positions = [0u32; super::MAX_SIZE];
+    fn positions(&self, house: usize) -> [u32; crate::sizes::MAX_SIZE] {
+        let mut positions = [0u32; crate::sizes::MAX_SIZE];
         for (position, cell) in self.cells(house).enumerate() {
             for value in values(self.candidates[cell]) {
                 positions[usize::from(value - 1)] |= 1 << position;
@@ -628,8 +628,8 @@ impl<'a> Pencil<'a> {
         let (box_rows, box_cols) = (shape.box_rows(), shape.box_cols());
         // `rows[row][k]`: the row's candidates in the k-th box it crosses (box_rows of them);
         // `cols[col][k]` the same for a column (box_cols boxes).
-        let mut rows = [[0u32; 5]; super::MAX_SIZE];
-        let mut cols = [[0u32; 5]; super::MAX_SIZE];
+        let mut rows = [[0u32; 5]; crate::sizes::MAX_SIZE];
+        let mut cols = [[0u32; 5]; crate::sizes::MAX_SIZE];
         for row in 0..n {
             for col in 0..n {
                 let candidates = self.candidates[row * n + col];
@@ -993,7 +993,7 @@ impl<'a> Pencil<'a> {
         let n = self.size;
         for (base, cover) in [(0, n), (n, 0)] {
             // Per base line, per value, the cross lines where the value may go, found once.
-            let places: Vec<[u32; super::MAX_SIZE]> = (0..n).map(|line| self.positions(base + line)).collect();
+            let places: Vec<[u32; crate::sizes::MAX_SIZE]> = (0..n).map(|line| self.positions(base + line)).collect();
             for value in 1..=n as u8 {
                 let lines: Vec<(usize, u32)> = (0..n)
                     .map(|line| (line, places[line][usize::from(value - 1)]))
@@ -1275,8 +1275,8 @@ impl<'a> Pencil<'a> {
 fn subset_members<K: Copy + Default>(
     members: impl Iterator<Item = (K, u32)>,
     size: usize,
-) -> ([K; super::MAX_SIZE], [u32; super::MAX_SIZE], usize) {
-    let (mut keys, mut sets, mut count) = ([K::default(); super::MAX_SIZE], [0u32; super::MAX_SIZE], 0);
+) -> ([K; crate::sizes::MAX_SIZE], [u32; crate::sizes::MAX_SIZE], usize) {
+    let (mut keys, mut sets, mut count) = ([K::default(); crate::sizes::MAX_SIZE], [0u32; crate::sizes::MAX_SIZE], 0);
     for (key, set) in members {
         if (2..=size as u32).contains(&set.count_ones()) {
             (keys[count], sets[count]) = (key, set);
@@ -1384,7 +1384,7 @@ mod tests {
     fn every_step_keeps_the_solution_possible() {
         // Every elimination and placement on the way agrees with the solution.
         for shape in Shape::all().filter(|shape| shape.size() <= 12) {
-            let (puzzle, solution) = &super::super::generate::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
+            let (puzzle, solution) = &crate::generate::sizes::unique(shape, Symmetry::None, 0, 3, &mut Never).unwrap();
             let mut pencil = Pencil::new(puzzle, Book::of(puzzle));
             let mut step = Step::default();
             while pencil.blanks > 0 {
@@ -1449,7 +1449,7 @@ mod tests {
             let floor = if shape.size() >= 20 { shape.cells() / 2 } else { 0 };
             for seed in 0..3 {
                 let (puzzle, solution) =
-                    &super::super::generate::unique(shape, Symmetry::None, floor, seed, &mut Never).unwrap();
+                    &crate::generate::sizes::unique(shape, Symmetry::None, floor, seed, &mut Never).unwrap();
                 let mut pencil = Pencil::new(puzzle, Book::of(puzzle));
                 while pencil.blanks > 0 {
                     for base in [Kind::Box, Kind::Row, Kind::Column] {
@@ -1551,7 +1551,7 @@ mod explanation_tests {
     fn sentences_name_cells_one_based_and_values_by_their_symbols() {
         // 16x16: the last cell blank, a full house of G (16) in row 16.
         let solution =
-            super::super::generate::unique(super::super::Shape::new(4, 4).unwrap(), Symmetry::None, 0, 2, &mut Never)
+            crate::generate::sizes::unique(crate::sizes::Shape::new(4, 4).unwrap(), Symmetry::None, 0, 2, &mut Never)
                 .unwrap()
                 .1;
         let mut cells = solution.cells().to_vec();

@@ -14,6 +14,9 @@
 //! change as it gets faster). Counting solutions and rating are deterministic, so a seed, level
 //! and symmetry give the same puzzle in every run of the same version of sudokud.
 
+pub mod sizes;
+pub mod variants;
+
 use std::cell::Cell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

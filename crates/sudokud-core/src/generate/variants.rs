@@ -8,17 +8,17 @@
 //! solution). The puzzle is kept when its rating is of the level; otherwise another solved grid
 //! (and other regions or cages) is tried, until the interrupt says stop.
 
-use super::constraints::{Cage, Constraints, Preset, Regions};
-use super::solver::{count_solutions, random_solution};
-use super::variant::{ConstraintError, Variant};
 use crate::generate::Symmetry;
+use crate::generate::sizes::levels as levels_of;
 use crate::generate::{Attempts, make};
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::sized::{Book, rate_in, solves_within_in};
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
-use crate::sizes::generate::levels as levels_of;
-use crate::sizes::logic::{Book, rate_in, solves_within_in};
 use crate::sizes::{Grid, Shape};
+use crate::variants::solver::{count_solutions, random_solution};
+use sudokud_model::constraints::{Cage, Constraints, Preset, Regions};
+use sudokud_model::variant::{ConstraintError, Variant};
 
 /// A generated variant puzzle.
 #[derive(Clone, Debug, PartialEq)]
