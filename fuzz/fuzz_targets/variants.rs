@@ -8,10 +8,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use sudokud::puzzle::Puzzle;
 use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
-use sudokud::puzzle::Puzzle;
 use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset};
 
 fuzz_target!(|data: &[u8]| {
