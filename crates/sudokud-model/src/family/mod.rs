@@ -120,7 +120,8 @@ impl Builder {
                 self.relations.len() - 1
             }
         };
-        self.pairs.push(Pair { first, second, relation: relation as u8 });
+        let relation = u8::try_from(relation).expect("fewer than 256 kinds of relation between two cells");
+        self.pairs.push(Pair { first, second, relation });
     }
 
     /// A place inside the grid, as a cell index.

@@ -1,6 +1,6 @@
 //! Non-consecutive: orthogonal neighbours never hold consecutive digits.
 
-use super::{Builder, Family, PairRule, consecutive};
+use super::{Builder, Family, PairRule, consecutive, side_by_side};
 use crate::constraints::Constraints;
 use crate::unit::Unit;
 use crate::variant::ConstraintError;
@@ -32,15 +32,7 @@ impl Family for NonConsecutive {
 /// every one of `places` (in a grid of `size`), at most four, for the search to take the digits
 /// around the digit away from.
 pub fn beside_every(size: usize, places: &[u16]) -> impl Iterator<Item = u16> {
-    let row = move |cell: u16| usize::from(cell) / size;
-    let col = move |cell: u16| usize::from(cell) % size;
-    let beside = move |a: u16, b: u16| row(a).abs_diff(row(b)) + col(a).abs_diff(col(b)) == 1;
-    let first = places[0];
-    let around = [
-        (row(first) > 0).then(|| first - size as u16),
-        (row(first) + 1 < size).then(|| first + size as u16),
-        (col(first) > 0).then(|| first - 1),
-        (col(first) + 1 < size).then(|| first + 1),
-    ];
-    around.into_iter().flatten().filter(move |&cell| places[1..].iter().all(|&place| beside(cell, place)))
+    let beside = move |a: usize, b: u16| side_by_side(size, a).any(|cell| cell == usize::from(b));
+    let around = side_by_side(size, usize::from(places[0]));
+    around.filter(move |&cell| places[1..].iter().all(|&place| beside(cell, place))).map(|cell| cell as u16)
 }
