@@ -464,8 +464,12 @@ async fn generate_answers_an_id_that_makes_the_puzzle_again() {
     );
     let six = post("/v1/generate", json!({ "difficulty": "easy", "seed": 3, "size": 6 })).await;
     let id = six.body["id"].as_str().unwrap();
-    assert_eq!(id, "easy.none.2x3.3");
+    assert_eq!(id, "easy.none.2x3.3.v2");
     assert_eq!(get(&format!("/v1/puzzles/{id}"), None).await.body["puzzle"], six.body["puzzle"]);
+    // The first release's id of that size named another puzzle: refused, saying why.
+    let old = get("/v1/puzzles/easy.none.2x3.3", None).await;
+    assert_eq!(old.status, StatusCode::NOT_FOUND);
+    assert!(old.body["detail"].as_str().unwrap().contains("sudokud 0.1.0's"), "{}", old.body);
     // A variant puzzle has no id: its constraints are part of it.
     let x = post("/v1/generate", json!({ "difficulty": "easy", "seed": 3, "variant": "x" })).await;
     assert_eq!(x.status, StatusCode::OK);
@@ -516,7 +520,7 @@ async fn what_names_no_daily_puzzle_or_id_is_refused() {
     assert!(problem["detail"].as_str().unwrap().starts_with("`difficulty`: unknown level \"insane\""), "{problem}");
     let reply = get("/v1/daily?date=2026-12-02&date=2026-12-03", None).await;
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY, "invalid-request");
-    for id in ["nonsense", "hard.none.3x3", "hard.none.3x3.x", "hard.none.7x7.1", "extreme.none.5x5.1"] {
+    for id in ["nonsense", "hard.none.3x3", "hard.none.3x3.x", "hard.none.7x7.1", "extreme.none.5x5.1.v2"] {
         let reply = get(&format!("/v1/puzzles/{id}"), None).await;
         let problem = assert_problem(&reply, StatusCode::NOT_FOUND, "not-found");
         assert!(problem["detail"].as_str().unwrap().contains(id), "{problem}");

@@ -769,7 +769,7 @@ fn cases() -> Vec<Case> {
         case("an id that is none", Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/nonsense"), 404, Some("not-found")),
         case(
             "a level not offered for the size",
-            Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/extreme.none.5x5.1"),
+            Call::get_at("/v1/puzzles/{id}", "/v1/puzzles/extreme.none.5x5.1.v2"),
             404,
             Some("not-found"),
         ),

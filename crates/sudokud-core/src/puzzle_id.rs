@@ -4,6 +4,11 @@
 //! those four are its id: `hard.rotational.3x3.42`. Anyone can make the puzzle again from it, and
 //! it is the same puzzle in every run of the same version of sudokud.
 //!
+//! Ids of grids other than 9x9 end in their generator's format, `.v2` ([`SIZED_FORMAT`]): when a
+//! change makes other puzzles from the same seeds, the format goes up, and an id of an earlier
+//! format is refused, saying so, rather than answered with a puzzle it never named. Classic 9x9
+//! ids have no format: their puzzles have not changed since the first release.
+//!
 //! The puzzle of the day is the puzzle of an id derived from the date alone, so everybody asking
 //! for a date and level gets the same one without the service keeping anything: its seed is
 //! `SplitMix64(days * 8 + level).next() >> 11` (days since 1970-01-01, negative before it, in
@@ -42,16 +47,27 @@ impl PuzzleId {
     }
 }
 
-/// `level.symmetry.box.seed`: `hard.rotational.3x3.42`.
+/// The format of the generator of grids other than 9x9, in their ids. 1 was sudokud 0.1.0's, whose
+/// grids were the solver's first solutions; 2 fills them as 9x9 grids are filled.
+pub const SIZED_FORMAT: u32 = 2;
+
+/// `level.symmetry.box.seed`: `hard.rotational.3x3.42`; other sizes add their format,
+/// `easy.none.4x4.3.v2`.
 impl fmt::Display for PuzzleId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}.{}", self.level, self.symmetry, self.shape, self.seed)
+        write!(f, "{}.{}.{}.{}", self.level, self.symmetry, self.shape, self.seed)?;
+        if self.shape != Shape::CLASSIC {
+            write!(f, ".v{SIZED_FORMAT}")?;
+        }
+        Ok(())
     }
 }
 
 /// Why a text is no puzzle id.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{found:?} is no puzzle id: {why}; an id is LEVEL.SYMMETRY.BOX.SEED, as `hard.rotational.3x3.42`")]
+#[error(
+    "{found:?} is no puzzle id: {why}; an id is LEVEL.SYMMETRY.BOX.SEED, as `hard.rotational.3x3.42`, and other sizes than 9x9 add their generator's format, as `easy.none.4x4.3.v{SIZED_FORMAT}`"
+)]
 pub struct BadPuzzleId {
     found: String,
     why: String,
@@ -63,13 +79,31 @@ impl FromStr for PuzzleId {
     fn from_str(text: &str) -> Result<PuzzleId, BadPuzzleId> {
         let bad = |why: String| BadPuzzleId { found: text.to_owned(), why };
         let parts: Vec<&str> = text.split('.').collect();
-        let [level, symmetry, shape, seed] = parts[..] else {
-            return Err(bad(format!("it has {} parts", parts.len())));
+        let (level, symmetry, shape, seed, format) = match parts[..] {
+            [level, symmetry, shape, seed] => (level, symmetry, shape, seed, None),
+            [level, symmetry, shape, seed, format] => (level, symmetry, shape, seed, Some(format)),
+            _ => return Err(bad(format!("it has {} parts", parts.len()))),
         };
+        let shape: Shape = shape.parse().map_err(|error: UnknownShape| bad(error.to_string()))?;
+        let expected = (shape != Shape::CLASSIC).then(|| format!("v{SIZED_FORMAT}"));
+        if format != expected.as_deref() {
+            return Err(bad(match (format, expected) {
+                (Some(format), None) => format!("9x9 ids have no format, so {format:?} names nothing"),
+                (None, Some(_)) => format!(
+                    "ids of {shape} boxes without a format are sudokud 0.1.0's, whose generator made other puzzles from the same seeds"
+                ),
+                (Some(format), Some(expected)) => {
+                    format!(
+                        "format {format:?} is not this generator's ({expected}), which makes other puzzles from the same seeds"
+                    )
+                }
+                (None, None) => unreachable!("the formats differ"),
+            }));
+        }
         Ok(PuzzleId {
             level: member::parse(level).map_err(|error| bad(error.to_string()))?,
             symmetry: member::parse(symmetry).map_err(|error| bad(error.to_string()))?,
-            shape: shape.parse().map_err(|error: UnknownShape| bad(error.to_string()))?,
+            shape,
             seed: seed.parse().map_err(|_| bad(format!("seed {seed:?} is no whole number below 2^64")))?,
         })
     }
@@ -213,6 +247,19 @@ mod tests {
         assert!(error.contains("it has 3 parts") && error.contains("LEVEL.SYMMETRY.BOX.SEED"), "{error}");
         assert!("hard.none.3x3.-1".parse::<PuzzleId>().unwrap_err().to_string().contains("seed \"-1\""));
         assert!("hard.none.7x7.1".parse::<PuzzleId>().is_err());
+        assert!("hard.none.3x3.42.v2".parse::<PuzzleId>().unwrap_err().to_string().contains("9x9 ids have no format"));
+        assert!("hard.none.3x3.42.1.2".parse::<PuzzleId>().unwrap_err().to_string().contains("it has 6 parts"));
+    }
+
+    #[test]
+    fn ids_of_other_sizes_carry_their_generator_s_format() {
+        let id = PuzzleId { shape: Shape::new(4, 4).unwrap(), level: Level::Easy, symmetry: Symmetry::None, seed: 3 };
+        assert_eq!(id.to_string(), "easy.none.4x4.3.v2");
+        assert_eq!("easy.none.4x4.3.v2".parse(), Ok(id));
+        let error = "easy.none.4x4.3".parse::<PuzzleId>().unwrap_err().to_string();
+        assert!(error.contains("sudokud 0.1.0's") && error.contains("easy.none.4x4.3.v2"), "{error}");
+        let error = "easy.none.4x4.3.v1".parse::<PuzzleId>().unwrap_err().to_string();
+        assert!(error.contains("format \"v1\" is not this generator's (v2)"), "{error}");
     }
 
     #[test]

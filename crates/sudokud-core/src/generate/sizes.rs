@@ -1,20 +1,19 @@
 //! Unique puzzles of every shape and level, the same for the same seed.
 //!
-//! A solved grid comes from the solver on a first row drawn at random, shuffled by moves that
-//! keep a grid solved (rows within a band of boxes, bands, columns within a stack, stacks,
-//! relabeled values); then cells are blanked in a random order, with their symmetric partner, as
-//! long as the puzzle stays within reach of the level: solved by the techniques up to it
+//! A solved grid is filled as 9x9 grids are (by [`crate::generate`]'s own search, never a
+//! solver's, so a seed makes the same puzzle however the solvers are tuned); then cells are
+//! blanked in a random order, with their symmetric partner, as long as the puzzle stays within
+//! reach of the level: solved by the techniques up to it
 //! ([`logic::solves_within`], which also proves it has one solution), or for extreme by the solver
 //! finding one solution. The puzzle is kept when its rating is of the level; otherwise another
 //! solved grid is tried, as [`crate::generate`] does for 9x9.
 
-use crate::generate::{Attempts, Symmetry, blank_cells, make};
-use crate::interrupt::{Interrupt, Interrupted, Never};
+use crate::generate::{Attempts, Symmetry, blank_cells, make, solved_grid};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::sized as logic;
 use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::search::count_grid;
-use crate::sizes::solver::{LANES_SIZE, count_without_look_ahead};
 use sudokud_model::grid::Grid;
 use sudokud_model::shape::Shape;
 
@@ -94,49 +93,6 @@ fn within_reach(
         Level::Extreme => Ok(count_grid(puzzle, 2, interrupt)?.solutions == 1),
         _ => logic::solves_within_in(logic::Book::of(puzzle), puzzle, level, blanked, interrupt),
     }
-}
-
-/// A solved grid of `shape` drawn with `random`.
-fn solved_grid(shape: Shape, random: &mut SplitMix64) -> Grid {
-    let size = shape.size();
-    // Any first row extends to a solved grid (relabel any solved grid to it).
-    let mut first_row: Vec<u8> = (1..=size as u8).collect();
-    random.shuffle(&mut first_row);
-    let mut cells = vec![0u8; shape.cells()];
-    cells[..size].copy_from_slice(&first_row);
-    let seeded = Grid::new(shape, cells).expect("values 1 to N");
-    // Where the look-ahead would choose its guesses (20x20, 25x25) the search draws as it did
-    // before it, so that a seed makes the same puzzle whatever the look-ahead's tuning.
-    let count = if size > LANES_SIZE {
-        count_without_look_ahead(&seeded, 1)
-    } else {
-        count_grid(&seeded, 1, &mut Never).expect("Never interrupts")
-    };
-    let base = count.first.expect("a first row always extends");
-    let rows = shuffled_lines(size, shape.box_rows(), random);
-    let cols = shuffled_lines(size, shape.box_cols(), random);
-    let mut labels: Vec<u8> = (0..=size as u8).collect();
-    random.shuffle(&mut labels[1..]);
-    let cells = rows
-        .iter()
-        .flat_map(|&row| cols.iter().map(move |&col| (row, col)))
-        .map(|(row, col)| labels[usize::from(base.get(row, col))])
-        .collect();
-    Grid::new(shape, cells).expect("the moves keep a grid solved")
-}
-
-/// The lines (rows or columns) of a grid of side `size` in a random order that keeps each box's
-/// lines together: the groups of `group` lines shuffled, and the lines within each group.
-fn shuffled_lines(size: usize, group: usize, random: &mut SplitMix64) -> Vec<usize> {
-    let mut groups: Vec<usize> = (0..size / group).collect();
-    random.shuffle(&mut groups);
-    let mut lines = Vec::with_capacity(size);
-    for first in groups {
-        let mut within: Vec<usize> = (first * group..(first + 1) * group).collect();
-        random.shuffle(&mut within);
-        lines.extend(within);
-    }
-    lines
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ use super::grid::Grid;
 use super::layout::Layout;
 use super::shape::{MAX_CELLS, MAX_SIZE, Shape};
 use super::{cdcl, lanes, small};
-use crate::interrupt::{Interrupt, Interrupted, Never, POLL_INTERVAL};
+use crate::interrupt::{Interrupt, Interrupted, POLL_INTERVAL};
 use crate::random::SplitMix64;
 
 /// Solutions counted up to a limit, the first found kept: what every search but the classic 9x9
@@ -180,34 +180,15 @@ pub(super) fn count_by_look_ahead(
     count_in::<MAX_CELLS>(puzzle, limit, interrupt)
 }
 
-/// [`crate::search::count_grid`] with state for up to `CAP` cells.
+/// [`crate::search::count_grid`] by the look-ahead search with state for up to `CAP` cells.
 #[cfg(test)]
 fn count_in<const CAP: usize>(
     puzzle: &Grid,
     limit: usize,
     interrupt: &mut impl Interrupt,
 ) -> Result<Count, Interrupted> {
-    search_in::<CAP>(puzzle, limit, true, interrupt)
-}
-
-/// The solutions of a 20x20 or 25x25 `puzzle` up to `limit` by the search without its look-ahead:
-/// how generation draws its solved grids there, so that a seed makes the same puzzle whatever
-/// the look-ahead's tuning.
-pub(crate) fn count_without_look_ahead(puzzle: &Grid, limit: usize) -> Count {
-    search_in::<MAX_CELLS>(puzzle, limit, false, &mut Never).expect("Never interrupts")
-}
-
-/// [`crate::search::count_grid`] by this module's search, with state for up to `CAP` cells, looking ahead
-/// before each guess or not.
-fn search_in<const CAP: usize>(
-    puzzle: &Grid,
-    limit: usize,
-    look_ahead: bool,
-    interrupt: &mut impl Interrupt,
-) -> Result<Count, Interrupted> {
     with_restarts(puzzle, limit, interrupt, |attempt| {
         let mut search = Search::<_, CAP>::new(puzzle.shape(), limit, attempt.allowance, attempt.interrupt);
-        search.looks_ahead = look_ahead;
         search.run(puzzle.cells(), attempt.labels)?;
         if search.solutions > 0 {
             attempt.first.copy_from_slice(&search.first[..puzzle.cells().len()]);
@@ -533,8 +514,6 @@ struct Search<'i, I, const CAP: usize> {
     stopped: bool,
     /// Within a probe: singles only.
     probing: bool,
-    /// Whether to look ahead before each guess (see the module's documentation).
-    looks_ahead: bool,
     /// Per literal (`32 * cell + digit`), its probe's slot in `results` plus one, 0 when not
     /// probed at this node.
     weights: Vec<u32>,
@@ -585,7 +564,6 @@ impl<'i, I: Interrupt, const CAP: usize> Search<'i, I, CAP> {
             probes: 0,
             stopped: false,
             probing: false,
-            looks_ahead: true,
             weights: vec![0; 32 * CAP],
             results: Vec::new(),
             weighed: Vec::with_capacity(4 * CAP),
@@ -1016,7 +994,7 @@ impl<I: Interrupt, const CAP: usize> Branching for Search<'_, I, CAP> {
             if !self.settle() {
                 return false;
             }
-            if self.unsolved == 0 || !self.looks_ahead {
+            if self.unsolved == 0 {
                 return true;
             }
             match self.look_ahead() {
