@@ -62,11 +62,8 @@ pub(crate) const SMALL_CELLS: usize = small::MAX_CELLS;
 pub(crate) const LANES_SIZE: usize = lanes::MAX_SIZE;
 
 /// Counts the solutions of a 20x20 or 25x25 `puzzle` (see [`crate::search::count_grid`]): the
-/// look-ahead search for at most [`LOOK_AHEAD_GUESSES`] guesses, then clause learning (`sizes/cdcl.rs`) from the start. Side by
-/// side on one host, the look-ahead was faster on every generated puzzle (a tenth of the time)
-/// and on most of Gecode's minimal 25x25 puzzles it finishes; past a few thousand guesses, where
-/// its heavy tail starts, clause learning did as well or better (Gecode #10: 9.5 s against
-/// 13.1 s; #4: 14.9 s each).
+/// look-ahead search for at most [`LOOK_AHEAD_GUESSES`] guesses, then clause learning
+/// (`sizes/cdcl.rs`) from the start.
 pub(crate) fn count_large(puzzle: &Grid, limit: usize, interrupt: &mut impl Interrupt) -> Result<Count, Interrupted> {
     let labels = relabeling(puzzle.size(), 0);
     let mut search = Search::<_, MAX_CELLS>::new(puzzle.shape(), limit, u32::MAX, &mut *interrupt);
@@ -86,10 +83,12 @@ pub(crate) fn count_large(puzzle: &Grid, limit: usize, interrupt: &mut impl Inte
 }
 
 /// Guesses the look-ahead search makes on a 20x20 or 25x25 grid before clause learning takes
-/// over: 14 times the most any of 160 generated puzzles (20 seeds per offered level) needed
-/// (292), about where Gecode's minimal puzzles that it solves in a few seconds end; a multiple
-/// of every poll interval.
-const LOOK_AHEAD_GUESSES: u32 = 4096;
+/// over. The look-ahead settles a puzzle that needs few guesses in a fraction of clause
+/// learning's time (160 generated puzzles, 20 seeds per offered level: at most 5 guesses, medians
+/// 0.1-2.6 ms against 0.6-9.2 ms), but a puzzle that needs more runs long there (9,111 guesses,
+/// 5.8 s) where clause learning takes 10-20 ms; on Gecode's minimal puzzles the two take about as
+/// long wherever the look-ahead finishes at all (2026-12-06, Xeon, one run side by side).
+const LOOK_AHEAD_GUESSES: u32 = 32;
 
 /// Every solved 4x4 grid, 288 of them, and for each cell and value the set of grids that have
 /// that value there, so a puzzle's solutions are the intersection of its givens' sets.
