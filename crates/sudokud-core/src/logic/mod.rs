@@ -38,6 +38,7 @@ use crate::interrupt::{Interrupt, Interrupted};
 use crate::member::{Choice, choice_traits};
 use sudokud_model::marks::Marks;
 
+mod cells;
 mod geometry;
 mod grid;
 pub mod sized;

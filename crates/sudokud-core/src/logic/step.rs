@@ -360,7 +360,7 @@ impl Deduction {
 
     /// Removes `digits` (a candidate mask) from `cell` (a row-major index) where the grid has
     /// them.
-    pub(crate) fn eliminate_digits(&mut self, grid: &Grid, cell: usize, digits: u16) {
+    pub(crate) fn eliminate_digits(&mut self, grid: &Grid, cell: usize, digits: u32) {
         let present = grid.candidates(cell) & digits;
         self.eliminations.extend(super::grid::digits(present).map(|digit| candidate(cell, digit)));
     }
@@ -385,7 +385,7 @@ impl Deduction {
 
     /// Records the pattern's cells, taken from `house` by position mask (bit `i` for the
     /// house's `i`-th cell, as [`Grid::positions`] gives them).
-    pub(crate) fn add_house_cells(&mut self, grid: &Grid, house: usize, positions: u16) {
+    pub(crate) fn add_house_cells(&mut self, grid: &Grid, house: usize, positions: u32) {
         let members = grid.geometry().members(house);
         self.cells.extend(ones(u128::from(positions)).map(|i| Cell::at(usize::from(members[i]))));
     }

@@ -242,7 +242,7 @@ mod tests {
         let empty = Grid::empty(Shape::CLASSIC);
         let mut pencil = Pencil::new(&empty, Book::of(&empty));
         for (cell, candidates) in pencil.candidates.iter_mut().enumerate() {
-            *candidates = u32::from(grid.candidates(cell));
+            *candidates = grid.candidates(cell);
         }
         pencil
     }

@@ -96,7 +96,7 @@ fn wing_rating(size: usize, widest: u32) -> f32 {
 struct Best {
     rating: f32,
     eliminated: Cells,
-    union: u16,
+    union: u32,
     house: usize,
     set: Vec<usize>,
     pivot: usize,
@@ -122,8 +122,8 @@ fn subsets(
     cells: &[usize],
     size: usize,
     chosen: &mut Vec<usize>,
-    union: u16,
-    found: &mut dyn FnMut(&[usize], u16),
+    union: u32,
+    found: &mut dyn FnMut(&[usize], u32),
 ) {
     if chosen.len() == size {
         if union.count_ones() as usize == size + 1 {

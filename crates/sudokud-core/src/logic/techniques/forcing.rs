@@ -54,12 +54,12 @@ impl CandidateSet {
     }
 
     /// The nine candidate bits of `cell`, bit `d - 1` for digit `d`.
-    fn of_cell(&self, cell: usize) -> u16 {
+    fn of_cell(&self, cell: usize) -> u32 {
         let first = cell * 9;
         let (word, shift) = (first / 64, first % 64);
         let low = self.0[word] >> shift;
         let high = if shift > 64 - 9 && word + 1 < self.0.len() { self.0[word + 1] << (64 - shift) } else { 0 };
-        ((low | high) & 0x1ff) as u16
+        ((low | high) & 0x1ff) as u32
     }
 }
 
@@ -646,7 +646,7 @@ fn remembered(
 fn pattern_reasons(geometry: &Geometry, found: &Deduction, out: &Implications) -> Vec<u16> {
     let cells = found.cells.iter().fold(0 as Cells, |acc, cell| acc | 1 << cell.index());
     let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | geometry.cells(house));
-    let digits = found.digits.iter().fold(0u16, |acc, digit| acc | bit(digit.get()));
+    let digits = found.digits.iter().fold(0u32, |acc, digit| acc | bit(digit.get()));
     let read = |literal: Literal| {
         let (cell, digit) = (literal.cell(), literal.digit());
         !literal.on && (cells >> cell & 1 == 1 || (houses >> cell & 1 == 1 && digits & bit(digit) != 0))
@@ -1120,7 +1120,7 @@ struct Partners {
     /// it has two.
     places: Vec<[Cells; 81]>,
     /// Per cell, its candidates when it has two, else none.
-    pairs: Vec<u16>,
+    pairs: Vec<u32>,
 }
 
 #[cfg(test)]

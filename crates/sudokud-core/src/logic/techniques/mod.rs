@@ -202,13 +202,13 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
 /// has two to `size` bits (one bit would be a single, which comes first). On the stack, since
 /// subsets and fish build these for every unit and digit each time they are tried.
 pub(super) struct Items {
-    items: [(usize, u16); 9],
+    items: [(usize, u32); 9],
     len: usize,
 }
 
 impl Items {
     /// The items among `ids` whose `mask` fits a set of `size`.
-    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u16) -> Items {
+    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u32) -> Items {
         let mut items = Items { items: [(0, 0); 9], len: 0 };
         for id in ids {
             let mask = mask(id);
@@ -221,7 +221,7 @@ impl Items {
     }
 
     /// The items, in the order of `ids`.
-    pub(super) fn as_slice(&self) -> &[(usize, u16)] {
+    pub(super) fn as_slice(&self) -> &[(usize, u32)] {
         &self.items[..self.len]
     }
 }
@@ -229,15 +229,15 @@ impl Items {
 /// Looks for `size` items whose masks together have exactly `size` bits (n cells holding n
 /// digits, n digits confined to n cells, n lines covered by n lines) and calls `test` with their
 /// ids and the union, until `test` accepts one.
-pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
+pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u32) -> bool) -> bool {
     /// Adds the items from `items` on to the `depth` chosen so far, whose masks make `union`.
     fn extend(
-        items: &[(usize, u16)],
+        items: &[(usize, u32)],
         size: usize,
         chosen: &mut [usize; 4],
         depth: usize,
-        union: u16,
-        test: &mut dyn FnMut(&[usize], u16) -> bool,
+        union: u32,
+        test: &mut dyn FnMut(&[usize], u32) -> bool,
     ) -> bool {
         if depth == size {
             return count9(union) == size && test(&chosen[..size], union);

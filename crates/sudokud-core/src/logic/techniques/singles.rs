@@ -36,7 +36,7 @@ pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, kinds: &[HouseKind
         for house in geometry.houses(kind) {
             let cells = geometry.members(house);
             // A digit is in `once` if some cell has it, in `twice` if two or more do.
-            let (once, twice) = cells.iter().fold((0u16, 0u16), |(once, twice), &cell| {
+            let (once, twice) = cells.iter().fold((0u32, 0u32), |(once, twice), &cell| {
                 let candidates = grid.candidates(usize::from(cell));
                 (once | candidates, twice | once & candidates)
             });

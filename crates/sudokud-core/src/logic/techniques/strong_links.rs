@@ -25,7 +25,7 @@ struct Link {
     kind: HouseKind,
     ends: [Cells; 2],
     /// For each end, the houses (a bit per house index) holding all its cells.
-    end_houses: [u32; 2],
+    end_houses: [u128; 2],
     grouped: bool,
 }
 
@@ -41,8 +41,8 @@ impl Link {
 }
 
 /// The houses (a bit per house index) that hold every cell of `cells`.
-fn houses_holding(geometry: &Geometry, cells: Cells) -> u32 {
-    ones(cells).fold(u32::MAX, |acc, cell| acc & geometry.house_set(cell))
+fn houses_holding(geometry: &Geometry, cells: Cells) -> u128 {
+    ones(cells).fold(u128::MAX, |acc, cell| acc & geometry.house_set(cell))
 }
 
 /// The chain of `length` strong links SE would take: the lowest rating, then the most
@@ -194,7 +194,7 @@ fn offer(grid: &Grid, digit: u8, chain: &[(Link, bool)], best: &mut Option<Found
         eliminated &= !geometry.cells(link.house);
         if let Some(&(next, next_flipped)) = chain.get(i + 1) {
             let shared = link.end_houses[usize::from(!flipped)] & next.end_houses[usize::from(next_flipped)];
-            for house in ones(u128::from(shared)) {
+            for house in ones(shared) {
                 eliminated &= !geometry.cells(house);
             }
         }

@@ -58,7 +58,7 @@ fn record(
     grid: &Grid,
     out: &mut Deduction,
     house: usize,
-    positions: u16,
+    positions: u32,
     subset_digits: impl Iterator<Item = u8>,
 ) -> bool {
     out.houses.push(house);

@@ -61,7 +61,7 @@ fn after(cell: usize) -> Cells {
 }
 
 /// The lowest digit of a non-empty mask.
-fn first(mask: u16) -> u8 {
+fn first(mask: u32) -> u8 {
     mask.trailing_zeros() as u8 + 1
 }
 
