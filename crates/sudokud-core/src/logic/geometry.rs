@@ -240,6 +240,11 @@ impl<C: CellSet> Geometry<C> {
         self.houses_of(cell).fold(0, |acc, house| acc | 1 << house)
     }
 
+    /// `r12c3`: `cell` for people, 1-based.
+    pub(crate) fn cell_name(&self, cell: usize) -> String {
+        format!("r{}c{}", cell / self.side() + 1, cell % self.side() + 1)
+    }
+
     /// `row 3`, `box 3`, `region 3`, `the diagonal`, `extra region 2`: `house` for people, as
     /// the grid-size engine names them.
     pub(crate) fn name(&self, house: usize) -> String {
@@ -277,9 +282,9 @@ mod tests {
     use crate::interrupt::Never;
     use crate::logic::cells::Wide;
     use crate::logic::grid::Grid;
-    use crate::logic::sized::{Book, GridStep, TECHNIQUES, explain_in};
+    use crate::logic::sized::{Book, TECHNIQUES, explain_in};
     use crate::logic::step::{Deduction, Technique};
-    use crate::logic::{Level, run_over, techniques, to_step};
+    use crate::logic::{Level, run_over, techniques, to_grid_step};
     use crate::position::Cell;
     use crate::sizes::{self as sized, Shape};
     use crate::variants::{Constraints, Variant};
@@ -330,10 +335,10 @@ mod tests {
             let mut sentences = Vec::new();
             let path = run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
                 for removed in &found.eliminations {
-                    assert_ne!(solution.cells()[removed.cell.index()], removed.digit.get(), "{:?}", found.technique);
+                    assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
                 }
                 for placed in &found.placements {
-                    assert_eq!(solution.cells()[placed.cell.index()], placed.digit.get(), "{:?}", found.technique);
+                    assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
                 }
                 used.push(found.technique);
                 sentences.push(techniques::describe(grid, found));
@@ -360,7 +365,7 @@ mod tests {
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
             let mut ours = Vec::new();
             run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
-                ours.push(GridStep::from(to_step(grid, found)));
+                ours.push(to_grid_step(grid, found));
                 ControlFlow::Continue(())
             })
             .unwrap();

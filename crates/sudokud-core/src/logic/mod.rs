@@ -425,10 +425,10 @@ fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
 fn apply(grid: &mut Grid, found: &Deduction) -> bool {
     let mut changed = false;
     for placement in &found.placements {
-        changed |= grid.place(placement.cell.index(), placement.digit.get());
+        changed |= grid.place(placement.cell, placement.digit);
     }
     for elimination in &found.eliminations {
-        changed |= grid.eliminate(elimination.cell.index(), elimination.digit.get());
+        changed |= grid.eliminate(elimination.cell, elimination.digit);
     }
     changed
 }
@@ -437,10 +437,28 @@ fn apply(grid: &mut Grid, found: &Deduction) -> bool {
 fn to_step(grid: &Grid, found: &Deduction) -> Step {
     Step {
         technique: found.technique,
-        cells: found.cells.clone(),
+        cells: found.cells.iter().map(|&cell| crate::position::Cell::at(cell)).collect(),
+        digits: found.digits.iter().map(|&digit| crate::position::Digit::of(digit)).collect(),
+        placements: found.placements.iter().map(|placed| placed.candidate()).collect(),
+        eliminations: found.eliminations.iter().map(|removed| removed.candidate()).collect(),
+        explanation: techniques::describe(grid, found),
+    }
+}
+
+/// The form the grid-size engine answers other sizes with of a deduction found in `grid` (of
+/// any size): what this engine will answer there once it serves them (issue 52).
+#[cfg(test)]
+fn to_grid_step(grid: &Grid, found: &Deduction) -> sized::GridStep {
+    use crate::position::{GridCandidate, GridCell};
+    let side = grid.geometry().side();
+    let candidate =
+        |found: &step::CellDigit| GridCandidate { row: found.cell / side, col: found.cell % side, digit: found.digit };
+    sized::GridStep {
+        technique: found.technique,
+        cells: found.cells.iter().map(|&cell| GridCell { row: cell / side, col: cell % side }).collect(),
         digits: found.digits.clone(),
-        placements: found.placements.clone(),
-        eliminations: found.eliminations.clone(),
+        placements: found.placements.iter().map(candidate).collect(),
+        eliminations: found.eliminations.iter().map(candidate).collect(),
         explanation: techniques::describe(grid, found),
     }
 }
@@ -579,7 +597,7 @@ mod tests {
         let mut found = Deduction::new();
         let grid = Grid::new(&Board::EMPTY);
         assert!(brute_force(&grid, &solution, &mut found));
-        assert_eq!(found.placements, [step::candidate(0, 5)]);
+        assert_eq!(found.placements, [step::CellDigit { cell: 0, digit: 5 }]);
         assert_eq!(
             techniques::describe(&grid, &found),
             "No technique here applies, so r1c1 = 5 is taken from the solution."

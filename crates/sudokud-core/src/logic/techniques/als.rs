@@ -13,8 +13,7 @@
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, bit, digits, ones};
-use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
-use crate::position::Digit;
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
 
 /// The wing of an almost locked set of `size` cells (3 to 6): the easiest SE would take (lowest
 /// rating, then the most eliminations).
@@ -147,21 +146,22 @@ fn subsets(
 /// way one of r5c1 and those that could be 7 is 7, and r4c1, seeing them all, can't be 7."
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let set = &deduction.cells[..deduction.split];
-    let pivot = deduction.cells[deduction.split];
+    let pivot = geometry.cell_name(deduction.cells[deduction.split]);
     let (x, z) = (deduction.digits[0], deduction.digits[1]);
-    let mut union: Vec<Digit> = deduction.digits.clone();
+    let mut union: Vec<u8> = deduction.digits.clone();
     union.sort_unstable();
-    let rest: Vec<Digit> = union.iter().copied().filter(|&digit| digit != x).collect();
+    let rest: Vec<u8> = union.iter().copied().filter(|&digit| digit != x).collect();
+    let (x, z) = (symbol(x), symbol(z));
     format!(
         "In {}, {} hold {} between them, one digit more than cells, and {pivot} ({}) sees each of them that \
          could be {x}: if {pivot} is {x} they hold {}, so either way {pivot} or one of them is {z}, and {}, seeing \
          all that could be {z}, can't be {z}.",
         geometry.name(deduction.houses[0]),
-        cell_list(set.iter().copied()),
+        cell_list(geometry, set.iter().copied()),
         digit_list(union.iter().copied(), "and"),
-        digit_list([x, z], "or"),
+        digit_list([deduction.digits[0], deduction.digits[1]], "or"),
         digit_list(rest, "and"),
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

@@ -4,7 +4,7 @@
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, ones};
-use crate::logic::step::{Deduction, eliminated_cells, join};
+use crate::logic::step::{Deduction, eliminated_cells, join, symbol};
 use crate::position::HouseKind;
 
 use super::{Changed, Items, find_set};
@@ -44,13 +44,13 @@ pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: us
 /// "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let (base, cover) = deduction.houses.split_at(deduction.houses.len() / 2);
-    let digit = deduction.digits[0];
+    let digit = symbol(deduction.digits[0]);
     format!(
         "In {}, {digit} fits only in {} ({}), so {} can't be {digit}.",
         lines(geometry, base),
         lines(geometry, cover),
         deduction.technique.name(),
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

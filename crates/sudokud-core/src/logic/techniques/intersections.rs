@@ -5,7 +5,7 @@
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, more_than, ones};
-use crate::logic::step::{Deduction, eliminated_cells};
+use crate::logic::step::{Deduction, eliminated_cells, symbol};
 use crate::logic::techniques::Changed;
 use crate::position::HouseKind;
 
@@ -60,9 +60,10 @@ pub(super) fn locked(
 
 /// "In box 4, 3 fits only in row 5, so r5c7 and r5c8 can't be 3."
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
+    let digit = symbol(deduction.digits[0]);
     let (source, target) = (geometry.name(deduction.houses[0]), geometry.name(deduction.houses[1]));
-    format!("In {source}, {digit} fits only in {target}, so {} can't be {digit}.", eliminated_cells(deduction))
+    let eliminated = eliminated_cells(geometry, deduction);
+    format!("In {source}, {digit} fits only in {target}, so {eliminated} can't be {digit}.")
 }
 
 #[cfg(test)]

@@ -177,10 +177,10 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
             subsets::describe(geometry, deduction)
         }
         XWing | Swordfish | Jellyfish => fish::describe(geometry, deduction),
-        XYWing | XYZWing => wings::describe(deduction),
+        XYWing | XYZWing => wings::describe(geometry, deduction),
         TurbotFish | ThreeStrongLinks | FourStrongLinks => strong_links::describe(geometry, deduction),
-        UniqueRectangle1 => uniqueness::describe(deduction),
-        BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
+        UniqueRectangle1 => uniqueness::describe(geometry, deduction),
+        BugPlusOne | BugType2 => uniqueness::describe_bug(geometry, deduction),
         WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(geometry, deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         ForcingChain
@@ -191,7 +191,7 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         | NestedForcingChains
         | NestedMultipleForcingChains
         | NestedDynamicForcingChains => forcing::describe(geometry, deduction),
-        XCycle | YCycle | XYCycle => forcing::describe_cycle(deduction),
+        XCycle | YCycle | XYCycle => forcing::describe_cycle(geometry, deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
             unreachable!("`find` never finds a variant's rule on a classic grid")
         }
@@ -263,7 +263,7 @@ pub(crate) mod testing {
     use super::*;
     use crate::board::Board;
     use crate::interrupt::Never;
-    use crate::position::{Candidate, Cell, Digit};
+    use crate::logic::step::CellDigit;
 
     /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
     /// 1-based as a person would read them off a diagram.
@@ -312,14 +312,9 @@ pub(crate) mod testing {
         found.expect("Never interrupts").then_some(out)
     }
 
-    /// 1-based `(row, col, digit)` as a candidate.
-    pub(crate) fn cand(row: u8, col: u8, digit: u8) -> Candidate {
-        Candidate { cell: Cell::new(row - 1, col - 1).expect("on the board"), digit: Digit::of(digit) }
-    }
-
-    /// Digits, as a step lists them.
-    pub(crate) fn digits<const N: usize>(digits: [u8; N]) -> [Digit; N] {
-        digits.map(Digit::of)
+    /// 1-based `(row, col, digit)` of a 9x9 grid as a candidate.
+    pub(crate) fn cand(row: u8, col: u8, digit: u8) -> CellDigit {
+        CellDigit { cell: usize::from(row - 1) * 9 + usize::from(col - 1), digit }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, bit};
-use crate::logic::step::{Deduction, Technique};
+use crate::logic::step::{Deduction, Technique, symbol};
 use crate::position::HouseKind;
 
 /// A house with one empty cell gets the one digit it misses.
@@ -72,7 +72,7 @@ fn record(out: &mut Deduction, house: usize, cell: usize, digit: u8) -> bool {
 /// Explains a single or a brute-force placement.
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let placed = deduction.placements[0];
-    let (cell, digit) = (placed.cell, placed.digit);
+    let (cell, digit) = (geometry.cell_name(placed.cell), symbol(placed.digit));
     match (deduction.technique, deduction.houses.first().map(|&house| geometry.name(house))) {
         (Technique::FullHouse, Some(house)) => {
             let house = house[..1].to_uppercase() + &house[1..];

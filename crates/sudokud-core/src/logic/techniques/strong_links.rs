@@ -15,7 +15,7 @@
 
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, ones};
-use crate::logic::step::{Deduction, cell_list, eliminated_cells};
+use crate::logic::step::{Deduction, cell_list, eliminated_cells, symbol};
 use crate::position::HouseKind;
 
 /// A house where a digit fits in two places or two groups.
@@ -287,14 +287,14 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
 /// "In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8; r1c2 and r4c2
 /// share a house, so one of r1c7 and r4c8 is 5, and r2c8, seeing both, can't be 5."
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
+    let digit = symbol(deduction.digits[0]);
     let mut groups = Vec::new();
     let mut rest = &deduction.cells[..];
     for &size in &deduction.groups {
         let (group, after) = rest.split_at(size);
         groups.push(match group {
-            [cell] => cell.to_string(),
-            _ => format!("{{{}}}", cell_list(group.iter().copied())),
+            [cell] => geometry.cell_name(*cell),
+            _ => format!("{{{}}}", cell_list(geometry, group.iter().copied())),
         });
         rest = after;
     }
@@ -315,7 +315,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
         joints.join(", "),
         groups[0],
         groups[groups.len() - 1],
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

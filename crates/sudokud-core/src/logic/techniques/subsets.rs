@@ -72,7 +72,7 @@ fn record(
 /// candidates there go."
 pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
     let house = geometry.name(deduction.houses[0]);
-    let cells = cell_list(deduction.cells.iter().copied());
+    let cells = cell_list(geometry, deduction.cells.iter().copied());
     let digits = digit_list(deduction.digits.iter().copied(), "and");
     let name = deduction.technique.name().to_lowercase();
     match deduction.technique {
@@ -88,7 +88,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::techniques::testing::{cand, digits, run, sparse};
+    use crate::logic::techniques::testing::{cand, run, sparse};
 
     #[test]
     fn naked_pair_and_triple() {
@@ -104,7 +104,7 @@ mod tests {
         assert!(run(Technique::NakedPair, &grid).is_none());
         let step = run(Technique::NakedTriple, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(6, 5, 1)]);
-        assert_eq!(step.digits, digits([1, 2, 3]));
+        assert_eq!(step.digits, [1, 2, 3]);
     }
 
     #[test]
