@@ -7,6 +7,8 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
+use super::grid::Grid;
+
 /// What a table holds: plain values, so tables copy, compare and hash as arrays do.
 pub(crate) trait Entry: Copy + Eq + Hash + Debug {}
 
@@ -92,6 +94,13 @@ pub(crate) trait CellSet:
     fn positions(self, house: usize, members: &[u16], classic_boxes: bool) -> u32 {
         let _ = (house, classic_boxes);
         gather(self, members)
+    }
+
+    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (strong links,
+    /// uniqueness, chains and forcing chains; issue 52): `Some` for `u128` alone.
+    fn classic<'a, 'g>(grid: &'a Grid<'g, Self>) -> Option<&'a Grid<'g, u128>> {
+        let _ = grid;
+        None
     }
 
     /// Cells `0..count`.
@@ -210,6 +219,10 @@ impl CellSet for u128 {
 
     fn first(count: usize) -> u128 {
         (1 << count) - 1
+    }
+
+    fn classic<'a, 'g>(grid: &'a Grid<'g, u128>) -> Option<&'a Grid<'g, u128>> {
+        Some(grid)
     }
 
     fn positions(self, house: usize, members: &[u16], classic_boxes: bool) -> u32 {

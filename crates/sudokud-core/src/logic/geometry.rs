@@ -333,17 +333,25 @@ mod tests {
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
             let mut used = Vec::new();
             let mut sentences = Vec::new();
-            let path = run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
-                for removed in &found.eliminations {
-                    assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
-                }
-                for placed in &found.placements {
-                    assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
-                }
-                used.push(found.technique);
-                sentences.push(techniques::describe(grid, found));
-                ControlFlow::Continue(())
-            })
+            let path = run_over(
+                &geometry,
+                puzzle.cells(),
+                None,
+                solution.cells(),
+                Level::Extreme,
+                &mut Never,
+                |grid, found| {
+                    for removed in &found.eliminations {
+                        assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
+                    }
+                    for placed in &found.placements {
+                        assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
+                    }
+                    used.push(found.technique);
+                    sentences.push(techniques::describe(grid, found));
+                    ControlFlow::Continue(())
+                },
+            )
             .unwrap();
             assert!(path.rating.solved_by_logic, "{json}");
             assert_eq!(path.grid.board(), solution);
@@ -364,7 +372,7 @@ mod tests {
             let (geometry, variant) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
             let mut ours = Vec::new();
-            run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
+            run_over(&geometry, puzzle.cells(), None, solution.cells(), Level::Extreme, &mut Never, |grid, found| {
                 ours.push(to_grid_step(grid, found));
                 ControlFlow::Continue(())
             })
@@ -448,6 +456,67 @@ mod tests {
                 _ => has_the_layouts_peers::<Wide<10>>(shape),
             }
         }
+    }
+
+    /// The engine on the first `count` generated puzzles of `size` (`tests/data/sizes`, whose
+    /// solutions the solver finds): every step keeps the solution, the path ends on it, and its
+    /// steps are the grid-size engine's up to the first technique that one lacks or this one
+    /// lacks on other sizes. Returns the techniques used and how many steps were compared.
+    fn on_other_sizes<C: CellSet>(size: usize, count: usize) -> (Vec<Technique>, usize) {
+        let path = format!("{}/../../tests/data/sizes/generated_{size}x{size}.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("the data set");
+        let (mut used, mut compared) = (Vec::new(), 0);
+        for line in text.lines().take(count) {
+            let puzzle = sized::Grid::parse(line, Shape::default_for(size)).expect("the puzzle parses");
+            let solution = crate::search::count_grid(&puzzle, 2, &mut Never).unwrap().first.expect("one solution");
+            let geometry = Geometry::<C>::of_shape(puzzle.shape()).expect("the shape fits");
+            let mut ours = Vec::new();
+            let path = run_over(
+                &geometry,
+                puzzle.cells(),
+                None,
+                solution.cells(),
+                Level::Extreme,
+                &mut Never,
+                |grid, found| {
+                    for removed in &found.eliminations {
+                        assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
+                    }
+                    for placed in &found.placements {
+                        assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
+                    }
+                    used.push(found.technique);
+                    ours.push(to_grid_step(grid, found));
+                    ControlFlow::Continue(())
+                },
+            )
+            .unwrap();
+            assert_eq!(path.grid.values(), solution.cells());
+            let (theirs, _, _) = crate::logic::sized::explain(&puzzle, &solution, &mut Never).unwrap();
+            let shared = ours.iter().take_while(|step| {
+                TECHNIQUES.contains(&step.technique)
+                    && ![Technique::XChain, Technique::XYChain, Technique::BruteForce].contains(&step.technique)
+            });
+            for (ours, theirs) in shared.zip(&theirs) {
+                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{line}");
+                compared += 1;
+            }
+        }
+        (used, compared)
+    }
+
+    #[test]
+    fn on_16x16_every_step_keeps_the_solution_and_the_shared_steps_are_the_grid_size_engines() {
+        let (used, compared) = on_other_sizes::<Wide<4>>(16, 3);
+        assert!(compared > 100, "{compared} steps compared");
+        let als = [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
+        assert!(used.iter().any(|technique| als.contains(technique)), "{used:?}");
+    }
+
+    #[test]
+    fn on_25x25_every_step_keeps_the_solution_and_the_shared_steps_are_the_grid_size_engines() {
+        let (_, compared) = on_other_sizes::<Wide<10>>(25, 1);
+        assert!(compared > 100, "{compared} steps compared");
     }
 
     #[test]

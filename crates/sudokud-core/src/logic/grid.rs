@@ -50,14 +50,6 @@ pub(crate) fn count9(mask: u32) -> usize {
     if mask < 512 { usize::from(COUNTS[mask as usize]) } else { mask.count_ones() as usize }
 }
 
-/// Whether `set` has more than `count` bits (`count` small).
-pub(crate) fn more_than(mut set: u128, count: usize) -> bool {
-    for _ in 0..count {
-        set &= set.wrapping_sub(1);
-    }
-    set != 0
-}
-
 /// Whether `set` has exactly one bit. Without a popcount instruction in the baseline x86-64
 /// target, `count_ones` on a `u128` is a few dozen instructions; this is three.
 pub(crate) fn is_single(set: u128) -> bool {
@@ -102,19 +94,19 @@ pub(crate) struct GridKey<C: CellSet = Cells> {
 }
 
 #[cfg(test)]
-impl Grid<'static> {
+impl<'g> Grid<'g> {
     /// The grid of `board` with the classic rows, columns and boxes.
     pub(crate) fn new(board: &Board) -> Grid<'static> {
         Grid::over(Geometry::classic(), board)
     }
-}
 
-impl<'g> Grid<'g> {
     /// The grid of `board` over `geometry`: each blank cell may hold any digit its peers do not.
     pub(crate) fn over(geometry: &'g Geometry, board: &Board) -> Grid<'g> {
         Grid::of_values(geometry, board.cells())
     }
+}
 
+impl Grid<'_> {
     /// The values as a board, blanks where no digit is placed yet.
     pub(crate) fn board(&self) -> Board {
         Board::from_cells(self.values).expect("the grid only places digits 1-9")
@@ -326,7 +318,7 @@ mod tests {
             assert_eq!(is_single(set), set.count_ones() == 1, "{set:b}");
             assert_eq!(is_pair(set), set.count_ones() == 2, "{set:b}");
             for count in 0..6 {
-                assert_eq!(more_than(set, count), set.count_ones() as usize > count, "{set:b} {count}");
+                assert_eq!(set.more_than(count), set.count_ones() as usize > count, "{set:b} {count}");
             }
         }
         for mask in 0..512u32 {

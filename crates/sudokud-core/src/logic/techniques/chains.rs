@@ -11,6 +11,7 @@
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::cells::CellSet;
 use crate::logic::grid::{Cells, Grid, bit, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, chain_rating, eliminated_cells, symbol};
 
@@ -93,7 +94,7 @@ fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
 }
 
 /// The other digit of a two-candidate cell.
-fn other(grid: &Grid, cell: usize, digit: u8) -> u8 {
+fn other<C: CellSet>(grid: &Grid<C>, cell: usize, digit: u8) -> u8 {
     (grid.candidates(cell) & !bit(digit)).trailing_zeros() as u8 + 1
 }
 
@@ -165,7 +166,7 @@ impl Best {
 
 /// X-chain: "If r1c1 isn't 5, r1c5 is, so r4c5 isn't, so r4c9 is; either way r1c1 or r4c9 is
 /// 5, so r1c9 can't be 5." XY-chain: "If r1c1 isn't 4 it is 7, so r1c5 is 2, so r3c5 is 4; ..."
-pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> String {
     let geometry = grid.geometry();
     let digit = symbol(deduction.digits[0]);
     let names: Vec<String> = deduction.cells.iter().map(|&cell| geometry.cell_name(cell)).collect();

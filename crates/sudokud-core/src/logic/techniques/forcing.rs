@@ -31,6 +31,7 @@ use std::cell::{Cell as Slot, RefCell};
 use std::collections::HashMap;
 
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, GridKey, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{CellDigit, Deduction, Technique, chain_rating, join, symbol};
@@ -93,7 +94,7 @@ impl Literal {
     }
 
     /// "r4c5 is 5" or "r4c5 isn't 5".
-    fn describe(self, geometry: &Geometry) -> String {
+    fn describe<C: CellSet>(self, geometry: &Geometry<C>) -> String {
         let verb = if self.on { "is" } else { "isn't" };
         format!("{} {verb} {}", geometry.cell_name(self.cell()), symbol(self.digit()))
     }
@@ -565,7 +566,8 @@ fn nested_step<'g>(
             reduced
         }
         None => {
-            let changed = std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::NONE } else { Changed::ALL });
+            let changed =
+                std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::none() } else { Changed::all() });
             let mut fresh = Reduced { grid: grid.clone(), applied: 0, changed };
             let assumed = fresh.catch_up(out);
             for technique in &mut fresh.changed {
@@ -573,7 +575,7 @@ fn nested_step<'g>(
             }
             // The first `from` found nothing on this very grid (the level below's).
             for technique in &mut fresh.changed[..from] {
-                *technique = Changed::NONE;
+                *technique = Changed::none();
             }
             reduced.insert(fresh)
         }
@@ -589,13 +591,13 @@ fn nested_step<'g>(
                 if technique == Technique::ForcingChain {
                     forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
                 } else {
-                    super::find_changed(technique, &reduced.grid, &Changed::ALL, found, interrupt)
+                    super::find_changed(technique, &reduced.grid, &Changed::all(), found, interrupt)
                 }
             })
         };
         // Found nothing: nothing to look at again until something changes. Found a step: look
         // everywhere next time.
-        *changed = if result == Ok(false) { Changed::NONE } else { Changed::ALL };
+        *changed = if result == Ok(false) { Changed::none() } else { Changed::all() };
         if result != Ok(false) {
             break;
         }
@@ -1589,7 +1591,7 @@ fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: 
 /// Branch `branch` of a step, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...", each
 /// literal a technique inside the chain found followed by that technique: "r3c4 isn't 7 (Naked
 /// pair)".
-fn describe_chain(geometry: &Geometry, chain: &[Literal], branch: usize, nested: &[Nested]) -> String {
+fn describe_chain<C: CellSet>(geometry: &Geometry<C>, chain: &[Literal], branch: usize, nested: &[Nested]) -> String {
     let by = |literal: Literal| nested.iter().find(|&&(at, found, _)| at == branch && found == literal);
     join_so(chain[1..].iter().map(|&literal| match by(literal) {
         Some((_, _, technique)) => format!("{} ({technique})", literal.describe(geometry)),
@@ -1602,7 +1604,7 @@ fn join_so(parts: impl Iterator<Item = String>) -> String {
 }
 
 /// The sentence of a forcing-chain step.
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let name = |found: &CellDigit| (geometry.cell_name(found.cell), symbol(found.digit));
     let conclusion = match (deduction.placements.first().map(name), deduction.eliminations.first().map(name)) {
         (Some((cell, digit)), _) => format!("{cell} = {digit}"),
@@ -1638,7 +1640,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
         format!("Whatever {cell} is")
     } else {
         let mut houses = geometry.houses_of(starts[0].cell());
-        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house) >> start.cell() & 1 == 1));
+        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house).has(start.cell())));
         let house = house.expect("a digit's places in a house share it");
         format!("Wherever {digit} goes in {}", geometry.name(house))
     };
@@ -1647,7 +1649,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
 
 /// "The loop r1c1 is 5, so r1c5 isn't 5, ..., so r1c1 is 5 holds read either way round, so r2c5
 /// can't be 5 and r7c7 can't be 2."
-pub(super) fn describe_cycle(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe_cycle<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let loop_ = &deduction.chains[0];
     let mut lost: Vec<String> = Vec::new();
     for digit in 1..=geometry.side() as u8 {

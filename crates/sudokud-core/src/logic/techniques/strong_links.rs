@@ -13,6 +13,7 @@
 //! grouped link, else 0.1 when the links mix rows and columns or use a box, 0.2 when they use a
 //! box, rows and columns ([`rating`]).
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, ones};
 use crate::logic::step::{Deduction, cell_list, eliminated_cells, symbol};
@@ -286,7 +287,7 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
 
 /// "In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8; r1c2 and r4c2
 /// share a house, so one of r1c7 and r4c8 is 5, and r2c8, seeing both, can't be 5."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let digit = symbol(deduction.digits[0]);
     let mut groups = Vec::new();
     let mut rest = &deduction.cells[..];

@@ -13,6 +13,7 @@
 //!
 //! Both are valid only because the callers guarantee a unique puzzle.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, digits, ones, seeing_all};
 use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
@@ -125,7 +126,7 @@ fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool
 
 /// "r1c1, r1c4 and r2c1 can only be 3 or 8; if r2c4 were too, 3 and 8 could swap around the
 /// rectangle and the puzzle would not be unique, so r2c4 can't be 3 or 8."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let extra = deduction.eliminations[0].cell;
     let others = cell_list(geometry, deduction.cells.iter().copied().filter(|&cell| cell != extra));
     let extra = geometry.cell_name(extra);
@@ -141,7 +142,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
 /// and box; r5c5 adds 7, in three cells of its row, column and box, so if r5c5 weren't 7 the
 /// puzzle would not have one solution: r5c5 = 7." Type 2 says the same of several cells and
 /// removes the digit from the cells that see them all.
-pub(super) fn describe_bug(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe_bug<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let digit = symbol(deduction.digits[0]);
     let cells = cell_list(geometry, deduction.cells.iter().copied());
     let grave = "two candidates, each in two cells of every row, column and box";

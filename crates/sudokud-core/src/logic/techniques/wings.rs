@@ -4,30 +4,31 @@
 //! - XY-Wing: a pivot {x,y} sees pincers {x,z} and {y,z}; whatever the pivot is, one pincer is z.
 //! - XYZ-Wing: the pivot is {x,y,z}; then one of pivot and pincers is z.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Cells, Grid, bit, ones, seeing_all};
+use crate::logic::grid::{Grid, bit, seeing_all};
 use crate::logic::step::{Deduction, Technique, digit_list, eliminated_cells, symbol};
 
 /// XY-Wing: pivot and pincers all have two candidates.
-pub(super) fn xy_wing(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn xy_wing<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     wing(grid, out, 2)
 }
 
 /// XYZ-Wing: the pivot has three candidates, the pincers two each.
-pub(super) fn xyz_wing(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn xyz_wing<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     wing(grid, out, 3)
 }
 
 /// Both wings: a pivot with `pivot_size` candidates, two two-candidate pincers seeing it that
 /// share exactly one digit z, together covering the pivot's candidates and, for XY-Wing, with
 /// z outside the pivot. The eliminations must see the pincers (and the pivot when it holds z).
-fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
+fn wing<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, pivot_size: u32) -> bool {
     let bivalue = grid.cells_with_count(2);
-    for pivot in ones(grid.cells_with_count(pivot_size)) {
+    for pivot in grid.cells_with_count(pivot_size).ones() {
         let pivot_digits = grid.candidates(pivot);
         let pincers = bivalue & grid.geometry().peers(pivot);
-        for a in ones(pincers) {
-            for b in ones(pincers & after(a)) {
+        for a in pincers.ones() {
+            for b in (pincers & after::<C>(a)).ones() {
                 let (da, db) = (grid.candidates(a), grid.candidates(b));
                 let z = da & db;
                 let union = da | db;
@@ -56,8 +57,8 @@ fn wing(grid: &Grid, out: &mut Deduction, pivot_size: u32) -> bool {
 }
 
 /// The cells after `cell` in row-major order, so each pair of cells is tried once.
-fn after(cell: usize) -> Cells {
-    !((2 << cell) - 1)
+fn after<C: CellSet>(cell: usize) -> C {
+    !C::first(cell + 1)
 }
 
 /// The lowest digit of a non-empty mask.
@@ -66,7 +67,7 @@ fn first(mask: u32) -> u8 {
 }
 
 /// Explains a wing from its cells and digits (each cell's digits listed in ascending order).
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let names: Vec<String> = deduction.cells.iter().map(|&cell| geometry.cell_name(cell)).collect();
     let eliminated = eliminated_cells(geometry, deduction);
     let either = |digits: &[u8]| {
