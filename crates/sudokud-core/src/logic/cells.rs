@@ -96,8 +96,8 @@ pub(crate) trait CellSet:
         gather(self, members)
     }
 
-    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (strong links,
-    /// uniqueness, chains and forcing chains; issue 52): `Some` for `u128` alone.
+    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (uniqueness, chains
+    /// and forcing chains; issue 52): `Some` for `u128` alone.
     fn classic<'a, 'g>(grid: &'a Grid<'g, Self>) -> Option<&'a Grid<'g, u128>> {
         let _ = grid;
         None

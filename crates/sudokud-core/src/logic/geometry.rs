@@ -282,7 +282,7 @@ mod tests {
     use crate::interrupt::Never;
     use crate::logic::cells::Wide;
     use crate::logic::grid::Grid;
-    use crate::logic::sized::{Book, TECHNIQUES, explain_in};
+    use crate::logic::sized::{Book, GridStep, TECHNIQUES, explain_in};
     use crate::logic::step::{Deduction, Technique};
     use crate::logic::{Level, run_over, techniques, to_grid_step};
     use crate::position::Cell;
@@ -326,42 +326,58 @@ mod tests {
         ),
     ];
 
+    /// The engine's path over `geometry` from `puzzle` to `solution` (values, row-major), every
+    /// elimination and placement checked against the solution, with its steps in the grid-size
+    /// engine's form.
+    fn checked_path<'g, C: CellSet>(
+        geometry: &'g Geometry<C>,
+        puzzle: &[u8],
+        solution: &[u8],
+    ) -> (crate::logic::Path<'g, C>, Vec<GridStep>) {
+        let mut steps = Vec::new();
+        let path = run_over(geometry, puzzle, None, solution, Level::Extreme, &mut Never, |grid, found| {
+            for removed in &found.eliminations {
+                assert_ne!(solution[removed.cell], removed.digit, "{:?}", found.technique);
+            }
+            for placed in &found.placements {
+                assert_eq!(solution[placed.cell], placed.digit, "{:?}", found.technique);
+            }
+            steps.push(to_grid_step(grid, found));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(path.grid.values(), solution);
+        (path, steps)
+    }
+
+    /// How many of `ours` agree with `theirs` in JSON (sentences included), up to the first of
+    /// ours whose technique is not `shared`.
+    fn agreeing(ours: &[GridStep], theirs: &[GridStep], shared: impl Fn(Technique) -> bool, puzzle: &str) -> usize {
+        let ours = ours.iter().take_while(|step| shared(step.technique));
+        ours.zip(theirs)
+            .map(|(ours, theirs)| {
+                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{puzzle}");
+            })
+            .count()
+    }
+
+    const ALS: [Technique; 4] =
+        [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
+
     #[test]
     fn on_variants_every_step_keeps_the_solution_and_the_hard_techniques_fire() {
         for (puzzle, solution, json) in VARIANTS {
             let (geometry, _) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
-            let mut used = Vec::new();
-            let mut sentences = Vec::new();
-            let path = run_over(
-                &geometry,
-                puzzle.cells(),
-                None,
-                solution.cells(),
-                Level::Extreme,
-                &mut Never,
-                |grid, found| {
-                    for removed in &found.eliminations {
-                        assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
-                    }
-                    for placed in &found.placements {
-                        assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
-                    }
-                    used.push(found.technique);
-                    sentences.push(techniques::describe(grid, found));
-                    ControlFlow::Continue(())
-                },
-            )
-            .unwrap();
+            let (path, steps) = checked_path(&geometry, puzzle.cells(), solution.cells());
             assert!(path.rating.solved_by_logic, "{json}");
-            assert_eq!(path.grid.board(), solution);
-            let als = [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
+            let used: Vec<Technique> = steps.iter().map(|step| step.technique).collect();
             assert!(used.contains(&Technique::TurbotFish), "{used:?}");
-            assert!(used.iter().any(|technique| als.contains(technique)), "{used:?}");
+            assert!(used.iter().any(|technique| ALS.contains(technique)), "{used:?}");
             assert!(used.contains(&Technique::ForcingChain), "{used:?}");
             let own = geometry.name(geometry.house_count() - 1);
             let own = own.trim_end_matches(char::is_numeric);
-            assert!(sentences.iter().any(|sentence| sentence.contains(own)), "{own}: {sentences:?}");
+            assert!(steps.iter().any(|step| step.explanation.contains(own)), "{own}: {steps:?}");
         }
     }
 
@@ -371,19 +387,10 @@ mod tests {
         for (puzzle, solution, json) in VARIANTS {
             let (geometry, variant) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
-            let mut ours = Vec::new();
-            run_over(&geometry, puzzle.cells(), None, solution.cells(), Level::Extreme, &mut Never, |grid, found| {
-                ours.push(to_grid_step(grid, found));
-                ControlFlow::Continue(())
-            })
-            .unwrap();
+            let (_, ours) = checked_path(&geometry, puzzle.cells(), solution.cells());
             let (puzzle, solution) = (sized::Grid::from(&puzzle), sized::Grid::from(&solution));
             let (theirs, _, _) = explain_in(Book::Variant(&variant), &puzzle, None, &solution, &mut Never).unwrap();
-            let shared = ours.iter().take_while(|step| TECHNIQUES.contains(&step.technique));
-            for (ours, theirs) in shared.zip(&theirs) {
-                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{json}");
-                compared += 1;
-            }
+            compared += agreeing(&ours, &theirs, |technique| TECHNIQUES.contains(&technique), json);
         }
         assert!(compared > 40, "{compared} steps compared");
     }
@@ -459,48 +466,23 @@ mod tests {
     }
 
     /// The engine on the first `count` generated puzzles of `size` (`tests/data/sizes`, whose
-    /// solutions the solver finds): every step keeps the solution, the path ends on it, and its
-    /// steps are the grid-size engine's up to the first technique that one lacks or this one
-    /// lacks on other sizes. Returns the techniques used and how many steps were compared.
+    /// solutions the solver finds), as [`checked_path`], its steps held to the grid-size
+    /// engine's up to the first technique that one lacks or this one lacks on other sizes.
+    /// Returns the techniques used and how many steps were compared.
     fn on_other_sizes<C: CellSet>(size: usize, count: usize) -> (Vec<Technique>, usize) {
         let path = format!("{}/../../tests/data/sizes/generated_{size}x{size}.txt", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).expect("the data set");
         let (mut used, mut compared) = (Vec::new(), 0);
+        let lacking = [Technique::XChain, Technique::XYChain, Technique::BruteForce];
         for line in text.lines().take(count) {
             let puzzle = sized::Grid::parse(line, Shape::default_for(size)).expect("the puzzle parses");
             let solution = crate::search::count_grid(&puzzle, 2, &mut Never).unwrap().first.expect("one solution");
             let geometry = Geometry::<C>::of_shape(puzzle.shape()).expect("the shape fits");
-            let mut ours = Vec::new();
-            let path = run_over(
-                &geometry,
-                puzzle.cells(),
-                None,
-                solution.cells(),
-                Level::Extreme,
-                &mut Never,
-                |grid, found| {
-                    for removed in &found.eliminations {
-                        assert_ne!(solution.cells()[removed.cell], removed.digit, "{:?}", found.technique);
-                    }
-                    for placed in &found.placements {
-                        assert_eq!(solution.cells()[placed.cell], placed.digit, "{:?}", found.technique);
-                    }
-                    used.push(found.technique);
-                    ours.push(to_grid_step(grid, found));
-                    ControlFlow::Continue(())
-                },
-            )
-            .unwrap();
-            assert_eq!(path.grid.values(), solution.cells());
+            let (_, ours) = checked_path(&geometry, puzzle.cells(), solution.cells());
+            used.extend(ours.iter().map(|step| step.technique));
             let (theirs, _, _) = crate::logic::sized::explain(&puzzle, &solution, &mut Never).unwrap();
-            let shared = ours.iter().take_while(|step| {
-                TECHNIQUES.contains(&step.technique)
-                    && ![Technique::XChain, Technique::XYChain, Technique::BruteForce].contains(&step.technique)
-            });
-            for (ours, theirs) in shared.zip(&theirs) {
-                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{line}");
-                compared += 1;
-            }
+            let shared = |technique| TECHNIQUES.contains(&technique) && !lacking.contains(&technique);
+            compared += agreeing(&ours, &theirs, shared, line);
         }
         (used, compared)
     }
@@ -509,8 +491,8 @@ mod tests {
     fn on_16x16_every_step_keeps_the_solution_and_the_shared_steps_are_the_grid_size_engines() {
         let (used, compared) = on_other_sizes::<Wide<4>>(16, 3);
         assert!(compared > 100, "{compared} steps compared");
-        let als = [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
-        assert!(used.iter().any(|technique| als.contains(technique)), "{used:?}");
+        assert!(used.iter().any(|technique| ALS.contains(technique)), "{used:?}");
+        assert!(used.contains(&Technique::TurbotFish), "{used:?}");
     }
 
     #[test]

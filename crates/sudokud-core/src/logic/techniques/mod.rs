@@ -39,7 +39,7 @@ pub(crate) fn find<C: CellSet>(
 /// `changed` removed since: locked candidates, subsets and fish look only at the houses and
 /// digits whose candidates changed (the first step of what is left is the first of all, the
 /// others having none); the other techniques everywhere. The techniques not yet written for
-/// every size (strong links, uniqueness, chains and forcing chains) find nothing on other sizes.
+/// every size (uniqueness, chains and forcing chains) find nothing on other sizes.
 pub(super) fn find_changed<C: CellSet>(
     technique: Technique,
     grid: &Grid<C>,
@@ -67,6 +67,9 @@ pub(super) fn find_changed<C: CellSet>(
         XWing => fish::fish(grid, changed, out, 2),
         Swordfish => fish::fish(grid, changed, out, 3),
         Jellyfish => fish::fish(grid, changed, out, 4),
+        TurbotFish => strong_links::strong_links(grid, out, 2),
+        ThreeStrongLinks => strong_links::strong_links(grid, out, 3),
+        FourStrongLinks => strong_links::strong_links(grid, out, 4),
         XYWing => wings::xy_wing(grid, out),
         XYZWing => wings::xyz_wing(grid, out),
         WxyzWing => als::wing(grid, out, 3),
@@ -87,9 +90,6 @@ fn find_classic(
 ) -> Result<bool, Interrupted> {
     use Technique::*;
     Ok(match technique {
-        TurbotFish => strong_links::strong_links(grid, out, 2),
-        ThreeStrongLinks => strong_links::strong_links(grid, out, 3),
-        FourStrongLinks => strong_links::strong_links(grid, out, 4),
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
