@@ -8,7 +8,7 @@ use crate::position::HouseKind;
 
 /// A rule a filled cell can break: a house its digit repeats in (a row, a column, a box), or on a
 /// grid with constraints ([`crate::variant`]) the constraint it breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     /// The digit repeats in its row.
     Row,

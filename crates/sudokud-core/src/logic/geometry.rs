@@ -2,56 +2,54 @@
 //! one technique serves boxes and a jigsaw's regions alike. The classic 9x9 one is built once for
 //! the process.
 //!
-//! Houses are indexes: rows `0..9`, columns `9..18`, the boxes or regions `18..27`, then any
-//! others (diagonals, extra regions). Each house has a role, its [`HouseKind`], that says what
-//! the techniques do with it: rows and columns are lines (fish, hidden singles in a line), every
-//! other house counts as a box (as the grid-size engine counts them).
+//! Houses are indexes: on a grid of side N, rows `0..N`, columns `N..2N`, the boxes or regions
+//! `2N..3N`, then any others (diagonals, extra regions). Each house has a role, its
+//! [`HouseKind`], that says what the techniques do with it: rows and columns are lines (fish,
+//! hidden singles in a line), every other house counts as a box (as the grid-size engine counts
+//! them).
 
 use std::sync::LazyLock;
 #[cfg(test)]
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{CELLS, SIZE};
 use crate::position::{House, HouseKind};
 use crate::rules::Unit;
 
+use super::cells::CellSet;
 use super::grid::Cells;
-
-/// The rows, columns and boxes or regions: the houses every 9x9 geometry has.
-const HOUSES: usize = 3 * SIZE;
-
-/// The most houses a geometry has, extra ones included (house sets are `u32`).
-const MOST_HOUSES: usize = 32;
 
 /// The most houses one cell is in (the centre of an X grid is in five).
 const MOST_PER_CELL: usize = 8;
 
-/// A puzzle's houses and peers, for grids of 81 cells. Fixed-size tables: the techniques index
-/// them in their innermost loops, where a length read from memory and its check would show.
+/// A puzzle's houses and peers, in tables sized by its cell sets' type (81 cells and 32 houses
+/// for 9x9): the techniques index them in their innermost loops, where a length read from
+/// memory and its check would show.
 #[derive(Debug)]
-pub(crate) struct Geometry {
+pub(crate) struct Geometry<C: CellSet = Cells> {
     /// Unique per geometry built, so caches keyed by a grid tell puzzles with other houses apart.
     id: u64,
-    /// Whether the boxes are the classic ones, which [`super::grid::Grid::positions`] reads by
+    /// Whether the grid is 9x9 with the classic boxes, which [`CellSet::positions`] reads by
     /// bit tricks.
     classic_boxes: bool,
+    /// The side: digits, and cells a house.
+    side: usize,
     /// How many houses there are.
     count: usize,
     /// The cells of each house as a set.
-    cells: [Cells; MOST_HOUSES],
+    cells: C::PerHouse<C>,
     /// The cells of each house in reading order.
-    members: [[u8; SIZE]; MOST_HOUSES],
+    members: C::PerHouse<C::PerDigit<u16>>,
     /// What each house stands for, for sentences.
-    units: [Unit; MOST_HOUSES],
+    units: C::PerHouse<Unit>,
     /// Each house's 1-based number among the houses of its unit.
-    numbers: [u8; MOST_HOUSES],
+    numbers: C::PerHouse<u8>,
     /// The cells sharing a house with each cell, itself excluded.
-    peers: [Cells; CELLS],
+    peers: C::PerCell<C>,
     /// Each cell's houses in ascending order: its row, column and box (or region), then any
     /// others. A list rather than a bit set: chains walk it in their innermost loop.
-    of_cell: [[u8; MOST_PER_CELL]; CELLS],
+    of_cell: C::PerCell<[u8; MOST_PER_CELL]>,
     /// How many houses each cell is in.
-    counts: [u8; CELLS],
+    counts: C::PerCell<u8>,
 }
 
 /// Next [`Geometry::id`]; the classic geometry's is 0.
@@ -60,8 +58,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 static CLASSIC: LazyLock<Geometry> = LazyLock::new(|| {
     let unit = |kind| [Unit::Row, Unit::Column, Unit::Box][kind as usize];
-    let houses = House::all().map(|house| (unit(house.kind()), house.cells().map(|cell| cell.index() as u8).collect()));
-    Geometry::build(0, houses.collect())
+    let houses =
+        House::all().map(|house| (unit(house.kind()), house.cells().map(|cell| cell.index() as u16).collect()));
+    Geometry::build(0, 9, houses.collect())
 });
 
 impl Geometry {
@@ -69,55 +68,80 @@ impl Geometry {
     pub(crate) fn classic() -> &'static Geometry {
         &CLASSIC
     }
+}
 
-    /// The geometry of 9x9 houses given as `(unit, cells in reading order)`: nine rows, nine
-    /// columns and nine boxes or regions that tile the grid, in that order, then any diagonals
-    /// and extra regions. `None` if they are not. Only tests build one until other rules are
-    /// rated here (issue 52).
+impl<C: CellSet> Geometry<C> {
+    /// The geometry of the houses of a grid of `side` given as `(unit, cells in reading order)`:
+    /// `side` rows, columns and boxes or regions that tile the grid, in that order, then any
+    /// diagonals and extra regions. `None` if they are not, or do not fit `C`'s tables. Only
+    /// tests build one until other rules are rated here (issue 52).
     #[cfg(test)]
-    pub(crate) fn of_houses(houses: Vec<(Unit, Vec<u8>)>) -> Option<Geometry> {
-        let expected = |index: usize| match index / SIZE {
+    pub(crate) fn of_houses(side: usize, houses: Vec<(Unit, Vec<u16>)>) -> Option<Geometry<C>> {
+        let cells = side * side;
+        let expected = |index: usize| match index / side {
             0 => &[Unit::Row][..],
             1 => &[Unit::Column],
             2 => &[Unit::Box, Unit::Region],
             _ => &[Unit::Diagonal, Unit::AntiDiagonal, Unit::ExtraRegion],
         };
-        let kinds_fit = (HOUSES..=MOST_HOUSES).contains(&houses.len())
-            && houses.iter().enumerate().all(|(index, (unit, cells))| {
-                cells.len() == SIZE
-                    && cells.iter().all(|&cell| usize::from(cell) < CELLS)
+        let fits = C::SIDE.is_none_or(|fixed| fixed == side)
+            && cells <= C::CELLS
+            && side <= C::per_digit(0u8).as_ref().len()
+            && (3 * side..=C::per_house(0u8).as_ref().len()).contains(&houses.len());
+        let kinds_fit = fits
+            && houses.iter().enumerate().all(|(index, (unit, members))| {
+                members.len() == side
+                    && members.iter().all(|&cell| usize::from(cell) < cells)
                     && expected(index).contains(unit)
             });
-        let tiled = |cell: u8| houses[2 * SIZE..HOUSES].iter().filter(|(_, cells)| cells.contains(&cell)).count() == 1;
-        let within = |cell: u8| houses.iter().filter(|(_, cells)| cells.contains(&cell)).count() <= MOST_PER_CELL;
-        (kinds_fit && (0..CELLS as u8).all(|cell| tiled(cell) && within(cell)))
-            .then(|| Geometry::build(NEXT_ID.fetch_add(1, Ordering::Relaxed), houses))
+        let regions = 2 * side..3 * side;
+        let tiled =
+            |cell: u16| houses[regions.clone()].iter().filter(|(_, members)| members.contains(&cell)).count() == 1;
+        let within = |cell: u16| houses.iter().filter(|(_, members)| members.contains(&cell)).count() <= MOST_PER_CELL;
+        (kinds_fit && (0..cells as u16).all(|cell| tiled(cell) && within(cell)))
+            .then(|| Geometry::build(NEXT_ID.fetch_add(1, Ordering::Relaxed), side, houses))
     }
 
-    fn build(id: u64, houses: Vec<(Unit, Vec<u8>)>) -> Geometry {
+    /// The rows, columns and boxes of `shape`'s grid (of any size), as the model lays them out.
+    /// `None` if they do not fit `C`'s tables.
+    #[cfg(test)]
+    pub(crate) fn of_shape(shape: crate::sizes::Shape) -> Option<Geometry<C>> {
+        let layout = sudokud_model::layout::Layout::of(shape);
+        let units = [Unit::Row, Unit::Column, Unit::Box];
+        let houses = layout.houses().enumerate().map(|(h, cells)| (units[h / shape.size()], cells.to_vec()));
+        Geometry::of_houses(shape.size(), houses.collect())
+    }
+
+    fn build(id: u64, side: usize, houses: Vec<(Unit, Vec<u16>)>) -> Geometry<C> {
         let count = houses.len();
-        let cells: [Cells; MOST_HOUSES] = std::array::from_fn(|h| {
-            houses.get(h).map_or(0, |(_, members)| members.iter().fold(0, |acc, &cell| acc | 1 << cell))
-        });
-        let mut of_cell = [[0; MOST_PER_CELL]; CELLS];
-        let mut counts = [0; CELLS];
-        for (cell, (houses, count_here)) in of_cell.iter_mut().zip(&mut counts).enumerate() {
-            for (slot, house) in houses.iter_mut().zip((0..count).filter(|&h| cells[h] >> cell & 1 == 1)) {
-                *slot = house as u8;
-                *count_here += 1;
-            }
+        let mut cells = C::per_house(C::EMPTY);
+        let mut members = C::per_house(C::per_digit(0u16));
+        let mut units = C::per_house(Unit::ExtraRegion);
+        for (h, (unit, list)) in houses.iter().enumerate() {
+            cells.as_mut()[h] = list.iter().fold(C::EMPTY, |acc, &cell| acc | C::cell(usize::from(cell)));
+            members.as_mut()[h].as_mut()[..side].copy_from_slice(list);
+            units.as_mut()[h] = *unit;
         }
-        let peers = std::array::from_fn(|cell| {
-            let houses = of_cell[cell][..usize::from(counts[cell])].iter();
-            houses.fold(0, |acc, &h| acc | cells[usize::from(h)]) & !(1 << cell)
-        });
-        let units: [Unit; MOST_HOUSES] =
-            std::array::from_fn(|h| houses.get(h).map_or(Unit::ExtraRegion, |&(unit, _)| unit));
-        let numbers = std::array::from_fn(|h| units[..h].iter().filter(|&&unit| unit == units[h]).count() as u8 + 1);
-        let members =
-            std::array::from_fn(|h| std::array::from_fn(|i| houses.get(h).map_or(0, |(_, members)| members[i])));
-        let classic_boxes = (2 * SIZE..HOUSES).all(|h| cells[h] == CLASSIC_BOXES[h - 2 * SIZE]);
-        Geometry { id, classic_boxes, count, cells, members, units, numbers, peers, of_cell, counts }
+        let mut numbers = C::per_house(0u8);
+        for h in 0..count {
+            let unit = units.as_ref()[h];
+            numbers.as_mut()[h] = units.as_ref()[..h].iter().filter(|&&other| other == unit).count() as u8 + 1;
+        }
+        let mut of_cell = C::per_cell([0; MOST_PER_CELL]);
+        let mut counts = C::per_cell(0u8);
+        let mut peers = C::per_cell(C::EMPTY);
+        for cell in 0..side * side {
+            let houses_here = (0..count).filter(|&h| cells.as_ref()[h].has(cell));
+            for (slot, house) in houses_here.take(MOST_PER_CELL).enumerate() {
+                of_cell.as_mut()[cell][slot] = house as u8;
+                counts.as_mut()[cell] += 1;
+                peers.as_mut()[cell] |= cells.as_ref()[house];
+            }
+            peers.as_mut()[cell] &= !C::cell(cell);
+        }
+        let classic_box = |b: usize| (0..9).map(move |i| (b / 3 * 27 + b % 3 * 3 + i / 3 * 9 + i % 3) as u16);
+        let classic_boxes = side == 9 && (0..9).all(|b| houses[18 + b].1.iter().copied().eq(classic_box(b)));
+        Geometry { id, classic_boxes, side, count, cells, members, units, numbers, peers, of_cell, counts }
     }
 
     /// Unique among the geometries of this process.
@@ -125,9 +149,20 @@ impl Geometry {
         self.id
     }
 
-    /// Whether the boxes are the classic 3x3 ones.
+    /// Whether the grid is 9x9 with the classic boxes.
     pub(crate) fn classic_boxes(&self) -> bool {
         self.classic_boxes
+    }
+
+    /// The side of the grid: how many digits, and how many cells a house has (a constant for
+    /// 9x9's `u128`).
+    pub(crate) fn side(&self) -> usize {
+        C::SIDE.unwrap_or(self.side)
+    }
+
+    /// How many cells the grid has.
+    pub(crate) fn cell_count(&self) -> usize {
+        self.side() * self.side()
     }
 
     /// How many houses there are.
@@ -137,26 +172,27 @@ impl Geometry {
 
     /// The houses whose role is `kind`.
     pub(crate) fn houses(&self, kind: HouseKind) -> std::ops::Range<usize> {
+        let side = self.side();
         match kind {
-            HouseKind::Row => 0..SIZE,
-            HouseKind::Column => SIZE..2 * SIZE,
-            HouseKind::Box => 2 * SIZE..self.count,
+            HouseKind::Row => 0..side,
+            HouseKind::Column => side..2 * side,
+            HouseKind::Box => 2 * side..self.count,
         }
     }
 
     /// The boxes or regions, which tile the grid.
     pub(crate) fn regions(&self) -> std::ops::Range<usize> {
-        2 * SIZE..HOUSES
+        2 * self.side()..3 * self.side()
     }
 
     /// The houses beyond rows, columns and regions: diagonals, extra regions.
     pub(crate) fn extras(&self) -> std::ops::Range<usize> {
-        HOUSES..self.count
+        3 * self.side()..self.count
     }
 
     /// The role of `house`: row, column, or box (every house not a line).
     pub(crate) fn kind(&self, house: usize) -> HouseKind {
-        match house / SIZE {
+        match house / self.side() {
             0 => HouseKind::Row,
             1 => HouseKind::Column,
             _ => HouseKind::Box,
@@ -164,59 +200,66 @@ impl Geometry {
     }
 
     /// The cells of `house` as a set.
-    pub(crate) fn cells(&self, house: usize) -> Cells {
-        self.cells[house]
+    pub(crate) fn cells(&self, house: usize) -> C {
+        self.cells.as_ref()[house]
     }
 
     /// The cell sets of every house, in order.
-    pub(crate) fn all_cells(&self) -> &[Cells] {
-        &self.cells[..self.count]
+    pub(crate) fn all_cells(&self) -> &[C] {
+        &self.cells.as_ref()[..self.count]
     }
 
     /// The cells of `house` as row-major indexes, in reading order.
-    pub(crate) fn members(&self, house: usize) -> &[u8; SIZE] {
-        &self.members[house]
+    pub(crate) fn members(&self, house: usize) -> &[u16] {
+        &self.members.as_ref()[house].as_ref()[..self.side()]
     }
 
     /// The cells sharing a house with `cell`.
-    pub(crate) fn peers(&self, cell: usize) -> Cells {
-        self.peers[cell]
+    pub(crate) fn peers(&self, cell: usize) -> C {
+        self.peers.as_ref()[cell]
     }
 
     /// Whether cells `a` and `b` share a house (a cell does not see itself).
     pub(crate) fn sees(&self, a: usize, b: usize) -> bool {
-        self.peers[a] >> b & 1 == 1
+        self.peers(a).has(b)
     }
 
     /// The row, column or box (or region) of `kind` through `cell`.
     pub(crate) fn house_of(&self, cell: usize, kind: HouseKind) -> usize {
-        usize::from(self.of_cell[cell][kind as usize])
+        usize::from(self.of_cell.as_ref()[cell][kind as usize])
     }
 
     /// The houses of `cell`, in order: its row, column and box (or region), then any others.
     pub(crate) fn houses_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        self.of_cell[cell][..usize::from(self.counts[cell])].iter().map(|&house| usize::from(house))
+        let count = usize::from(self.counts.as_ref()[cell]);
+        self.of_cell.as_ref()[cell][..count].iter().map(|&house| usize::from(house))
     }
 
     /// The houses of `cell` as a set, bit `h` for house `h`.
-    pub(crate) fn house_set(&self, cell: usize) -> u32 {
+    pub(crate) fn house_set(&self, cell: usize) -> u128 {
         self.houses_of(cell).fold(0, |acc, house| acc | 1 << house)
+    }
+
+    /// `r12c3`: `cell` for people, 1-based.
+    pub(crate) fn cell_name(&self, cell: usize) -> String {
+        format!("r{}c{}", cell / self.side() + 1, cell % self.side() + 1)
     }
 
     /// `row 3`, `box 3`, `region 3`, `the diagonal`, `extra region 2`: `house` for people, as
     /// the grid-size engine names them.
     pub(crate) fn name(&self, house: usize) -> String {
-        match self.units[house] {
+        let number = self.numbers.as_ref()[house];
+        match self.units.as_ref()[house] {
             Unit::Diagonal => "the diagonal".to_string(),
             Unit::AntiDiagonal => "the anti-diagonal".to_string(),
-            Unit::ExtraRegion => format!("extra region {}", self.numbers[house]),
-            unit => format!("{} {}", unit.name(), self.numbers[house]),
+            Unit::ExtraRegion => format!("extra region {number}"),
+            unit => format!("{} {number}", unit.name()),
         }
     }
 
     /// `rows`, `columns`: what several houses of the unit of `house` are called.
     pub(crate) fn plural(&self, house: usize) -> &'static str {
-        match self.units[house] {
+        match self.units.as_ref()[house] {
             Unit::Row => "rows",
             Unit::Column => "columns",
             Unit::Box => "boxes",
@@ -226,20 +269,9 @@ impl Geometry {
 
     /// The 1-based number of `house` among those of its unit.
     pub(crate) fn number(&self, house: usize) -> u8 {
-        self.numbers[house]
+        self.numbers.as_ref()[house]
     }
 }
-
-/// The classic boxes' cell sets, to tell a grid whose boxes are classic.
-const CLASSIC_BOXES: [Cells; SIZE] = {
-    let mut sets = [0; SIZE];
-    let mut cell = 0;
-    while cell < CELLS {
-        sets[cell / 27 * 3 + cell % 9 / 3] |= 1 << cell;
-        cell += 1;
-    }
-    sets
-};
 
 #[cfg(test)]
 mod tests {
@@ -248,10 +280,11 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::interrupt::Never;
+    use crate::logic::cells::Wide;
     use crate::logic::grid::Grid;
     use crate::logic::sized::{Book, GridStep, TECHNIQUES, explain_in};
     use crate::logic::step::{Deduction, Technique};
-    use crate::logic::{Level, run_over, techniques, to_step};
+    use crate::logic::{Level, run_over, techniques, to_grid_step};
     use crate::position::Cell;
     use crate::sizes::{self as sized, Shape};
     use crate::variants::{Constraints, Variant};
@@ -262,9 +295,9 @@ mod tests {
         let constraints: Constraints = serde_json::from_str(json).expect("constraints");
         let variant = Variant::new(Shape::default_for(9).unwrap(), None, &constraints).expect("a 9x9 variant");
         let houses = variant.houses().zip(&variant.house_units);
-        let houses = houses.map(|(cells, &unit)| (unit, cells.iter().map(|&cell| cell as u8).collect()));
-        let geometry = Geometry::of_houses(houses.collect()).expect("rows, columns, regions and extras");
-        for cell in 0..CELLS {
+        let houses = houses.map(|(cells, &unit)| (unit, cells.to_vec()));
+        let geometry = Geometry::of_houses(9, houses.collect()).expect("rows, columns, regions and extras");
+        for cell in 0..81 {
             let peers = variant.peers(cell).iter().fold(0, |acc: Cells, &peer| acc | 1 << peer);
             assert_eq!(geometry.peers(cell), peers);
         }
@@ -293,34 +326,58 @@ mod tests {
         ),
     ];
 
+    /// The engine's path over `geometry` from `puzzle` to `solution` (values, row-major), every
+    /// elimination and placement checked against the solution, with its steps in the grid-size
+    /// engine's form.
+    fn checked_path<'g, C: CellSet>(
+        geometry: &'g Geometry<C>,
+        puzzle: &[u8],
+        solution: &[u8],
+    ) -> (crate::logic::Path<'g, C>, Vec<GridStep>) {
+        let mut steps = Vec::new();
+        let path = run_over(geometry, puzzle, None, solution, Level::Extreme, &mut Never, |grid, found| {
+            for removed in &found.eliminations {
+                assert_ne!(solution[removed.cell], removed.digit, "{:?}", found.technique);
+            }
+            for placed in &found.placements {
+                assert_eq!(solution[placed.cell], placed.digit, "{:?}", found.technique);
+            }
+            steps.push(to_grid_step(grid, found));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(path.grid.values(), solution);
+        (path, steps)
+    }
+
+    /// How many of `ours` agree with `theirs` in JSON (sentences included), up to the first of
+    /// ours whose technique is not `shared`.
+    fn agreeing(ours: &[GridStep], theirs: &[GridStep], shared: impl Fn(Technique) -> bool, puzzle: &str) -> usize {
+        let ours = ours.iter().take_while(|step| shared(step.technique));
+        ours.zip(theirs)
+            .map(|(ours, theirs)| {
+                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{puzzle}");
+            })
+            .count()
+    }
+
+    const ALS: [Technique; 4] =
+        [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
+
     #[test]
     fn on_variants_every_step_keeps_the_solution_and_the_hard_techniques_fire() {
         for (puzzle, solution, json) in VARIANTS {
             let (geometry, _) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
-            let mut used = Vec::new();
-            let mut sentences = Vec::new();
-            let path = run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
-                for removed in &found.eliminations {
-                    assert_ne!(solution.cells()[removed.cell.index()], removed.digit.get(), "{:?}", found.technique);
-                }
-                for placed in &found.placements {
-                    assert_eq!(solution.cells()[placed.cell.index()], placed.digit.get(), "{:?}", found.technique);
-                }
-                used.push(found.technique);
-                sentences.push(techniques::describe(grid, found));
-                ControlFlow::Continue(())
-            })
-            .unwrap();
+            let (path, steps) = checked_path(&geometry, puzzle.cells(), solution.cells());
             assert!(path.rating.solved_by_logic, "{json}");
-            assert_eq!(path.grid.board(), solution);
-            let als = [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
+            let used: Vec<Technique> = steps.iter().map(|step| step.technique).collect();
             assert!(used.contains(&Technique::TurbotFish), "{used:?}");
-            assert!(used.iter().any(|technique| als.contains(technique)), "{used:?}");
+            assert!(used.iter().any(|technique| ALS.contains(technique)), "{used:?}");
             assert!(used.contains(&Technique::ForcingChain), "{used:?}");
             let own = geometry.name(geometry.house_count() - 1);
             let own = own.trim_end_matches(char::is_numeric);
-            assert!(sentences.iter().any(|sentence| sentence.contains(own)), "{own}: {sentences:?}");
+            assert!(steps.iter().any(|step| step.explanation.contains(own)), "{own}: {steps:?}");
         }
     }
 
@@ -330,19 +387,10 @@ mod tests {
         for (puzzle, solution, json) in VARIANTS {
             let (geometry, variant) = of_variant(json);
             let (puzzle, solution): (Board, Board) = (puzzle.parse().unwrap(), solution.parse().unwrap());
-            let mut ours = Vec::new();
-            run_over(&geometry, &puzzle, None, &solution, Level::Extreme, &mut Never, |grid, found| {
-                ours.push(GridStep::from(to_step(grid, found)));
-                ControlFlow::Continue(())
-            })
-            .unwrap();
+            let (_, ours) = checked_path(&geometry, puzzle.cells(), solution.cells());
             let (puzzle, solution) = (sized::Grid::from(&puzzle), sized::Grid::from(&solution));
             let (theirs, _, _) = explain_in(Book::Variant(&variant), &puzzle, None, &solution, &mut Never).unwrap();
-            let shared = ours.iter().take_while(|step| TECHNIQUES.contains(&step.technique));
-            for (ours, theirs) in shared.zip(&theirs) {
-                assert_eq!(serde_json::to_value(ours).unwrap(), serde_json::to_value(theirs).unwrap(), "{json}");
-                compared += 1;
-            }
+            compared += agreeing(&ours, &theirs, |technique| TECHNIQUES.contains(&technique), json);
         }
         assert!(compared > 40, "{compared} steps compared");
     }
@@ -355,7 +403,7 @@ mod tests {
         let corners: [(usize, &[u8]); 4] = [(0, &[1, 2]), (3, &[1, 2]), (9, &[1, 2]), (12, &[1, 2, 3])];
         for (geometry, fires) in [(Geometry::classic(), true), (&of_variant(r#"{"diagonals":"both"}"#).0, false)] {
             let mut grid = Grid::over(geometry, &Board::EMPTY);
-            for cell in 0..CELLS {
+            for cell in 0..81 {
                 let kept = corners.iter().find(|&&(at, _)| at == cell).map_or(&[][..], |&(_, digits)| digits);
                 for digit in (1..=9).filter(|digit| !kept.contains(digit)) {
                     grid.eliminate(cell, digit);
@@ -386,6 +434,73 @@ mod tests {
         }
     }
 
+    /// Every shape's geometry in the cell sets of its size has the model's peers and houses.
+    fn has_the_layouts_peers<C: CellSet>(shape: Shape) {
+        let geometry = Geometry::<C>::of_shape(shape).expect("the shape fits its cell sets");
+        let layout = sudokud_model::layout::Layout::of(shape);
+        assert_eq!(geometry.house_count(), 3 * shape.size());
+        for cell in 0..shape.size() * shape.size() {
+            let peers = layout.peers(cell).iter().fold(C::EMPTY, |acc, &peer| acc | C::cell(usize::from(peer)));
+            assert_eq!(geometry.peers(cell), peers, "{shape:?} {cell}");
+            assert_eq!(geometry.house_set(cell), layout.houses_of(cell));
+        }
+        for (house, cells) in layout.houses().enumerate() {
+            assert_eq!(geometry.members(house), cells);
+            assert_eq!(
+                geometry.name(house),
+                format!("{} {}", ["row", "column", "box"][house / shape.size()], house % shape.size() + 1)
+            );
+        }
+    }
+
+    #[test]
+    fn every_size_has_the_models_houses_and_peers() {
+        for shape in Shape::all() {
+            match shape.size() {
+                9 => has_the_layouts_peers::<u128>(shape),
+                0..=10 => has_the_layouts_peers::<Wide<2>>(shape),
+                11..=16 => has_the_layouts_peers::<Wide<4>>(shape),
+                _ => has_the_layouts_peers::<Wide<10>>(shape),
+            }
+        }
+    }
+
+    /// The engine on the first `count` generated puzzles of `size` (`tests/data/sizes`, whose
+    /// solutions the solver finds), as [`checked_path`], its steps held to the grid-size
+    /// engine's up to the first technique that one lacks or this one lacks on other sizes.
+    /// Returns the techniques used and how many steps were compared.
+    fn on_other_sizes<C: CellSet>(size: usize, count: usize) -> (Vec<Technique>, usize) {
+        let path = format!("{}/../../tests/data/sizes/generated_{size}x{size}.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("the data set");
+        let (mut used, mut compared) = (Vec::new(), 0);
+        let lacking = [Technique::XChain, Technique::XYChain, Technique::BruteForce];
+        for line in text.lines().take(count) {
+            let puzzle = sized::Grid::parse(line, Shape::default_for(size)).expect("the puzzle parses");
+            let solution = crate::search::count_grid(&puzzle, 2, &mut Never).unwrap().first.expect("one solution");
+            let geometry = Geometry::<C>::of_shape(puzzle.shape()).expect("the shape fits");
+            let (_, ours) = checked_path(&geometry, puzzle.cells(), solution.cells());
+            used.extend(ours.iter().map(|step| step.technique));
+            let (theirs, _, _) = crate::logic::sized::explain(&puzzle, &solution, &mut Never).unwrap();
+            let shared = |technique| TECHNIQUES.contains(&technique) && !lacking.contains(&technique);
+            compared += agreeing(&ours, &theirs, shared, line);
+        }
+        (used, compared)
+    }
+
+    #[test]
+    fn on_16x16_every_step_keeps_the_solution_and_the_shared_steps_are_the_grid_size_engines() {
+        let (used, compared) = on_other_sizes::<Wide<4>>(16, 3);
+        assert!(compared > 100, "{compared} steps compared");
+        assert!(used.iter().any(|technique| ALS.contains(technique)), "{used:?}");
+        assert!(used.contains(&Technique::TurbotFish), "{used:?}");
+    }
+
+    #[test]
+    fn on_25x25_every_step_keeps_the_solution_and_the_shared_steps_are_the_grid_size_engines() {
+        let (_, compared) = on_other_sizes::<Wide<10>>(25, 1);
+        assert!(compared > 100, "{compared} steps compared");
+    }
+
     #[test]
     fn the_classic_geometry_is_the_typed_positions() {
         let geometry = Geometry::classic();
@@ -394,7 +509,7 @@ mod tests {
             let h = house.index();
             assert_eq!(geometry.name(h), house.to_string());
             assert_eq!(geometry.kind(h), house.kind());
-            assert!(house.cells().map(|cell| cell.index() as u8).eq(geometry.members(h).iter().copied()));
+            assert!(house.cells().map(|cell| cell.index() as u16).eq(geometry.members(h).iter().copied()));
         }
         for cell in Cell::all() {
             let index = cell.index();

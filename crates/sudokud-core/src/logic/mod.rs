@@ -38,6 +38,7 @@ use crate::interrupt::{Interrupt, Interrupted};
 use crate::member::{Choice, choice_traits};
 use sudokud_model::marks::Marks;
 
+mod cells;
 mod geometry;
 mod grid;
 pub mod sized;
@@ -293,9 +294,9 @@ pub fn rate_within(
 }
 
 /// Where a solving path ended.
-struct Path<'g> {
+struct Path<'g, C: cells::CellSet = grid::Cells> {
     /// The grid after the last step.
-    grid: Grid<'g>,
+    grid: Grid<'g, C>,
     /// The rating of the steps taken.
     rating: Rating,
     /// False when the path stopped because the next step needed a technique above its ceiling.
@@ -325,20 +326,21 @@ fn run(
     interrupt: &mut impl Interrupt,
     on_step: impl FnMut(&Grid<'static>, &Deduction) -> ControlFlow<()>,
 ) -> Result<Path<'static>, Cut> {
-    run_over(Geometry::classic(), puzzle, marks, solution, ceiling, interrupt, on_step)
+    run_over(Geometry::classic(), puzzle.cells(), marks, solution.cells(), ceiling, interrupt, on_step)
 }
 
-/// [`run`] over the houses of `geometry`.
-fn run_over<'g>(
-    geometry: &'g Geometry,
-    puzzle: &Board,
+/// [`run`] over the houses of `geometry`, of any size: `puzzle` and `solution` are its values,
+/// row-major, 0 for a blank.
+fn run_over<'g, C: cells::CellSet>(
+    geometry: &'g Geometry<C>,
+    puzzle: &[u8],
     marks: Option<&Marks>,
-    solution: &Board,
+    solution: &[u8],
     ceiling: Level,
     interrupt: &mut impl Interrupt,
-    mut on_step: impl FnMut(&Grid<'g>, &Deduction) -> ControlFlow<()>,
-) -> Result<Path<'g>, Cut> {
-    let mut grid = Grid::over(geometry, puzzle);
+    mut on_step: impl FnMut(&Grid<'g, C>, &Deduction) -> ControlFlow<()>,
+) -> Result<Path<'g, C>, Cut> {
+    let mut grid = Grid::of_values(geometry, puzzle);
     if let Some(marks) = marks {
         grid.keep_only(marks);
     }
@@ -385,9 +387,9 @@ struct AtLeast(f32);
 
 /// Finds the easiest step in `grid` among the techniques rated up to `ceiling`'s top, brute
 /// force last. False when none applies (always on a full grid).
-fn find_step(
-    grid: &Grid,
-    solution: &Board,
+fn find_step<C: cells::CellSet>(
+    grid: &Grid<C>,
+    solution: &[u8],
     ceiling: Level,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
@@ -409,11 +411,11 @@ fn find_step(
 
 /// Places the solution's digit in the blank cell with the fewest candidates (the first in
 /// row-major order among equals), the cell a person would guess at.
-fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
+fn brute_force<C: cells::CellSet>(grid: &Grid<C>, solution: &[u8], found: &mut Deduction) -> bool {
     found.start(Technique::BruteForce);
-    let blanks = (0..81).filter(|&cell| grid.value(cell) == 0 && solution.cells()[cell] != 0);
+    let blanks = (0..grid.geometry().cell_count()).filter(|&cell| grid.value(cell) == 0 && solution[cell] != 0);
     blanks.min_by_key(|&cell| grid.candidates(cell).count_ones()).is_some_and(|cell| {
-        let digit = solution.cells()[cell];
+        let digit = solution[cell];
         found.add_cells([cell]);
         found.add_digits([digit]);
         found.place(cell, digit)
@@ -421,13 +423,13 @@ fn brute_force(grid: &Grid, solution: &Board, found: &mut Deduction) -> bool {
 }
 
 /// Applies a step; false if it changed nothing.
-fn apply(grid: &mut Grid, found: &Deduction) -> bool {
+fn apply<C: cells::CellSet>(grid: &mut Grid<C>, found: &Deduction) -> bool {
     let mut changed = false;
     for placement in &found.placements {
-        changed |= grid.place(placement.cell.index(), placement.digit.get());
+        changed |= grid.place(placement.cell, placement.digit);
     }
     for elimination in &found.eliminations {
-        changed |= grid.eliminate(elimination.cell.index(), elimination.digit.get());
+        changed |= grid.eliminate(elimination.cell, elimination.digit);
     }
     changed
 }
@@ -436,10 +438,28 @@ fn apply(grid: &mut Grid, found: &Deduction) -> bool {
 fn to_step(grid: &Grid, found: &Deduction) -> Step {
     Step {
         technique: found.technique,
-        cells: found.cells.clone(),
+        cells: found.cells.iter().map(|&cell| crate::position::Cell::at(cell)).collect(),
+        digits: found.digits.iter().map(|&digit| crate::position::Digit::of(digit)).collect(),
+        placements: found.placements.iter().map(|placed| placed.candidate()).collect(),
+        eliminations: found.eliminations.iter().map(|removed| removed.candidate()).collect(),
+        explanation: techniques::describe(grid, found),
+    }
+}
+
+/// The form the grid-size engine answers other sizes with of a deduction found in `grid` (of
+/// any size): what this engine will answer there once it serves them (issue 52).
+#[cfg(test)]
+fn to_grid_step<C: cells::CellSet>(grid: &Grid<C>, found: &Deduction) -> sized::GridStep {
+    use crate::position::{GridCandidate, GridCell};
+    let side = grid.geometry().side();
+    let candidate =
+        |found: &step::CellDigit| GridCandidate { row: found.cell / side, col: found.cell % side, digit: found.digit };
+    sized::GridStep {
+        technique: found.technique,
+        cells: found.cells.iter().map(|&cell| GridCell { row: cell / side, col: cell % side }).collect(),
         digits: found.digits.clone(),
-        placements: found.placements.clone(),
-        eliminations: found.eliminations.clone(),
+        placements: found.placements.iter().map(candidate).collect(),
+        eliminations: found.eliminations.iter().map(candidate).collect(),
         explanation: techniques::describe(grid, found),
     }
 }
@@ -577,12 +597,12 @@ mod tests {
         let solution: Board = SOLUTION.parse().unwrap();
         let mut found = Deduction::new();
         let grid = Grid::new(&Board::EMPTY);
-        assert!(brute_force(&grid, &solution, &mut found));
-        assert_eq!(found.placements, [step::candidate(0, 5)]);
+        assert!(brute_force(&grid, solution.cells(), &mut found));
+        assert_eq!(found.placements, [step::CellDigit { cell: 0, digit: 5 }]);
         assert_eq!(
             techniques::describe(&grid, &found),
             "No technique here applies, so r1c1 = 5 is taken from the solution."
         );
-        assert!(!brute_force(&grid, &Board::EMPTY, &mut found));
+        assert!(!brute_force(&grid, Board::EMPTY.cells(), &mut found));
     }
 }

@@ -8,7 +8,9 @@ use serde::{Serialize, Serializer};
 
 use crate::member::Choice;
 
-use super::grid::{Cells, Grid, ones};
+use super::cells::CellSet;
+use super::geometry::Geometry;
+use super::grid::{Grid, ones};
 use super::techniques::{Literal, Nested};
 use crate::position::{Candidate, Cell, Digit};
 
@@ -285,21 +287,38 @@ pub struct Step {
     pub explanation: String,
 }
 
-/// A step as the techniques find it, before it becomes a [`Step`]: reused from step to step so
-/// the rating path allocates only while the buffers grow. `houses` names the houses of the
-/// pattern (the grid's [`super::geometry::Geometry`] indexes) and `split` where `cells` divides into two groups (the cells of
-/// an ALS wing's set and its pivot), both for the explanation.
+/// A candidate as the techniques record it: a cell's row-major index and a digit (1 to the
+/// grid's side). Ordered row-major, then by digit, the order steps list them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct CellDigit {
+    pub(crate) cell: usize,
+    pub(crate) digit: u8,
+}
+
+impl CellDigit {
+    /// The public 9x9 form.
+    pub(crate) fn candidate(self) -> Candidate {
+        Candidate { cell: Cell::at(self.cell), digit: Digit::of(self.digit) }
+    }
+}
+
+/// A step as the techniques find it, before it becomes a [`Step`] (or, on other sizes, the
+/// grid-size engine's step): reused from step to step so the rating path allocates only while
+/// the buffers grow. Cells are row-major indexes and digits numbers, as the grid has them, so
+/// one buffer serves every size. `houses` names the houses of the pattern (the grid's
+/// [`super::geometry::Geometry`] indexes) and `split` where `cells` divides into two groups (the
+/// cells of an ALS wing's set and its pivot), both for the explanation.
 #[derive(Clone, Debug)]
 pub(crate) struct Deduction {
     pub(crate) technique: Technique,
     /// The step's difficulty: its technique's rating, more for a long chain.
     pub(crate) rating: f32,
-    pub(crate) cells: Vec<Cell>,
-    pub(crate) digits: Vec<Digit>,
+    pub(crate) cells: Vec<usize>,
+    pub(crate) digits: Vec<u8>,
     pub(crate) houses: Vec<usize>,
     pub(crate) split: usize,
-    pub(crate) placements: Vec<Candidate>,
-    pub(crate) eliminations: Vec<Candidate>,
+    pub(crate) placements: Vec<CellDigit>,
+    pub(crate) eliminations: Vec<CellDigit>,
     /// A forcing chain's branches, each from its assumption to the conclusion.
     pub(crate) chains: Vec<Vec<Literal>>,
     /// The literals of `chains` a technique nested inside them found, by branch.
@@ -348,21 +367,21 @@ impl Deduction {
 
     /// Records the placement of `digit` in `cell` (a row-major index); always a finished step.
     pub(crate) fn place(&mut self, cell: usize, digit: u8) -> bool {
-        self.placements.push(candidate(cell, digit));
+        self.placements.push(CellDigit { cell, digit });
         true
     }
 
     /// Records the removal of `digit` from every cell of `cells` (the caller passes only cells
     /// that hold it).
-    pub(crate) fn eliminate(&mut self, cells: Cells, digit: u8) {
-        self.eliminations.extend(ones(cells).map(|cell| candidate(cell, digit)));
+    pub(crate) fn eliminate<C: CellSet>(&mut self, cells: C, digit: u8) {
+        self.eliminations.extend(cells.ones().map(|cell| CellDigit { cell, digit }));
     }
 
     /// Removes `digits` (a candidate mask) from `cell` (a row-major index) where the grid has
     /// them.
-    pub(crate) fn eliminate_digits(&mut self, grid: &Grid, cell: usize, digits: u16) {
+    pub(crate) fn eliminate_digits<C: CellSet>(&mut self, grid: &Grid<C>, cell: usize, digits: u32) {
         let present = grid.candidates(cell) & digits;
-        self.eliminations.extend(super::grid::digits(present).map(|digit| candidate(cell, digit)));
+        self.eliminations.extend(super::grid::digits(present).map(|digit| CellDigit { cell, digit }));
     }
 
     /// Ends a pattern: sorts its eliminations row-major and tells whether it removes anything,
@@ -375,19 +394,19 @@ impl Deduction {
 
     /// Records the pattern's cells (row-major indexes).
     pub(crate) fn add_cells(&mut self, cells: impl IntoIterator<Item = usize>) {
-        self.cells.extend(cells.into_iter().map(Cell::at));
+        self.cells.extend(cells);
     }
 
     /// Records the pattern's digits.
     pub(crate) fn add_digits(&mut self, digits: impl IntoIterator<Item = u8>) {
-        self.digits.extend(digits.into_iter().map(Digit::of));
+        self.digits.extend(digits);
     }
 
     /// Records the pattern's cells, taken from `house` by position mask (bit `i` for the
     /// house's `i`-th cell, as [`Grid::positions`] gives them).
-    pub(crate) fn add_house_cells(&mut self, grid: &Grid, house: usize, positions: u16) {
+    pub(crate) fn add_house_cells<C: CellSet>(&mut self, grid: &Grid<C>, house: usize, positions: u32) {
         let members = grid.geometry().members(house);
-        self.cells.extend(ones(u128::from(positions)).map(|i| Cell::at(usize::from(members[i]))));
+        self.cells.extend(ones(u128::from(positions)).map(|i| usize::from(members[i])));
     }
 }
 
@@ -406,12 +425,6 @@ pub(crate) fn chain_rating(base: f32, length: usize) -> f32 {
     ((base * 10.0).round() + added as f32) / 10.0
 }
 
-/// The candidate of `digit` in `cell`, a row-major index: the techniques' bit sets and masks in
-/// the typed form steps carry.
-pub(crate) fn candidate(cell: usize, digit: u8) -> Candidate {
-    Candidate { cell: Cell::at(cell), digit: Digit::of(digit) }
-}
-
 /// Joins words as people do: `a`, `a and b`, `a, b and c`.
 pub(crate) fn join(words: impl IntoIterator<Item = String>, last_joiner: &str) -> String {
     let words: Vec<String> = words.into_iter().collect();
@@ -423,20 +436,25 @@ pub(crate) fn join(words: impl IntoIterator<Item = String>, last_joiner: &str) -
 }
 
 /// `r1c1, r1c2 and r3c3`.
-pub(crate) fn cell_list(cells: impl IntoIterator<Item = Cell>) -> String {
-    join(cells.into_iter().map(|cell| cell.to_string()), "and")
+pub(crate) fn cell_list<C: CellSet>(geometry: &Geometry<C>, cells: impl IntoIterator<Item = usize>) -> String {
+    join(cells.into_iter().map(|cell| geometry.cell_name(cell)), "and")
 }
 
 /// The cells of a deduction's eliminations, each once, `r1c1 and r2c2`.
-pub(crate) fn eliminated_cells(deduction: &Deduction) -> String {
-    let mut cells: Vec<Cell> = deduction.eliminations.iter().map(|candidate| candidate.cell).collect();
+pub(crate) fn eliminated_cells<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let mut cells: Vec<usize> = deduction.eliminations.iter().map(|candidate| candidate.cell).collect();
     cells.dedup();
-    cell_list(cells)
+    cell_list(geometry, cells)
 }
 
-/// `4, 7 and 9` (`joiner` "and") or `4 or 7`.
-pub(crate) fn digit_list(digits: impl IntoIterator<Item = Digit>, joiner: &str) -> String {
-    join(digits.into_iter().map(|digit| digit.to_string()), joiner)
+/// `4, 7 and 9` (`joiner` "and") or `4 or 7`, in the grid's symbols (`A` for 10).
+pub(crate) fn digit_list(digits: impl IntoIterator<Item = u8>, joiner: &str) -> String {
+    join(digits.into_iter().map(|digit| symbol(digit).to_string()), joiner)
+}
+
+/// A digit in the grid's symbols: `5`, `G`.
+pub(crate) fn symbol(digit: u8) -> char {
+    sudokud_model::shape::symbol(digit)
 }
 
 #[cfg(test)]
@@ -458,11 +476,12 @@ mod tests {
 
     #[test]
     fn names_are_one_based() {
-        assert_eq!(cell_list([Cell::at(4 * 9 + 5), Cell::at(80)]), "r5c6 and r9c9");
-        assert_eq!(candidate(80, 3).to_string(), "r9c9=3");
-        assert_eq!(digit_list([1, 4, 8].map(Digit::of), "and"), "1, 4 and 8");
-        assert_eq!(digit_list([1, 4].map(Digit::of), "or"), "1 or 4");
-        let json = serde_json::to_string(&candidate(10, 7)).unwrap();
+        assert_eq!(cell_list(Geometry::classic(), [4 * 9 + 5, 80]), "r5c6 and r9c9");
+        assert_eq!(CellDigit { cell: 80, digit: 3 }.candidate().to_string(), "r9c9=3");
+        assert_eq!(digit_list([1, 4, 8], "and"), "1, 4 and 8");
+        assert_eq!(digit_list([1, 4], "or"), "1 or 4");
+        assert_eq!(digit_list([9, 10, 16, 25], "and"), "9, A, G and P");
+        let json = serde_json::to_string(&CellDigit { cell: 10, digit: 7 }.candidate()).unwrap();
         assert_eq!(json, r#"{"row":1,"col":1,"digit":7}"#);
     }
 }

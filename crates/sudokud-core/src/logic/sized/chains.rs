@@ -242,7 +242,7 @@ mod tests {
         let empty = Grid::empty(Shape::CLASSIC);
         let mut pencil = Pencil::new(&empty, Book::of(&empty));
         for (cell, candidates) in pencil.candidates.iter_mut().enumerate() {
-            *candidates = u32::from(grid.candidates(cell));
+            *candidates = grid.candidates(cell);
         }
         pencil
     }
@@ -290,14 +290,13 @@ mod tests {
                 let mut eliminations: Vec<(usize, u8)> = step.eliminations.clone();
                 eliminations.sort_unstable();
                 let mut wanted: Vec<(usize, u8)> =
-                    expected.eliminations.iter().map(|mark| (mark.cell.index(), mark.digit.get())).collect();
+                    expected.eliminations.iter().map(|mark| (mark.cell, mark.digit)).collect();
                 wanted.sort_unstable();
                 match technique {
                     Technique::XYWing => wings += 1,
                     _ => {
                         assert_eq!(eliminations, wanted, "{technique:?}");
-                        let cells: Vec<usize> = expected.cells.iter().map(|cell| cell.index()).collect();
-                        assert_eq!(step.cells, cells, "{technique:?}");
+                        assert_eq!(step.cells, expected.cells, "{technique:?}");
                         let explanation = pencil.describe(technique, &step).explanation;
                         assert_eq!(explanation, oracle::describe(&grid, &expected), "{technique:?}");
                         if technique == Technique::XChain { x_chains += 1 } else { xy_chains += 1 }

@@ -11,25 +11,25 @@
 //! SE rates the wing by its size and by the most candidates one of its set's cells has (a set of
 //! evenly spread candidates is easier to see), see [`wing_rating`].
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Cells, Grid, bit, digits, ones};
-use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
-use crate::position::Digit;
+use crate::logic::grid::{Grid, bit, digits};
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
 
 /// The wing of an almost locked set of `size` cells (3 to 6): the easiest SE would take (lowest
 /// rating, then the most eliminations).
-pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
+pub(super) fn wing<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, size: usize) -> bool {
     let bivalue = grid.cells_with_count(2);
-    let mut best: Option<Best> = None;
+    let mut best: Option<Best<C>> = None;
     let geometry = grid.geometry();
     for house in 0..geometry.house_count() {
         let open = geometry.cells(house) & grid.blanks();
-        let cells: Vec<usize> = ones(open).filter(|&cell| grid.candidates(cell).count_ones() >= 2).collect();
+        let cells: Vec<usize> = open.ones().filter(|&cell| grid.candidates(cell).count_ones() >= 2).collect();
         let mut chosen = Vec::with_capacity(size);
         subsets(grid, &cells, size, &mut chosen, 0, &mut |set, union| {
             // The pivot sees the set's cells holding x, so it sees one of the set at least.
-            let near = set.iter().fold(0, |acc, &cell| acc | geometry.peers(cell));
-            for pivot in ones(bivalue & near & !set_cells(set)) {
+            let near = set.iter().fold(C::EMPTY, |acc, &cell| acc | geometry.peers(cell));
+            for pivot in (bivalue & near & !set_cells::<C>(set)).ones() {
                 let pair = grid.candidates(pivot);
                 if pair & union != pair {
                     continue;
@@ -43,7 +43,7 @@ pub(super) fn wing(grid: &Grid, out: &mut Deduction, size: usize) -> bool {
                     let holding_z = set.iter().filter(|&&cell| grid.has(cell, z));
                     let seen = grid.cells_with(z) & geometry.peers(pivot);
                     let eliminated = holding_z.fold(seen, |acc, &cell| acc & geometry.peers(cell));
-                    if eliminated == 0 {
+                    if eliminated.is_empty() {
                         continue;
                     }
                     let widest = set.iter().map(|&cell| grid.candidates(cell).count_ones()).max().unwrap_or(0);
@@ -93,10 +93,10 @@ fn wing_rating(size: usize, widest: u32) -> f32 {
 }
 
 /// A wing found, and what makes it the one to take.
-struct Best {
+struct Best<C> {
     rating: f32,
-    eliminated: Cells,
-    union: u16,
+    eliminated: C,
+    union: u32,
     house: usize,
     set: Vec<usize>,
     pivot: usize,
@@ -104,26 +104,26 @@ struct Best {
     z: u8,
 }
 
-impl Best {
-    fn beats(&self, other: &Best) -> bool {
+impl<C: CellSet> Best<C> {
+    fn beats(&self, other: &Best<C>) -> bool {
         self.rating < other.rating
-            || (self.rating == other.rating && self.eliminated.count_ones() > other.eliminated.count_ones())
+            || (self.rating == other.rating && self.eliminated.count() > other.eliminated.count())
     }
 }
 
-fn set_cells(set: &[usize]) -> Cells {
-    set.iter().fold(0, |acc, &cell| acc | 1 << cell)
+fn set_cells<C: CellSet>(set: &[usize]) -> C {
+    set.iter().fold(C::EMPTY, |acc, &cell| acc | C::cell(cell))
 }
 
 /// Calls `found` with every `size` cells of `cells` (from `start`) whose candidates together are
 /// `size + 1` digits, and that union.
-fn subsets(
-    grid: &Grid,
+fn subsets<C: CellSet>(
+    grid: &Grid<C>,
     cells: &[usize],
     size: usize,
     chosen: &mut Vec<usize>,
-    union: u16,
-    found: &mut dyn FnMut(&[usize], u16),
+    union: u32,
+    found: &mut dyn FnMut(&[usize], u32),
 ) {
     if chosen.len() == size {
         if union.count_ones() as usize == size + 1 {
@@ -145,23 +145,24 @@ fn subsets(
 /// "r1c1, r1c2 and r1c3 hold 1, 2, 5 and 7 between them, one digit more than cells, and r5c1
 /// (1 or 7) sees each of them that could be 1: if r5c1 is 1 they hold 2, 5 and 7, so either
 /// way one of r5c1 and those that could be 7 is 7, and r4c1, seeing them all, can't be 7."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let set = &deduction.cells[..deduction.split];
-    let pivot = deduction.cells[deduction.split];
+    let pivot = geometry.cell_name(deduction.cells[deduction.split]);
     let (x, z) = (deduction.digits[0], deduction.digits[1]);
-    let mut union: Vec<Digit> = deduction.digits.clone();
+    let mut union: Vec<u8> = deduction.digits.clone();
     union.sort_unstable();
-    let rest: Vec<Digit> = union.iter().copied().filter(|&digit| digit != x).collect();
+    let rest: Vec<u8> = union.iter().copied().filter(|&digit| digit != x).collect();
+    let (x, z) = (symbol(x), symbol(z));
     format!(
         "In {}, {} hold {} between them, one digit more than cells, and {pivot} ({}) sees each of them that \
          could be {x}: if {pivot} is {x} they hold {}, so either way {pivot} or one of them is {z}, and {}, seeing \
          all that could be {z}, can't be {z}.",
         geometry.name(deduction.houses[0]),
-        cell_list(set.iter().copied()),
+        cell_list(geometry, set.iter().copied()),
         digit_list(union.iter().copied(), "and"),
-        digit_list([x, z], "or"),
+        digit_list([deduction.digits[0], deduction.digits[1]], "or"),
         digit_list(rest, "and"),
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

@@ -11,8 +11,9 @@
 //! chains simple (no cell twice) at the price of missing some longer ones.
 
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::cells::CellSet;
 use crate::logic::grid::{Cells, Grid, bit, digits, ones, seeing_all};
-use crate::logic::step::{Deduction, chain_rating, eliminated_cells};
+use crate::logic::step::{Deduction, chain_rating, eliminated_cells, symbol};
 
 /// The shortest X-chain of three or more links that eliminates something.
 pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
@@ -93,7 +94,7 @@ fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
 }
 
 /// The other digit of a two-candidate cell.
-fn other(grid: &Grid, cell: usize, digit: u8) -> u8 {
+fn other<C: CellSet>(grid: &Grid<C>, cell: usize, digit: u8) -> u8 {
     (grid.candidates(cell) & !bit(digit)).trailing_zeros() as u8 + 1
 }
 
@@ -165,9 +166,10 @@ impl Best {
 
 /// X-chain: "If r1c1 isn't 5, r1c5 is, so r4c5 isn't, so r4c9 is; either way r1c1 or r4c9 is
 /// 5, so r1c9 can't be 5." XY-chain: "If r1c1 isn't 4 it is 7, so r1c5 is 2, so r3c5 is 4; ..."
-pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
-    let names: Vec<String> = deduction.cells.iter().map(ToString::to_string).collect();
+pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> String {
+    let geometry = grid.geometry();
+    let digit = symbol(deduction.digits[0]);
+    let names: Vec<String> = deduction.cells.iter().map(|&cell| geometry.cell_name(cell)).collect();
     let (first, last) = (&names[0], &names[names.len() - 1]);
     let implications = if deduction.technique == super::Technique::XChain {
         let steps: Vec<String> = (names[1..].iter().enumerate())
@@ -179,17 +181,17 @@ pub(super) fn describe(grid: &Grid, deduction: &Deduction) -> String {
             .collect();
         format!("If {first} isn't {digit}, {}", steps.join(", "))
     } else {
-        let mut value = other(grid, deduction.cells[0].index(), digit.get());
-        let mut steps = vec![format!("If {first} isn't {digit} it is {value}")];
-        for &cell in &deduction.cells[1..] {
-            value = other(grid, cell.index(), value);
-            steps.push(format!("so {cell} is {value}"));
+        let mut value = other(grid, deduction.cells[0], deduction.digits[0]);
+        let mut steps = vec![format!("If {first} isn't {digit} it is {}", symbol(value))];
+        for (&cell, name) in deduction.cells[1..].iter().zip(&names[1..]) {
+            value = other(grid, cell, value);
+            steps.push(format!("so {name} is {}", symbol(value)));
         }
         steps.join(", ")
     };
     format!(
         "{implications}; either way {first} or {last} is {digit}, so {} can't be {digit}.",
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

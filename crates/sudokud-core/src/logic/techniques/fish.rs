@@ -2,32 +2,34 @@
 //! each cover column gets the digit in one of the base rows, so the cover's other cells lose it;
 //! the same with rows and columns swapped. Two lines: X-Wing, three: Swordfish, four: Jellyfish.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, ones};
-use crate::logic::step::{Deduction, eliminated_cells, join};
+use crate::logic::step::{Deduction, eliminated_cells, join, symbol};
 use crate::position::HouseKind;
 
 use super::{Changed, Items, find_set};
 
 /// The first fish of `size` lines: digit by digit, row bases before column bases, among the
 /// digits whose candidates `changed`.
-pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+pub(super) fn fish<C: CellSet>(grid: &Grid<C>, changed: &Changed<C>, out: &mut Deduction, size: usize) -> bool {
     // A row's positions are columns and a column's are rows: the cover is the other kind.
     const KINDS: [(HouseKind, HouseKind); 2] =
         [(HouseKind::Row, HouseKind::Column), (HouseKind::Column, HouseKind::Row)];
     let geometry = grid.geometry();
-    for digit in (1..=9).filter(|&digit| changed.digit_in(digit, (1 << 81) - 1)) {
+    for digit in (1..=geometry.side() as u8).filter(|&digit| changed.digit_in(digit, !C::EMPTY)) {
         for (base_kind, cover_kind) in KINDS {
             // The items are the base kind's lines by index; a line's positions, the cover kind's.
             let line = |kind: HouseKind, index: usize| geometry.houses(kind).start + index;
-            let items = Items::new(size, 0..9, |index| grid.positions(line(base_kind, index), digit));
+            let items =
+                Items::<C>::new(size, 0..geometry.side(), |index| grid.positions(line(base_kind, index), digit));
             let found = find_set(&items, size, &mut |base_indexes, cover_indexes| {
                 out.reset();
                 let base = || base_indexes.iter().map(|&index| line(base_kind, index));
                 let cover = || ones(u128::from(cover_indexes)).map(|index| line(cover_kind, index));
-                let base_cells = base().fold(0, |acc, line| acc | geometry.cells(line));
-                let cover_cells = cover().fold(0, |acc, line| acc | geometry.cells(line));
-                out.add_cells(ones(grid.cells_with(digit) & base_cells));
+                let base_cells = base().fold(C::EMPTY, |acc, line| acc | geometry.cells(line));
+                let cover_cells = cover().fold(C::EMPTY, |acc, line| acc | geometry.cells(line));
+                out.add_cells((grid.cells_with(digit) & base_cells).ones());
                 out.add_digits([digit]);
                 out.houses.extend(base().chain(cover()));
                 out.eliminate(grid.cells_with(digit) & cover_cells & !base_cells, digit);
@@ -42,20 +44,20 @@ pub(super) fn fish(grid: &Grid, changed: &Changed, out: &mut Deduction, size: us
 }
 
 /// "In rows 2 and 7, 5 fits only in columns 3 and 8 (X-Wing), so r4c3 and r9c8 can't be 5."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let (base, cover) = deduction.houses.split_at(deduction.houses.len() / 2);
-    let digit = deduction.digits[0];
+    let digit = symbol(deduction.digits[0]);
     format!(
         "In {}, {digit} fits only in {} ({}), so {} can't be {digit}.",
         lines(geometry, base),
         lines(geometry, cover),
         deduction.technique.name(),
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 
 /// "rows 2 and 7", "columns 1, 4 and 8": houses of one kind.
-fn lines(geometry: &Geometry, houses: &[usize]) -> String {
+fn lines<C: CellSet>(geometry: &Geometry<C>, houses: &[usize]) -> String {
     let numbers = houses.iter().map(|&house| geometry.number(house).to_string());
     format!("{} {}", geometry.plural(houses[0]), join(numbers, "and"))
 }

@@ -31,11 +31,11 @@ use std::cell::{Cell as Slot, RefCell};
 use std::collections::HashMap;
 
 use crate::interrupt::{Interrupt, Interrupted};
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, GridKey, bit, digits, is_pair, is_single, ones};
-use crate::logic::step::{Deduction, Technique, chain_rating, join};
+use crate::logic::step::{CellDigit, Deduction, Technique, chain_rating, join, symbol};
 use crate::logic::techniques::Changed;
-use crate::position::{Candidate, Cell, Digit};
 
 /// Candidates of the grid: `cell * 9 + digit - 1`.
 const CANDIDATES: usize = 81 * 9;
@@ -54,12 +54,12 @@ impl CandidateSet {
     }
 
     /// The nine candidate bits of `cell`, bit `d - 1` for digit `d`.
-    fn of_cell(&self, cell: usize) -> u16 {
+    fn of_cell(&self, cell: usize) -> u32 {
         let first = cell * 9;
         let (word, shift) = (first / 64, first % 64);
         let low = self.0[word] >> shift;
         let high = if shift > 64 - 9 && word + 1 < self.0.len() { self.0[word + 1] << (64 - shift) } else { 0 };
-        ((low | high) & 0x1ff) as u16
+        ((low | high) & 0x1ff) as u32
     }
 }
 
@@ -94,10 +94,9 @@ impl Literal {
     }
 
     /// "r4c5 is 5" or "r4c5 isn't 5".
-    fn describe(self) -> String {
-        let cell = Cell::at(self.cell());
+    fn describe<C: CellSet>(self, geometry: &Geometry<C>) -> String {
         let verb = if self.on { "is" } else { "isn't" };
-        format!("{cell} {verb} {}", self.digit())
+        format!("{} {verb} {}", geometry.cell_name(self.cell()), symbol(self.digit()))
     }
 }
 
@@ -468,7 +467,7 @@ fn follow(
             let depth = out.nodes.last().map_or(0, |node| node.depth.saturating_add(1));
             let placed = inner.placements.iter().map(|placed| (placed, true));
             for (candidate, on) in placed.chain(inner.eliminations.iter().map(|removed| (removed, false))) {
-                let literal = Literal::new(candidate.cell.index(), candidate.digit.get(), on);
+                let literal = Literal::new(candidate.cell, candidate.digit, on);
                 if !push(out, positions, literal, &reasons, depth, nested) {
                     return Ok(());
                 }
@@ -567,7 +566,8 @@ fn nested_step<'g>(
             reduced
         }
         None => {
-            let changed = std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::NONE } else { Changed::ALL });
+            let changed =
+                std::array::from_fn(|at| if barren >> at & 1 == 1 { Changed::none() } else { Changed::all() });
             let mut fresh = Reduced { grid: grid.clone(), applied: 0, changed };
             let assumed = fresh.catch_up(out);
             for technique in &mut fresh.changed {
@@ -575,7 +575,7 @@ fn nested_step<'g>(
             }
             // The first `from` found nothing on this very grid (the level below's).
             for technique in &mut fresh.changed[..from] {
-                *technique = Changed::NONE;
+                *technique = Changed::none();
             }
             reduced.insert(fresh)
         }
@@ -591,13 +591,13 @@ fn nested_step<'g>(
                 if technique == Technique::ForcingChain {
                     forcing_chain(&reduced.grid, found, f32::INFINITY, true, interrupt)
                 } else {
-                    super::find_changed(technique, &reduced.grid, &Changed::ALL, found, interrupt)
+                    super::find_changed(technique, &reduced.grid, &Changed::all(), found, interrupt)
                 }
             })
         };
         // Found nothing: nothing to look at again until something changes. Found a step: look
         // everywhere next time.
-        *changed = if result == Ok(false) { Changed::NONE } else { Changed::ALL };
+        *changed = if result == Ok(false) { Changed::none() } else { Changed::all() };
         if result != Ok(false) {
             break;
         }
@@ -644,9 +644,9 @@ fn remembered(
 /// The false literals of `out` a nested step's pattern reads: those in its cells, and those of
 /// its digits in its houses (the removals that made a subset, a fish or a locked candidate).
 fn pattern_reasons(geometry: &Geometry, found: &Deduction, out: &Implications) -> Vec<u16> {
-    let cells = found.cells.iter().fold(0 as Cells, |acc, cell| acc | 1 << cell.index());
+    let cells = found.cells.iter().fold(0 as Cells, |acc, &cell| acc | 1 << cell);
     let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | geometry.cells(house));
-    let digits = found.digits.iter().fold(0u16, |acc, digit| acc | bit(digit.get()));
+    let digits = found.digits.iter().fold(0u32, |acc, &digit| acc | bit(digit));
     let read = |literal: Literal| {
         let (cell, digit) = (literal.cell(), literal.digit());
         !literal.on && (cells >> cell & 1 == 1 || (houses >> cell & 1 == 1 && digits & bit(digit) != 0))
@@ -1120,7 +1120,7 @@ struct Partners {
     /// it has two.
     places: Vec<[Cells; 81]>,
     /// Per cell, its candidates when it has two, else none.
-    pairs: Vec<u16>,
+    pairs: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -1583,7 +1583,7 @@ fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: 
     if conclusion.on {
         out.place(conclusion.cell(), conclusion.digit())
     } else {
-        out.eliminations.push(Candidate { cell: Cell::at(conclusion.cell()), digit: Digit::of(conclusion.digit()) });
+        out.eliminations.push(CellDigit { cell: conclusion.cell(), digit: conclusion.digit() });
         true
     }
 }
@@ -1591,11 +1591,11 @@ fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: 
 /// Branch `branch` of a step, after its assumption: "r1c5 isn't 5, so r4c5 is 5, so ...", each
 /// literal a technique inside the chain found followed by that technique: "r3c4 isn't 7 (Naked
 /// pair)".
-fn describe_chain(chain: &[Literal], branch: usize, nested: &[Nested]) -> String {
+fn describe_chain<C: CellSet>(geometry: &Geometry<C>, chain: &[Literal], branch: usize, nested: &[Nested]) -> String {
     let by = |literal: Literal| nested.iter().find(|&&(at, found, _)| at == branch && found == literal);
     join_so(chain[1..].iter().map(|&literal| match by(literal) {
-        Some((_, _, technique)) => format!("{} ({technique})", literal.describe()),
-        None => literal.describe(),
+        Some((_, _, technique)) => format!("{} ({technique})", literal.describe(geometry)),
+        None => literal.describe(geometry),
     }))
 }
 
@@ -1604,40 +1604,43 @@ fn join_so(parts: impl Iterator<Item = String>) -> String {
 }
 
 /// The sentence of a forcing-chain step.
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
-    let conclusion = match (deduction.placements.first(), deduction.eliminations.first()) {
-        (Some(placed), _) => format!("{} = {}", placed.cell, placed.digit),
-        (None, Some(removed)) => format!("{} can't be {}", removed.cell, removed.digit),
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let name = |found: &CellDigit| (geometry.cell_name(found.cell), symbol(found.digit));
+    let conclusion = match (deduction.placements.first().map(name), deduction.eliminations.first().map(name)) {
+        (Some((cell, digit)), _) => format!("{cell} = {digit}"),
+        (None, Some((cell, digit))) => format!("{cell} can't be {digit}"),
         (None, None) => unreachable!("a forcing chain concludes something"),
     };
     let (chains, nested) = (&deduction.chains, &deduction.nested);
-    let assumed = |chain: &[Literal]| chain[0].describe();
+    let assumed = |chain: &[Literal]| chain[0].describe(geometry);
     let first = &chains[0];
     if chains.len() == 1 {
-        let chain = describe_chain(first, 0, nested);
+        let chain = describe_chain(geometry, first, 0, nested);
         return format!("If {}, then {chain}: a contradiction, so {conclusion}.", assumed(first));
     }
     if chains.iter().all(|chain| chain[0] == first[0]) {
         // A contradiction: the same assumption leads to a candidate and its opposite.
-        let branches =
-            join(chains.iter().enumerate().map(|(branch, chain)| describe_chain(chain, branch, nested)), "and also");
+        let branches = join(
+            chains.iter().enumerate().map(|(branch, chain)| describe_chain(geometry, chain, branch, nested)),
+            "and also",
+        );
         return format!("If {}, then {branches}: a contradiction, so {conclusion}.", assumed(first));
     }
     let branches: Vec<String> = chains
         .iter()
         .enumerate()
-        .map(|(at, chain)| format!("if {}, {}", assumed(chain), describe_chain(chain, at, nested)))
+        .map(|(at, chain)| format!("if {}, {}", assumed(chain), describe_chain(geometry, chain, at, nested)))
         .collect();
     let starts: Vec<Literal> = chains.iter().map(|chain| chain[0]).collect();
-    let cell = Cell::at(starts[0].cell());
-    let digit = starts[0].digit();
+    let cell = geometry.cell_name(starts[0].cell());
+    let digit = symbol(starts[0].digit());
     let opening = if starts.len() == 2 && starts[0] == starts[1].opposite() {
         format!("Whether or not {cell} is {digit}")
     } else if starts.iter().all(|start| start.cell() == starts[0].cell()) {
         format!("Whatever {cell} is")
     } else {
         let mut houses = geometry.houses_of(starts[0].cell());
-        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house) >> start.cell() & 1 == 1));
+        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house).has(start.cell())));
         let house = house.expect("a digit's places in a house share it");
         format!("Wherever {digit} goes in {}", geometry.name(house))
     };
@@ -1646,19 +1649,19 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
 
 /// "The loop r1c1 is 5, so r1c5 isn't 5, ..., so r1c1 is 5 holds read either way round, so r2c5
 /// can't be 5 and r7c7 can't be 2."
-pub(super) fn describe_cycle(deduction: &Deduction) -> String {
+pub(super) fn describe_cycle<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let loop_ = &deduction.chains[0];
     let mut lost: Vec<String> = Vec::new();
-    for digit in 1..=9 {
-        let cells: Vec<Cell> =
-            deduction.eliminations.iter().filter(|gone| gone.digit.get() == digit).map(|gone| gone.cell).collect();
+    for digit in 1..=geometry.side() as u8 {
+        let cells: Vec<usize> =
+            deduction.eliminations.iter().filter(|gone| gone.digit == digit).map(|gone| gone.cell).collect();
         if !cells.is_empty() {
-            lost.push(format!("{} can't be {digit}", crate::logic::step::cell_list(cells)));
+            lost.push(format!("{} can't be {}", crate::logic::step::cell_list(geometry, cells), symbol(digit)));
         }
     }
     format!(
         "The loop {} holds read either way round, so {}.",
-        join_so(loop_.iter().map(|literal| literal.describe())),
+        join_so(loop_.iter().map(|literal| literal.describe(geometry))),
         join(lost, "and")
     )
 }
@@ -1745,7 +1748,7 @@ mod tests {
         let step = run(Technique::XChain, &grid).expect("found with the single chains");
         assert_eq!((step.technique, step.rating), (Technique::XCycle, 6.5));
         assert_eq!(step.eliminations, [cand(8, 1, 1), cand(8, 5, 1)]);
-        let text = describe_cycle(&step);
+        let text = describe_cycle(Geometry::classic(), &step);
         assert!(
             text.starts_with("The loop r")
                 && text.ends_with("holds read either way round, so r8c1 and r8c5 can't be 1."),
@@ -1774,9 +1777,9 @@ mod tests {
         })
         .unwrap();
         let (grid, found) = first.expect("the path takes the technique");
-        let value = |candidate: &Candidate| solution.cells()[candidate.cell.index()];
-        assert!(found.placements.iter().all(|placed| value(placed) == placed.digit.get()), "{found:?}");
-        assert!(found.eliminations.iter().all(|removed| value(removed) != removed.digit.get()), "{found:?}");
+        let value = |candidate: &CellDigit| solution.cells()[candidate.cell];
+        assert!(found.placements.iter().all(|placed| value(placed) == placed.digit), "{found:?}");
+        assert!(found.eliminations.iter().all(|removed| value(removed) != removed.digit), "{found:?}");
         assert!(!found.placements.is_empty() || !found.eliminations.is_empty());
         (grid, found)
     }
@@ -1809,7 +1812,7 @@ mod tests {
             );
             let text = describe(Geometry::classic(), &found);
             let (_, literal, inner) = found.nested[0];
-            assert!(text.contains(&format!("{} ({inner})", literal.describe())), "{text}");
+            assert!(text.contains(&format!("{} ({inner})", literal.describe(Geometry::classic()))), "{text}");
             // A literal is marked only in the branches where a nested technique found it.
             for (branch, chain) in found.chains.iter().enumerate() {
                 let marked = found.nested.iter().filter(|&&(at, _, _)| at == branch);

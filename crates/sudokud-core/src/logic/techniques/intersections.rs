@@ -3,9 +3,10 @@
 //! into a line that is pointing; from a line into a box, claiming. Where the rules add houses (a
 //! diagonal, a window), any house may be the second, as in the grid-size engine.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Grid, more_than, ones};
-use crate::logic::step::{Deduction, eliminated_cells};
+use crate::logic::grid::Grid;
+use crate::logic::step::{Deduction, eliminated_cells, symbol};
 use crate::logic::techniques::Changed;
 use crate::position::HouseKind;
 
@@ -13,9 +14,9 @@ use crate::position::HouseKind;
 /// kinds (any other house where the rules add houses) that could hold all its candidates: those
 /// through its first candidate cell, in order. Only where the digit `changed` in the source or
 /// a target crossing it.
-pub(super) fn locked(
-    grid: &Grid,
-    changed: &Changed,
+pub(super) fn locked<C: CellSet>(
+    grid: &Grid<C>,
+    changed: &Changed<C>,
     out: &mut Deduction,
     sources: &[HouseKind],
     targets: &[HouseKind],
@@ -27,7 +28,7 @@ pub(super) fn locked(
         let is_target = move |house: usize| house != source && (any || targets.contains(&geometry.kind(house)));
         // The source and every target house that crosses it (no need to work out when
         // everything changed).
-        let reach = if *changed == Changed::ALL {
+        let reach = if *changed == Changed::all() {
             source_cells
         } else {
             let crossing = (geometry.members(source).iter())
@@ -35,18 +36,18 @@ pub(super) fn locked(
                 .map(|house| geometry.cells(house));
             crossing.fold(source_cells, |acc, cells| acc | cells)
         };
-        for digit in (1..=9).filter(|&digit| changed.digit_in(digit, reach)) {
+        for digit in (1..=geometry.side() as u8).filter(|&digit| changed.digit_in(digit, reach)) {
             let inside = grid.cells_with(digit) & source_cells;
             // Two or more cells: one would be a hidden single, which comes first.
-            if !more_than(inside, 1) {
+            if !inside.more_than(1) {
                 continue;
             }
-            let first = inside.trailing_zeros() as usize;
+            let first = inside.lowest();
             for target in geometry.houses_of(first).filter(|&house| is_target(house)) {
                 let target_cells = geometry.cells(target);
                 let elsewhere = grid.cells_with(digit) & target_cells & !source_cells;
-                if inside & !target_cells == 0 && elsewhere != 0 {
-                    out.add_cells(ones(inside));
+                if (inside & !target_cells).is_empty() && !elsewhere.is_empty() {
+                    out.add_cells(inside.ones());
                     out.add_digits([digit]);
                     out.houses.extend([source, target]);
                     out.eliminate(elsewhere, digit);
@@ -59,10 +60,11 @@ pub(super) fn locked(
 }
 
 /// "In box 4, 3 fits only in row 5, so r5c7 and r5c8 can't be 3."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let digit = symbol(deduction.digits[0]);
     let (source, target) = (geometry.name(deduction.houses[0]), geometry.name(deduction.houses[1]));
-    format!("In {source}, {digit} fits only in {target}, so {} can't be {digit}.", eliminated_cells(deduction))
+    let eliminated = eliminated_cells(geometry, deduction);
+    format!("In {source}, {digit} fits only in {target}, so {eliminated} can't be {digit}.")
 }
 
 #[cfg(test)]

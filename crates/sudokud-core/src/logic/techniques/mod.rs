@@ -5,7 +5,8 @@
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::position::HouseKind;
 
-use super::grid::{Cells, Grid, count9};
+use super::cells::CellSet;
+use super::grid::{Grid, count9};
 use super::step::{Deduction, Technique};
 use forcing::Nesting;
 
@@ -25,23 +26,24 @@ mod wings;
 /// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force needs the
 /// solution, so the caller handles it; here it never fires. Only the chain searches are long
 /// enough to poll `interrupt`.
-pub(crate) fn find(
+pub(crate) fn find<C: CellSet>(
     technique: Technique,
-    grid: &Grid,
+    grid: &Grid<C>,
     out: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
-    find_changed(technique, grid, &Changed::ALL, out, interrupt)
+    find_changed(technique, grid, &Changed::all(), out, interrupt)
 }
 
 /// [`find`] where the grid is known to have no step of `technique` but for the candidates
 /// `changed` removed since: locked candidates, subsets and fish look only at the houses and
 /// digits whose candidates changed (the first step of what is left is the first of all, the
-/// others having none); the other techniques everywhere.
-pub(super) fn find_changed(
+/// others having none); the other techniques everywhere. The techniques not yet written for
+/// every size (uniqueness, chains and forcing chains) find nothing on other sizes.
+pub(super) fn find_changed<C: CellSet>(
     technique: Technique,
-    grid: &Grid,
-    changed: &Changed,
+    grid: &Grid<C>,
+    changed: &Changed<C>,
     out: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
@@ -49,7 +51,7 @@ pub(super) fn find_changed(
     const BOXES: &[HouseKind] = &[HouseKind::Box];
     const LINES: &[HouseKind] = &HouseKind::LINES;
     out.start(technique);
-    Ok(match technique {
+    let generic = match technique {
         FullHouse => singles::full_house(grid, out),
         HiddenSingleBox => singles::hidden_single(grid, out, BOXES),
         HiddenSingleLine => singles::hidden_single(grid, out, LINES),
@@ -70,11 +72,25 @@ pub(super) fn find_changed(
         FourStrongLinks => strong_links::strong_links(grid, out, 4),
         XYWing => wings::xy_wing(grid, out),
         XYZWing => wings::xyz_wing(grid, out),
-        UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         WxyzWing => als::wing(grid, out, 3),
         VwxyzWing => als::wing(grid, out, 4),
         UvwxyzWing => als::wing(grid, out, 5),
         TuvwxyzWing => als::wing(grid, out, 6),
+        _ => return C::classic(grid).map_or(Ok(false), |grid| find_classic(technique, grid, out, interrupt)),
+    };
+    Ok(generic)
+}
+
+/// [`find_changed`] for the techniques that serve 9x9 only so far.
+fn find_classic(
+    technique: Technique,
+    grid: &Grid,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
+    use Technique::*;
+    Ok(match technique {
+        UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
         XChain => single_chain(grid, out, interrupt)?,
@@ -90,8 +106,8 @@ pub(super) fn find_changed(
             let nesting = Nesting::of(technique).expect("each is a level of dynamic forcing chains");
             forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)?
         }
-        // Classic grids have no variant rules; brute force needs the solution.
-        CageSum | NeighbourRule | InniesOuties | CageCombination | BruteForce => false,
+        // No variant rules here yet; brute force needs the solution; the rest are generic.
+        _ => false,
     })
 }
 
@@ -100,37 +116,44 @@ pub(super) fn find_changed(
 /// candidates of its houses (its digit's, for a fish), and where none of those changed there is
 /// still none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Changed([Cells; 9]);
+pub(super) struct Changed<C: CellSet = super::grid::Cells>(C::PerDigit<C>);
 
-impl Changed {
+impl<C: CellSet> Changed<C> {
     /// Everything, for a grid never searched.
-    pub(super) const ALL: Changed = Changed([(1 << 81) - 1; 9]);
+    pub(super) fn all() -> Changed<C> {
+        Changed(C::per_digit(!C::EMPTY))
+    }
+
     /// Nothing.
-    pub(super) const NONE: Changed = Changed([0; 9]);
+    pub(super) fn none() -> Changed<C> {
+        Changed(C::per_digit(C::EMPTY))
+    }
 
     /// What went from `before` to make `after` (a grid with fewer candidates).
-    pub(super) fn between(before: &Grid, after: &Grid) -> Changed {
-        Changed(std::array::from_fn(|index| {
+    pub(super) fn between(before: &Grid<C>, after: &Grid<C>) -> Changed<C> {
+        let mut changed: Changed<C> = Changed::none();
+        for (index, lost) in changed.0.as_mut().iter_mut().enumerate().take(before.geometry().side()) {
             let digit = index as u8 + 1;
-            before.cells_with(digit) & !after.cells_with(digit)
-        }))
+            *lost = before.cells_with(digit) & !after.cells_with(digit);
+        }
+        changed
     }
 
     /// Adds what `other` removed.
-    pub(super) fn add(&mut self, other: &Changed) {
-        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+    pub(super) fn add(&mut self, other: &Changed<C>) {
+        for (mine, &theirs) in self.0.as_mut().iter_mut().zip(other.0.as_ref()) {
             *mine |= theirs;
         }
     }
 
     /// Whether any candidate of `cells` changed.
-    pub(super) fn any_in(&self, cells: Cells) -> bool {
-        self.0.iter().any(|&changed| changed & cells != 0)
+    pub(super) fn any_in(&self, cells: C) -> bool {
+        self.0.as_ref().iter().any(|&changed| !(changed & cells).is_empty())
     }
 
     /// Whether `digit` changed in any of `cells`.
-    pub(super) fn digit_in(&self, digit: u8, cells: Cells) -> bool {
-        self.0[usize::from(digit - 1)] & cells != 0
+    pub(super) fn digit_in(&self, digit: u8, cells: C) -> bool {
+        !(self.0.as_ref()[usize::from(digit - 1)] & cells).is_empty()
     }
 }
 
@@ -165,7 +188,7 @@ fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt)
 }
 
 /// The explanation of a deduction found in `grid` (the grid before the step is applied).
-pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
+pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> String {
     use Technique::*;
     let geometry = grid.geometry();
     match deduction.technique {
@@ -177,10 +200,10 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
             subsets::describe(geometry, deduction)
         }
         XWing | Swordfish | Jellyfish => fish::describe(geometry, deduction),
-        XYWing | XYZWing => wings::describe(deduction),
+        XYWing | XYZWing => wings::describe(geometry, deduction),
         TurbotFish | ThreeStrongLinks | FourStrongLinks => strong_links::describe(geometry, deduction),
-        UniqueRectangle1 => uniqueness::describe(deduction),
-        BugPlusOne | BugType2 => uniqueness::describe_bug(deduction),
+        UniqueRectangle1 => uniqueness::describe(geometry, deduction),
+        BugPlusOne | BugType2 => uniqueness::describe_bug(geometry, deduction),
         WxyzWing | VwxyzWing | UvwxyzWing | TuvwxyzWing => als::describe(geometry, deduction),
         XChain | XYChain => chains::describe(grid, deduction),
         ForcingChain
@@ -191,9 +214,9 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
         | NestedForcingChains
         | NestedMultipleForcingChains
         | NestedDynamicForcingChains => forcing::describe(geometry, deduction),
-        XCycle | YCycle | XYCycle => forcing::describe_cycle(deduction),
+        XCycle | YCycle | XYCycle => forcing::describe_cycle(geometry, deduction),
         CageSum | NeighbourRule | InniesOuties | CageCombination => {
-            unreachable!("`find` never finds a variant's rule on a classic grid")
+            unreachable!("`find` never finds a variant's rule")
         }
     }
 }
@@ -201,19 +224,19 @@ pub(crate) fn describe(grid: &Grid, deduction: &Deduction) -> String {
 /// The items [`find_set`] can combine into a set of `size`: `(id, mask)` for each id whose mask
 /// has two to `size` bits (one bit would be a single, which comes first). On the stack, since
 /// subsets and fish build these for every unit and digit each time they are tried.
-pub(super) struct Items {
-    items: [(usize, u16); 9],
+pub(super) struct Items<C: CellSet> {
+    items: C::PerDigit<(usize, u32)>,
     len: usize,
 }
 
-impl Items {
-    /// The items among `ids` whose `mask` fits a set of `size`.
-    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u16) -> Items {
-        let mut items = Items { items: [(0, 0); 9], len: 0 };
+impl<C: CellSet> Items<C> {
+    /// The items among `ids` (at most the grid's side) whose `mask` fits a set of `size`.
+    pub(super) fn new(size: usize, ids: impl Iterator<Item = usize>, mask: impl Fn(usize) -> u32) -> Items<C> {
+        let mut items: Items<C> = Items { items: C::per_digit((0, 0)), len: 0 };
         for id in ids {
             let mask = mask(id);
             if (2..=size).contains(&count9(mask)) {
-                items.items[items.len] = (id, mask);
+                items.items.as_mut()[items.len] = (id, mask);
                 items.len += 1;
             }
         }
@@ -221,23 +244,23 @@ impl Items {
     }
 
     /// The items, in the order of `ids`.
-    pub(super) fn as_slice(&self) -> &[(usize, u16)] {
-        &self.items[..self.len]
+    pub(super) fn as_slice(&self) -> &[(usize, u32)] {
+        &self.items.as_ref()[..self.len]
     }
 }
 
 /// Looks for `size` items whose masks together have exactly `size` bits (n cells holding n
 /// digits, n digits confined to n cells, n lines covered by n lines) and calls `test` with their
 /// ids and the union, until `test` accepts one.
-pub(super) fn find_set(items: &Items, size: usize, test: &mut dyn FnMut(&[usize], u16) -> bool) -> bool {
+pub(super) fn find_set<C: CellSet>(items: &Items<C>, size: usize, test: &mut dyn FnMut(&[usize], u32) -> bool) -> bool {
     /// Adds the items from `items` on to the `depth` chosen so far, whose masks make `union`.
     fn extend(
-        items: &[(usize, u16)],
+        items: &[(usize, u32)],
         size: usize,
         chosen: &mut [usize; 4],
         depth: usize,
-        union: u16,
-        test: &mut dyn FnMut(&[usize], u16) -> bool,
+        union: u32,
+        test: &mut dyn FnMut(&[usize], u32) -> bool,
     ) -> bool {
         if depth == size {
             return count9(union) == size && test(&chosen[..size], union);
@@ -263,7 +286,7 @@ pub(crate) mod testing {
     use super::*;
     use crate::board::Board;
     use crate::interrupt::Never;
-    use crate::position::{Candidate, Cell, Digit};
+    use crate::logic::step::CellDigit;
 
     /// The grid of `board` (81 chars) with extra candidates removed: `(row, col, digits)`,
     /// 1-based as a person would read them off a diagram.
@@ -312,14 +335,9 @@ pub(crate) mod testing {
         found.expect("Never interrupts").then_some(out)
     }
 
-    /// 1-based `(row, col, digit)` as a candidate.
-    pub(crate) fn cand(row: u8, col: u8, digit: u8) -> Candidate {
-        Candidate { cell: Cell::new(row - 1, col - 1).expect("on the board"), digit: Digit::of(digit) }
-    }
-
-    /// Digits, as a step lists them.
-    pub(crate) fn digits<const N: usize>(digits: [u8; N]) -> [Digit; N] {
-        digits.map(Digit::of)
+    /// 1-based `(row, col, digit)` of a 9x9 grid as a candidate.
+    pub(crate) fn cand(row: u8, col: u8, digit: u8) -> CellDigit {
+        CellDigit { cell: usize::from(row - 1) * 9 + usize::from(col - 1), digit }
     }
 }
 

@@ -2,23 +2,25 @@
 //! (hidden single), the only digit for a cell (naked single). They place a digit; the brute-force
 //! fallback, also one placement, is explained here too.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, bit};
-use crate::logic::step::{Deduction, Technique};
+use crate::logic::step::{Deduction, Technique, symbol};
 use crate::position::HouseKind;
 
 /// A house with one empty cell gets the one digit it misses.
-pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn full_house<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let geometry = grid.geometry();
+    let all = (1 << geometry.side()) - 1;
     for house in 0..geometry.house_count() {
         let blanks = grid.blanks() & geometry.cells(house);
-        if blanks.count_ones() != 1 {
+        if !blanks.is_single() {
             continue;
         }
-        let cell = blanks.trailing_zeros() as usize;
+        let cell = blanks.lowest();
         let values =
             geometry.members(house).iter().map(|&cell| grid.value(usize::from(cell))).filter(|&value| value != 0);
-        let missing = 0x1ff & !values.fold(0, |acc, value| acc | bit(value));
+        let missing = all & !values.fold(0, |acc, value| acc | bit(value));
         if missing.count_ones() == 1 {
             return record(out, house, cell, missing.trailing_zeros() as u8 + 1);
         }
@@ -28,7 +30,7 @@ pub(super) fn full_house(grid: &Grid, out: &mut Deduction) -> bool {
 
 /// A digit that is a candidate in only one cell of a house goes there. Tries the houses of
 /// `kinds` in order.
-pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, kinds: &[HouseKind]) -> bool {
+pub(super) fn hidden_single<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, kinds: &[HouseKind]) -> bool {
     // Nested loops rather than a flat map: this runs every step, and a flat map's iterator
     // costs a third more here.
     let geometry = grid.geometry();
@@ -36,7 +38,7 @@ pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, kinds: &[HouseKind
         for house in geometry.houses(kind) {
             let cells = geometry.members(house);
             // A digit is in `once` if some cell has it, in `twice` if two or more do.
-            let (once, twice) = cells.iter().fold((0u16, 0u16), |(once, twice), &cell| {
+            let (once, twice) = cells.iter().fold((0u32, 0u32), |(once, twice), &cell| {
                 let candidates = grid.candidates(usize::from(cell));
                 (once | candidates, twice | once & candidates)
             });
@@ -52,8 +54,8 @@ pub(super) fn hidden_single(grid: &Grid, out: &mut Deduction, kinds: &[HouseKind
 }
 
 /// A cell with one candidate gets it.
-pub(super) fn naked_single(grid: &Grid, out: &mut Deduction) -> bool {
-    (0..81).find(|&cell| grid.candidates(cell).count_ones() == 1).is_some_and(|cell| {
+pub(super) fn naked_single<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    (0..grid.geometry().cell_count()).find(|&cell| grid.candidates(cell).count_ones() == 1).is_some_and(|cell| {
         let digit = grid.candidates(cell).trailing_zeros() as u8 + 1;
         out.add_cells([cell]);
         out.add_digits([digit]);
@@ -70,9 +72,9 @@ fn record(out: &mut Deduction, house: usize, cell: usize, digit: u8) -> bool {
 }
 
 /// Explains a single or a brute-force placement.
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let placed = deduction.placements[0];
-    let (cell, digit) = (placed.cell, placed.digit);
+    let (cell, digit) = (geometry.cell_name(placed.cell), symbol(placed.digit));
     match (deduction.technique, deduction.houses.first().map(|&house| geometry.name(house))) {
         (Technique::FullHouse, Some(house)) => {
             let house = house[..1].to_uppercase() + &house[1..];

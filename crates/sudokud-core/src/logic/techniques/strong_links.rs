@@ -13,59 +13,70 @@
 //! grouped link, else 0.1 when the links mix rows and columns or use a box, 0.2 when they use a
 //! box, rows and columns ([`rating`]).
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Cells, Grid, ones};
-use crate::logic::step::{Deduction, cell_list, eliminated_cells};
+use crate::logic::grid::{Grid, ones};
+use crate::logic::step::{Deduction, cell_list, eliminated_cells, symbol};
 use crate::position::HouseKind;
 
 /// A house where a digit fits in two places or two groups.
 #[derive(Clone, Copy, Debug)]
-struct Link {
+struct Link<C> {
     house: usize,
     kind: HouseKind,
-    ends: [Cells; 2],
+    ends: [C; 2],
     /// For each end, the houses (a bit per house index) holding all its cells.
-    end_houses: [u32; 2],
+    end_houses: [u128; 2],
     grouped: bool,
 }
 
-impl Link {
-    fn new(geometry: &Geometry, house: usize, ends: [Cells; 2], grouped: bool) -> Link {
+impl<C: CellSet> Link<C> {
+    fn new(geometry: &Geometry<C>, house: usize, ends: [C; 2], grouped: bool) -> Link<C> {
         let kind = geometry.kind(house);
         Link { house, kind, ends, end_houses: ends.map(|end| houses_holding(geometry, end)), grouped }
     }
 
-    fn cells(&self) -> Cells {
+    fn cells(&self) -> C {
         self.ends[0] | self.ends[1]
     }
 }
 
 /// The houses (a bit per house index) that hold every cell of `cells`.
-fn houses_holding(geometry: &Geometry, cells: Cells) -> u32 {
-    ones(cells).fold(u32::MAX, |acc, cell| acc & geometry.house_set(cell))
+fn houses_holding<C: CellSet>(geometry: &Geometry<C>, cells: C) -> u128 {
+    cells.ones().fold(u128::MAX, |acc, cell| acc & geometry.house_set(cell))
 }
 
 /// The chain of `length` strong links SE would take: the lowest rating, then the most
 /// eliminations.
-pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> bool {
-    let mut best: Option<Found> = None;
-    for digit in 1..=9 {
-        TABLES.with_borrow_mut(|tables| {
-            let table = &mut tables[usize::from(digit) - 1];
+pub(super) fn strong_links<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, length: usize) -> bool {
+    let mut best: Option<Found<C>> = None;
+    TABLES.with_borrow_mut(|tables| {
+        let side = grid.geometry().side();
+        let tables = match tables.iter().position(|tables| tables.is::<Vec<Table<C>>>()) {
+            Some(at) => &mut tables[at],
+            None => {
+                tables.push(Box::new(Vec::<Table<C>>::new()));
+                tables.last_mut().expect("just pushed")
+            }
+        };
+        let tables = tables.downcast_mut::<Vec<Table<C>>>().expect("found by its type");
+        tables.resize_with(side, Table::empty);
+        for (index, table) in tables.iter_mut().enumerate() {
+            let digit = index as u8 + 1;
             if table.places != Some((grid.geometry().id(), grid.cells_with(digit))) {
                 *table = Table::of(grid, digit);
             }
             search(grid, digit, table, length, &mut best);
-        });
-    }
+        }
+    });
     best.is_some_and(|best| {
         out.rating = best.rating;
         for &(link, flipped) in &best.chain {
             out.houses.push(link.house);
             let [first, second] = if flipped { [link.ends[1], link.ends[0]] } else { link.ends };
             for group in [first, second] {
-                out.add_cells(ones(group));
-                out.groups.push(group.count_ones() as usize);
+                out.add_cells(group.ones());
+                out.groups.push(group.count());
             }
         }
         out.add_digits([best.digit]);
@@ -77,15 +88,20 @@ pub(super) fn strong_links(grid: &Grid, out: &mut Deduction, length: usize) -> b
 /// One digit's links and which walked link (`2 * link + flipped`) may follow which: they depend
 /// only on where the digit can go, so they are kept per thread and digit while that stays the
 /// same (the three searches of a step, and steps that leave the digit alone, share them).
-struct Table {
+struct Table<C> {
     /// The geometry and the digit's places the table is for.
-    places: Option<(u64, Cells)>,
-    links: Vec<Link>,
+    places: Option<(u64, C)>,
+    links: Vec<Link<C>>,
     next: [u128; 128],
 }
 
-impl Table {
-    fn of(grid: &Grid, digit: u8) -> Table {
+impl<C: CellSet> Table<C> {
+    /// A table for no digit yet.
+    fn empty() -> Table<C> {
+        Table { places: None, links: Vec::new(), next: [0; 128] }
+    }
+
+    fn of(grid: &Grid<C>, digit: u8) -> Table<C> {
         let links = links(grid, digit);
         let walks = |at: usize| (links[at / 2], at % 2 == 1);
         // The walked links that may follow one: their first end shares a house with its second
@@ -97,7 +113,7 @@ impl Table {
             for to in (0..links.len() * 2).filter(|&to| to / 2 != from / 2) {
                 let (other, other_flipped) = walks(to);
                 let start = other.ends[usize::from(other_flipped)];
-                if end_houses & other.end_houses[usize::from(other_flipped)] != 0 && end & start == 0 {
+                if end_houses & other.end_houses[usize::from(other_flipped)] != 0 && (end & start).is_empty() {
                     *follows |= 1 << to;
                 }
             }
@@ -107,12 +123,12 @@ impl Table {
 }
 
 thread_local! {
-    static TABLES: std::cell::RefCell<[Table; 9]> =
-        std::cell::RefCell::new(std::array::from_fn(|_| Table { places: None, links: Vec::new(), next: [0; 128] }));
+    /// Per type of cell sets met on this thread, a `Vec<Table<C>>` of a table per digit.
+    static TABLES: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Every chain of `length` links of `digit`, offered to `best`.
-fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Option<Found>) {
+fn search<C: CellSet>(grid: &Grid<C>, digit: u8, table: &Table<C>, length: usize, best: &mut Option<Found<C>>) {
     let links = &table.links;
     let search = Search { grid, digit, links, next: &table.next, length };
     let mut chain = Vec::with_capacity(length);
@@ -121,8 +137,8 @@ fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Optio
         // Nothing outside the chain sees the first end: no chain from it eliminates anything.
         let start = link.ends[usize::from(flipped)];
         let seen =
-            ones(start).fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & grid.geometry().peers(cell));
-        if seen == 0 {
+            start.ones().fold(grid.cells_with(digit) & !link.cells(), |acc, cell| acc & grid.geometry().peers(cell));
+        if seen.is_empty() {
             continue;
         }
         chain.push(first);
@@ -132,34 +148,34 @@ fn search(grid: &Grid, digit: u8, table: &Table, length: usize, best: &mut Optio
 }
 
 /// The digit's places in a link's house: no other link of the chain may use one of them.
-fn house_places(grid: &Grid, digit: u8, link: Link) -> Cells {
+fn house_places<C: CellSet>(grid: &Grid<C>, digit: u8, link: Link<C>) -> C {
     grid.geometry().cells(link.house) & grid.cells_with(digit)
 }
 
 /// A chain found: its links (each with whether it is walked from its second end), digit, rating
 /// and eliminations.
-struct Found {
-    chain: Vec<(Link, bool)>,
+struct Found<C> {
+    chain: Vec<(Link<C>, bool)>,
     digit: u8,
     rating: f32,
-    eliminated: Cells,
+    eliminated: C,
 }
 
 /// One digit's search: its links, each walked either way (`2 * link + flipped`), and which
 /// walked link may follow which.
-struct Search<'a> {
-    grid: &'a Grid<'a>,
+struct Search<'a, C: CellSet> {
+    grid: &'a Grid<'a, C>,
     digit: u8,
-    links: &'a [Link],
+    links: &'a [Link<C>],
     next: &'a [u128; 128],
     length: usize,
 }
 
-impl Search<'_> {
+impl<C: CellSet> Search<'_, C> {
     /// Grows `chain` (walked links, `2 * link + flipped`; `used` the places of their houses) to
     /// `length` links, offering each full chain once (the last link's index above the first's,
     /// so a chain and its reverse are one).
-    fn extend(&self, chain: &mut Vec<usize>, used: Cells, best: &mut Option<Found>) {
+    fn extend(&self, chain: &mut Vec<usize>, used: C, best: &mut Option<Found<C>>) {
         if chain.len() == self.length {
             // On the stack: every full chain comes through here.
             let mut walked = [(self.links[0], false); 4];
@@ -172,7 +188,7 @@ impl Search<'_> {
         for to in ones(self.next[chain[chain.len() - 1]]) {
             let link = self.links[to / 2];
             let places = house_places(self.grid, self.digit, link);
-            if places & used != 0 || (chain.len() + 1 == self.length && to / 2 < chain[0] / 2) {
+            if !(places & used).is_empty() || (chain.len() + 1 == self.length && to / 2 < chain[0] / 2) {
                 continue;
             }
             chain.push(to);
@@ -183,28 +199,28 @@ impl Search<'_> {
 }
 
 /// Keeps the chain if it eliminates something and beats the best so far.
-fn offer(grid: &Grid, digit: u8, chain: &[(Link, bool)], best: &mut Option<Found>) {
+fn offer<C: CellSet>(grid: &Grid<C>, digit: u8, chain: &[(Link<C>, bool)], best: &mut Option<Found<C>>) {
     let (first, first_flipped) = chain[0];
     let (last, last_flipped) = chain[chain.len() - 1];
     let start = first.ends[usize::from(first_flipped)];
     let end = last.ends[usize::from(!last_flipped)];
     let geometry = grid.geometry();
-    let mut eliminated = ones(start | end).fold(grid.cells_with(digit), |acc, cell| acc & geometry.peers(cell));
+    let mut eliminated = (start | end).ones().fold(grid.cells_with(digit), |acc, cell| acc & geometry.peers(cell));
     for (i, &(link, flipped)) in chain.iter().enumerate() {
         eliminated &= !geometry.cells(link.house);
         if let Some(&(next, next_flipped)) = chain.get(i + 1) {
             let shared = link.end_houses[usize::from(!flipped)] & next.end_houses[usize::from(next_flipped)];
-            for house in ones(u128::from(shared)) {
+            for house in ones(shared) {
                 eliminated &= !geometry.cells(house);
             }
         }
     }
-    if eliminated == 0 {
+    if eliminated.is_empty() {
         return;
     }
     let rating = rating(chain.iter().map(|(link, _)| link));
     let better = best.as_ref().is_none_or(|best| {
-        rating < best.rating || (rating == best.rating && eliminated.count_ones() > best.eliminated.count_ones())
+        rating < best.rating || (rating == best.rating && eliminated.count() > best.eliminated.count())
     });
     if better {
         *best = Some(Found { chain: chain.to_vec(), digit, rating, eliminated });
@@ -212,7 +228,7 @@ fn offer(grid: &Grid, digit: u8, chain: &[(Link, bool)], best: &mut Option<Found
 }
 
 /// SE's rating of a chain of these links.
-fn rating<'a>(links: impl Iterator<Item = &'a Link> + Clone) -> f32 {
+fn rating<'a, C: CellSet>(links: impl Iterator<Item = &'a Link<C>> + Clone) -> f32 {
     let base = match links.clone().count() {
         2 => 40,
         3 => 54,
@@ -234,21 +250,22 @@ fn rating<'a>(links: impl Iterator<Item = &'a Link> + Clone) -> f32 {
 /// The strong links of `digit`: houses where it fits in two cells (a box's two only when they
 /// share no line, which the line's link covers), and grouped, lines whose places lie in two of
 /// their three box segments and boxes whose places form a cross (an empty rectangle).
-fn links(grid: &Grid, digit: u8) -> Vec<Link> {
+fn links<C: CellSet>(grid: &Grid<C>, digit: u8) -> Vec<Link<C>> {
     let geometry = grid.geometry();
     let mut links = Vec::new();
     for house in 0..geometry.house_count() {
         let kind = geometry.kind(house);
         let places = geometry.cells(house) & grid.cells_with(digit);
-        let count = places.count_ones();
+        let count = places.count();
         if count < 2 {
             continue;
         }
         if count == 2 {
-            let (a, b) = (places.trailing_zeros() as usize, 127 - places.leading_zeros() as usize);
-            let same_line = a / 9 == b / 9 || a % 9 == b % 9;
+            let (a, b) = (places.lowest(), places.without_lowest().lowest());
+            let same_line =
+                HouseKind::LINES.iter().any(|&line| geometry.house_of(a, line) == geometry.house_of(b, line));
             if kind != HouseKind::Box || !same_line {
-                links.push(Link::new(geometry, house, [1 << a, 1 << b], false));
+                links.push(Link::new(geometry, house, [C::cell(a), C::cell(b)], false));
             }
             continue;
         }
@@ -261,15 +278,18 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
                     let row = geometry.cells(geometry.house_of(usize::from(heart), HouseKind::Row));
                     let column = geometry.cells(geometry.house_of(usize::from(heart), HouseKind::Column));
                     let (across, down) = (places & row, places & column);
-                    if places & !(row | column) == 0 && across & !down != 0 && down & !across != 0 {
+                    if (places & !(row | column)).is_empty()
+                        && !(across & !down).is_empty()
+                        && !(down & !across).is_empty()
+                    {
                         links.push(Link::new(geometry, house, [across, down], true));
                     }
                 }
             }
             _ => {
-                let segments: Vec<Cells> = (geometry.regions())
+                let segments: Vec<C> = (geometry.regions())
                     .map(|index| places & geometry.cells(index))
-                    .filter(|&segment| segment != 0)
+                    .filter(|segment| !segment.is_empty())
                     .collect();
                 if let [a, b] = segments[..] {
                     links.push(Link::new(geometry, house, [a, b], true));
@@ -286,15 +306,15 @@ fn links(grid: &Grid, digit: u8) -> Vec<Link> {
 
 /// "In row 1, 5 fits only in r1c7 and r1c2; in row 4, only in r4c2 and r4c8; r1c2 and r4c2
 /// share a house, so one of r1c7 and r4c8 is 5, and r2c8, seeing both, can't be 5."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let digit = symbol(deduction.digits[0]);
     let mut groups = Vec::new();
     let mut rest = &deduction.cells[..];
     for &size in &deduction.groups {
         let (group, after) = rest.split_at(size);
         groups.push(match group {
-            [cell] => cell.to_string(),
-            _ => format!("{{{}}}", cell_list(group.iter().copied())),
+            [cell] => geometry.cell_name(*cell),
+            _ => format!("{{{}}}", cell_list(geometry, group.iter().copied())),
         });
         rest = after;
     }
@@ -315,7 +335,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
         joints.join(", "),
         groups[0],
         groups[groups.len() - 1],
-        eliminated_cells(deduction)
+        eliminated_cells(geometry, deduction)
     )
 }
 

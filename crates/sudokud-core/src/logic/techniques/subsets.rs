@@ -2,20 +2,21 @@
 //! them, so those digits leave the house's other cells. Hidden: n digits of a house fit only in
 //! n cells, so those cells lose their other candidates.
 
+use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Grid, bit, digits, more_than, ones};
+use crate::logic::grid::{Grid, bit, digits, ones};
 use crate::logic::step::{Deduction, Technique, cell_list, digit_list};
 
 use super::{Changed, Items, find_set};
 
 /// The first naked subset of `size` cells, rows then columns then boxes, among the houses whose
 /// candidates `changed`.
-pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+pub(super) fn naked<C: CellSet>(grid: &Grid<C>, changed: &Changed<C>, out: &mut Deduction, size: usize) -> bool {
     let geometry = grid.geometry();
     let houses = 0..geometry.house_count();
     houses.filter(|&house| room_for(grid, house, size) && changed.any_in(geometry.cells(house))).any(|house| {
         let cells = geometry.members(house);
-        let items = Items::new(size, 0..9, |i| grid.candidates(usize::from(cells[i])));
+        let items = Items::<C>::new(size, 0..cells.len(), |i| grid.candidates(usize::from(cells[i])));
         find_set(&items, size, &mut |chosen, union| {
             out.reset();
             for (i, &cell) in cells.iter().enumerate() {
@@ -30,11 +31,11 @@ pub(super) fn naked(grid: &Grid, changed: &Changed, out: &mut Deduction, size: u
 
 /// The first hidden subset of `size` digits, rows then columns then boxes, among the houses
 /// whose candidates `changed`.
-pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: usize) -> bool {
+pub(super) fn hidden<C: CellSet>(grid: &Grid<C>, changed: &Changed<C>, out: &mut Deduction, size: usize) -> bool {
     let geometry = grid.geometry();
     let houses = 0..geometry.house_count();
     houses.filter(|&house| room_for(grid, house, size) && changed.any_in(geometry.cells(house))).any(|house| {
-        let items = Items::new(size, 0..9, |i| grid.positions(house, i as u8 + 1));
+        let items = Items::<C>::new(size, 0..geometry.side(), |i| grid.positions(house, i as u8 + 1));
         find_set(&items, size, &mut |chosen, positions| {
             out.reset();
             let kept = chosen.iter().fold(0, |acc, &i| acc | bit(i as u8 + 1));
@@ -48,17 +49,17 @@ pub(super) fn hidden(grid: &Grid, changed: &Changed, out: &mut Deduction, size: 
 
 /// Whether `house` has more blank cells than the subset: with no more, a naked subset has no
 /// other cells to clear and a hidden one holds every digit left, so no other candidates.
-fn room_for(grid: &Grid, house: usize, size: usize) -> bool {
-    more_than(grid.blanks() & grid.geometry().cells(house), size)
+fn room_for<C: CellSet>(grid: &Grid<C>, house: usize, size: usize) -> bool {
+    (grid.blanks() & grid.geometry().cells(house)).more_than(size)
 }
 
 /// Records the subset's house, cells (by position in the house) and digits, and ends the
 /// pattern.
-fn record(
-    grid: &Grid,
+fn record<C: CellSet>(
+    grid: &Grid<C>,
     out: &mut Deduction,
     house: usize,
-    positions: u16,
+    positions: u32,
     subset_digits: impl Iterator<Item = u8>,
 ) -> bool {
     out.houses.push(house);
@@ -70,9 +71,9 @@ fn record(
 /// "In row 3, r3c2 and r3c7 can only hold 4 and 8 (naked pair), so 4 and 8 go from the other
 /// cells of row 3." / "In row 3, 4 and 8 fit only in r3c2 and r3c7 (hidden pair), so the other
 /// candidates there go."
-pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let house = geometry.name(deduction.houses[0]);
-    let cells = cell_list(deduction.cells.iter().copied());
+    let cells = cell_list(geometry, deduction.cells.iter().copied());
     let digits = digit_list(deduction.digits.iter().copied(), "and");
     let name = deduction.technique.name().to_lowercase();
     match deduction.technique {
@@ -88,7 +89,7 @@ pub(super) fn describe(geometry: &Geometry, deduction: &Deduction) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::techniques::testing::{cand, digits, run, sparse};
+    use crate::logic::techniques::testing::{cand, run, sparse};
 
     #[test]
     fn naked_pair_and_triple() {
@@ -104,7 +105,7 @@ mod tests {
         assert!(run(Technique::NakedPair, &grid).is_none());
         let step = run(Technique::NakedTriple, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(6, 5, 1)]);
-        assert_eq!(step.digits, digits([1, 2, 3]));
+        assert_eq!(step.digits, [1, 2, 3]);
     }
 
     #[test]

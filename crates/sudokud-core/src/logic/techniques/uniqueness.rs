@@ -13,8 +13,10 @@
 //!
 //! Both are valid only because the callers guarantee a unique puzzle.
 
+use crate::logic::cells::CellSet;
+use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Cells, Grid, digits, ones, seeing_all};
-use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
 use crate::position::HouseKind;
 
 /// The first rectangle with three corners equal to one pair. Of those three, two share the row
@@ -124,9 +126,10 @@ fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool
 
 /// "r1c1, r1c4 and r2c1 can only be 3 or 8; if r2c4 were too, 3 and 8 could swap around the
 /// rectangle and the puzzle would not be unique, so r2c4 can't be 3 or 8."
-pub(super) fn describe(deduction: &Deduction) -> String {
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let extra = deduction.eliminations[0].cell;
-    let others = cell_list(deduction.cells.iter().copied().filter(|&cell| cell != extra));
+    let others = cell_list(geometry, deduction.cells.iter().copied().filter(|&cell| cell != extra));
+    let extra = geometry.cell_name(extra);
     let pair = digit_list(deduction.digits.iter().copied(), "or");
     let swap = digit_list(deduction.digits.iter().copied(), "and");
     format!(
@@ -139,13 +142,13 @@ pub(super) fn describe(deduction: &Deduction) -> String {
 /// and box; r5c5 adds 7, in three cells of its row, column and box, so if r5c5 weren't 7 the
 /// puzzle would not have one solution: r5c5 = 7." Type 2 says the same of several cells and
 /// removes the digit from the cells that see them all.
-pub(super) fn describe_bug(deduction: &Deduction) -> String {
-    let digit = deduction.digits[0];
-    let cells = cell_list(deduction.cells.iter().copied());
+pub(super) fn describe_bug<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let digit = symbol(deduction.digits[0]);
+    let cells = cell_list(geometry, deduction.cells.iter().copied());
     let grave = "two candidates, each in two cells of every row, column and box";
     match &deduction.placements[..] {
         [placed] => {
-            let cell = placed.cell;
+            let cell = geometry.cell_name(placed.cell);
             format!(
                 "Every open cell but {cell} has {grave}; {cell} adds {digit}, in three cells of its row, column and \
                  box, so if {cell} weren't {digit} the puzzle would not have one solution: {cell} = {digit}."
@@ -154,7 +157,7 @@ pub(super) fn describe_bug(deduction: &Deduction) -> String {
         _ => format!(
             "Every open cell but {cells} has {grave}; those each add {digit}, so one of them is {digit} or the \
              puzzle would not have one solution, and {} can't be {digit}.",
-            eliminated_cells(deduction)
+            eliminated_cells(geometry, deduction)
         ),
     }
 }
@@ -222,7 +225,7 @@ mod tests {
         let step = run(Technique::UniqueRectangle1, &grid).unwrap();
         assert_eq!(step.eliminations, [cand(2, 4, 3), cand(2, 4, 8)]);
         assert_eq!(
-            describe(&step),
+            describe(Geometry::classic(), &step),
             "r1c1, r1c4 and r2c1 can only be 3 or 8; if r2c4 were too, 3 and 8 could swap around the rectangle and \
              the puzzle would not be unique, so r2c4 can't be 3 or 8."
         );
