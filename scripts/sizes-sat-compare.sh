@@ -41,8 +41,9 @@ cat >"$work/src/main.rs" <<'RUST'
 //! for a puzzle solved within 50 ms.
 use std::time::{Duration, Instant};
 
-use sudokud_core::sizes::{Grid, solver};
-use sudokud_core::solver::Deadline;
+use sudokud_core::interrupt::Deadline;
+use sudokud_core::search::count_grid;
+use sudokud_core::sizes::Grid;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -55,7 +56,7 @@ fn main() {
             let mut times = Vec::new();
             while times.len() < 3 {
                 let start = Instant::now();
-                let count = solver::count_solutions(&puzzle, 2, &mut Deadline(start + budget));
+                let count = count_grid(&puzzle, 2, &mut Deadline(start + budget));
                 let elapsed = start.elapsed().as_secs_f64() * 1e3;
                 let Ok(count) = count else {
                     times = vec![f64::INFINITY];
