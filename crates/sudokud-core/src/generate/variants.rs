@@ -18,6 +18,7 @@ use crate::random::SplitMix64;
 use crate::sizes::{Grid, Shape};
 use crate::variants::solver::{count_solutions, random_solution};
 use sudokud_model::constraints::{Cage, Constraints, Preset, Regions};
+use sudokud_model::unit::Unit;
 use sudokud_model::variant::{ConstraintError, Variant};
 
 /// A generated variant puzzle.
@@ -58,7 +59,7 @@ pub(crate) fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constra
             9 => &[Level::Easy],
             _ => &[],
         }
-    } else if has_cages(preset, constraints) || has_unmeasured(constraints) {
+    } else if has_cages(preset, constraints) || has_unmeasured(shape, preset, constraints) {
         &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
     } else {
         &Level::ALL
@@ -72,12 +73,15 @@ fn has_cages(preset: Option<Preset>, constraints: &Constraints) -> bool {
 }
 
 /// Whether the variant has rules whose puzzles were measured only at some levels and sizes:
-/// thermometers, Kropki dots, even or odd cells (given ones are kept, never made).
-fn has_unmeasured(constraints: &Constraints) -> bool {
-    !constraints.thermometers.is_empty()
-        || !constraints.kropki.is_empty()
-        || !constraints.even.is_empty()
-        || !constraints.odd.is_empty()
+/// related pairs other than non-consecutive neighbours (thermometers, Kropki dots, X and V marks)
+/// or cells kept to some digits (even or odd cells); given ones are kept, never made. Asked of
+/// the rule set's pairs and digits, so that a new rule of the kind is unmeasured until measured.
+/// Rules that do not fit the shape are refused before any level is offered.
+fn has_unmeasured(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> bool {
+    let Ok(variant) = base_variant(shape, preset, constraints) else { return true };
+    let every_digit = (1u32 << shape.size()) - 1;
+    variant.pairs.iter().any(|pair| variant.relation(pair).unit() != Unit::NonConsecutive)
+        || variant.allowed.iter().any(|&digits| digits != every_digit)
 }
 
 /// [`levels`] above 9x9: the levels every kind of rule present allows, each measured alone (seeds
@@ -117,7 +121,7 @@ fn levels_above_9x9(
     if non_consecutive {
         kinds.push(EASY);
     }
-    if has_unmeasured(constraints) {
+    if has_unmeasured(shape, preset, constraints) {
         kinds.push(&[]);
     }
     levels_of(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
@@ -133,7 +137,7 @@ pub enum Refused {
     /// The variant is not generated at the size (see
     /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error(
-        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
     Size {
         /// The variant's name, or `these constraints`.
@@ -311,7 +315,11 @@ pub(crate) fn check(shape: Shape, preset: Option<Preset>, constraints: &Constrai
 }
 
 /// The variant a solved grid is drawn under: the preset's rules, except the parts made here.
-fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<Variant, ConstraintError> {
+pub(crate) fn base_variant(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+) -> Result<Variant, ConstraintError> {
     let (make_regions, make_cages) = made_here(preset, constraints);
     let base_preset = if make_regions || make_cages { None } else { preset };
     Variant::new(shape, base_preset, constraints)
@@ -473,7 +481,7 @@ mod tests {
         let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::Windoku), &Constraints::default(), Level::Easy);
         assert_eq!(
             refused.unwrap_err().to_string(),
-            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
         );
     }
 
