@@ -571,6 +571,13 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.notDeepEqual(borders, boxBorders, 'the regions are not the boxes');
   assert.match(await act('Solve'), /The solution is unique\.$/);
 
+  // XV: Generate brings every X and V of the solution, drawn, and the puzzle solves with them.
+  await page.getByLabel('Variant').selectOption('xv');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  const letters = await page.locator('#board .overlay text.xv').allTextContents();
+  assert.ok(letters.length > 0 && letters.every((letter) => letter === 'X' || letter === 'V'), `marks: ${letters}`);
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+
   // Even and odd cells from a link: drawn, and sent with every request.
   const parity = encodeURIComponent(JSON.stringify({ even: [[0, 0], [4, 4]], odd: [[0, 1]] }));
   await page.goto(`${BASE}/#${PUZZLE};constraints=${parity}`);

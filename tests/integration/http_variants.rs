@@ -124,7 +124,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         ),
         (
             json!({ "variant": "samurai" }),
-            r#"`variant`: found "samurai"; expected one of "x", "windoku", "jigsaw", "killer", "anti-knight", "anti-king", "non-consecutive""#,
+            r#"`variant`: found "samurai"; expected one of "x", "windoku", "jigsaw", "killer", "anti-knight", "anti-king", "non-consecutive", "xv""#,
         ),
         (
             json!({ "constraints": { "thermometers": [[[0, 0], [0, 1.5]]] } }),

@@ -299,7 +299,7 @@ impl Order {
         // Asked of the rule set's related pairs, whichever rule makes them.
         let neighbours = || {
             self.variant.as_ref().is_some_and(|(preset, constraints)| {
-                variant_generate::base_variant(self.shape, *preset, constraints)
+                variant_generate::played_variant(self.shape, *preset, constraints)
                     .is_ok_and(|variant| !variant.pairs.is_empty())
             })
         };

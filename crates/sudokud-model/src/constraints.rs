@@ -143,6 +143,9 @@ pub enum Preset {
     AntiKing,
     /// No consecutive digits side by side.
     NonConsecutive,
+    /// XV with every mark given (`xv.all_given`); a generated puzzle without marks gets every X
+    /// and V of its solution.
+    Xv,
 }
 
 impl Choice for Preset {
@@ -155,6 +158,7 @@ impl Choice for Preset {
         Preset::AntiKnight,
         Preset::AntiKing,
         Preset::NonConsecutive,
+        Preset::Xv,
     ];
 
     fn name(self) -> &'static str {
@@ -166,6 +170,7 @@ impl Choice for Preset {
             Preset::AntiKnight => "anti-knight",
             Preset::AntiKing => "anti-king",
             Preset::NonConsecutive => "non-consecutive",
+            Preset::Xv => "xv",
         }
     }
 }

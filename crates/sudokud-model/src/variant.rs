@@ -301,6 +301,7 @@ fn with_preset(
         Some(Preset::AntiKnight) => constraints.anti_knight = true,
         Some(Preset::AntiKing) => constraints.anti_king = true,
         Some(Preset::NonConsecutive) => constraints.non_consecutive = true,
+        Some(Preset::Xv) => constraints.xv.all_given = true,
     }
     Ok(constraints)
 }

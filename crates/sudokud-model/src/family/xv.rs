@@ -31,6 +31,27 @@ impl Xv {
     pub fn is_empty(&self) -> bool {
         *self == Xv::default()
     }
+
+    /// Whether no X or V is given (`all_given` may be on).
+    pub fn has_no_marks(&self) -> bool {
+        self.x.is_empty() && self.v.is_empty()
+    }
+
+    /// Every X and V of a solved grid of `size` (`cells` row-major), every mark given: the marks
+    /// a generated XV puzzle is played by, taken from its solution.
+    pub fn of_solution(size: usize, cells: &[u8]) -> Xv {
+        let mut xv = Xv { all_given: true, ..Xv::default() };
+        let place = |cell: u16| Place((usize::from(cell) / size) as u64, (usize::from(cell) % size) as u64);
+        for (first, second) in super::neighbours(size) {
+            let pair = [place(first), place(second)];
+            match u32::from(cells[usize::from(first)]) + u32::from(cells[usize::from(second)]) {
+                X_SUM => xv.x.push(pair),
+                V_SUM => xv.v.push(pair),
+                _ => {}
+            }
+        }
+        xv
+    }
 }
 
 impl Object for Xv {
