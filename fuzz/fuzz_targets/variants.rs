@@ -1,10 +1,10 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
-//! thermometers, dots, parity cells and givens anywhere, in or out of the grid), checked, then
-//! counted under a poll budget. A misfit must be refused, never panic; every solution found must
-//! keep the givens and break no rule; a puzzle without solutions is unsolvable or names the
-//! conflicts the rules find. Every accepted puzzle is also drawn, with its pencil marks, in each
-//! format (a 100-pixel PNG): the drawing must never panic, whatever the cages, thermometers and
-//! dots.
+//! thermometers, dots, X and V marks, parity cells and givens anywhere, in or out of the grid),
+//! checked, then counted under a poll budget. A misfit must be refused, never panic; every
+//! solution found must keep the givens and break no rule; a puzzle without solutions is
+//! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
+//! pencil marks, in each format (a 100-pixel PNG): the drawing must never panic, whatever the
+//! cages, thermometers, dots and marks.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -28,12 +28,15 @@ fuzz_target!(|data: &[u8]| {
         ..Constraints::default()
     };
     constraints.kropki.all_given = flags & 32 != 0;
+    constraints.xv.all_given = flags & 128 != 0;
     let preset = (flags & 64 != 0).then_some(Preset::Windoku);
     let mut cells = vec![0u8; shape.cells()];
     while let Some((&[op, a, b, c], rest)) = ops.split_first_chunk::<4>() {
         ops = rest;
         let at = place(a, b);
-        match op % 7 {
+        // The cell beside `at`: below or to the right.
+        let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
+        match op % 9 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -44,10 +47,12 @@ fuzz_target!(|data: &[u8]| {
             1 => {
                 constraints.thermometers.push((0..u64::from(c % 5) + 1).map(|step| Place(at.0, at.1 + step)).collect())
             }
-            2 => constraints.kropki.white.push([at, Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2))]),
-            3 => constraints.kropki.black.push([at, Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2))]),
+            2 => constraints.kropki.white.push([at, beside]),
+            3 => constraints.kropki.black.push([at, beside]),
             4 => constraints.even.push(at),
             5 => constraints.odd.push(at),
+            6 => constraints.xv.x.push([at, beside]),
+            7 => constraints.xv.v.push([at, beside]),
             _ => {
                 if at.0 < size && at.1 < size {
                     cells[(at.0 * size + at.1) as usize] = c % (size as u8 + 1);

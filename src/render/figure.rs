@@ -1,5 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
-//! variant (windows, diagonals, cages, thermometers, Kropki dots, even and odd cells), its
+//! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, even and odd
+//! cells), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -117,6 +118,7 @@ fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
         (constraints.anti_king, "anti-king"),
         (constraints.non_consecutive, "non-consecutive"),
         (constraints.kropki.all_given, "every Kropki dot shown"),
+        (constraints.xv.all_given, "every X and V shown"),
         (!constraints.even.is_empty(), "squares even"),
         (!constraints.odd.is_empty(), "circles odd"),
     ];
@@ -240,7 +242,8 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
 }
 
-/// What lies over the grid's lines: killer cages with their sums, and Kropki dots.
+/// What lies over the grid's lines: killer cages with their sums, Kropki dots, and X and V
+/// letters on a white square where the two cells meet, as printed puzzles show them.
 fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for cage in &constraints.cages {
@@ -264,6 +267,13 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
         let dot = Path::circle(centre, 0.11 * cell);
         scene.fill(dot.clone(), if black { Color::BLACK } else { Color::WHITE });
         scene.stroke(dot, Stroke { color: Color::BLACK, width: 0.025 * cell, dash: None, round: false });
+    }
+    let marks = constraints.xv.x.iter().map(|pair| (pair, 'X'));
+    for (&[first, second], letter) in marks.chain(constraints.xv.v.iter().map(|pair| (pair, 'V'))) {
+        let Point(x, y) = grid.centre(first).lerp(grid.centre(second), 0.5);
+        let half = 0.15 * cell;
+        scene.fill(Path::rect(x - half, y - half, 2.0 * half, 2.0 * half), Color::WHITE);
+        centred_glyph(scene, letter, Point(x, y), 0.24 * cell, Color::BLACK);
     }
 }
 

@@ -571,6 +571,13 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.notDeepEqual(borders, boxBorders, 'the regions are not the boxes');
   assert.match(await act('Solve'), /The solution is unique\.$/);
 
+  // XV: Generate brings every X and V of the solution, drawn, and the puzzle solves with them.
+  await page.getByLabel('Variant').selectOption('xv');
+  assert.match(await act('Generate'), /^A new easy puzzle /);
+  const letters = await page.locator('#board .overlay text.xv').allTextContents();
+  assert.ok(letters.length > 0 && letters.every((letter) => letter === 'X' || letter === 'V'), `marks: ${letters}`);
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+
   // Even and odd cells from a link: drawn, and sent with every request.
   const parity = encodeURIComponent(JSON.stringify({ even: [[0, 0], [4, 4]], odd: [[0, 1]] }));
   await page.goto(`${BASE}/#${PUZZLE};constraints=${parity}`);
@@ -579,6 +586,15 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   sent = nextBody('/v1/validate');
   await act('Validate');
   assert.deepEqual((await sent).constraints, { even: [[0, 0], [4, 4]], odd: [[0, 1]] });
+  // X and V marks from a link: drawn as letters where their cells meet, and sent with every
+  // request; a V whose cells break it is a conflict of both. PUZZLE's r1c1 and r1c2 hold 5 and 3.
+  const xv = { x: [[[0, 2], [0, 3]]], v: [[[0, 0], [0, 1]]] };
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ xv }))}`);
+  assert.deepEqual(await page.locator('#board .overlay text.xv').allTextContents(), ['X', 'V'], 'the marks drawn');
+  assert.equal(await page.locator('#board .overlay rect.xv-square').count(), 2, 'each on its square');
+  sent = nextBody('/v1/validate');
+  assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (5), r1c2 (3).');
+  assert.deepEqual((await sent).constraints, { xv });
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

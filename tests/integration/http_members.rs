@@ -35,7 +35,10 @@ async fn a_constraint_at_the_top_level_is_refused_saying_it_belongs_inside_const
     let body = json!({ "board": "1234............", "thermometers": [[[0, 0], [0, 1]]] });
     assert_eq!(refused("/v1/validate", body).await, "`thermometers` belongs inside `constraints`, not here");
     let body = json!({ "board": "1234............", "constraints": {}, "all_given": true });
-    assert_eq!(refused("/v1/candidates", body).await, "`all_given` belongs inside `constraints.kropki`, not here");
+    let home = "`all_given` belongs inside `constraints.kropki` or `constraints.xv`, not here";
+    assert_eq!(refused("/v1/candidates", body).await, home);
+    let body = json!({ "board": "1234............", "v": [[[0, 0], [0, 1]]] });
+    assert_eq!(refused("/v1/validate", body).await, "`v` belongs inside `constraints.xv`, not here");
     let body = json!({ "board": "1234............", "sum": 3 });
     assert_eq!(refused("/v1/solve", body).await, "`sum` belongs inside each cage of `constraints.cages`, not here");
     // Inside `constraints`, a member of the request's top level.

@@ -102,6 +102,45 @@ fn cell_middles(image: &Pixmap, size: u32) -> Vec<Vec<(u8, u8, u8)>> {
         .collect()
 }
 
+/// X and V marks: a letter on a white square where the two cells meet, hiding the grid line
+/// there, where an edge without a mark shows the line; an X has ink in its lower corners, a V
+/// only in its middle.
+#[tokio::test]
+async fn x_and_v_letters_sit_on_their_edges() {
+    let body = json!({
+        "board": ".".repeat(36),
+        "constraints": { "xv": { "x": [[[0, 0], [0, 1]]], "v": [[[2, 2], [3, 2]]] } },
+        "format": "png",
+        "width": 600
+    });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    // The grid sits within a margin of 4 % of the width; 6 cells of 92 pixels.
+    let (margin, cell) = (24.0, 92.0);
+    let at = |row: f32, col: f32, dx: f32, dy: f32| {
+        let (x, y) = (margin + col * cell + dx * cell, margin + row * cell + dy * cell);
+        is_dark(rgb(&image, x.round() as u32, y.round() as u32))
+    };
+    // The ink in the square from (dx0, dy0) to (dx1, dy1) around an edge's middle, in cells.
+    let ink = |row: f32, col: f32, (dx0, dy0): (f32, f32), (dx1, dy1): (f32, f32)| {
+        let steps = |from: f32, to: f32| (0..=10).map(move |step| from + (to - from) * step as f32 / 10.0);
+        steps(dy0, dy1)
+            .flat_map(|dy| steps(dx0, dx1).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| at(row, col, dx, dy))
+            .count()
+    };
+    // The X between r1c1 and r1c2 (its middle at row 0.5, col 1), the V between r3c3 and r4c3.
+    let (x, v) = ((0.5, 1.0), (3.0, 2.5));
+    // The vertical line between r2c1 and r2c2 shows above and below the middle; the X's hides it.
+    assert!(at(1.5, 1.0, 0.0, -0.135) && at(1.5, 1.0, 0.0, 0.135), "an edge without a mark shows its line");
+    assert!(!at(x.0, x.1, 0.0, -0.135) && !at(x.0, x.1, 0.0, 0.135), "the X's square hides the line");
+    assert!(!at(v.0, v.1, -0.135, 0.0) && !at(v.0, v.1, 0.135, 0.0), "the V's square hides the line");
+    let lower_left = ((-0.11, 0.06), (-0.05, 0.11));
+    let upper_left = ((-0.11, -0.11), (-0.05, -0.06));
+    assert!(ink(x.0, x.1, lower_left.0, lower_left.1) > 0, "an X reaches its lower left corner");
+    assert_eq!(ink(v.0, v.1, lower_left.0, lower_left.1), 0, "a V does not");
+    assert!(ink(x.0, x.1, upper_left.0, upper_left.1) > 0 && ink(v.0, v.1, upper_left.0, upper_left.1) > 0);
+}
+
 #[tokio::test]
 async fn a_png_has_the_width_asked_and_dark_givens_where_the_board_has_them() {
     let png = drawn("/v1/render", json!({ "board": PUZZLE, "format": "png", "width": 450 }), "image/png").await;

@@ -63,6 +63,18 @@ async fn validate_names_the_rule_each_cell_breaks_and_count_counts_by_the_varian
     assert_eq!(reply.body["solutions"], 2, "{}", reply.body);
     let reply = post("/v1/count", json!({ "board": four })).await;
     assert_eq!(reply.body["solutions"], 12, "{}", reply.body);
+    // An X whose cells do not sum to 10, and with every mark given, a pair without one that sums
+    // to 5: `xv` names the rule.
+    let board = format!("36.{}1{}4{}", ".".repeat(7), ".".repeat(8), ".".repeat(61));
+    let xv = json!({ "x": [[[0, 0], [0, 1]]], "all_given": true });
+    let reply = post("/v1/validate", json!({ "board": board, "constraints": { "xv": xv } })).await;
+    let expected = json!([
+        { "row": 0, "col": 0, "digit": 3, "units": ["xv"] },
+        { "row": 0, "col": 1, "digit": 6, "units": ["xv"] },
+        { "row": 1, "col": 1, "digit": 1, "units": ["xv"] },
+        { "row": 2, "col": 1, "digit": 4, "units": ["xv"] },
+    ]);
+    assert_eq!(reply.body["conflicts"], expected, "{}", reply.body);
 }
 
 #[tokio::test]
@@ -96,7 +108,15 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `even`, `odd`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `even`, `odd`",
+        ),
+        (
+            json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
+            "`constraints.xv.v[0]`: r5c5 and r5c7 are not side by side",
+        ),
+        (
+            json!({ "constraints": { "kropki": { "black": [[[0, 0], [1, 0]]] }, "xv": { "x": [[[1, 0], [0, 0]]] } } }),
+            "`constraints.xv.x[0]`: no two digits of r2c1 and r1c1 sum to 10 and keep the kropki rule between them too",
         ),
         (
             json!({ "constraints": { "diagonals": "left" } }),
@@ -104,7 +124,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         ),
         (
             json!({ "variant": "samurai" }),
-            r#"`variant`: found "samurai"; expected one of "x", "windoku", "jigsaw", "killer", "anti-knight", "anti-king", "non-consecutive""#,
+            r#"`variant`: found "samurai"; expected one of "x", "windoku", "jigsaw", "killer", "anti-knight", "anti-king", "non-consecutive", "xv""#,
         ),
         (
             json!({ "constraints": { "thermometers": [[[0, 0], [0, 1.5]]] } }),

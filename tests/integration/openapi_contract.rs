@@ -33,7 +33,7 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions};
+use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Xv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1319,6 +1319,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints", &schemas["Constraints"], members::<Constraints>()),
         ("Constraints.cages[]", &constraints["cages"]["items"], members::<Cage>()),
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
+        ("Constraints.xv", &constraints["xv"], members::<Xv>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1342,6 +1343,7 @@ fn every_constraint() -> Constraints {
         non_consecutive: true,
         thermometers: vec![vec![place]],
         kropki: Kropki { white: vec![[place, place]], black: Vec::new(), all_given: false },
+        xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
         even: vec![place],
         odd: vec![place],
     }

@@ -1,6 +1,6 @@
-//! Variant puzzles: the public CC BY set (`tests/data/variants`), each solved to its published
-//! solution and found unique, its solution valid under its constraints and a wrong digit named
-//! by the rule it breaks.
+//! Variant puzzles: the public CC BY set and the Interactive Sudoku Solver's examples of the
+//! rules sudokud has (`tests/data/variants`), each solved to its published solution and found
+//! unique, its solution valid under its constraints and a wrong digit named by the rule it breaks.
 
 use serde::Deserialize;
 use sudokud::puzzle::Puzzle;
@@ -18,8 +18,22 @@ struct Line {
     solution: String,
 }
 
+/// The public sets: the CC BY one, then ISS's (MIT).
+const SETS: [(&str, usize); 2] = [("mixed_ccby.jsonl", 19), ("iss_mit.jsonl", 1)];
+
+/// Every puzzle of every set, each set checked for its count.
 fn load() -> Vec<Line> {
-    let path = data_dir().join("variants").join("mixed_ccby.jsonl");
+    SETS.into_iter()
+        .flat_map(|(file, count)| {
+            let lines = load_set(file);
+            assert_eq!(lines.len(), count, "{file}");
+            lines
+        })
+        .collect()
+}
+
+fn load_set(file: &str) -> Vec<Line> {
+    let path = data_dir().join("variants").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
     let lines = text.lines().enumerate().map(|(index, line)| {
         serde_json::from_str(line).unwrap_or_else(|error| panic!("{}:{}: {error}", path.display(), index + 1))
@@ -33,9 +47,7 @@ fn puzzle(board: &str, constraints: &Constraints) -> Puzzle {
 
 #[test]
 fn every_public_variant_puzzle_has_its_published_solution_and_no_other() {
-    let lines = load();
-    assert_eq!(lines.len(), 19);
-    for line in lines {
+    for line in load() {
         let Ok(Verdict::Unique(solution)) = puzzle(&line.board, &line.constraints).classify(&mut Never) else {
             panic!("{}: not unique", line.id)
         };

@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::generate::Symmetry;
+use crate::generate::variants as variant_generate;
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::sized as sized_logic;
 use crate::logic::sized::{Book, rate_in};
@@ -295,11 +296,12 @@ impl Order {
             // A killer's cages are made with their sums.
             _ => preset == Some(Preset::Killer),
         };
+        // Asked of the rule set's related pairs, whichever rule makes them.
         let neighbours = || {
-            preset == Some(Preset::NonConsecutive)
-                || constraints.is_some_and(|rules| {
-                    rules.non_consecutive || !rules.thermometers.is_empty() || !rules.kropki.is_empty()
-                })
+            self.variant.as_ref().is_some_and(|(preset, constraints)| {
+                variant_generate::played_variant(self.shape, *preset, constraints)
+                    .is_ok_and(|variant| !variant.pairs.is_empty())
+            })
         };
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
@@ -308,7 +310,9 @@ impl Order {
                 return Err(missing("killer cages with sums"));
             }
             Technique::NeighbourRule if !neighbours() => {
-                return Err(missing("thermometers, Kropki dots or the non-consecutive rule"));
+                return Err(missing(
+                    "a rule between two cells, such as a thermometer, a Kropki dot or non-consecutive",
+                ));
             }
             _ => {}
         }
@@ -597,7 +601,10 @@ mod tests {
         for (technique, rule) in [
             (Technique::CageSum, "killer cages with sums"),
             (Technique::InniesOuties, "killer cages with sums"),
-            (Technique::NeighbourRule, "thermometers, Kropki dots or the non-consecutive rule"),
+            (
+                Technique::NeighbourRule,
+                "a rule between two cells, such as a thermometer, a Kropki dot or non-consecutive",
+            ),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();
@@ -613,12 +620,21 @@ mod tests {
         };
         let unsummed = Order { require: vec![Technique::CageSum], variant: Some((None, cages)), ..easy.clone() };
         assert!(refused(unsummed).starts_with("cage-sum needs killer cages with sums"));
-        let thermo = Constraints { thermometers: vec![vec![crate::variants::Place(0, 0)]], ..Constraints::default() };
-        assert!(
-            Order { require: vec![Technique::NeighbourRule], variant: Some((None, thermo)), ..easy.clone() }
-                .check()
-                .is_ok()
-        );
+        // The neighbour rule needs related pairs, whichever rule makes them: a thermometer of
+        // one cell makes none.
+        let place = crate::variants::Place;
+        let thermo = Constraints { thermometers: vec![vec![place(0, 0), place(0, 1)]], ..Constraints::default() };
+        let bulb = Constraints { thermometers: vec![vec![place(0, 0)]], ..Constraints::default() };
+        let xv = Constraints {
+            xv: crate::variants::Xv { v: vec![[place(0, 0), place(1, 0)]], ..Default::default() },
+            ..Constraints::default()
+        };
+        let neighbours =
+            |rules| Order { require: vec![Technique::NeighbourRule], variant: Some(rules), ..easy.clone() };
+        assert!(neighbours((None, thermo)).check().is_ok());
+        assert!(neighbours((None, xv)).check().is_ok());
+        assert!(neighbours((Some(Preset::NonConsecutive), Constraints::default())).check().is_ok());
+        assert!(refused(neighbours((None, bulb))).starts_with("neighbour-rule needs a rule between two cells"));
         // Every path ends with a full house.
         for level in [Level::Easy, Level::Medium, Level::Extreme] {
             let without = Order { level, rating: level.range(), exclude: vec![Technique::FullHouse], ..order() };

@@ -14,6 +14,7 @@ pub use crate::family::cages::Cage;
 pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::regions::{RegionId, Regions};
+pub use crate::family::xv::Xv;
 
 /// A cell as `[row, col]`, both 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -54,6 +55,9 @@ pub struct Constraints {
     /// Kropki dots between orthogonal neighbours.
     #[serde(default, skip_serializing_if = "Kropki::is_empty")]
     pub kropki: Kropki,
+    /// X and V marks between orthogonal neighbours.
+    #[serde(default, skip_serializing_if = "Xv::is_empty")]
+    pub xv: Xv,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -73,19 +77,29 @@ impl Constraints {
     }
 
     /// Where `member` goes in a request whose `constraints` hold the rules, when it is a member
-    /// of the constraints, of a cage or of the Kropki dots: "inside `constraints`".
+    /// of the constraints, of a cage or of the marks between cells: "inside `constraints`".
     pub fn home_of(member: &str) -> Option<String> {
-        let place = if member::members::<Constraints>().contains(&member) {
-            "`constraints`"
-        } else if member::members::<Kropki>().contains(&member) {
-            "`constraints.kropki`"
-        } else if member::members::<Cage>().contains(&member) {
-            "each cage of `constraints.cages`"
-        } else {
-            return None;
-        };
-        Some(format!("inside {place}"))
+        if member::members::<Constraints>().contains(&member) {
+            return Some("inside `constraints`".to_owned());
+        }
+        nested_home(member, "constraints.")
     }
+}
+
+/// Where `member` goes when it is a member of an object inside the constraints (a cage, the
+/// Kropki dots, the X and V marks), its path starting with `prefix`: "inside `kropki`", or each
+/// place that has a member of the name.
+fn nested_home(member: &str, prefix: &str) -> Option<String> {
+    let mut places = Vec::new();
+    for (members, place) in [(member::members::<Kropki>(), "kropki"), (member::members::<Xv>(), "xv")] {
+        if members.contains(&member) {
+            places.push(format!("`{prefix}{place}`"));
+        }
+    }
+    if member::members::<Cage>().contains(&member) {
+        places.push(format!("each cage of `{prefix}cages`"));
+    }
+    (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
 
 /// The members of a request beside `constraints` that a request may put inside them by mistake.
@@ -100,14 +114,7 @@ impl Object for Constraints {
         if REQUEST_MEMBERS.contains(&member) {
             return Some("beside `constraints`, at the top level of the request".to_owned());
         }
-        let place = if member::members::<Kropki>().contains(&member) {
-            "`kropki`"
-        } else if member::members::<Cage>().contains(&member) {
-            "each cage of `cages`"
-        } else {
-            return None;
-        };
-        Some(format!("inside {place}"))
+        nested_home(member, "")
     }
 }
 
@@ -136,6 +143,9 @@ pub enum Preset {
     AntiKing,
     /// No consecutive digits side by side.
     NonConsecutive,
+    /// XV with every mark given (`xv.all_given`); a generated puzzle without marks gets every X
+    /// and V of its solution.
+    Xv,
 }
 
 impl Choice for Preset {
@@ -148,6 +158,7 @@ impl Choice for Preset {
         Preset::AntiKnight,
         Preset::AntiKing,
         Preset::NonConsecutive,
+        Preset::Xv,
     ];
 
     fn name(self) -> &'static str {
@@ -159,6 +170,7 @@ impl Choice for Preset {
             Preset::AntiKnight => "anti-knight",
             Preset::AntiKing => "anti-king",
             Preset::NonConsecutive => "non-consecutive",
+            Preset::Xv => "xv",
         }
     }
 }
@@ -185,6 +197,8 @@ mod tests {
             "`variant` belongs beside `constraints`, at the top level of the request, not here"
         );
         assert_eq!(refused(r#"{"white":[]}"#), "`white` belongs inside `kropki`, not here");
+        assert_eq!(refused(r#"{"v":[]}"#), "`v` belongs inside `xv`, not here");
+        assert_eq!(refused(r#"{"all_given":true}"#), "`all_given` belongs inside `kropki` or `xv`, not here");
         assert_eq!(refused(r#"{"sum":3}"#), "`sum` belongs inside each cage of `cages`, not here");
         // A cage and the dots are objects of their own members too.
         assert_eq!(refused(r#"{"cages":[[[[0,0],[0,1]],3]]}"#), "found an array; expected an object");
@@ -207,9 +221,13 @@ mod tests {
     #[test]
     fn a_member_of_the_constraints_is_named_where_it_belongs() {
         assert_eq!(Constraints::home_of("cages").as_deref(), Some("inside `constraints`"));
-        assert_eq!(Constraints::home_of("all_given").as_deref(), Some("inside `constraints.kropki`"));
+        assert_eq!(
+            Constraints::home_of("all_given").as_deref(),
+            Some("inside `constraints.kropki` or `constraints.xv`")
+        );
+        assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 11);
+        assert_eq!(member::members::<Constraints>().len(), 12);
     }
 }

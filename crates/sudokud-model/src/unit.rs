@@ -39,6 +39,9 @@ pub enum Unit {
     /// A Kropki dot's pair is not consecutive (white) or in ratio 2 (black), or, with every dot
     /// given, a pair without a dot is.
     Kropki,
+    /// An X's pair does not sum to 10 or a V's to 5, or, with every mark given, a pair without a
+    /// mark does.
+    Xv,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -47,7 +50,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 16] = [
+    pub const ALL: [Unit; 17] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -62,6 +65,7 @@ impl Unit {
         Unit::NonConsecutive,
         Unit::Thermometer,
         Unit::Kropki,
+        Unit::Xv,
         Unit::Even,
         Unit::Odd,
     ];
@@ -83,6 +87,7 @@ impl Unit {
             Unit::NonConsecutive => "non_consecutive",
             Unit::Thermometer => "thermometer",
             Unit::Kropki => "kropki",
+            Unit::Xv => "xv",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -106,6 +111,7 @@ impl Unit {
             Unit::NonConsecutive => "is beside a consecutive digit",
             Unit::Thermometer => "does not rise along its thermometer",
             Unit::Kropki => "breaks a Kropki dot",
+            Unit::Xv => "breaks an X or V",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

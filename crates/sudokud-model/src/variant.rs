@@ -301,6 +301,7 @@ fn with_preset(
         Some(Preset::AntiKnight) => constraints.anti_knight = true,
         Some(Preset::AntiKing) => constraints.anti_king = true,
         Some(Preset::NonConsecutive) => constraints.non_consecutive = true,
+        Some(Preset::Xv) => constraints.xv.all_given = true,
     }
     Ok(constraints)
 }
@@ -431,6 +432,17 @@ mod tests {
                 "12.. .... .... ....",
                 r#"{"kropki":{"all_given":true}}"#,
                 vec![cell(0, 0, 1, r#""kropki""#), cell(0, 1, 2, r#""kropki""#)],
+            ),
+            (
+                "13.. .... .... ....",
+                r#"{"xv":{"v":[[[0,0],[0,1]]]}}"#,
+                vec![cell(0, 0, 1, r#""xv""#), cell(0, 1, 3, r#""xv""#)],
+            ),
+            ("14.. .... .... ....", r#"{"xv":{"v":[[[0,0],[0,1]]],"all_given":true}}"#, vec![]),
+            (
+                "1... 4... .... ....",
+                r#"{"xv":{"v":[[[0,0],[0,1]]],"all_given":true}}"#,
+                vec![cell(0, 0, 1, r#""xv""#), cell(1, 0, 4, r#""xv""#)],
             ),
             (
                 "1... 1... .... ....",

@@ -160,7 +160,7 @@ function regionIds(regions) {
 
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
- * with their sums, thermometers, Kropki dots and even and odd cells. From the server's constraints when it made them,
+ * with their sums, thermometers, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -213,6 +213,14 @@ function drawRules() {
   for (const colour of ['white', 'black']) {
     for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {
       draw('circle', { cx: (c1 + c2) / 2 + 0.5, cy: (r1 + r2) / 2 + 0.5, r: 0.12 }, 'dot', colour);
+    }
+  }
+  // An X or V on a white square where its two cells meet, over the line between them.
+  for (const letter of ['x', 'v']) {
+    for (const [[r1, c1], [r2, c2]] of constraints.xv?.[letter] ?? []) {
+      const [x, y] = [(c1 + c2) / 2 + 0.5, (r1 + r2) / 2 + 0.5];
+      draw('rect', { x: x - 0.15, y: y - 0.15, width: 0.3, height: 0.3 }, 'xv-square');
+      draw('text', { x, y }, 'xv', letter).textContent = letter.toUpperCase();
     }
   }
   // Even cells as grey squares and odd ones as grey circles, behind the digit.

@@ -1,7 +1,8 @@
 //! Unique variant puzzles of a level, the same for the same seed.
 //!
 //! The variant's rules come from the request; a jigsaw without regions gets random connected
-//! ones, and a killer without cages gets cages cut from the solution. A solved grid is drawn by
+//! ones, a killer without cages gets cages cut from the solution, and an XV puzzle without marks
+//! every X and V of its solution. A solved grid is drawn by
 //! the variant's solver on an empty grid with random tie-breaks ([`random_solution`]); then cells
 //! are blanked in a random order, with their symmetric partner, as long as the logic engine
 //! solves the puzzle with the techniques up to the level (for extreme: as long as it keeps one
@@ -17,7 +18,8 @@ use crate::logic::{Level, Rating};
 use crate::random::SplitMix64;
 use crate::sizes::{Grid, Shape};
 use crate::variants::solver::{count_solutions, random_solution};
-use sudokud_model::constraints::{Cage, Constraints, Preset, Regions};
+use sudokud_model::constraints::{Cage, Constraints, Preset, Regions, Xv};
+use sudokud_model::unit::Unit;
 use sudokud_model::variant::{ConstraintError, Variant};
 
 /// A generated variant puzzle.
@@ -44,8 +46,10 @@ pub(crate) struct GeneratedVariant {
 /// level comes from its cages: easy or medium (innies and outies) from cages of two to four cells,
 /// hard (cage combinations) or a guess from cages of three to six. Non-consecutive grids are few:
 /// their puzzles are easy or need a guess, made at 6x6 and 8x8, and at 9x9 easy only (drawing a
-/// solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). Above
-/// 9x9, the levels every kind of rule present allows, each kind measured alone.
+/// solved 9x9 grid takes up to 0.7 s, seeds 0-149; the blanking for extreme up to seconds). XV
+/// puzzles with every mark of their solution are easy or need a guess, made at 6x6 to 9x9 (seeds
+/// 0-4: easy and extreme in at most 54 ms; medium and hard none within 5 s). Above 9x9, the
+/// levels every kind of rule present allows, each kind measured alone.
 pub(crate) fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Vec<Level> {
     let non_consecutive = constraints.non_consecutive || preset == Some(Preset::NonConsecutive);
     if shape.size() > 9 {
@@ -58,7 +62,9 @@ pub(crate) fn levels(shape: Shape, preset: Option<Preset>, constraints: &Constra
             9 => &[Level::Easy],
             _ => &[],
         }
-    } else if has_cages(preset, constraints) || has_unmeasured(constraints) {
+    } else if Made::of(preset, constraints).marks {
+        &[Level::Easy, Level::Extreme]
+    } else if has_cages(preset, constraints) || has_unmeasured(shape, preset, constraints) {
         &[Level::Easy, Level::Medium, Level::Hard, Level::Extreme]
     } else {
         &Level::ALL
@@ -72,12 +78,15 @@ fn has_cages(preset: Option<Preset>, constraints: &Constraints) -> bool {
 }
 
 /// Whether the variant has rules whose puzzles were measured only at some levels and sizes:
-/// thermometers, Kropki dots, even or odd cells (given ones are kept, never made).
-fn has_unmeasured(constraints: &Constraints) -> bool {
-    !constraints.thermometers.is_empty()
-        || !constraints.kropki.is_empty()
-        || !constraints.even.is_empty()
-        || !constraints.odd.is_empty()
+/// related pairs other than non-consecutive neighbours (thermometers, Kropki dots, X and V marks)
+/// or cells kept to some digits (even or odd cells); given ones are kept, never made. Asked of
+/// the rule set's pairs and digits, so that a new rule of the kind is unmeasured until measured.
+/// Rules that do not fit the shape are refused before any level is offered.
+fn has_unmeasured(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> bool {
+    let Ok(variant) = played_variant(shape, preset, constraints) else { return true };
+    let every_digit = (1u32 << shape.size()) - 1;
+    variant.pairs.iter().any(|pair| variant.relation(pair).unit() != Unit::NonConsecutive)
+        || variant.allowed.iter().any(|&digits| digits != every_digit)
 }
 
 /// [`levels`] above 9x9: the levels every kind of rule present allows, each measured alone (seeds
@@ -117,7 +126,7 @@ fn levels_above_9x9(
     if non_consecutive {
         kinds.push(EASY);
     }
-    if has_unmeasured(constraints) {
+    if has_unmeasured(shape, preset, constraints) {
         kinds.push(&[]);
     }
     levels_of(shape).iter().copied().filter(|level| kinds.iter().all(|kind| kind.contains(level))).collect()
@@ -133,7 +142,7 @@ pub enum Refused {
     /// The variant is not generated at the size (see
     /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error(
-        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
     Size {
         /// The variant's name, or `these constraints`.
@@ -193,8 +202,9 @@ pub(crate) fn generate(
     if let Err(error) = has_grid(shape, preset, constraints) {
         return Ok(Err(error));
     }
-    let (make_regions, make_cages) = made_here(preset, constraints);
-    let base_preset = if make_regions || make_cages { None } else { preset };
+    let made_here = Made::of(preset, constraints);
+    let (make_regions, make_cages) = (made_here.regions, made_here.cages);
+    let base_preset = if made_here.any() { None } else { preset };
     let draw = |random: &mut SplitMix64, interrupt: &mut _| {
         let mut rules = constraints.clone();
         if make_regions {
@@ -222,7 +232,10 @@ pub(crate) fn generate(
             let sizes = if level >= Level::Hard { 3..=6 } else { 2..=4 };
             rules.cages = Cage::cut_from(solution.size(), solution.cells(), sizes, random);
         }
-        let variant = Variant::new(shape, preset, &rules).expect("made cages fit the grid");
+        if made_here.marks {
+            rules.xv = Xv::of_solution(solution.size(), solution.cells());
+        }
+        let variant = Variant::new(shape, preset, &rules).expect("made cages and marks fit the grid");
         Ok(Some((solution, variant)))
     };
     let made = make(
@@ -296,12 +309,29 @@ impl<I: Interrupt> Interrupt for Bounded<'_, I> {
     }
 }
 
-/// Whether the regions (a jigsaw without them) and the cages (a killer without them) are made
-/// here.
-fn made_here(preset: Option<Preset>, constraints: &Constraints) -> (bool, bool) {
-    let make_regions = preset == Some(Preset::Jigsaw) && constraints.regions.is_none();
-    let make_cages = preset == Some(Preset::Killer) && constraints.cages.is_empty();
-    (make_regions, make_cages)
+/// What is made here rather than given: a jigsaw's regions, a killer's cages, XV's marks (each
+/// when its preset comes without them).
+#[derive(Clone, Copy)]
+struct Made {
+    regions: bool,
+    cages: bool,
+    /// Every X and V of the solution.
+    marks: bool,
+}
+
+impl Made {
+    fn of(preset: Option<Preset>, constraints: &Constraints) -> Made {
+        Made {
+            regions: preset == Some(Preset::Jigsaw) && constraints.regions.is_none(),
+            cages: preset == Some(Preset::Killer) && constraints.cages.is_empty(),
+            marks: preset == Some(Preset::Xv) && constraints.xv.has_no_marks(),
+        }
+    }
+
+    /// Whether anything is made: then the solved grid is drawn without the preset's rules.
+    fn any(self) -> bool {
+        self.regions || self.cages || self.marks
+    }
 }
 
 /// Whether `generate` takes these rules: they fit the shape as [`Variant::new`] checks them
@@ -312,9 +342,19 @@ pub(crate) fn check(shape: Shape, preset: Option<Preset>, constraints: &Constrai
 
 /// The variant a solved grid is drawn under: the preset's rules, except the parts made here.
 fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<Variant, ConstraintError> {
-    let (make_regions, make_cages) = made_here(preset, constraints);
-    let base_preset = if make_regions || make_cages { None } else { preset };
+    let base_preset = if Made::of(preset, constraints).any() { None } else { preset };
     Variant::new(shape, base_preset, constraints)
+}
+
+/// The rules the puzzles are played by, as far as they are known before one is made: the
+/// preset's and the request's, without a jigsaw's regions or a killer's cages made with each
+/// puzzle (XV's preset, its marks made, keeps the rule that every mark is given).
+pub(crate) fn played_variant(
+    shape: Shape,
+    preset: Option<Preset>,
+    constraints: &Constraints,
+) -> Result<Variant, ConstraintError> {
+    Variant::new(shape, preset, constraints).or_else(|_| base_variant(shape, preset, constraints))
 }
 
 /// Whether some solved grid keeps these rules, as far as a short search can tell (a few
@@ -322,7 +362,7 @@ fn base_variant(shape: Shape, preset: Option<Preset>, constraints: &Constraints)
 /// first, and the command line before it starts.
 pub(crate) fn has_grid(shape: Shape, preset: Option<Preset>, constraints: &Constraints) -> Result<(), ConstraintError> {
     let variant = base_variant(shape, preset, constraints)?;
-    if made_here(preset, constraints).0 {
+    if Made::of(preset, constraints).regions {
         return Ok(());
     }
     let mut never = crate::interrupt::Never;
@@ -385,7 +425,8 @@ mod tests {
             check(&generated, Level::Easy);
             // Expert rests on the chains, offered where every preset's tries were quick.
             let offered = levels(nine, Some(preset), &Constraints::default());
-            assert_eq!(offered.contains(&Level::Expert), !matches!(preset, Preset::Killer | Preset::NonConsecutive));
+            let unmeasured = matches!(preset, Preset::Killer | Preset::NonConsecutive | Preset::Xv);
+            assert_eq!(offered.contains(&Level::Expert), !unmeasured);
             if offered.contains(&Level::Expert) {
                 let made =
                     generate(nine, Some(preset), &Constraints::default(), Level::Expert, Symmetry::None, 3, &mut Never);
@@ -394,17 +435,59 @@ mod tests {
             match preset {
                 Preset::Jigsaw => assert!(generated.constraints.regions.is_some()),
                 Preset::Killer => assert!(!generated.constraints.cages.is_empty()),
+                Preset::Xv => assert!(generated.constraints.xv.all_given),
                 _ => {}
             }
         }
     }
 
+    /// An XV puzzle's marks are every pair of neighbours of its solution summing to 10 (an X)
+    /// or 5 (a V), read off the solution here; given marks are kept, never made.
     #[test]
-    fn every_level_offered_for_killer_and_non_consecutive_is_made() {
+    fn xv_marks_are_every_x_and_v_of_the_solution() {
+        for (shape, level) in [(Shape::new(2, 3).unwrap(), Level::Easy), (Shape::CLASSIC, Level::Extreme)] {
+            let made = generate(shape, Some(Preset::Xv), &Constraints::default(), level, Symmetry::None, 4, &mut Never);
+            let made = made.unwrap().unwrap();
+            check(&made, level);
+            let (size, cells) = (shape.size(), made.solution.cells());
+            let (mut x, mut v) = (Vec::new(), Vec::new());
+            for (row, col) in (0..size).flat_map(|row| (0..size).map(move |col| (row, col))) {
+                for (next_row, next_col) in [(row, col + 1), (row + 1, col)] {
+                    if next_row == size || next_col == size {
+                        continue;
+                    }
+                    let pair = [Place(row as u64, col as u64), Place(next_row as u64, next_col as u64)];
+                    match cells[row * size + col] + cells[next_row * size + next_col] {
+                        10 => x.push(pair),
+                        5 => v.push(pair),
+                        _ => {}
+                    }
+                }
+            }
+            let marks = &made.constraints.xv;
+            let sorted = |mut pairs: Vec<[Place; 2]>| {
+                pairs.sort_by_key(|pair| pair.map(|place| (place.0, place.1)));
+                pairs
+            };
+            assert_eq!((sorted(marks.x.clone()), sorted(marks.v.clone())), (sorted(x), sorted(v)), "{shape}");
+            assert!(marks.all_given);
+        }
+        let given =
+            Constraints { xv: Xv { v: vec![[Place(0, 0), Place(0, 1)]], ..Xv::default() }, ..Constraints::default() };
+        let shape = Shape::new(2, 3).unwrap();
+        let made = generate(shape, Some(Preset::Xv), &given, Level::Easy, Symmetry::None, 1, &mut Never);
+        let made = made.unwrap().unwrap();
+        assert_eq!(made.constraints.xv, Xv { all_given: true, ..given.xv });
+        check(&made, Level::Easy);
+    }
+
+    #[test]
+    fn every_level_offered_for_killer_non_consecutive_and_xv_is_made() {
         for (shape, preset) in [
             (Shape::CLASSIC, Preset::Killer),
             (Shape::new(2, 3).unwrap(), Preset::NonConsecutive),
             (Shape::new(2, 4).unwrap(), Preset::NonConsecutive),
+            (Shape::new(2, 4).unwrap(), Preset::Xv),
         ] {
             let offered = levels(shape, Some(preset), &Constraints::default());
             assert!(offered.len() >= 2, "{preset} at {shape}: {offered:?}");
@@ -473,7 +556,7 @@ mod tests {
         let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::Windoku), &Constraints::default(), Level::Easy);
         assert_eq!(
             refused.unwrap_err().to_string(),
-            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
         );
     }
 

@@ -1370,6 +1370,33 @@ mod tests {
         );
     }
 
+    /// The neighbour rule through an X and a V on an empty grid: what each mark rules out, in
+    /// the sentence a player reads.
+    #[test]
+    fn x_and_v_marks_say_their_sums() {
+        let json = r#"{"xv":{"x":[[[0,0],[0,1]]],"v":[[[1,0],[1,1]]]}}"#;
+        let constraints: crate::variants::Constraints = serde_json::from_str(json).unwrap();
+        let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let mut pencil = Pencil::new(&Grid::empty(Shape::CLASSIC), Book::Variant(&variant));
+        let (mut step, mut said) = (Step::default(), Vec::new());
+        while pencil.find(Technique::NeighbourRule, &mut step) {
+            said.push(pencil.describe(Technique::NeighbourRule, &step).explanation);
+            assert!(pencil.apply(&step));
+            step.clear();
+        }
+        let x = "r1c1 and r1c2 share an X, so they are two different digits summing to 10";
+        let v = "r2c1 and r2c2 share a V, so they sum to 5";
+        assert_eq!(
+            said,
+            [
+                format!("{x}, so r1c2 can't be 5."),
+                format!("{x}, so r1c1 can't be 5."),
+                format!("{v}, so r2c2 can't be 5, 6, 7, 8 or 9."),
+                format!("{v}, so r2c1 can't be 5, 6, 7, 8 or 9."),
+            ]
+        );
+    }
+
     #[test]
     fn a_full_grid_rates_zero_and_a_grid_of_one_blank_is_a_full_house() {
         let solution = Grid::parse("1234341221434321", None).unwrap();

@@ -590,7 +590,7 @@ mod tests {
     use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
-    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions};
+    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions, Xv};
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
@@ -662,6 +662,11 @@ mod tests {
                 return true;
             }
         }
+        for (marks, sum) in [(&constraints.xv.x, 10), (&constraints.xv.v, 5)] {
+            if marks.iter().map(dot).any(|(a, b)| a != 0 && b != 0 && a + b != sum) {
+                return true;
+            }
+        }
         for (first, second) in (0..size * size).flat_map(|a| (0..size * size).map(move |b| (a, b))) {
             let (a, b) = (value(first), value(second));
             if a == 0 || b == 0 || first >= second {
@@ -687,6 +692,10 @@ mod tests {
                 let dotted = |dots: &[[Place; 2]]| dots.iter().any(|dot| *dot == pair || *dot == [pair[1], pair[0]]);
                 let has_dot = dotted(&constraints.kropki.white) || dotted(&constraints.kropki.black);
                 if constraints.kropki.all_given && !has_dot && (consecutive(a, b) || double(a, b)) {
+                    return true;
+                }
+                let has_mark = dotted(&constraints.xv.x) || dotted(&constraints.xv.v);
+                if constraints.xv.all_given && !has_mark && (a + b == 10 || a + b == 5) {
                     return true;
                 }
             }
@@ -785,12 +794,30 @@ mod tests {
         }
         kropki.all_given = random.below(8) == 0;
         c.kropki = kropki;
+        c.xv = random_marks(shape, random, |random| walk(random, 2, false));
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
         }
         c.odd.retain(|cell| !c.even.contains(cell));
         c
+    }
+
+    /// Up to two X or V marks between neighbours that `pair` draws (an X only where digits reach
+    /// 10), every mark given one time in eight.
+    fn random_marks(shape: Shape, random: &mut SplitMix64, pair: impl Fn(&mut SplitMix64) -> Vec<Place>) -> Xv {
+        let mut xv = Xv::default();
+        for _ in 0..random.below(3) {
+            if let [first, second] = pair(random)[..] {
+                if shape.size() >= 6 && random.below(2) == 0 {
+                    xv.x.push([first, second])
+                } else {
+                    xv.v.push([first, second])
+                }
+            }
+        }
+        xv.all_given = random.below(8) == 0;
+        xv
     }
 
     #[test]
@@ -871,6 +898,53 @@ mod tests {
             let variant = Variant::new(shape, None, &made.constraints).unwrap();
             let grid = Grid::new(shape, cells).unwrap();
             assert_eq!(count_solutions(&grid, &variant, 3, &mut Never).unwrap().solutions, expected, "{grid}");
+            counted[expected] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 XV puzzles: the marks of a random solved grid (every X and V, or a few of them),
+    /// some of its digits as givens, sometimes one wrong; so that some have one solution,
+    /// several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_xv_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(11);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let value = |cell: usize| solution.cells()[cell];
+            let mut xv = Xv { all_given: random.below(2) == 0, ..Xv::default() };
+            for (first, second) in (0..size * size).flat_map(|cell| [(cell, cell + 1), (cell, cell + size)]) {
+                let (row, col) = (first / size, first % size);
+                let beside = if second == first + 1 { col + 1 < size } else { row + 1 < size };
+                let keep = xv.all_given || random.below(3) == 0;
+                if !beside || !keep {
+                    continue;
+                }
+                let pair = [Place(row as u64, col as u64), Place((second / size) as u64, (second % size) as u64)];
+                match value(first) + value(second) {
+                    10 => xv.x.push(pair),
+                    5 => xv.v.push(pair),
+                    _ => {}
+                }
+            }
+            let constraints = Constraints { xv, ..Constraints::default() };
+            let mut cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
+            if random.below(4) == 0 {
+                cells[random.below(size * size)] = 1 + random.below(size) as u8;
+            }
+            let expected = naive_count(shape, &constraints, &mut cells.clone(), 3);
+            let variant = Variant::new(shape, None, &constraints).unwrap();
+            let grid = Grid::new(shape, cells).unwrap();
+            let count = count_solutions(&grid, &variant, 3, &mut Never).unwrap();
+            assert_eq!(count.solutions, expected, "{constraints:?} on {grid}");
+            if let Some(first) = count.first {
+                assert!(!breaks(shape, &constraints, first.cells()) && first.is_complete(), "{constraints:?}: {first}");
+            }
             counted[expected] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");

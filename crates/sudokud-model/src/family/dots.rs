@@ -88,22 +88,13 @@ impl Family for Dots {
         for (dots, rule, kind) in [(&kropki.white, &WHITE, "white"), (&kropki.black, &BLACK, "black")] {
             for (number, dot) in dots.iter().enumerate() {
                 let member = format!("constraints.kropki.{kind}[{number}]");
-                let both = rules.cells(dot, &member)?;
-                let (first, second) = (both[0], both[1]);
-                if !rules.touching(first, second, false) {
-                    let message = format!("{} and {} are not side by side", rules.name(first), rules.name(second));
-                    return Err(ConstraintError::new(member, message));
-                }
+                let (first, second) = rules.mark_cells(dot, &member)?;
                 dotted.push((first.min(second), first.max(second)));
                 rules.relate(first, second, rule);
             }
         }
         if kropki.all_given {
-            for (first, second) in super::neighbours(rules.shape.size()) {
-                if !dotted.contains(&(first, second)) {
-                    rules.relate(first, second, &NO_DOT);
-                }
-            }
+            rules.relate_unmarked(&dotted, &NO_DOT);
         }
         Ok(())
     }

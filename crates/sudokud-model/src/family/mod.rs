@@ -24,6 +24,7 @@ mod non_consecutive;
 mod parity;
 pub mod regions;
 mod thermometers;
+pub mod xv;
 
 pub use non_consecutive::beside_every;
 
@@ -62,6 +63,7 @@ families!(
     cages::Cages,
     thermometers::Thermometers,
     dots::Dots,
+    xv::XvMarks,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -124,6 +126,26 @@ impl Builder {
         self.pairs.push(Pair { first, second, relation });
     }
 
+    /// The rule of a relation already between `first` and `second` (either way round) that no
+    /// two different digits keep together with `rule`: two marks on one pair that contradict.
+    pub(crate) fn clash(&self, first: u16, second: u16, rule: &PairRule) -> Option<Unit> {
+        let size = self.shape.size() as u8;
+        let digits = || (1..=size).flat_map(|a| (1..=size).filter(move |&b| b != a).map(move |b| (a, b)));
+        self.pairs.iter().find_map(|pair| {
+            let relation = &self.relations[usize::from(pair.relation)];
+            let swapped = match (pair.first, pair.second) {
+                ends if ends == (first, second) => false,
+                ends if ends == (second, first) => true,
+                _ => return None,
+            };
+            let keeps = |(a, b): (u8, u8)| {
+                (rule.holds)(u32::from(a), u32::from(b))
+                    && if swapped { relation.holds(b, a) } else { relation.holds(a, b) }
+            };
+            (!digits().any(keeps)).then(|| relation.unit())
+        })
+    }
+
     /// A place inside the grid, as a cell index.
     pub(crate) fn cell(&self, place: Place, member: &str) -> Result<u16, ConstraintError> {
         let size = self.shape.size() as u64;
@@ -150,6 +172,28 @@ impl Builder {
             return Err(ConstraintError::new(member, "has no cells"));
         }
         Ok(cells)
+    }
+
+    /// The two cells a mark between orthogonal neighbours (a dot, an X) sits between, as cell
+    /// indices: inside the grid, not the same, side by side.
+    pub(crate) fn mark_cells(&self, mark: &[Place; 2], member: &str) -> Result<(u16, u16), ConstraintError> {
+        let both = self.cells(mark, member)?;
+        let (first, second) = (both[0], both[1]);
+        if !self.touching(first, second, false) {
+            let message = format!("{} and {} are not side by side", self.name(first), self.name(second));
+            return Err(ConstraintError::new(member, message));
+        }
+        Ok((first, second))
+    }
+
+    /// The negative constraint of marks between neighbours: relates by `rule` every pair of
+    /// orthogonal neighbours that is not `marked` (each pair smaller cell first).
+    pub(crate) fn relate_unmarked(&mut self, marked: &[(u16, u16)], rule: &'static PairRule) {
+        for (first, second) in neighbours(self.shape.size()) {
+            if !marked.contains(&(first, second)) {
+                self.relate(first, second, rule);
+            }
+        }
     }
 
     /// `r3c4` for a cell index.
@@ -329,7 +373,16 @@ mod tests {
 
     #[test]
     fn support_is_the_union_of_what_each_digit_allows() {
-        let rules = [&thermometers::RISING, &dots::WHITE, &dots::BLACK, &dots::NO_DOT, &non_consecutive::APART];
+        let rules = [
+            &thermometers::RISING,
+            &dots::WHITE,
+            &dots::BLACK,
+            &dots::NO_DOT,
+            &non_consecutive::APART,
+            &xv::X,
+            &xv::V,
+            &xv::NO_MARK,
+        ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;
             for rule in rules {
