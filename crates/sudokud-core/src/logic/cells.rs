@@ -96,7 +96,7 @@ pub(crate) trait CellSet:
         gather(self, members)
     }
 
-    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (uniqueness, chains
+    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (uniqueness, cycles
     /// and forcing chains; issue 52): `Some` for `u128` alone.
     fn classic<'a, 'g>(grid: &'a Grid<'g, Self>) -> Option<&'a Grid<'g, u128>> {
         let _ = grid;

@@ -233,6 +233,8 @@ impl Pencil<'_> {
 mod tests {
     use super::super::{Book, Grid, Step, TECHNIQUES};
     use super::*;
+    use crate::logic::cells::{CellSet, Wide};
+    use crate::logic::geometry::Geometry;
     use crate::logic::oracle::{self, run, sparse};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
@@ -305,6 +307,63 @@ mod tests {
             }
         }
         assert!(x_chains > 100 && xy_chains > 100 && wings > 100, "{x_chains} X, {xy_chains} XY, {wings} wings");
+    }
+
+    /// On random candidate grids of `size` (some cells with two of the digits 1-6, some with
+    /// three, the rest empty), the X- and XY-chains found here are the 9x9 engine's, generic
+    /// over its cell sets `C`: same found or not, cells, eliminations and sentence. Returns how
+    /// many of each were found.
+    fn agree_on_size<C: CellSet>(size: usize, grids: usize, random: &mut SplitMix64) -> [usize; 2] {
+        let shape = Shape::default_for(size).expect("a square size");
+        let geometry = Geometry::<C>::of_shape(shape).expect("the shape fits its cell sets");
+        let empty = Grid::empty(shape);
+        let mut found = [0; 2];
+        for _ in 0..grids {
+            let mut ours = oracle::Grid::of_values(&geometry, empty.cells());
+            let mut pencil = Pencil::new(&empty, Book::of(&empty));
+            for cell in 0..size * size {
+                let count = match random.next_u64() % 100 {
+                    0..30 => 2,
+                    30..40 => 3,
+                    _ => 0,
+                };
+                let mut kept = 0u32;
+                while kept.count_ones() < count {
+                    kept |= bit((random.next_u64() % 6) as u8 + 1);
+                }
+                for digit in (1..=size as u8).filter(|&digit| kept & bit(digit) == 0) {
+                    ours.eliminate(cell, digit);
+                }
+                pencil.candidates[cell] = kept;
+            }
+            for (index, technique) in [Technique::XChain, Technique::XYChain].into_iter().enumerate() {
+                let mut step = Step::default();
+                let here = pencil.find(technique, &mut step);
+                let expected = run(technique, &ours);
+                assert_eq!(here, expected.is_some(), "{technique:?} on {size}x{size}");
+                let Some(expected) = expected else { continue };
+                let mut eliminations = step.eliminations.clone();
+                eliminations.sort_unstable();
+                let wanted: Vec<(usize, u8)> =
+                    expected.eliminations.iter().map(|mark| (mark.cell, mark.digit)).collect();
+                assert_eq!(eliminations, wanted, "{technique:?}");
+                assert_eq!(step.cells, expected.cells, "{technique:?}");
+                assert_eq!(pencil.describe(technique, &step).explanation, oracle::describe(&ours, &expected));
+                found[index] += 1;
+            }
+        }
+        found
+    }
+
+    /// The 9x9 engine's chains on other sizes are this engine's (which differ only in rating
+    /// them by length, not at their base).
+    #[test]
+    fn chains_agree_with_the_9x9_engines_generic_chains_on_16x16_and_25x25() {
+        let mut random = SplitMix64(11);
+        let [x, xy] = agree_on_size::<Wide<4>>(16, 300, &mut random);
+        assert!(x > 50 && xy > 50, "16x16: {x} X, {xy} XY");
+        let [x, xy] = agree_on_size::<Wide<10>>(25, 100, &mut random);
+        assert!(x > 20 && xy > 20, "25x25: {x} X, {xy} XY");
     }
 
     #[test]

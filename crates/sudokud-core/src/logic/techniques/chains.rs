@@ -12,29 +12,34 @@
 
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::logic::cells::CellSet;
-use crate::logic::grid::{Cells, Grid, bit, digits, ones, seeing_all};
+use crate::logic::grid::{Grid, bit, digits, seeing_all};
 use crate::logic::step::{Deduction, chain_rating, eliminated_cells, symbol};
 
 /// The shortest X-chain of three or more links that eliminates something.
-pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+pub(super) fn x_chain<C: CellSet>(
+    grid: &Grid<C>,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
     let mut best = Best::default();
-    for digit in 1..=9 {
+    for digit in 1..=grid.geometry().side() as u8 {
         let strong = conjugates(grid, digit);
+        let strong = strong.as_ref();
         let candidates = grid.cells_with(digit);
-        for start in ones(candidates).filter(|&cell| strong[cell] != 0) {
+        for start in candidates.ones().filter(|&cell| !strong[cell].is_empty()) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
             }
             // Layers alternate: cells that are d if `start` is not (after a conjugate pair),
             // then cells that are not d (after a shared unit).
-            let mut parent = [usize::MAX; 81];
-            let (mut visited, mut frontier, mut links) = (1u128 << start, 1u128 << start, 0);
-            while frontier != 0 && links + 1 < best.length {
+            let mut parent = C::per_cell(usize::MAX);
+            let (mut visited, mut frontier, mut links) = (C::cell(start), C::cell(start), 0);
+            while !frontier.is_empty() && links + 1 < best.length {
                 let on = spread(&mut parent, &mut visited, frontier, |cell| strong[cell]);
                 links += 1;
                 if links >= 3 {
-                    for end in ones(on) {
-                        best.offer(seeing_all(grid, digit, &[start, end]), &parent, end, links, digit);
+                    for end in on.ones() {
+                        best.offer(seeing_all(grid, digit, &[start, end]), parent.as_ref(), end, links, digit);
                     }
                 }
                 frontier = spread(&mut parent, &mut visited, on, |cell| grid.geometry().peers(cell) & candidates);
@@ -46,29 +51,35 @@ pub(super) fn x_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Inte
 }
 
 /// The shortest XY-chain of three or more cells that eliminates something.
-pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+pub(super) fn xy_chain<C: CellSet>(
+    grid: &Grid<C>,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
     let bivalue = grid.cells_with_count(2);
     let mut best = Best::default();
-    for start in ones(bivalue) {
+    for start in bivalue.ones() {
         if interrupt.should_stop() {
             return Err(Interrupted);
         }
         for x in digits(grid.candidates(start)) {
             // `is[cell]`: the digit the cell must hold if `start` is not x.
-            let mut is = [0u8; 81];
+            let mut is = C::per_cell(0u8);
+            let is = is.as_mut();
             is[start] = other(grid, start, x);
-            let mut parent = [usize::MAX; 81];
-            let (mut visited, mut frontier, mut length) = (1u128 << start, 1u128 << start, 1);
-            while frontier != 0 && length + 1 < best.length {
+            let mut parent = C::per_cell(usize::MAX);
+            let (mut visited, mut frontier, mut length) = (C::cell(start), C::cell(start), 1);
+            while !frontier.is_empty() && length + 1 < best.length {
                 let links = |cell: usize| grid.geometry().peers(cell) & bivalue & grid.cells_with(is[cell]);
                 let next = spread(&mut parent, &mut visited, frontier, links);
-                for link in ones(next) {
+                let parent = parent.as_ref();
+                for link in next.ones() {
                     is[link] = other(grid, link, is[parent[link]]);
                 }
                 length += 1;
                 if length >= 3 {
-                    for end in ones(next).filter(|&end| is[end] == x) {
-                        best.offer(seeing_all(grid, x, &[start, end]), &parent, end, length, x);
+                    for end in next.ones().filter(|&end| is[end] == x) {
+                        best.offer(seeing_all(grid, x, &[start, end]), parent, end, length, x);
                     }
                 }
                 frontier = next;
@@ -80,13 +91,14 @@ pub(super) fn xy_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Int
 
 /// For each cell, the cells it forms a conjugate pair of `digit` with (a house where `digit`
 /// fits in exactly those two cells).
-fn conjugates(grid: &Grid, digit: u8) -> [Cells; 81] {
-    let mut links = [0; 81];
+fn conjugates<C: CellSet>(grid: &Grid<C>, digit: u8) -> C::PerCell<C> {
+    let mut links = C::per_cell(C::EMPTY);
+    let table = links.as_mut();
     for &house_cells in grid.geometry().all_cells() {
         let pair = grid.cells_with(digit) & house_cells;
-        if pair.count_ones() == 2 {
-            for cell in ones(pair) {
-                links[cell] |= pair & !(1 << cell);
+        if pair.is_pair() {
+            for cell in pair.ones() {
+                table[cell] |= pair & !C::cell(cell);
             }
         }
     }
@@ -99,12 +111,13 @@ fn other<C: CellSet>(grid: &Grid<C>, cell: usize, digit: u8) -> u8 {
 }
 
 /// One breadth-first layer: every unvisited cell `links` reaches from `frontier`.
-fn spread(parent: &mut [usize; 81], visited: &mut Cells, frontier: Cells, links: impl Fn(usize) -> Cells) -> Cells {
-    let mut next = 0;
-    for cell in ones(frontier) {
-        for link in ones(links(cell) & !*visited) {
-            *visited |= 1 << link;
-            next |= 1 << link;
+fn spread<C: CellSet>(parent: &mut C::PerCell<usize>, visited: &mut C, frontier: C, links: impl Fn(usize) -> C) -> C {
+    let parent = parent.as_mut();
+    let mut next = C::EMPTY;
+    for cell in frontier.ones() {
+        for link in (links(cell) & !*visited).ones() {
+            *visited |= C::cell(link);
+            next |= C::cell(link);
             parent[link] = cell;
         }
     }
@@ -125,23 +138,23 @@ pub(crate) fn trace_chain(parent: &[usize], end: usize, path: &mut Vec<usize>) {
 }
 
 /// The shortest chain found so far: its cells from start to end, its digit and eliminations.
-struct Best {
+struct Best<C> {
     length: usize,
     path: Vec<usize>,
     digit: u8,
-    eliminated: Cells,
+    eliminated: C,
 }
 
-impl Default for Best {
-    fn default() -> Best {
-        Best { length: usize::MAX, path: Vec::new(), digit: 0, eliminated: 0 }
+impl<C: CellSet> Default for Best<C> {
+    fn default() -> Best<C> {
+        Best { length: usize::MAX, path: Vec::new(), digit: 0, eliminated: C::EMPTY }
     }
 }
 
-impl Best {
+impl<C: CellSet> Best<C> {
     /// Keeps the chain ending at `end` if it eliminates something and is shorter than the best.
-    fn offer(&mut self, eliminated: Cells, parent: &[usize; 81], end: usize, length: usize, digit: u8) {
-        if eliminated == 0 || length >= self.length {
+    fn offer(&mut self, eliminated: C, parent: &[usize], end: usize, length: usize, digit: u8) {
+        if eliminated.is_empty() || length >= self.length {
             return;
         }
         trace_chain(parent, end, &mut self.path);
@@ -150,7 +163,7 @@ impl Best {
 
     /// Records the best chain as the step, if one was found.
     fn record(&self, out: &mut Deduction) -> bool {
-        if self.eliminated == 0 {
+        if self.eliminated.is_empty() {
             return false;
         }
         // Sudoku Explainer rates a chain by its literals, counting the eliminated candidate as

@@ -39,7 +39,7 @@ pub(crate) fn find<C: CellSet>(
 /// `changed` removed since: locked candidates, subsets and fish look only at the houses and
 /// digits whose candidates changed (the first step of what is left is the first of all, the
 /// others having none); the other techniques everywhere. The techniques not yet written for
-/// every size (uniqueness, chains and forcing chains) find nothing on other sizes.
+/// every size (uniqueness, cycles and forcing chains) find nothing on other sizes.
 pub(super) fn find_changed<C: CellSet>(
     technique: Technique,
     grid: &Grid<C>,
@@ -76,6 +76,9 @@ pub(super) fn find_changed<C: CellSet>(
         VwxyzWing => als::wing(grid, out, 4),
         UvwxyzWing => als::wing(grid, out, 5),
         TuvwxyzWing => als::wing(grid, out, 6),
+        XChain => single_chain(grid, out, interrupt)?,
+        // Found with X-chains, which take the easiest of them all.
+        XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
         _ => return C::classic(grid).map_or(Ok(false), |grid| find_classic(technique, grid, out, interrupt)),
     };
     Ok(generic)
@@ -93,9 +96,6 @@ fn find_classic(
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
-        XChain => single_chain(grid, out, interrupt)?,
-        // Found with X-chains, which take the easiest of them all.
-        XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
         Nishio => forcing::multiple(grid, out, forcing::Multiple::Nishio, interrupt)?,
         MultipleForcingChains => forcing::multiple(grid, out, forcing::Multiple::Static, interrupt)?,
         DynamicForcingChains
@@ -159,11 +159,15 @@ impl<C: CellSet> Changed<C> {
 
 /// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
 /// and houses alike, whichever rates lowest (the first of them on a tie), as SE's one search for
-/// them all takes its easiest.
-fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+/// them all takes its easiest. On other sizes, X- and XY-chains alone so far.
+fn single_chain<C: CellSet>(
+    grid: &Grid<C>,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
     let mut best: Option<Deduction> = None;
-    type Finder = fn(&Grid, &mut Deduction, &mut dyn Interrupt) -> Result<bool, Interrupted>;
-    let finders: [(Technique, Finder); 2] =
+    type Finder<C> = fn(&Grid<C>, &mut Deduction, &mut dyn Interrupt) -> Result<bool, Interrupted>;
+    let finders: [(Technique, Finder<C>); 2] =
         [(Technique::XChain, chains::x_chain), (Technique::XYChain, chains::xy_chain)];
     for (technique, finder) in finders {
         out.start(technique);
@@ -171,20 +175,34 @@ fn single_chain(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt)
             best = Some(out.clone());
         }
     }
-    // Cycles and forcing chains only matter where they beat those.
-    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
-    if forcing::cycle(grid, out, below, interrupt)? {
-        best = Some(out.clone());
-    }
-    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
-    out.start(Technique::ForcingChain);
-    if forcing::forcing_chain(grid, out, below, false, interrupt)? {
-        best = Some(out.clone());
+    if let Some(grid) = C::classic(grid) {
+        classic_cycles_and_forcing(grid, out, &mut best, interrupt)?;
     }
     Ok(best.is_some_and(|best| {
         *out = best;
         true
     }))
+}
+
+/// The cycles and forcing chains of [`single_chain`], 9x9 only so far: they replace `best` where
+/// they rate lower.
+fn classic_cycles_and_forcing(
+    grid: &Grid,
+    out: &mut Deduction,
+    best: &mut Option<Deduction>,
+    interrupt: &mut dyn Interrupt,
+) -> Result<(), Interrupted> {
+    // Cycles and forcing chains only matter where they beat those.
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    if forcing::cycle(grid, out, below, interrupt)? {
+        *best = Some(out.clone());
+    }
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    out.start(Technique::ForcingChain);
+    if forcing::forcing_chain(grid, out, below, false, interrupt)? {
+        *best = Some(out.clone());
+    }
+    Ok(())
 }
 
 /// The explanation of a deduction found in `grid` (the grid before the step is applied).
@@ -317,14 +335,14 @@ pub(crate) mod testing {
     }
 
     /// Runs one finder; `None` if it finds nothing.
-    pub(crate) fn run(technique: Technique, grid: &Grid) -> Option<Deduction> {
+    pub(crate) fn run<C: CellSet>(technique: Technique, grid: &Grid<C>) -> Option<Deduction> {
         let mut out = Deduction::new();
         find(technique, grid, &mut out, &mut Never).expect("Never interrupts").then_some(out)
     }
 
     /// [`run`], but an X-chain or an XY-chain by its own finder, not with the other single
     /// chains: the oracle the grid-size engine's chains are checked against.
-    pub(crate) fn run_alone(technique: Technique, grid: &Grid) -> Option<Deduction> {
+    pub(crate) fn run_alone<C: CellSet>(technique: Technique, grid: &Grid<C>) -> Option<Deduction> {
         let mut out = Deduction::new();
         out.start(technique);
         let found = match technique {
