@@ -308,9 +308,8 @@ impl Fill {
     /// Fills the empty cells: `Some(true)` when done, `Some(false)` at a dead end, `None` once
     /// `allowance` dead ends have passed.
     fn complete(&mut self, rng: &mut SplitMix64, allowance: &mut u32) -> Option<bool> {
-        let dead_end = |allowance: &mut u32| allowance.checked_sub(1).map(|left| *allowance = left).map(|()| false);
         if self.shape != Shape::CLASSIC && self.stuck() {
-            return dead_end(allowance);
+            return Fill::dead_end(allowance);
         }
         let Some((cell, candidates)) = (0..self.cells.len())
             .filter(|&cell| self.cells[cell] == 0)
@@ -334,7 +333,13 @@ impl Fill {
             self.toggle(cell, value);
             self.cells[cell] = 0;
         }
-        dead_end(allowance)
+        Fill::dead_end(allowance)
+    }
+
+    /// A dead end: `Some(false)`, one less left of `allowance`, or `None` when none was left.
+    fn dead_end(allowance: &mut u32) -> Option<bool> {
+        *allowance = allowance.checked_sub(1)?;
+        Some(false)
     }
 }
 
