@@ -8,7 +8,8 @@
 //! is `sudokud_core::solver`.
 
 pub use sudokud_core::{
-    board, generate, logic, member, order, position, puzzle, puzzle_id, random, rules, search, sizes, solver, variants,
+    board, exchange, generate, logic, member, order, position, puzzle, puzzle_id, random, rules, search, sizes, solver,
+    variants,
 };
 
 // What the binary, the tests and the benches reach is public; the rest of the service is not.

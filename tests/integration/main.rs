@@ -12,6 +12,7 @@ mod docs;
 mod cli;
 mod cli_render;
 mod docs_match_code;
+mod exchange;
 mod http_api;
 mod http_batch;
 mod http_count;

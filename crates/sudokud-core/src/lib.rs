@@ -13,6 +13,8 @@
 //!   constraints as data, on any size, with their solver and rules.
 //! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
 //! - [`generate`]: unique puzzles of a chosen level, the same for the same seed.
+//! - [`exchange`]: puzzles as other tools share them (the Interactive Sudoku Solver's constraint
+//!   strings), read and written.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator behind [`generate`] and the solver's restarts.
 //!
@@ -46,4 +48,4 @@ pub mod variants;
 pub mod verdict;
 
 // The bottom layer, under the names it has always had here.
-pub use sudokud_model::{member, position, random};
+pub use sudokud_model::{exchange, member, position, random};

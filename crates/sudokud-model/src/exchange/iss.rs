@@ -1,0 +1,708 @@
+//! The Interactive Sudoku Solver's constraint strings, the form of its links and collections:
+//! `.~R1C1_5~R1C2_3.Cage~21~R1C1~R1C2.Thermo~R9C4~R8C3.WhiteDot~R8C9~R9C9`.
+//!
+//! A string is a list of items, each `.` then a type and its arguments separated by `~`
+//! (whitespace anywhere is dropped). The type of givens is empty: `~R1C1_5` gives r1c1 the 5,
+//! `~R1C1_2_4_6_8` limits it to those digits. A cell is `R`, its row, `C`, its column, each one
+//! base-17 digit (`1`-`9`, then `a`-`g`), so the format reaches 16x16 grids. Grids other than
+//! 9x9 begin with `.Shape~NxN`.
+//!
+//! What sudokud has, it reads and writes: givens, even and odd cells (as the candidate lists
+//! `2_4_6_8` and `1_3_5_7_9`), `Shape`, `NoBoxes` with `Jigsaw` (regions in place of the boxes),
+//! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
+//! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
+//! `StrictKropki`, `X`, `V` and `StrictXV`. Any other type is refused by name
+//! ([`IssError::Unsupported`]), never dropped.
+
+use super::SharedPuzzle;
+use crate::constraints::{Cage, Constraints, Diagonals, Place, Regions};
+use crate::grid::Grid;
+use crate::shape::{SIZES, Shape};
+
+/// The largest grid a constraint string can name: a cell's row and column are one base-17 digit.
+const LARGEST: usize = 16;
+
+/// Why a constraint string is not a puzzle sudokud can hold, or a puzzle no constraint string can.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IssError {
+    /// The text does not follow the format.
+    #[error("not an ISS constraint string: {0}")]
+    Malformed(String),
+    /// A rule of the format that sudokud does not have.
+    #[error("the ISS rule `{rule}` ({what}) is not one sudokud has")]
+    Unsupported {
+        /// The type as the string names it (`Whisper`; `Given` for givens).
+        rule: String,
+        /// What it is, in words.
+        what: String,
+    },
+    /// A puzzle the format cannot hold (a grid past 16x16, boxes of another shape than the
+    /// format's).
+    #[error("an ISS constraint string cannot hold {0}")]
+    Inexpressible(String),
+}
+
+/// The puzzle of an ISS constraint string.
+pub fn read(text: &str) -> Result<SharedPuzzle, IssError> {
+    let text: String = text.chars().filter(|ch| !ch.is_whitespace()).collect();
+    let Some(items) = text.strip_prefix('.') else {
+        return Err(IssError::Malformed("it starts with `.`, as `.~R1C1_5~R1C2_3`".to_owned()));
+    };
+    // The solver's page also reads plain grids, which may start with a blank: those are boards.
+    let cells = text.chars().count();
+    if !text.contains('~') && SIZES.iter().any(|size| cells == size * size || cells == 2 * size * size) {
+        return Err(IssError::Malformed(
+            "it is a grid of digits and dots (with a jigsaw layout after it), a board".to_owned(),
+        ));
+    }
+    let items: Vec<(&str, Vec<&str>)> = items
+        .split('.')
+        // An empty item (`..`, a trailing `.`) says nothing.
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            let mut parts = item.split('~');
+            let kind = parts.next().unwrap_or_default();
+            (kind, parts.collect())
+        })
+        .collect();
+    let shape = read_shape(&items)?;
+    let mut reader = Reader { size: shape.size(), givens: vec![0; shape.cells()], ..Reader::default() };
+    for (kind, args) in &items {
+        reader.item(kind, args)?;
+    }
+    reader.finish(shape)
+}
+
+/// The grid's shape from its `Shape` item (9x9 without one): square grids of the sizes sudokud
+/// has, with their default boxes (the format's boxes are those too).
+fn read_shape(items: &[(&str, Vec<&str>)]) -> Result<Shape, IssError> {
+    let mut shapes = items.iter().filter(|(kind, _)| *kind == "Shape");
+    let Some((_, args)) = shapes.next() else { return Ok(Shape::CLASSIC) };
+    if shapes.next().is_some() {
+        return Err(IssError::Malformed("it has two `Shape` items".to_owned()));
+    }
+    let spec = args.join("~");
+    let unsupported =
+        |what: &str| IssError::Unsupported { rule: "Shape".to_owned(), what: format!("`Shape~{spec}`: {what}") };
+    let (dims, range, grid_type) = match args.as_slice() {
+        [dims] => (*dims, "", ""),
+        [dims, range] => (*dims, *range, ""),
+        [dims, range, grid_type] => (*dims, *range, *grid_type),
+        _ => return Err(IssError::Malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`"))),
+    };
+    let (rows, cols) = dims
+        .split_once('x')
+        .and_then(|(rows, cols)| Some((rows.parse::<usize>().ok()?, cols.parse::<usize>().ok()?)))
+        .ok_or_else(|| IssError::Malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`")))?;
+    if rows != cols {
+        return Err(unsupported("a grid that is not square"));
+    }
+    let shape = Shape::default_for(rows).ok_or_else(|| unsupported("a grid of a size sudokud does not have"))?;
+    let size = rows.to_string();
+    if !(range.is_empty() || range == size || range == format!("1-{size}")) {
+        return Err(unsupported("digits other than 1 to the grid's size"));
+    }
+    if !(grid_type.is_empty() || grid_type == "Sudoku") {
+        return Err(unsupported("a grid without rows and columns as houses"));
+    }
+    Ok(shape)
+}
+
+/// What the items say so far.
+#[derive(Default)]
+struct Reader {
+    size: usize,
+    givens: Vec<u8>,
+    constraints: Constraints,
+    no_boxes: bool,
+    /// The layouts of `Jigsaw` items: the boxes' replacement with `NoBoxes`, else extra regions.
+    jigsaws: Vec<String>,
+    diagonals: [bool; 2],
+}
+
+impl Reader {
+    fn item(&mut self, kind: &str, args: &[&str]) -> Result<(), IssError> {
+        let flag = |args: &[&str]| match args {
+            [] => Ok(()),
+            _ => Err(IssError::Malformed(format!("`{kind}` takes no arguments"))),
+        };
+        match kind {
+            "" => args.iter().try_for_each(|given| self.given(given))?,
+            // Read first, by `read_shape`.
+            "Shape" => {}
+            "NoBoxes" => flag(args).map(|()| self.no_boxes = true)?,
+            "Jigsaw" => self.jigsaw(args)?,
+            "Windoku" => {
+                flag(args)?;
+                self.constraints.extra_regions.extend(windows(self.size));
+            }
+            "AllDifferent" => {
+                let cells = self.cells(kind, args)?;
+                if cells.len() != self.size {
+                    return Err(IssError::Unsupported {
+                        rule: kind.to_owned(),
+                        what: format!("{} cells that differ: sudokud's extra regions have {}", cells.len(), self.size),
+                    });
+                }
+                self.constraints.extra_regions.push(cells);
+            }
+            "Diagonal" => match args {
+                ["1"] => self.diagonals[1] = true,
+                ["-1"] => self.diagonals[0] = true,
+                _ => return Err(IssError::Malformed(format!("`Diagonal~{}` is neither 1 nor -1", args.join("~")))),
+            },
+            "AntiKnight" => flag(args).map(|()| self.constraints.anti_knight = true)?,
+            "AntiKing" => flag(args).map(|()| self.constraints.anti_king = true)?,
+            "AntiConsecutive" => flag(args).map(|()| self.constraints.non_consecutive = true)?,
+            "StrictKropki" => flag(args).map(|()| self.constraints.kropki.all_given = true)?,
+            "StrictXV" => flag(args).map(|()| self.constraints.xv.all_given = true)?,
+            "Cage" => {
+                let Some((sum, cells)) = args.split_first() else {
+                    return Err(IssError::Malformed("a `Cage` has a sum (or none) and cells".to_owned()));
+                };
+                let sum = match *sum {
+                    "" => None,
+                    sum => Some(sum.parse().map_err(|_| IssError::Malformed(format!("`{sum}` is no cage sum")))?),
+                };
+                let cells = self.cells(kind, cells)?;
+                self.constraints.cages.push(Cage { cells, sum });
+            }
+            "Thermo" => {
+                let cells = self.cells(kind, args)?;
+                self.constraints.thermometers.push(cells);
+            }
+            "WhiteDot" => self.pairs(kind, args, Pairs::White)?,
+            "BlackDot" => self.pairs(kind, args, Pairs::Black)?,
+            "X" => self.pairs(kind, args, Pairs::X)?,
+            "V" => self.pairs(kind, args, Pairs::V)?,
+            other => return Err(unsupported(other)),
+        }
+        Ok(())
+    }
+
+    /// `R1C1_5` (a given) or `R1C1_2_4_6_8` (the digits a cell may hold: even or odd ones).
+    fn given(&mut self, given: &str) -> Result<(), IssError> {
+        let mut parts = given.split('_');
+        let place = self.place(parts.next().unwrap_or_default())?;
+        let mut digits = Vec::new();
+        for digit in parts {
+            match digit.parse::<u8>() {
+                Ok(value) if (1..=self.size).contains(&usize::from(value)) && digit == value.to_string() => {
+                    digits.push(value)
+                }
+                _ => return Err(IssError::Malformed(format!("`{given}`: `{digit}` is no digit of the grid"))),
+            }
+        }
+        digits.sort_unstable();
+        digits.dedup();
+        let parity = |even: bool| (1..=self.size as u8).filter(|digit| (digit % 2 == 0) == even).collect::<Vec<_>>();
+        match digits.as_slice() {
+            [] => return Err(IssError::Malformed(format!("`{given}` gives no digit"))),
+            &[value] => {
+                let cell = &mut self.givens[place.0 as usize * self.size + place.1 as usize];
+                if *cell != 0 && *cell != value {
+                    return Err(IssError::Malformed(format!("`{given}`: that cell has another given")));
+                }
+                *cell = value;
+            }
+            digits if *digits == parity(true) => self.constraints.even.push(place),
+            digits if *digits == parity(false) => self.constraints.odd.push(place),
+            _ => {
+                return Err(IssError::Unsupported {
+                    rule: "Given".to_owned(),
+                    what: format!("`{given}`: candidates other than the even or the odd digits"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn jigsaw(&mut self, args: &[&str]) -> Result<(), IssError> {
+        // `Jigsaw~LAYOUT`, or the older `Jigsaw~SHAPE~LAYOUT`.
+        let layout = match args {
+            [layout] | [_, layout] => *layout,
+            _ => return Err(IssError::Malformed("a `Jigsaw` has one layout".to_owned())),
+        };
+        if layout.chars().count() != self.size * self.size {
+            return Err(IssError::Malformed(format!(
+                "a `Jigsaw` layout has a character for each of the {} cells",
+                self.size * self.size
+            )));
+        }
+        self.jigsaws.push(layout.to_owned());
+        Ok(())
+    }
+
+    fn pairs(&mut self, kind: &str, args: &[&str], pairs: Pairs) -> Result<(), IssError> {
+        let cells = self.cells(kind, args)?;
+        let side_by_side = |a: Place, b: Place| a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1;
+        let found: Vec<[Place; 2]> = cells
+            .iter()
+            .enumerate()
+            .flat_map(|(index, &a)| {
+                cells[index + 1..].iter().filter(move |&&b| side_by_side(a, b)).map(move |&b| [a, b])
+            })
+            .collect();
+        if found.is_empty() {
+            return Err(IssError::Malformed(format!(
+                "`{kind}~{}`: no two of its cells are side by side",
+                args.join("~")
+            )));
+        }
+        let constraints = &mut self.constraints;
+        let list = match pairs {
+            Pairs::White => &mut constraints.kropki.white,
+            Pairs::Black => &mut constraints.kropki.black,
+            Pairs::X => &mut constraints.xv.x,
+            Pairs::V => &mut constraints.xv.v,
+        };
+        list.extend(found);
+        Ok(())
+    }
+
+    fn cells(&self, kind: &str, args: &[&str]) -> Result<Vec<Place>, IssError> {
+        if args.is_empty() {
+            return Err(IssError::Malformed(format!("`{kind}` names no cells")));
+        }
+        args.iter().map(|cell| self.place(cell)).collect()
+    }
+
+    /// `R1C1`: a row and a column, each one base-17 digit.
+    fn place(&self, cell: &str) -> Result<Place, IssError> {
+        let bytes = cell.as_bytes();
+        let coordinate = |byte: u8| {
+            char::from(byte).to_digit(LARGEST as u32 + 1).filter(|&digit| (1..=self.size as u32).contains(&digit))
+        };
+        match bytes {
+            [b'R' | b'r', row, b'C' | b'c', col] => match (coordinate(*row), coordinate(*col)) {
+                (Some(row), Some(col)) => Ok(Place(u64::from(row - 1), u64::from(col - 1))),
+                _ => Err(IssError::Malformed(format!("`{cell}` is no cell of a {0}x{0} grid", self.size))),
+            },
+            _ => Err(IssError::Malformed(format!("`{cell}` is no cell, as `R1C1`"))),
+        }
+    }
+
+    fn finish(mut self, shape: Shape) -> Result<SharedPuzzle, IssError> {
+        self.constraints.diagonals = match self.diagonals {
+            [true, true] => Some(Diagonals::Both),
+            [true, false] => Some(Diagonals::Main),
+            [false, true] => Some(Diagonals::Anti),
+            [false, false] => None,
+        };
+        match (self.no_boxes, self.jigsaws.as_slice()) {
+            (true, [layout]) => self.constraints.regions = Some(Regions::Line(layout.clone())),
+            (true, []) => {
+                return Err(IssError::Unsupported {
+                    rule: "NoBoxes".to_owned(),
+                    what: "rows and columns without boxes or regions".to_owned(),
+                });
+            }
+            (true, _) => return Err(IssError::Malformed("it has more than one jigsaw layout".to_owned())),
+            (false, layouts) => {
+                for layout in layouts {
+                    self.constraints.extra_regions.extend(regions_of(layout, self.size));
+                }
+            }
+        }
+        let givens = Grid::new(shape, self.givens).expect("every given is a digit of the grid");
+        Ok(SharedPuzzle { givens, constraints: self.constraints })
+    }
+}
+
+/// The lists of marks between two cells.
+#[derive(Clone, Copy)]
+enum Pairs {
+    White,
+    Black,
+    X,
+    V,
+}
+
+/// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
+fn unsupported(kind: &str) -> IssError {
+    let what = match kind {
+        "Whisper" => "German whispers",
+        "Renban" => "renban lines",
+        "Arrow" | "DoubleArrow" | "PillArrow" => "arrows",
+        "LittleKiller" => "little killer diagonals",
+        "Sandwich" => "sandwich sums",
+        "XSum" => "X-sums",
+        "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
+        "Between" => "between lines",
+        "Lockout" => "lockout lines",
+        "Palindrome" => "palindromes",
+        "Zipper" => "zipper lines",
+        "RegionSumLine" => "region-sum lines",
+        "SumLine" => "sum lines",
+        "Modular" => "modular lines",
+        "Entropic" => "entropic lines",
+        "GreaterThan" => "greater-than signs",
+        "Quad" => "quadruples",
+        "RellikCage" => "rellik cages",
+        "Lunchbox" => "lunchboxes",
+        "Indexing" | "ValueIndexing" => "indexing",
+        "NumberedRoom" => "numbered rooms",
+        "CountingCircles" => "counting circles",
+        "DisjointSets" => "disjoint groups",
+        "EqualityCage" => "equality cages",
+        "Or" | "And" | "End" => "a composite of rules",
+        _ => "a rule of the Interactive Sudoku Solver",
+    };
+    IssError::Unsupported { rule: kind.to_owned(), what: what.to_owned() }
+}
+
+/// The windows `Windoku` means: boxes' shapes one cell in from the edges and one apart, as many as
+/// fit inside the grid's last row and column (one on 6x6, four on 9x9).
+fn windows(size: usize) -> Vec<Vec<Place>> {
+    let shape = Shape::default_for(size).expect("a shape the string was read at");
+    let starts = |side: usize| (1..).step_by(side + 1).take_while(move |start| start + side < size);
+    let mut windows = Vec::new();
+    for top in starts(shape.box_rows()) {
+        for left in starts(shape.box_cols()) {
+            let cells = (top..top + shape.box_rows())
+                .flat_map(|row| (left..left + shape.box_cols()).map(move |col| Place(row as u64, col as u64)));
+            windows.push(cells.collect());
+        }
+    }
+    windows
+}
+
+/// The cells of each character of a layout, in the order the characters first appear.
+fn regions_of(layout: &str, size: usize) -> Vec<Vec<Place>> {
+    let mut ids: Vec<char> = Vec::new();
+    let mut regions: Vec<Vec<Place>> = Vec::new();
+    for (cell, id) in layout.chars().enumerate() {
+        let place = Place((cell / size) as u64, (cell % size) as u64);
+        match ids.iter().position(|&seen| seen == id) {
+            Some(index) => regions[index].push(place),
+            None => {
+                ids.push(id);
+                regions.push(vec![place]);
+            }
+        }
+    }
+    regions
+}
+
+/// `puzzle` as an ISS constraint string, which [`read`] reads back as `puzzle` (a jigsaw's
+/// regions given as rows come back as one line of their ids).
+pub fn write(puzzle: &SharedPuzzle) -> Result<String, IssError> {
+    let shape = puzzle.givens.shape();
+    let size = shape.size();
+    if size > LARGEST {
+        return Err(IssError::Inexpressible(format!("a {size}x{size} grid: it reaches 16x16")));
+    }
+    if Shape::default_for(size) != Some(shape) {
+        return Err(IssError::Inexpressible(format!(
+            "boxes {} high and {} wide: its {size}x{size} boxes are the other way round",
+            shape.box_rows(),
+            shape.box_cols()
+        )));
+    }
+    let mut out = String::new();
+    let cell = |place: &Place| {
+        let digit = |coordinate: u64| char::from_digit(coordinate as u32 + 1, LARGEST as u32 + 1).expect("within 16");
+        format!("R{}C{}", digit(place.0), digit(place.1))
+    };
+    let item = |out: &mut String, kind: &str, args: &mut dyn Iterator<Item = String>| {
+        out.push('.');
+        out.push_str(kind);
+        args.for_each(|arg| {
+            out.push('~');
+            out.push_str(&arg);
+        });
+    };
+    let cells = |places: &[Place]| places.iter().map(cell).collect::<Vec<_>>().into_iter();
+    if shape != Shape::CLASSIC {
+        item(&mut out, "Shape", &mut std::iter::once(format!("{size}x{size}")));
+    }
+    let given_cells = puzzle.givens.cells().iter().enumerate().filter(|(_, value)| **value != 0);
+    let mut givens: Vec<String> = given_cells
+        .map(|(index, value)| format!("{}_{value}", cell(&Place((index / size) as u64, (index % size) as u64))))
+        .collect();
+    let parity = |places: &[Place], even: bool| {
+        let digits: Vec<String> =
+            (1..=size).filter(|digit| (digit % 2 == 0) == even).map(|digit| digit.to_string()).collect();
+        places.iter().map(move |place| format!("{}_{}", cell(place), digits.join("_"))).collect::<Vec<_>>()
+    };
+    let constraints = &puzzle.constraints;
+    givens.extend(parity(&constraints.even, true));
+    givens.extend(parity(&constraints.odd, false));
+    if !givens.is_empty() {
+        item(&mut out, "", &mut givens.into_iter());
+    }
+    if let Some(regions) = &constraints.regions {
+        item(&mut out, "NoBoxes", &mut std::iter::empty());
+        item(&mut out, "Jigsaw", &mut std::iter::once(layout(regions)?));
+    }
+    for region in &constraints.extra_regions {
+        item(&mut out, "AllDifferent", &mut cells(region));
+    }
+    let directions = match constraints.diagonals {
+        Some(Diagonals::Main) => &["-1"][..],
+        Some(Diagonals::Anti) => &["1"],
+        Some(Diagonals::Both) => &["-1", "1"],
+        None => &[],
+    };
+    for direction in directions {
+        item(&mut out, "Diagonal", &mut std::iter::once((*direction).to_owned()));
+    }
+    for (set, kind) in [
+        (constraints.anti_knight, "AntiKnight"),
+        (constraints.anti_king, "AntiKing"),
+        (constraints.non_consecutive, "AntiConsecutive"),
+        (constraints.kropki.all_given, "StrictKropki"),
+        (constraints.xv.all_given, "StrictXV"),
+    ] {
+        if set {
+            item(&mut out, kind, &mut std::iter::empty());
+        }
+    }
+    for cage in &constraints.cages {
+        let sum = cage.sum.map_or_else(String::new, |sum| sum.to_string());
+        item(&mut out, "Cage", &mut std::iter::once(sum).chain(cells(&cage.cells)));
+    }
+    for thermometer in &constraints.thermometers {
+        item(&mut out, "Thermo", &mut cells(thermometer));
+    }
+    for (pairs, kind) in [
+        (&constraints.kropki.white, "WhiteDot"),
+        (&constraints.kropki.black, "BlackDot"),
+        (&constraints.xv.x, "X"),
+        (&constraints.xv.v, "V"),
+    ] {
+        for pair in pairs {
+            item(&mut out, kind, &mut cells(pair));
+        }
+    }
+    Ok(out)
+}
+
+/// A jigsaw's regions as one layout line: a line as it is (any characters will do), rows each
+/// region's base-17 digit in the order regions first appear, as the format writes them.
+fn layout(regions: &Regions) -> Result<String, IssError> {
+    let rows = match regions {
+        Regions::Line(line) if !line.contains(['.', '~']) && !line.contains(char::is_whitespace) => {
+            return Ok(line.clone());
+        }
+        Regions::Line(line) => return Err(IssError::Inexpressible(format!("the region ids of `{line}`"))),
+        Regions::Rows(rows) => rows,
+    };
+    let mut seen = Vec::new();
+    rows.iter()
+        .flatten()
+        .map(|id| {
+            let index = seen.iter().position(|&known| known == id.0).unwrap_or_else(|| {
+                seen.push(id.0);
+                seen.len() - 1
+            });
+            char::from_digit(index as u32, LARGEST as u32 + 1)
+                .ok_or_else(|| IssError::Inexpressible("more than 17 regions".to_owned()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Kropki, Xv};
+    use crate::family::diagonals;
+    use crate::random::SplitMix64;
+
+    fn place(row: u64, col: u64) -> Place {
+        Place(row, col)
+    }
+
+    #[test]
+    fn givens_are_read_into_the_grid() {
+        let puzzle = read(".~R1C1_5~R1C2_3~R9C9_9 .~R2C1_6..").unwrap();
+        let mut expected = vec![0; 81];
+        (expected[0], expected[1], expected[80], expected[9]) = (5, 3, 9, 6);
+        assert_eq!(puzzle.givens, Grid::new(Shape::CLASSIC, expected).unwrap());
+        assert!(puzzle.constraints.is_empty());
+    }
+
+    #[test]
+    fn every_rule_sudokud_has_is_read_into_its_member() {
+        let text = ".Shape~6x6.~R1C1_2_4_6~R1C2_1_3_5~R6C6_6.Cage~7~R1C1~R1C2.Cage~~R2C1\
+                    .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
+                    .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
+                    .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku";
+        let puzzle = read(text).unwrap();
+        assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
+        assert_eq!(puzzle.givens.cells()[35], 6);
+        let expected = Constraints {
+            diagonals: Some(Diagonals::Anti),
+            extra_regions: [
+                (0..6).map(|index| place(index, index)).collect(),
+                // The format's one 6x6 window: rows 2-3, columns 2-4.
+                vec![place(1, 1), place(1, 2), place(1, 3), place(2, 1), place(2, 2), place(2, 3)],
+            ]
+            .into(),
+            regions: None,
+            cages: vec![
+                Cage { cells: vec![place(0, 0), place(0, 1)], sum: Some(7) },
+                Cage { cells: vec![place(1, 0)], sum: None },
+            ],
+            anti_knight: true,
+            anti_king: true,
+            non_consecutive: true,
+            thermometers: vec![vec![place(2, 0), place(2, 1), place(2, 2)]],
+            kropki: Kropki {
+                white: vec![[place(3, 0), place(3, 1)], [place(3, 1), place(3, 2)]],
+                black: vec![[place(4, 0), place(5, 0)]],
+                all_given: true,
+            },
+            xv: Xv { x: vec![[place(0, 4), place(0, 5)]], v: vec![[place(1, 4), place(1, 5)]], all_given: true },
+            even: vec![place(0, 0)],
+            odd: vec![place(0, 1)],
+        };
+        assert_eq!(puzzle.constraints, expected);
+    }
+
+    #[test]
+    fn a_jigsaw_replaces_the_boxes_only_with_no_boxes() {
+        let layout = "000111000111222333222333444555444555";
+        let jigsaw = read(&format!(".Shape~6x6.NoBoxes.Jigsaw~{layout}")).unwrap();
+        assert_eq!(jigsaw.constraints.regions, Some(Regions::Line(layout.to_owned())));
+        let extra = read(&format!(".Shape~6x6.Jigsaw~6x6~{layout}")).unwrap();
+        assert_eq!(extra.constraints.regions, None);
+        assert_eq!(extra.constraints.extra_regions.len(), 6);
+        assert_eq!(
+            extra.constraints.extra_regions[1],
+            [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)].map(|(r, c)| place(r, c))
+        );
+    }
+
+    #[test]
+    fn windoku_on_9x9_is_the_four_windows_of_the_preset() {
+        assert_eq!(read(".Windoku").unwrap().constraints.extra_regions, diagonals::windows(Shape::CLASSIC));
+    }
+
+    #[test]
+    fn cells_past_9_are_base_17_digits() {
+        let puzzle = read(".Shape~16x16.~Rgcg_16~RaC1_10").unwrap();
+        assert_eq!(puzzle.givens.cells()[255], 16);
+        assert_eq!(puzzle.givens.cells()[9 * 16], 10);
+        assert_eq!(write(&puzzle).unwrap(), ".Shape~16x16.~RaC1_10~RgCg_16");
+    }
+
+    #[test]
+    fn what_sudokud_lacks_is_refused_by_name() {
+        let refused = |text: &str| read(text).unwrap_err().to_string();
+        assert_eq!(
+            refused(".~R1C1_5.Whisper~R8C1~R7C1"),
+            "the ISS rule `Whisper` (German whispers) is not one sudokud has"
+        );
+        assert!(refused(".Or.X~R1C1~R1C2.End").contains("`Or` (a composite of rules)"));
+        assert!(
+            refused(".~R1C1_1_2").contains("`Given` (`R1C1_1_2`: candidates other than the even or the odd digits)")
+        );
+        assert!(refused(".NoBoxes").contains("`NoBoxes` (rows and columns without boxes or regions)"));
+        assert!(refused(".Shape~6x8").contains("`Shape` (`Shape~6x8`: a grid that is not square)"));
+        assert!(refused(".Shape~6x6~9").contains("digits other than 1 to the grid's size"));
+        assert!(refused(".Shape~7x7").contains("a grid of a size sudokud does not have"));
+        assert!(refused(".AllDifferent~R1C1~R1C2").contains("2 cells that differ: sudokud's extra regions have 9"));
+        assert!(refused(".FooBar").contains("`FooBar` (a rule of the Interactive Sudoku Solver)"));
+    }
+
+    #[test]
+    fn malformed_strings_say_what_is_wrong() {
+        let refused = |text: &str| match read(text) {
+            Err(IssError::Malformed(why)) => why,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(refused("~R1C1_5"), "it starts with `.`, as `.~R1C1_5~R1C2_3`");
+        assert_eq!(
+            refused(&format!("..3{}", ".".repeat(78))),
+            "it is a grid of digits and dots (with a jigsaw layout after it), a board"
+        );
+        assert_eq!(refused(".~R0C1_5"), "`R0C1` is no cell of a 9x9 grid");
+        assert_eq!(refused(".~RaC1_5"), "`RaC1` is no cell of a 9x9 grid");
+        assert_eq!(refused(".~R1C15_5"), "`R1C15` is no cell, as `R1C1`");
+        assert_eq!(refused(".~R1C1_10"), "`R1C1_10`: `10` is no digit of the grid");
+        assert_eq!(refused(".~R1C1_05"), "`R1C1_05`: `05` is no digit of the grid");
+        assert_eq!(refused(".~R1C1"), "`R1C1` gives no digit");
+        assert_eq!(refused(".~R1C1_5.~R1C1_6"), "`R1C1_6`: that cell has another given");
+        assert_eq!(refused(".Cage~x~R1C1"), "`x` is no cage sum");
+        assert_eq!(refused(".Cage"), "a `Cage` has a sum (or none) and cells");
+        assert_eq!(refused(".Thermo"), "`Thermo` names no cells");
+        assert_eq!(refused(".WhiteDot~R1C1~R3C3"), "`WhiteDot~R1C1~R3C3`: no two of its cells are side by side");
+        assert_eq!(refused(".Diagonal~2"), "`Diagonal~2` is neither 1 nor -1");
+        assert_eq!(refused(".AntiKing~1"), "`AntiKing` takes no arguments");
+        assert_eq!(refused(".Jigsaw~0011"), "a `Jigsaw` layout has a character for each of the 81 cells");
+        assert_eq!(refused(".Shape~6x6.Shape~6x6"), "it has two `Shape` items");
+        assert_eq!(refused(".Shape~six"), "`Shape~six` is no shape, as `Shape~6x6`");
+    }
+
+    #[test]
+    fn puzzles_it_cannot_hold_are_refused_on_writing() {
+        let big = SharedPuzzle { givens: Grid::empty(Shape::new(5, 5).unwrap()), constraints: Constraints::default() };
+        assert_eq!(
+            write(&big).unwrap_err().to_string(),
+            "an ISS constraint string cannot hold a 25x25 grid: it reaches 16x16"
+        );
+        let tall = SharedPuzzle { givens: Grid::empty(Shape::new(3, 2).unwrap()), constraints: Constraints::default() };
+        assert!(write(&tall).unwrap_err().to_string().contains("boxes 3 high and 2 wide"));
+    }
+
+    /// Random puzzles of every rule the format and sudokud share, as plain data (the rules need
+    /// not make a solvable puzzle to be written and read).
+    fn random_puzzle(shape: Shape, random: &mut SplitMix64) -> SharedPuzzle {
+        let size = shape.size() as u64;
+        let mut cell = || place(random.below(size as usize) as u64, random.below(size as usize) as u64);
+        let cells = |cell: &mut dyn FnMut() -> Place, count: usize| (0..count).map(|_| cell()).collect::<Vec<_>>();
+        let mut constraints = Constraints::default();
+        let pairs = |cell: &mut dyn FnMut() -> Place| -> Vec<[Place; 2]> {
+            (0..2).map(|_| cell()).filter(|at| at.1 + 1 < size).map(|at| [at, place(at.0, at.1 + 1)]).collect()
+        };
+        constraints.kropki.white = pairs(&mut cell);
+        constraints.kropki.black = pairs(&mut cell);
+        constraints.xv.x = pairs(&mut cell);
+        constraints.xv.v = pairs(&mut cell);
+        constraints.cages =
+            vec![Cage { cells: cells(&mut cell, 3), sum: Some(12) }, Cage { cells: cells(&mut cell, 2), sum: None }];
+        constraints.thermometers = vec![cells(&mut cell, 4)];
+        constraints.extra_regions = vec![cells(&mut cell, size as usize)];
+        constraints.even = cells(&mut cell, 2);
+        constraints.odd = cells(&mut cell, 1);
+        constraints.diagonals =
+            [None, Some(Diagonals::Main), Some(Diagonals::Anti), Some(Diagonals::Both)][random.below(4)];
+        (constraints.anti_knight, constraints.anti_king) = (random.below(2) == 0, random.below(2) == 0);
+        constraints.non_consecutive = random.below(2) == 0;
+        (constraints.kropki.all_given, constraints.xv.all_given) = (random.below(2) == 0, random.below(2) == 0);
+        if random.below(2) == 0 {
+            let ids: String =
+                (0..shape.cells()).map(|index| char::from_digit((index % size as usize) as u32, 17).unwrap()).collect();
+            constraints.regions = Some(Regions::Line(ids));
+        }
+        let givens =
+            (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
+        SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }
+    }
+
+    #[test]
+    fn what_is_written_reads_back_the_same() {
+        let mut random = SplitMix64(7);
+        for shape in [4, 6, 8, 9, 10, 12, 15, 16].map(|size| Shape::default_for(size).unwrap()) {
+            for _ in 0..20 {
+                let puzzle = random_puzzle(shape, &mut random);
+                // A cell given a digit and listed even keeps both, so the list is written apart.
+                let written = write(&puzzle).unwrap();
+                assert_eq!(read(&written).as_ref(), Ok(&puzzle), "{written}");
+                assert_eq!(write(&read(&written).unwrap()).unwrap(), written);
+            }
+        }
+    }
+
+    #[test]
+    fn regions_given_as_rows_are_written_as_one_line() {
+        use crate::constraints::RegionId;
+        let shape = Shape::new(2, 2).unwrap();
+        let rows = [[7, 7, 8, 8], [7, 7, 8, 8], [9, 9, 3, 3], [9, 9, 3, 3]];
+        let regions = Regions::Rows(rows.iter().map(|row| row.iter().map(|&id| RegionId(id)).collect()).collect());
+        let constraints = Constraints { regions: Some(regions), ..Constraints::default() };
+        let written = write(&SharedPuzzle { givens: Grid::empty(shape), constraints }).unwrap();
+        assert_eq!(written, ".Shape~4x4.NoBoxes.Jigsaw~0011001122332233");
+    }
+}
