@@ -10,7 +10,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
-use crate::member::{self, Object, object_traits};
+use crate::exchange::{self, SharedFormat};
+use crate::member::{self, Choice, Object, object_traits};
 use crate::metrics::Work;
 use crate::puzzle::Puzzle;
 use crate::rules::{Conflict, Validation};
@@ -37,6 +38,9 @@ pub(super) struct BoardRequest {
     /// A variant's constraints, combined with the preset's.
     #[serde(default)]
     pub constraints: Option<Constraints>,
+    /// The board and its rules as another tool shares them, in place of the members above.
+    #[serde(default)]
+    pub puzzle: Option<String>,
 }
 
 impl Object for BoardRequest {
@@ -58,25 +62,38 @@ impl JsonObject for BoardRequest {
     /// `{"board":"53..7..."}`, a board in text and nothing else.
     fn read_plain(bytes: &[u8]) -> Option<BoardRequest> {
         let board = JsonBoard::text(sole_string_member(bytes, "board")?);
-        Some(BoardRequest { board, shape: None, variant: None, constraints: None })
+        Some(BoardRequest { board, shape: None, variant: None, constraints: None, puzzle: None })
     }
 }
 
-/// `grid` under a variant's rules, checked against its shape (422 naming the member and cell).
-pub(super) fn with_rules(
-    grid: AnyGrid,
-    variant: Option<Preset>,
-    constraints: Option<Constraints>,
-) -> Result<Puzzle, ApiError> {
-    Puzzle::new(grid, variant, &constraints.unwrap_or_default())
-        .map_err(|error| ApiError::InvalidRequest(error.to_string()))
-}
-
 impl BoardRequest {
-    /// The board of any size under its rules, and its representation.
+    /// The board of any size under its rules, and its representation: from `board` and the
+    /// members beside it, or from a shared `puzzle` (answered in the text form), never both.
     pub(super) fn puzzle(self) -> Result<(Puzzle, Format), ApiError> {
-        let (grid, format) = self.board.with_box(self.shape)?;
-        Ok((with_rules(grid, self.variant, self.constraints)?, format))
+        let BoardRequest { board, shape, variant, constraints, puzzle } = self;
+        let Some(shared) = puzzle else {
+            let (grid, format) = board.with_box(shape)?;
+            // A 422 that names the member and the cell.
+            let puzzle = Puzzle::new(grid, variant, &constraints.unwrap_or_default())
+                .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+            return Ok((puzzle, format));
+        };
+        let beside = [
+            (!board.is_missing(), "`board`"),
+            (shape.is_some(), "`box`"),
+            (variant.is_some(), "`variant`"),
+            (constraints.is_some(), "`constraints`"),
+        ];
+        let beside: Vec<&str> = beside.into_iter().filter_map(|(given, member)| given.then_some(member)).collect();
+        if !beside.is_empty() {
+            return Err(ApiError::InvalidRequest(format!(
+                "`puzzle` holds the board and its rules: send it without {}",
+                beside.join(" and ")
+            )));
+        }
+        let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`puzzle`: {error}"));
+        let shared = exchange::read(&shared).map_err(|error| invalid(&error))?;
+        Ok((Puzzle::from_shared(shared).map_err(|error| invalid(&error))?, Format::Text))
     }
 }
 
@@ -93,6 +110,8 @@ pub(super) struct PlayerRequest {
     pub variant: Option<Preset>,
     #[serde(default)]
     pub constraints: Option<Constraints>,
+    #[serde(default)]
+    pub puzzle: Option<String>,
     /// A player's pencil marks, which rate, hint and explain start from.
     #[serde(default)]
     pub candidates: Option<JsonMarks>,
@@ -118,7 +137,15 @@ impl JsonObject for PlayerRequest {
     /// `{"board":"53..7..."}`, as [`BoardRequest`] reads it.
     fn read_plain(bytes: &[u8]) -> Option<PlayerRequest> {
         let BoardRequest { board, .. } = BoardRequest::read_plain(bytes)?;
-        Some(PlayerRequest { board, shape: None, variant: None, constraints: None, candidates: None, givens: None })
+        Some(PlayerRequest {
+            board,
+            shape: None,
+            variant: None,
+            constraints: None,
+            puzzle: None,
+            candidates: None,
+            givens: None,
+        })
     }
 }
 
@@ -126,8 +153,8 @@ impl PlayerRequest {
     /// The puzzle as [`BoardRequest::puzzle`] reads it, and the player's pencil marks and the
     /// givens if sent, checked against the board.
     pub(super) fn player(self) -> Result<(Puzzle, Format, Option<Marks>, Option<AnyGrid>), ApiError> {
-        let PlayerRequest { board, shape, variant, constraints, candidates, givens } = self;
-        let (puzzle, format) = BoardRequest { board, shape, variant, constraints }.puzzle()?;
+        let PlayerRequest { board, shape, variant, constraints, puzzle, candidates, givens } = self;
+        let (puzzle, format) = BoardRequest { board, shape, variant, constraints, puzzle }.puzzle()?;
         let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`givens`: {error}"));
         let givens = match givens {
             Some(givens) => {
@@ -245,6 +272,61 @@ pub(super) async fn candidates(
     Ok(Json(CandidatesResponse { candidates, pencil_marks }))
 }
 
+/// The body of `/v1/export`: a [`BoardRequest`]'s members, and the format to write the puzzle in.
+#[derive(Deserialize)]
+#[serde(remote = "Self")]
+pub(super) struct ExportRequest {
+    #[serde(default)]
+    board: JsonBoard,
+    #[serde(default, rename = "box")]
+    shape: Option<Shape>,
+    #[serde(default)]
+    variant: Option<Preset>,
+    #[serde(default)]
+    constraints: Option<Constraints>,
+    #[serde(default)]
+    puzzle: Option<String>,
+    #[serde(default)]
+    format: Option<SharedFormat>,
+}
+
+impl Object for ExportRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ExportRequest, D::Error> {
+        ExportRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(ExportRequest);
+
+impl JsonObject for ExportRequest {}
+
+#[derive(Serialize)]
+pub(super) struct ExportResponse {
+    format: SharedFormat,
+    /// The puzzle in the format.
+    puzzle: String,
+    /// A link that opens it in the format's tool.
+    link: String,
+}
+
+/// `POST /v1/export`: the puzzle as another tool shares it, with the link that opens it there.
+/// Cheap enough to run inline.
+pub(super) async fn export(JsonBody(request): JsonBody<ExportRequest>) -> Result<Json<ExportResponse>, ApiError> {
+    let ExportRequest { board, shape, variant, constraints, puzzle, format } = request;
+    let format = format.ok_or_else(|| {
+        let formats: Vec<String> = SharedFormat::ALL.iter().map(|format| format!("\"{format}\"")).collect();
+        ApiError::InvalidRequest(format!("`format` is missing: one of {}", formats.join(", ")))
+    })?;
+    let (puzzle, _) = BoardRequest { board, shape, variant, constraints, puzzle }.puzzle()?;
+    let written = exchange::write(&puzzle.to_shared(), format)
+        .map_err(|error| ApiError::InvalidRequest(format!("`format`: {error}")))?;
+    Ok(Json(ExportResponse { format, puzzle: written.text, link: written.link }))
+}
+
 /// The body of `/v1/count`.
 #[derive(Deserialize)]
 #[serde(remote = "Self")]
@@ -257,6 +339,8 @@ pub(super) struct CountRequest {
     variant: Option<Preset>,
     #[serde(default)]
     constraints: Option<Constraints>,
+    #[serde(default)]
+    puzzle: Option<String>,
     /// Stop counting here; lowered to the configured maximum.
     #[serde(default, deserialize_with = "member::optional_integer")]
     limit: Option<u64>,
@@ -294,9 +378,9 @@ pub(super) async fn count(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CountRequest>,
 ) -> Result<Json<CountResponse>, ApiError> {
-    let (grid, _) = request.board.with_box(request.shape)?;
-    let puzzle = with_rules(grid, request.variant, request.constraints)?;
-    let limit = match request.limit {
+    let CountRequest { board, shape, variant, constraints, puzzle, limit } = request;
+    let (puzzle, _) = BoardRequest { board, shape, variant, constraints, puzzle }.puzzle()?;
+    let limit = match limit {
         Some(0) => return Err(ApiError::InvalidRequest("`limit`: found 0; expected at least 1".to_owned())),
         Some(limit) => usize::try_from(limit).unwrap_or(usize::MAX).min(state.max_count_limit),
         None => DEFAULT_COUNT_LIMIT.min(state.max_count_limit),

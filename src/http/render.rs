@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use super::extract::{JsonBody, JsonObject, parse_value};
-use super::handlers::{BoardRequest, with_rules};
+use super::handlers::BoardRequest;
 use super::logic::offered_variant;
 use super::{ApiError, AppState};
 use crate::board::JsonBoard;
@@ -49,6 +49,8 @@ pub(super) struct RenderRequest {
     variant: Option<Preset>,
     #[serde(default)]
     constraints: Option<Constraints>,
+    #[serde(default)]
+    puzzle: Option<String>,
     #[serde(default = "svg")]
     format: ImageFormat,
     /// Pixels, for SVG and PNG.
@@ -109,7 +111,7 @@ pub(super) async fn render(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<RenderRequest>,
 ) -> Result<Response, ApiError> {
-    let RenderRequest { board, shape, variant, constraints, format, width, paper, solution, candidates, title } =
+    let RenderRequest { board, shape, variant, constraints, puzzle, format, width, paper, solution, candidates, title } =
         request;
     let width = match width {
         None => render::DEFAULT_WIDTH,
@@ -119,11 +121,10 @@ pub(super) async fn render(
         })?,
     };
     let title = checked_title(title)?;
-    let (grid, _) = board.with_box(shape)?;
-    let puzzle = with_rules(grid, variant, constraints.clone())?;
+    let (puzzle, _) = BoardRequest { board, shape, variant, constraints, puzzle }.puzzle()?;
     let solve = matches!(solution, Some(Shown::Computed(true)));
     let given_solution = match solution {
-        Some(Shown::Given(solution)) => Some(check_solution(&puzzle, solution, shape, variant, constraints)?),
+        Some(Shown::Given(solution)) => Some(check_solution(&puzzle, solution, shape)?),
         _ => None,
     };
     let basic_marks = matches!(candidates, Some(Shown::Computed(true)));
@@ -164,14 +165,9 @@ pub(super) async fn render(
     Ok(drawing(format, bytes, "sudoku"))
 }
 
-/// The caller's solution of `puzzle`: complete, keeping every given, and breaking no rule.
-fn check_solution(
-    puzzle: &Puzzle,
-    solution: JsonBoard,
-    shape: Option<Shape>,
-    variant: Option<Preset>,
-    constraints: Option<Constraints>,
-) -> Result<AnyGrid, ApiError> {
+/// The caller's solution of `puzzle` (its box `shape` as the request gave it): complete, keeping
+/// every given, and breaking no rule.
+fn check_solution(puzzle: &Puzzle, solution: JsonBoard, shape: Option<Shape>) -> Result<AnyGrid, ApiError> {
     let invalid = |error: &dyn std::fmt::Display| ApiError::InvalidRequest(format!("`solution`: {error}"));
     let (solution, _) = solution.with_box(shape).map_err(|error| invalid(&error))?;
     let (size, board) = (solution.shape().size(), puzzle.shape().size());
@@ -182,7 +178,7 @@ fn check_solution(
     if !solution.is_complete() {
         return Err(invalid(&"it has blank cells; a solution fills every cell"));
     }
-    let validation = with_rules(solution.clone(), variant, constraints)?.validate();
+    let validation = puzzle.with_board(solution.clone()).validate();
     if let Some(conflict) = validation.conflicts.first() {
         let (row, col, value) = (conflict.row + 1, conflict.col + 1, puzzle.shape().symbol(conflict.value));
         let broken: Vec<&str> = conflict.units.units().map(Unit::broken).collect();
@@ -376,18 +372,21 @@ fn given_puzzles(
             let json = entry.get();
             let request = if json.starts_with('{') {
                 let request = parse_value::<BoardRequest>(json).map_err(|error| at(&error))?;
-                if rules.is_some() && (request.variant.is_some() || request.constraints.is_some()) {
+                let own_rules = request.variant.is_some() || request.constraints.is_some() || request.puzzle.is_some();
+                if rules.is_some() && own_rules {
                     return Err(at(&"it has rules of its own, and the booklet's `variant` or `constraints` are \
                                     every puzzle's: give them in one place"));
                 }
                 if request.shape.is_some() && shape.is_some() && request.shape != shape {
                     return Err(at(&"its `box` is not the booklet's: a booklet's puzzles have one box"));
                 }
-                BoardRequest { shape: request.shape.or(shape), ..request }
+                // A shared puzzle carries its own grid.
+                let shape = if request.puzzle.is_some() { request.shape } else { request.shape.or(shape) };
+                BoardRequest { shape, ..request }
             } else {
                 let board = parse_value::<JsonBoard>(json).map_err(|error| at(&error))?;
                 let (variant, constraints) = rules.cloned().map_or((None, None), |(preset, rules)| (preset, Some(rules)));
-                BoardRequest { board, shape, variant, constraints }
+                BoardRequest { board, shape, variant, constraints, puzzle: None }
             };
             let (puzzle, _) = request.puzzle().map_err(|error| at(&error))?;
             let first = *first.get_or_insert(puzzle.shape());

@@ -61,3 +61,93 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
     }
     assert_eq!((solved.len(), refused, other_formats), (11, 49, 2), "solved: {solved:?}");
 }
+
+mod http {
+    use axum::http::StatusCode;
+    use serde_json::{Value, json};
+
+    use super::{examples, published};
+    use crate::common::http::*;
+
+    async fn post(path: &str, body: Value) -> Reply {
+        send(router(&config()), post_json(path, body.to_string())).await
+    }
+
+    #[tokio::test]
+    async fn a_shared_puzzle_is_solved_and_exported_back_to_the_same_string() {
+        for example in examples().into_iter().filter(|example| ["Killer", "Jigsaw", "6x6"].contains(&&*example.name)) {
+            let reply = post("/v1/solve", json!({ "puzzle": example.input })).await;
+            assert_eq!(reply.status, StatusCode::OK, "{}: {}", example.name, reply.body);
+            assert_eq!(reply.body["solution"], published(&example.solution), "{}", example.name);
+            let exported = post("/v1/export", json!({ "puzzle": example.input, "format": "iss" })).await;
+            assert_eq!(exported.status, StatusCode::OK, "{}: {}", example.name, exported.body);
+            // The string written reads back as the same puzzle: solved again to the same solution.
+            let again = post("/v1/solve", json!({ "puzzle": exported.body["link"] })).await;
+            assert_eq!(again.body["solution"], reply.body["solution"], "{}", example.name);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_preset_is_exported_with_its_rules_written_out() {
+        let exported = post("/v1/export", json!({ "board": ".".repeat(81), "variant": "x", "format": "iss" })).await;
+        assert_eq!(exported.body["puzzle"], ".Diagonal~-1.Diagonal~1", "{}", exported.body);
+        let link = exported.body["link"].as_str().unwrap();
+        assert_eq!(link, "https://sigh.github.io/Interactive-Sudoku-Solver/?q=.Diagonal~-1.Diagonal~1");
+    }
+
+    #[tokio::test]
+    async fn what_cannot_be_shared_is_refused_saying_why() {
+        let detail = |reply: Reply| {
+            assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.body);
+            reply.body["detail"].as_str().unwrap().to_owned()
+        };
+        let cases = [
+            (
+                "/v1/solve",
+                json!({ "puzzle": ".~R1C1_5", "board": ".".repeat(81), "variant": "x" }),
+                "`puzzle` holds the board and its rules: send it without `board` and `variant`",
+            ),
+            (
+                "/v1/hint",
+                json!({ "puzzle": ".~R1C1_5.Renban~R1C1~R1C2" }),
+                "`puzzle`: the ISS rule `Renban` (renban lines) is not one sudokud has",
+            ),
+            (
+                "/v1/count",
+                json!({ "puzzle": "53..7...." }),
+                "`puzzle`: no shared puzzle format: expected an Interactive Sudoku Solver constraint string \
+                 (`.~R1C1_5...`) or its link (`https://sigh.github.io/Interactive-Sudoku-Solver/?q=...`)",
+            ),
+            (
+                "/v1/validate",
+                json!({ "puzzle": ".Cage~50~R1C1~R1C2" }),
+                "`puzzle`: `constraints.cages[0].sum`: no 2 different digits from 1 to 9 add up to 50",
+            ),
+            (
+                "/v1/export",
+                json!({ "board": ".".repeat(400), "format": "iss" }),
+                "`format`: an ISS constraint string cannot hold a 20x20 grid: it reaches 16x16",
+            ),
+            ("/v1/export", json!({ "board": ".".repeat(81) }), "`format` is missing: one of \"iss\""),
+        ];
+        for (path, body, expected) in cases {
+            let detail = detail(post(path, body.clone()).await);
+            assert!(detail.starts_with(expected), "{path} {body}: {detail}");
+        }
+    }
+}
+
+mod batch {
+    use axum::http::StatusCode;
+    use serde_json::json;
+
+    use crate::common::http::*;
+
+    #[tokio::test]
+    async fn a_batch_entry_may_be_a_shared_puzzle() {
+        let body = json!({ "boards": [{ "puzzle": ".Shape~4x4.~R1C1_1~R4C1_3.Cage~5~R1C1~R1C2.Cage~6~R2C3~R3C3" }] });
+        let reply = send(router(&config()), post_json("/v1/solve/batch", body.to_string())).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+        assert_eq!(reply.body["results"][0]["solution"], "1432234141233214", "{}", reply.body);
+    }
+}

@@ -57,7 +57,7 @@ async fn a_constraint_at_the_top_level_is_refused_saying_it_belongs_inside_const
 #[tokio::test]
 async fn an_unknown_member_is_refused_by_name_on_every_route() {
     let board = "1234............";
-    let expected_board = "`board`, `box`, `variant`, `constraints`";
+    let expected_board = "`board`, `box`, `variant`, `constraints`, `puzzle`";
     let cases = [
         (
             "/v1/solve",
@@ -160,7 +160,10 @@ async fn batches_refuse_unknown_members_of_the_body_of_an_entry_and_of_a_line() 
     let (status, items) = ndjson_reply(router(&config()), ndjson(lines)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(items[0]["type"], "https://sudokud.dev/problems/invalid-request", "{}", items[0]);
-    assert_eq!(items[0]["detail"], "unknown member `varient`; expected `board`, `box`, `variant`, `constraints`");
+    assert_eq!(
+        items[0]["detail"],
+        "unknown member `varient`; expected `board`, `box`, `variant`, `constraints`, `puzzle`"
+    );
     assert_eq!(items[1]["solution"], SOLUTION);
 }
 

@@ -62,6 +62,7 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ("POST", "/v1/validate", 500, PANIC_ONLY),
     ("POST", "/v1/candidates", 500, PANIC_ONLY),
     ("POST", "/v1/count", 500, PANIC_ONLY),
+    ("POST", "/v1/export", 500, PANIC_ONLY),
     ("POST", "/v1/rate", 500, PANIC_ONLY),
     ("POST", "/v1/hint", 500, PANIC_ONLY),
     ("POST", "/v1/explain", 500, PANIC_ONLY),
@@ -478,6 +479,67 @@ fn cases() -> Vec<Case> {
     for path in ["/v1/rate", "/v1/hint", "/v1/explain"] {
         cases.push(case("a 4x4 board", Call::board(path, json!(".14.........2..3")), 200, None));
     }
+    // A puzzle as the Interactive Sudoku Solver shares it, in place of the board and its rules.
+    let givens = PUZZLE.bytes().enumerate().filter(|(_, symbol)| *symbol != b'.');
+    let givens: String =
+        givens.map(|(at, symbol)| format!("~R{}C{}_{}", at / 9 + 1, at % 9 + 1, char::from(symbol))).collect();
+    // The puzzle's givens, and a cage its solution keeps (r9c8 + r9c9 = 7 + 9).
+    let iss = format!(".{givens}.Cage~16~R9C8~R9C9");
+    let shared = |path, extra: Value| {
+        let mut body = json!({ "puzzle": iss });
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        Call::json(path, body.to_string())
+    };
+    for path in ["/v1/solve", "/v1/validate", "/v1/candidates", "/v1/count", "/v1/rate", "/v1/render"] {
+        cases.extend([
+            case("a shared puzzle", shared(path, json!({})), 200, None),
+            case(
+                "a shared puzzle beside a board",
+                shared(path, json!({ "board": PUZZLE })),
+                422,
+                Some("invalid-request"),
+            ),
+            case(
+                "a rule sudokud lacks",
+                shared(path, json!({ "puzzle": ".Whisper~R1C1~R1C2" })),
+                422,
+                Some("invalid-request"),
+            ),
+        ]);
+    }
+    let export = |body: Value| Call::json("/v1/export", body.to_string());
+    cases.extend([
+        case("a board in ISS's form", export(json!({ "board": PUZZLE, "format": "iss" })), 200, None),
+        case("a shared puzzle written back", shared("/v1/export", json!({ "format": "iss" })), 200, None),
+        case("malformed JSON", Call::json("/v1/export", r#"{"board": "#), 400, Some("malformed-json")),
+        case("a body over 16384 bytes", oversized("/v1/export"), 413, Some("payload-too-large")),
+        case(
+            "a text/plain body",
+            export(json!({ "board": PUZZLE, "format": "iss" })).with_content_type(Some("text/plain")),
+            415,
+            Some("unsupported-media-type"),
+        ),
+        case("no format", export(json!({ "board": PUZZLE })), 422, Some("invalid-request")),
+        case(
+            "a format sudokud lacks",
+            export(json!({ "board": PUZZLE, "format": "gif" })),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "a grid the format cannot hold",
+            export(json!({ "board": ".".repeat(625), "format": "iss" })),
+            422,
+            Some("invalid-request"),
+        ),
+        Case {
+            what: "a body that stops arriving",
+            call: Call::json("/v1/export", ""),
+            setup: Setup::StalledBody,
+            status: 408,
+            problem: Some("request-timeout"),
+        },
+    ]);
     cases.extend([
         case("the empty board (several solutions)", Call::board("/v1/solve", json!(".".repeat(81))), 200, None),
         case("conflicting givens", Call::board("/v1/solve", json!(conflicting)), 422, Some("conflicting-givens")),

@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use crate::board::Board;
+use crate::exchange::SharedPuzzle;
 use crate::generate::variants::{self as variant_generate, Refused};
 use crate::generate::{self, Symmetry};
 use crate::interrupt::{Interrupt, Interrupted};
@@ -94,6 +95,19 @@ impl Puzzle {
         let grid = Grid::from(grid);
         let variant = Variant::new(grid.shape(), preset, constraints)?;
         Ok(Puzzle::Variant(Box::new((grid, variant))))
+    }
+
+    /// The puzzle another tool shared ([`crate::exchange::read`]), its rules checked as
+    /// [`Puzzle::new`] checks them.
+    pub fn from_shared(shared: SharedPuzzle) -> Result<Puzzle, ConstraintError> {
+        Puzzle::new(AnyGrid::from(shared.givens), None, &shared.constraints)
+    }
+
+    /// The puzzle as other tools share it ([`crate::exchange::write`]): its board as givens,
+    /// its rules with a preset's written out.
+    pub fn to_shared(&self) -> SharedPuzzle {
+        let constraints = self.variant().map(|variant| variant.constraints().clone()).unwrap_or_default();
+        SharedPuzzle { givens: Grid::from(self.grid()), constraints }
     }
 
     /// The grid's shape.
@@ -423,8 +437,9 @@ impl Puzzle {
         }
     }
 
-    /// `grid` under this puzzle's rules.
-    fn with_board(&self, grid: AnyGrid) -> Puzzle {
+    /// `grid` under this puzzle's rules (a grid of the puzzle's shape: the rules were checked
+    /// against it).
+    pub fn with_board(&self, grid: AnyGrid) -> Puzzle {
         match self {
             Puzzle::Classic(_) => Puzzle::Classic(grid),
             Puzzle::Variant(puzzle) => Puzzle::Variant(Box::new((Grid::from(grid), puzzle.1.clone()))),

@@ -36,6 +36,11 @@ impl JsonBoard {
         JsonBoard(ReadCells::parse(text).map(|cells| (cells, Format::Text)))
     }
 
+    /// Whether the request had no `board` member at all (its `Default`).
+    pub fn is_missing(&self) -> bool {
+        self.0 == Err(BoardError::Missing)
+    }
+
     /// The grid, with boxes of `shape` when given (it must fit the board's size) or else of the
     /// size's default ([`Shape::default_for`]), and the representation it came in.
     pub fn with_box(self, shape: Option<Shape>) -> Result<(AnyGrid, Format), BoardError> {
