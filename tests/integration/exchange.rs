@@ -3,7 +3,7 @@
 //! either solved to its published solution, or refused naming a rule it uses that sudokud lacks.
 
 use serde::Deserialize;
-use sudokud::exchange::iss::{self, IssError};
+use sudokud::exchange::{ShareError, iss};
 use sudokud::puzzle::Puzzle;
 use sudokud::sizes::AnyGrid;
 use sudokud::solver::{Never, Verdict};
@@ -47,12 +47,12 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
                 assert_eq!(iss::read(&iss::write(&shared).unwrap()).as_ref(), Ok(&shared), "{name}");
                 solved.push(name.clone());
             }
-            Err(IssError::Unsupported { rule, .. }) => {
+            Err(ShareError::Unsupported { rule, .. }) => {
                 assert!(example.types.contains(&rule), "{name}: refused for `{rule}`, not among {:?}", example.types);
                 refused += 1;
             }
             // ISS also reads plain grids (with a jigsaw layout) and killer layouts: boards.
-            Err(IssError::Malformed(why)) => {
+            Err(ShareError::Malformed { why, .. }) => {
                 assert!(!example.input.contains('~'), "{name}: {why}");
                 other_formats += 1;
             }
@@ -79,11 +79,15 @@ mod http {
             let reply = post("/v1/solve", json!({ "puzzle": example.input })).await;
             assert_eq!(reply.status, StatusCode::OK, "{}: {}", example.name, reply.body);
             assert_eq!(reply.body["solution"], published(&example.solution), "{}", example.name);
-            let exported = post("/v1/export", json!({ "puzzle": example.input, "format": "iss" })).await;
-            assert_eq!(exported.status, StatusCode::OK, "{}: {}", example.name, exported.body);
-            // The string written reads back as the same puzzle: solved again to the same solution.
-            let again = post("/v1/solve", json!({ "puzzle": exported.body["link"] })).await;
-            assert_eq!(again.body["solution"], reply.body["solution"], "{}", example.name);
+            for format in ["iss", "f-puzzles", "sudokupad"] {
+                let exported = post("/v1/export", json!({ "puzzle": example.input, "format": format })).await;
+                assert_eq!(exported.status, StatusCode::OK, "{} {format}: {}", example.name, exported.body);
+                // What is written reads back as the same puzzle: solved again to the same solution.
+                for written in [&exported.body["link"], &exported.body["puzzle"]] {
+                    let again = post("/v1/solve", json!({ "puzzle": written })).await;
+                    assert_eq!(again.body["solution"], reply.body["solution"], "{} {format}: {written}", example.name);
+                }
+            }
         }
     }
 
@@ -115,8 +119,7 @@ mod http {
             (
                 "/v1/count",
                 json!({ "puzzle": "53..7...." }),
-                "`puzzle`: no shared puzzle format: expected an Interactive Sudoku Solver constraint string \
-                 (`.~R1C1_5...`) or its link (`https://sigh.github.io/Interactive-Sudoku-Solver/?q=...`)",
+                "`puzzle`: no shared puzzle format: expected an f-puzzles link (`https://www.f-puzzles.com/?load=...`)",
             ),
             (
                 "/v1/validate",
@@ -128,7 +131,11 @@ mod http {
                 json!({ "board": ".".repeat(400), "format": "iss" }),
                 "`format`: an ISS constraint string cannot hold a 20x20 grid: it reaches 16x16",
             ),
-            ("/v1/export", json!({ "board": ".".repeat(81) }), "`format` is missing: one of \"iss\""),
+            (
+                "/v1/export",
+                json!({ "board": ".".repeat(81) }),
+                "`format` is missing: one of \"f-puzzles\", \"sudokupad\", \"iss\"",
+            ),
         ];
         for (path, body, expected) in cases {
             let detail = detail(post(path, body.clone()).await);

@@ -28,6 +28,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, header};
 use serde_json::{Value, json};
 use sudokud::board::Format;
 use sudokud::config::ServeConfig;
+use sudokud::exchange::SharedFormat;
 use sudokud::generate::Symmetry;
 use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Readiness, app};
 use sudokud::logic::{Level, Technique};
@@ -1354,6 +1355,8 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
         assert!(table.contains(&entry), "the Technique description must say `{entry}`");
     }
     assert_eq!(schemas["Variant"]["enum"], names(Preset::ALL.iter().map(ToString::to_string).collect()), "Variant");
+    let shared = names(SharedFormat::ALL.iter().map(ToString::to_string).collect());
+    assert_eq!(schemas["SharedFormat"]["enum"], shared, "SharedFormat");
     let count = &schemas["GenerateBatchRequest"]["allOf"][1]["properties"]["count"];
     assert_eq!(count["maximum"], MAX_GENERATE_BATCH, "GenerateBatchRequest.count");
     let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());

@@ -12,9 +12,9 @@
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
 //! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
 //! `StrictKropki`, `X`, `V` and `StrictXV`. Any other type is refused by name
-//! ([`IssError::Unsupported`]), never dropped.
+//! ([`ShareError::Unsupported`]), never dropped.
 
-use super::SharedPuzzle;
+use super::{ShareError, SharedPuzzle};
 use crate::constraints::{Cage, Constraints, Diagonals, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
@@ -22,38 +22,30 @@ use crate::shape::{SIZES, Shape};
 /// The largest grid a constraint string can name: a cell's row and column are one base-17 digit.
 const LARGEST: usize = 16;
 
-/// Why a constraint string is not a puzzle sudokud can hold, or a puzzle no constraint string can.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum IssError {
-    /// The text does not follow the format.
-    #[error("not an ISS constraint string: {0}")]
-    Malformed(String),
-    /// A rule of the format that sudokud does not have.
-    #[error("the ISS rule `{rule}` ({what}) is not one sudokud has")]
-    Unsupported {
-        /// The type as the string names it (`Whisper`; `Given` for givens).
-        rule: String,
-        /// What it is, in words.
-        what: String,
-    },
-    /// A puzzle the format cannot hold (a grid past 16x16, boxes of another shape than the
-    /// format's).
-    #[error("an ISS constraint string cannot hold {0}")]
-    Inexpressible(String),
+/// The format's name in messages.
+const FORMAT: &str = "an ISS constraint string";
+
+/// The tool's name in messages.
+const TOOL: &str = "ISS";
+
+fn malformed(why: impl Into<String>) -> ShareError {
+    ShareError::Malformed { format: FORMAT, why: why.into() }
+}
+
+fn inexpressible(what: impl Into<String>) -> ShareError {
+    ShareError::Inexpressible { format: FORMAT, what: what.into() }
 }
 
 /// The puzzle of an ISS constraint string.
-pub fn read(text: &str) -> Result<SharedPuzzle, IssError> {
+pub fn read(text: &str) -> Result<SharedPuzzle, ShareError> {
     let text: String = text.chars().filter(|ch| !ch.is_whitespace()).collect();
     let Some(items) = text.strip_prefix('.') else {
-        return Err(IssError::Malformed("it starts with `.`, as `.~R1C1_5~R1C2_3`".to_owned()));
+        return Err(malformed("it starts with `.`, as `.~R1C1_5~R1C2_3`".to_owned()));
     };
     // The solver's page also reads plain grids, which may start with a blank: those are boards.
     let cells = text.chars().count();
     if !text.contains('~') && SIZES.iter().any(|size| cells == size * size || cells == 2 * size * size) {
-        return Err(IssError::Malformed(
-            "it is a grid of digits and dots (with a jigsaw layout after it), a board".to_owned(),
-        ));
+        return Err(malformed("it is a grid of digits and dots (with a jigsaw layout after it), a board".to_owned()));
     }
     let items: Vec<(&str, Vec<&str>)> = items
         .split('.')
@@ -75,25 +67,28 @@ pub fn read(text: &str) -> Result<SharedPuzzle, IssError> {
 
 /// The grid's shape from its `Shape` item (9x9 without one): square grids of the sizes sudokud
 /// has, with their default boxes (the format's boxes are those too).
-fn read_shape(items: &[(&str, Vec<&str>)]) -> Result<Shape, IssError> {
+fn read_shape(items: &[(&str, Vec<&str>)]) -> Result<Shape, ShareError> {
     let mut shapes = items.iter().filter(|(kind, _)| *kind == "Shape");
     let Some((_, args)) = shapes.next() else { return Ok(Shape::CLASSIC) };
     if shapes.next().is_some() {
-        return Err(IssError::Malformed("it has two `Shape` items".to_owned()));
+        return Err(malformed("it has two `Shape` items".to_owned()));
     }
     let spec = args.join("~");
-    let unsupported =
-        |what: &str| IssError::Unsupported { rule: "Shape".to_owned(), what: format!("`Shape~{spec}`: {what}") };
+    let unsupported = |what: &str| ShareError::Unsupported {
+        tool: TOOL,
+        rule: "Shape".to_owned(),
+        what: format!("`Shape~{spec}`: {what}"),
+    };
     let (dims, range, grid_type) = match args.as_slice() {
         [dims] => (*dims, "", ""),
         [dims, range] => (*dims, *range, ""),
         [dims, range, grid_type] => (*dims, *range, *grid_type),
-        _ => return Err(IssError::Malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`"))),
+        _ => return Err(malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`"))),
     };
     let (rows, cols) = dims
         .split_once('x')
         .and_then(|(rows, cols)| Some((rows.parse::<usize>().ok()?, cols.parse::<usize>().ok()?)))
-        .ok_or_else(|| IssError::Malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`")))?;
+        .ok_or_else(|| malformed(format!("`Shape~{spec}` is no shape, as `Shape~6x6`")))?;
     if rows != cols {
         return Err(unsupported("a grid that is not square"));
     }
@@ -121,10 +116,10 @@ struct Reader {
 }
 
 impl Reader {
-    fn item(&mut self, kind: &str, args: &[&str]) -> Result<(), IssError> {
+    fn item(&mut self, kind: &str, args: &[&str]) -> Result<(), ShareError> {
         let flag = |args: &[&str]| match args {
             [] => Ok(()),
-            _ => Err(IssError::Malformed(format!("`{kind}` takes no arguments"))),
+            _ => Err(malformed(format!("`{kind}` takes no arguments"))),
         };
         match kind {
             "" => args.iter().try_for_each(|given| self.given(given))?,
@@ -139,7 +134,8 @@ impl Reader {
             "AllDifferent" => {
                 let cells = self.cells(kind, args)?;
                 if cells.len() != self.size {
-                    return Err(IssError::Unsupported {
+                    return Err(ShareError::Unsupported {
+                        tool: TOOL,
                         rule: kind.to_owned(),
                         what: format!("{} cells that differ: sudokud's extra regions have {}", cells.len(), self.size),
                     });
@@ -149,7 +145,7 @@ impl Reader {
             "Diagonal" => match args {
                 ["1"] => self.diagonals[1] = true,
                 ["-1"] => self.diagonals[0] = true,
-                _ => return Err(IssError::Malformed(format!("`Diagonal~{}` is neither 1 nor -1", args.join("~")))),
+                _ => return Err(malformed(format!("`Diagonal~{}` is neither 1 nor -1", args.join("~")))),
             },
             "AntiKnight" => flag(args).map(|()| self.constraints.anti_knight = true)?,
             "AntiKing" => flag(args).map(|()| self.constraints.anti_king = true)?,
@@ -158,11 +154,11 @@ impl Reader {
             "StrictXV" => flag(args).map(|()| self.constraints.xv.all_given = true)?,
             "Cage" => {
                 let Some((sum, cells)) = args.split_first() else {
-                    return Err(IssError::Malformed("a `Cage` has a sum (or none) and cells".to_owned()));
+                    return Err(malformed("a `Cage` has a sum (or none) and cells".to_owned()));
                 };
                 let sum = match *sum {
                     "" => None,
-                    sum => Some(sum.parse().map_err(|_| IssError::Malformed(format!("`{sum}` is no cage sum")))?),
+                    sum => Some(sum.parse().map_err(|_| malformed(format!("`{sum}` is no cage sum")))?),
                 };
                 let cells = self.cells(kind, cells)?;
                 self.constraints.cages.push(Cage { cells, sum });
@@ -181,7 +177,7 @@ impl Reader {
     }
 
     /// `R1C1_5` (a given) or `R1C1_2_4_6_8` (the digits a cell may hold: even or odd ones).
-    fn given(&mut self, given: &str) -> Result<(), IssError> {
+    fn given(&mut self, given: &str) -> Result<(), ShareError> {
         let mut parts = given.split('_');
         let place = self.place(parts.next().unwrap_or_default())?;
         let mut digits = Vec::new();
@@ -190,25 +186,26 @@ impl Reader {
                 Ok(value) if (1..=self.size).contains(&usize::from(value)) && digit == value.to_string() => {
                     digits.push(value)
                 }
-                _ => return Err(IssError::Malformed(format!("`{given}`: `{digit}` is no digit of the grid"))),
+                _ => return Err(malformed(format!("`{given}`: `{digit}` is no digit of the grid"))),
             }
         }
         digits.sort_unstable();
         digits.dedup();
         let parity = |even: bool| (1..=self.size as u8).filter(|digit| (digit % 2 == 0) == even).collect::<Vec<_>>();
         match digits.as_slice() {
-            [] => return Err(IssError::Malformed(format!("`{given}` gives no digit"))),
+            [] => return Err(malformed(format!("`{given}` gives no digit"))),
             &[value] => {
                 let cell = &mut self.givens[place.0 as usize * self.size + place.1 as usize];
                 if *cell != 0 && *cell != value {
-                    return Err(IssError::Malformed(format!("`{given}`: that cell has another given")));
+                    return Err(malformed(format!("`{given}`: that cell has another given")));
                 }
                 *cell = value;
             }
             digits if *digits == parity(true) => self.constraints.even.push(place),
             digits if *digits == parity(false) => self.constraints.odd.push(place),
             _ => {
-                return Err(IssError::Unsupported {
+                return Err(ShareError::Unsupported {
+                    tool: TOOL,
                     rule: "Given".to_owned(),
                     what: format!("`{given}`: candidates other than the even or the odd digits"),
                 });
@@ -217,14 +214,14 @@ impl Reader {
         Ok(())
     }
 
-    fn jigsaw(&mut self, args: &[&str]) -> Result<(), IssError> {
+    fn jigsaw(&mut self, args: &[&str]) -> Result<(), ShareError> {
         // `Jigsaw~LAYOUT`, or the older `Jigsaw~SHAPE~LAYOUT`.
         let layout = match args {
             [layout] | [_, layout] => *layout,
-            _ => return Err(IssError::Malformed("a `Jigsaw` has one layout".to_owned())),
+            _ => return Err(malformed("a `Jigsaw` has one layout".to_owned())),
         };
         if layout.chars().count() != self.size * self.size {
-            return Err(IssError::Malformed(format!(
+            return Err(malformed(format!(
                 "a `Jigsaw` layout has a character for each of the {} cells",
                 self.size * self.size
             )));
@@ -233,7 +230,7 @@ impl Reader {
         Ok(())
     }
 
-    fn pairs(&mut self, kind: &str, args: &[&str], pairs: Pairs) -> Result<(), IssError> {
+    fn pairs(&mut self, kind: &str, args: &[&str], pairs: Pairs) -> Result<(), ShareError> {
         let cells = self.cells(kind, args)?;
         let side_by_side = |a: Place, b: Place| a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1;
         let found: Vec<[Place; 2]> = cells
@@ -244,10 +241,7 @@ impl Reader {
             })
             .collect();
         if found.is_empty() {
-            return Err(IssError::Malformed(format!(
-                "`{kind}~{}`: no two of its cells are side by side",
-                args.join("~")
-            )));
+            return Err(malformed(format!("`{kind}~{}`: no two of its cells are side by side", args.join("~"))));
         }
         let constraints = &mut self.constraints;
         let list = match pairs {
@@ -260,15 +254,15 @@ impl Reader {
         Ok(())
     }
 
-    fn cells(&self, kind: &str, args: &[&str]) -> Result<Vec<Place>, IssError> {
+    fn cells(&self, kind: &str, args: &[&str]) -> Result<Vec<Place>, ShareError> {
         if args.is_empty() {
-            return Err(IssError::Malformed(format!("`{kind}` names no cells")));
+            return Err(malformed(format!("`{kind}` names no cells")));
         }
         args.iter().map(|cell| self.place(cell)).collect()
     }
 
     /// `R1C1`: a row and a column, each one base-17 digit.
-    fn place(&self, cell: &str) -> Result<Place, IssError> {
+    fn place(&self, cell: &str) -> Result<Place, ShareError> {
         let bytes = cell.as_bytes();
         let coordinate = |byte: u8| {
             char::from(byte).to_digit(LARGEST as u32 + 1).filter(|&digit| (1..=self.size as u32).contains(&digit))
@@ -276,13 +270,13 @@ impl Reader {
         match bytes {
             [b'R' | b'r', row, b'C' | b'c', col] => match (coordinate(*row), coordinate(*col)) {
                 (Some(row), Some(col)) => Ok(Place(u64::from(row - 1), u64::from(col - 1))),
-                _ => Err(IssError::Malformed(format!("`{cell}` is no cell of a {0}x{0} grid", self.size))),
+                _ => Err(malformed(format!("`{cell}` is no cell of a {0}x{0} grid", self.size))),
             },
-            _ => Err(IssError::Malformed(format!("`{cell}` is no cell, as `R1C1`"))),
+            _ => Err(malformed(format!("`{cell}` is no cell, as `R1C1`"))),
         }
     }
 
-    fn finish(mut self, shape: Shape) -> Result<SharedPuzzle, IssError> {
+    fn finish(mut self, shape: Shape) -> Result<SharedPuzzle, ShareError> {
         self.constraints.diagonals = match self.diagonals {
             [true, true] => Some(Diagonals::Both),
             [true, false] => Some(Diagonals::Main),
@@ -292,12 +286,13 @@ impl Reader {
         match (self.no_boxes, self.jigsaws.as_slice()) {
             (true, [layout]) => self.constraints.regions = Some(Regions::Line(layout.clone())),
             (true, []) => {
-                return Err(IssError::Unsupported {
+                return Err(ShareError::Unsupported {
+                    tool: TOOL,
                     rule: "NoBoxes".to_owned(),
                     what: "rows and columns without boxes or regions".to_owned(),
                 });
             }
-            (true, _) => return Err(IssError::Malformed("it has more than one jigsaw layout".to_owned())),
+            (true, _) => return Err(malformed("it has more than one jigsaw layout".to_owned())),
             (false, layouts) => {
                 for layout in layouts {
                     self.constraints.extra_regions.extend(regions_of(layout, self.size));
@@ -319,7 +314,7 @@ enum Pairs {
 }
 
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
-fn unsupported(kind: &str) -> IssError {
+fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "Whisper" => "German whispers",
         "Renban" => "renban lines",
@@ -348,7 +343,7 @@ fn unsupported(kind: &str) -> IssError {
         "Or" | "And" | "End" => "a composite of rules",
         _ => "a rule of the Interactive Sudoku Solver",
     };
-    IssError::Unsupported { rule: kind.to_owned(), what: what.to_owned() }
+    ShareError::Unsupported { tool: TOOL, rule: kind.to_owned(), what: what.to_owned() }
 }
 
 /// The windows `Windoku` means: boxes' shapes one cell in from the edges and one apart, as many as
@@ -386,14 +381,14 @@ fn regions_of(layout: &str, size: usize) -> Vec<Vec<Place>> {
 
 /// `puzzle` as an ISS constraint string, which [`read`] reads back as `puzzle` (a jigsaw's
 /// regions given as rows come back as one line of their ids).
-pub fn write(puzzle: &SharedPuzzle) -> Result<String, IssError> {
+pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     let shape = puzzle.givens.shape();
     let size = shape.size();
     if size > LARGEST {
-        return Err(IssError::Inexpressible(format!("a {size}x{size} grid: it reaches 16x16")));
+        return Err(inexpressible(format!("a {size}x{size} grid: it reaches 16x16")));
     }
     if Shape::default_for(size) != Some(shape) {
-        return Err(IssError::Inexpressible(format!(
+        return Err(inexpressible(format!(
             "boxes {} high and {} wide: its {size}x{size} boxes are the other way round",
             shape.box_rows(),
             shape.box_cols()
@@ -480,12 +475,12 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, IssError> {
 
 /// A jigsaw's regions as one layout line: a line as it is (any characters will do), rows each
 /// region's base-17 digit in the order regions first appear, as the format writes them.
-fn layout(regions: &Regions) -> Result<String, IssError> {
+fn layout(regions: &Regions) -> Result<String, ShareError> {
     let rows = match regions {
         Regions::Line(line) if !line.contains(['.', '~']) && !line.contains(char::is_whitespace) => {
             return Ok(line.clone());
         }
-        Regions::Line(line) => return Err(IssError::Inexpressible(format!("the region ids of `{line}`"))),
+        Regions::Line(line) => return Err(inexpressible(format!("the region ids of `{line}`"))),
         Regions::Rows(rows) => rows,
     };
     let mut seen = Vec::new();
@@ -497,7 +492,7 @@ fn layout(regions: &Regions) -> Result<String, IssError> {
                 seen.len() - 1
             });
             char::from_digit(index as u32, LARGEST as u32 + 1)
-                .ok_or_else(|| IssError::Inexpressible("more than 17 regions".to_owned()))
+                .ok_or_else(|| inexpressible("more than 17 regions".to_owned()))
         })
         .collect()
 }
@@ -609,7 +604,7 @@ mod tests {
     #[test]
     fn malformed_strings_say_what_is_wrong() {
         let refused = |text: &str| match read(text) {
-            Err(IssError::Malformed(why)) => why,
+            Err(ShareError::Malformed { why, .. }) => why,
             other => panic!("{text}: {other:?}"),
         };
         assert_eq!(refused("~R1C1_5"), "it starts with `.`, as `.~R1C1_5~R1C2_3`");
@@ -646,47 +641,12 @@ mod tests {
         assert!(write(&tall).unwrap_err().to_string().contains("boxes 3 high and 2 wide"));
     }
 
-    /// Random puzzles of every rule the format and sudokud share, as plain data (the rules need
-    /// not make a solvable puzzle to be written and read).
-    fn random_puzzle(shape: Shape, random: &mut SplitMix64) -> SharedPuzzle {
-        let size = shape.size() as u64;
-        let mut cell = || place(random.below(size as usize) as u64, random.below(size as usize) as u64);
-        let cells = |cell: &mut dyn FnMut() -> Place, count: usize| (0..count).map(|_| cell()).collect::<Vec<_>>();
-        let mut constraints = Constraints::default();
-        let pairs = |cell: &mut dyn FnMut() -> Place| -> Vec<[Place; 2]> {
-            (0..2).map(|_| cell()).filter(|at| at.1 + 1 < size).map(|at| [at, place(at.0, at.1 + 1)]).collect()
-        };
-        constraints.kropki.white = pairs(&mut cell);
-        constraints.kropki.black = pairs(&mut cell);
-        constraints.xv.x = pairs(&mut cell);
-        constraints.xv.v = pairs(&mut cell);
-        constraints.cages =
-            vec![Cage { cells: cells(&mut cell, 3), sum: Some(12) }, Cage { cells: cells(&mut cell, 2), sum: None }];
-        constraints.thermometers = vec![cells(&mut cell, 4)];
-        constraints.extra_regions = vec![cells(&mut cell, size as usize)];
-        constraints.even = cells(&mut cell, 2);
-        constraints.odd = cells(&mut cell, 1);
-        constraints.diagonals =
-            [None, Some(Diagonals::Main), Some(Diagonals::Anti), Some(Diagonals::Both)][random.below(4)];
-        (constraints.anti_knight, constraints.anti_king) = (random.below(2) == 0, random.below(2) == 0);
-        constraints.non_consecutive = random.below(2) == 0;
-        (constraints.kropki.all_given, constraints.xv.all_given) = (random.below(2) == 0, random.below(2) == 0);
-        if random.below(2) == 0 {
-            let ids: String =
-                (0..shape.cells()).map(|index| char::from_digit((index % size as usize) as u32, 17).unwrap()).collect();
-            constraints.regions = Some(Regions::Line(ids));
-        }
-        let givens =
-            (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
-        SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }
-    }
-
     #[test]
     fn what_is_written_reads_back_the_same() {
         let mut random = SplitMix64(7);
         for shape in [4, 6, 8, 9, 10, 12, 15, 16].map(|size| Shape::default_for(size).unwrap()) {
             for _ in 0..20 {
-                let puzzle = random_puzzle(shape, &mut random);
+                let puzzle = super::super::tests::random_puzzle(shape, &mut random);
                 // A cell given a digit and listed even keeps both, so the list is written apart.
                 let written = write(&puzzle).unwrap();
                 assert_eq!(read(&written).as_ref(), Ok(&puzzle), "{written}");

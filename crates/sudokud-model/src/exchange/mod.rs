@@ -3,10 +3,12 @@
 //! lacks is an error that names it, never dropped.
 //!
 //! - [`iss`]: the Interactive Sudoku Solver's constraint strings (its links and collections).
+//! - [`fpuzzles`]: f-puzzles' data, which f-puzzles links and SudokuPad links carry.
 //!
 //! [`read()`] tells the formats apart by their look, so a request or a command line takes any of
 //! them in one place; [`write()`] writes one, with the link that opens it.
 
+pub mod fpuzzles;
 pub mod iss;
 
 use crate::constraints::Constraints;
@@ -26,16 +28,22 @@ pub struct SharedPuzzle {
 /// A format puzzles are shared in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SharedFormat {
+    /// f-puzzles' data (compressed, in base64); its link opens f-puzzles.
+    FPuzzles,
+    /// The same data; its link opens SudokuPad.
+    SudokuPad,
     /// The Interactive Sudoku Solver's constraint string; its link opens the solver's page.
     Iss,
 }
 
 impl Choice for SharedFormat {
     const KIND: &'static str = "format";
-    const ALL: &'static [SharedFormat] = &[SharedFormat::Iss];
+    const ALL: &'static [SharedFormat] = &[SharedFormat::FPuzzles, SharedFormat::SudokuPad, SharedFormat::Iss];
 
     fn name(self) -> &'static str {
         match self {
+            SharedFormat::FPuzzles => "f-puzzles",
+            SharedFormat::SudokuPad => "sudokupad",
             SharedFormat::Iss => "iss",
         }
     }
@@ -46,31 +54,89 @@ choice_traits!(SharedFormat);
 /// The page an ISS link opens, its constraint string the `q` parameter.
 pub const ISS_PAGE: &str = "https://sigh.github.io/Interactive-Sudoku-Solver/";
 
-/// Why a text is no puzzle sudokud can read.
+/// An f-puzzles link, before its data.
+pub const FPUZZLES_LINK: &str = "https://www.f-puzzles.com/?load=";
+
+/// A SudokuPad link of f-puzzles data, before the data.
+pub const SUDOKUPAD_LINK: &str = "https://sudokupad.app/fpuzzles";
+
+/// Why a text is no puzzle sudokud can read, or a puzzle cannot be written in a format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReadError {
-    /// The text is in a format, but not a puzzle sudokud holds.
-    #[error(transparent)]
-    Iss(#[from] iss::IssError),
+pub enum ShareError {
+    /// The text does not follow its format.
+    #[error("not {format}: {why}")]
+    Malformed {
+        /// The format, in words: "an ISS constraint string".
+        format: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// A rule of the format that sudokud does not have.
+    #[error("the {tool} rule `{rule}` ({what}) is not one sudokud has")]
+    Unsupported {
+        /// The tool whose rule it is: "ISS".
+        tool: &'static str,
+        /// The rule as the format names it (`Whisper`; `Given` for givens).
+        rule: String,
+        /// What it is, in words.
+        what: String,
+    },
+    /// A puzzle the format cannot hold (a grid past 16x16, boxes of another shape than the
+    /// format's).
+    #[error("{format} cannot hold {what}")]
+    Inexpressible {
+        /// The format, in words.
+        format: &'static str,
+        /// What it cannot hold.
+        what: String,
+    },
     /// No format the text looks like.
     #[error(
-        "no shared puzzle format: expected an Interactive Sudoku Solver constraint string (`.~R1C1_5...`) or its link (`{ISS_PAGE}?q=...`)"
+        "no shared puzzle format: expected an f-puzzles link (`{FPUZZLES_LINK}...`), a SudokuPad link of f-puzzles data (`{SUDOKUPAD_LINK}...`), f-puzzles data (`N4Ig...`) or JSON (`{{\"size\":9,...}}`), an Interactive Sudoku Solver constraint string (`.~R1C1_5...`) or its link (`{ISS_PAGE}?q=...`)"
     )]
     Unknown,
 }
 
-/// The puzzle `text` holds, in whichever format it is: an ISS constraint string, or an ISS link.
-pub fn read(text: &str) -> Result<SharedPuzzle, ReadError> {
+/// The puzzle `text` holds, in whichever format it is: an f-puzzles or SudokuPad link, f-puzzles
+/// data (compressed, as the links carry it) or JSON, an ISS constraint string or its link.
+pub fn read(text: &str) -> Result<SharedPuzzle, ShareError> {
     let text = text.trim();
     if text.starts_with('.') {
-        return Ok(iss::read(text)?);
+        return iss::read(text);
+    }
+    if text.starts_with('{') {
+        return fpuzzles::read_json(text);
+    }
+    // The data alone, as `write` gives it for f-puzzles and SudokuPad.
+    if !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"+/=".contains(&byte)) {
+        return fpuzzles::decode(text);
     }
     if let Some((_, query)) = text.strip_prefix(ISS_PAGE).and_then(|rest| rest.split_once('?'))
         && let Some(string) = query.split('&').find_map(|pair| pair.strip_prefix("q="))
     {
-        return Ok(iss::read(&percent_decoded(string))?);
+        return iss::read(&percent_decoded(string, true));
     }
-    Err(ReadError::Unknown)
+    let link = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://")).unwrap_or(text);
+    let link = link.strip_prefix("www.").unwrap_or(link);
+    if let Some(query) = link.strip_prefix("f-puzzles.com/").and_then(|rest| rest.split_once('?')).map(|(_, q)| q)
+        && let Some(data) = query.split('&').find_map(|pair| pair.strip_prefix("load="))
+    {
+        return fpuzzles::decode(&percent_decoded(data, false));
+    }
+    if let Some(rest) = link.strip_prefix("sudokupad.app/") {
+        let rest = rest.strip_prefix("?puzzleid=").unwrap_or(rest);
+        return match rest.strip_prefix("fpuzzles") {
+            Some(data) => fpuzzles::decode(&percent_decoded(data.split(['&', '#']).next().unwrap_or(data), false)),
+            None => Err(ShareError::Malformed {
+                format: "a SudokuPad link of f-puzzles data",
+                why: "its puzzle is in SudokuPad's own form or kept on its server (a short name); sudokud reads \
+                      the links that carry f-puzzles data, `https://sudokupad.app/fpuzzles...` (SudokuPad's \
+                      \"Open in f-puzzles\" makes one)"
+                    .to_owned(),
+            }),
+        };
+    }
+    Err(ShareError::Unknown)
 }
 
 /// A puzzle written in a format: its text, and the link that opens it in the format's tool.
@@ -83,20 +149,30 @@ pub struct Written {
 }
 
 /// `puzzle` in `format`, or why the format cannot hold it.
-pub fn write(puzzle: &SharedPuzzle, format: SharedFormat) -> Result<Written, iss::IssError> {
-    match format {
+pub fn write(puzzle: &SharedPuzzle, format: SharedFormat) -> Result<Written, ShareError> {
+    // Base64's `+`, `/` and `=` escaped, so that no reader of the link takes them for its syntax.
+    let escaped = |data: &str| data.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D");
+    Ok(match format {
         SharedFormat::Iss => {
             let text = iss::write(puzzle)?;
             // A constraint string is letters, digits and `.~_-`, all safe in a query.
             let link = format!("{ISS_PAGE}?q={text}");
-            Ok(Written { text, link })
+            Written { text, link }
         }
-    }
+        SharedFormat::FPuzzles => {
+            let text = fpuzzles::encode(puzzle)?;
+            Written { link: format!("{FPUZZLES_LINK}{}", escaped(&text)), text }
+        }
+        SharedFormat::SudokuPad => {
+            let text = fpuzzles::encode(puzzle)?;
+            Written { link: format!("{SUDOKUPAD_LINK}{}", escaped(&text)), text }
+        }
+    })
 }
 
-/// A query parameter's value decoded: `%7E` as `~`, `+` as a space; a `%` not followed by two hex
-/// digits is kept as it is.
-fn percent_decoded(value: &str) -> String {
+/// A link's part decoded: `%7E` as `~`, and `+` as a space when `plus_is_space` (a query's form
+/// encoding; base64's `+` stays); a `%` not followed by two hex digits is kept as it is.
+fn percent_decoded(value: &str, plus_is_space: bool) -> String {
     let bytes = value.as_bytes();
     let hex = |at: usize| bytes.get(at).and_then(|&byte| char::from(byte).to_digit(16));
     let mut out = Vec::with_capacity(bytes.len());
@@ -107,7 +183,7 @@ fn percent_decoded(value: &str) -> String {
                 out.push((high * 16 + low) as u8);
                 at += 2;
             }
-            (b'+', ..) => out.push(b' '),
+            (b'+', ..) if plus_is_space => out.push(b' '),
             (byte, ..) => out.push(byte),
         }
         at += 1;
@@ -118,6 +194,48 @@ fn percent_decoded(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constraints::{Cage, Diagonals, Place, Regions};
+    use crate::random::SplitMix64;
+    use crate::shape::Shape;
+
+    fn place(row: u64, col: u64) -> Place {
+        Place(row, col)
+    }
+
+    /// Random puzzles of every rule the format and sudokud share, as plain data (the rules need
+    /// not make a solvable puzzle to be written and read).
+    pub(super) fn random_puzzle(shape: Shape, random: &mut SplitMix64) -> SharedPuzzle {
+        let size = shape.size() as u64;
+        let mut cell = || place(random.below(size as usize) as u64, random.below(size as usize) as u64);
+        let cells = |cell: &mut dyn FnMut() -> Place, count: usize| (0..count).map(|_| cell()).collect::<Vec<_>>();
+        let mut constraints = Constraints::default();
+        let pairs = |cell: &mut dyn FnMut() -> Place| -> Vec<[Place; 2]> {
+            (0..2).map(|_| cell()).filter(|at| at.1 + 1 < size).map(|at| [at, place(at.0, at.1 + 1)]).collect()
+        };
+        constraints.kropki.white = pairs(&mut cell);
+        constraints.kropki.black = pairs(&mut cell);
+        constraints.xv.x = pairs(&mut cell);
+        constraints.xv.v = pairs(&mut cell);
+        constraints.cages =
+            vec![Cage { cells: cells(&mut cell, 3), sum: Some(12) }, Cage { cells: cells(&mut cell, 2), sum: None }];
+        constraints.thermometers = vec![cells(&mut cell, 4)];
+        constraints.extra_regions = vec![cells(&mut cell, size as usize)];
+        constraints.even = cells(&mut cell, 2);
+        constraints.odd = cells(&mut cell, 1);
+        constraints.diagonals =
+            [None, Some(Diagonals::Main), Some(Diagonals::Anti), Some(Diagonals::Both)][random.below(4)];
+        (constraints.anti_knight, constraints.anti_king) = (random.below(2) == 0, random.below(2) == 0);
+        constraints.non_consecutive = random.below(2) == 0;
+        (constraints.kropki.all_given, constraints.xv.all_given) = (random.below(2) == 0, random.below(2) == 0);
+        if random.below(2) == 0 {
+            let ids: String =
+                (0..shape.cells()).map(|index| char::from_digit((index % size as usize) as u32, 17).unwrap()).collect();
+            constraints.regions = Some(Regions::Line(ids));
+        }
+        let givens =
+            (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
+        SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }
+    }
 
     #[test]
     fn a_string_and_its_link_read_the_same_puzzle() {
@@ -132,10 +250,33 @@ mod tests {
     }
 
     #[test]
-    fn other_texts_are_no_format() {
-        for text in ["", "53..7....", "https://example.com/?q=.~R1C1_5", "{\"size\":9}"] {
-            assert_eq!(read(text), Err(ReadError::Unknown), "{text}");
+    fn f_puzzles_data_its_links_and_sudokupad_links_read_the_same_puzzle() {
+        let puzzle = read(".~R1C1_5~R1C2_3.Cage~21~R1C3~R1C4.Thermo~R2C1~R2C2").unwrap();
+        let data = fpuzzles::encode(&puzzle).unwrap();
+        for format in [SharedFormat::FPuzzles, SharedFormat::SudokuPad] {
+            let written = write(&puzzle, format).unwrap();
+            assert_eq!(written.text, data);
+            let escaped = written.link.trim_start_matches(FPUZZLES_LINK).trim_start_matches(SUDOKUPAD_LINK);
+            assert!(!escaped.contains(['+', '/', '=']), "{escaped}");
+            assert_eq!(read(&written.link), Ok(puzzle.clone()), "{}", written.link);
         }
-        assert_eq!(percent_decoded("%7e%zz%4"), "~%zz%4");
+        assert_eq!(read(&format!("f-puzzles.com/?load={data}")), Ok(puzzle.clone()));
+        assert_eq!(read(&format!("https://sudokupad.app/?puzzleid=fpuzzles{data}")), Ok(puzzle.clone()));
+        assert_eq!(read(&data), Ok(puzzle.clone()));
+        assert_eq!(read(&fpuzzles::write_json(&puzzle).unwrap().to_string()), Ok(puzzle));
+        let short = read("https://sudokupad.app/abc123").unwrap_err().to_string();
+        assert!(
+            short.starts_with("not a SudokuPad link of f-puzzles data: its puzzle is in SudokuPad's own form"),
+            "{short}"
+        );
+    }
+
+    #[test]
+    fn other_texts_are_no_format() {
+        for text in ["", "53..7....", "https://example.com/?q=.~R1C1_5", "f-puzzles.com", "R1C1 = 5"] {
+            assert_eq!(read(text), Err(ShareError::Unknown), "{text}");
+        }
+        assert_eq!(percent_decoded("%7e%zz%4+", true), "~%zz%4 ");
+        assert_eq!(percent_decoded("a+b%2B", false), "a+b+");
     }
 }

@@ -1,0 +1,575 @@
+//! f-puzzles' puzzle data, the form f-puzzles links (`https://www.f-puzzles.com/?load=...`) and
+//! SudokuPad links (`https://sudokupad.app/fpuzzles...`) carry: a JSON object compressed with
+//! lz-string and written in base64.
+//!
+//! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
+//! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
+//! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
+//! `extraregion`, `thermometer`'s `lines`, `odd`, `even`), marks between two cells
+//! (`difference`, `ratio`, `xv`) and `negative`, the marks whose absence is a rule too. Cells are
+//! named `R1C1`. What sudokud has, it reads and writes; any other rule, and the drawings whose
+//! meaning the puzzle's rules give only in words (`line`, `circle`, `rectangle`, `cage`, `text`),
+//! is refused by name, never dropped. A player's entries and pencil marks are not read.
+
+use serde_json::{Map, Value, json};
+
+use super::{ShareError, SharedPuzzle};
+use crate::constraints::{Cage, Constraints, Diagonals, Place, RegionId, Regions};
+use crate::grid::Grid;
+use crate::shape::{SIZES, Shape};
+
+/// The format's name in messages.
+const FORMAT: &str = "f-puzzles data";
+
+/// The tool's name in messages.
+const TOOL: &str = "f-puzzles";
+
+/// The largest grid f-puzzles draws.
+const LARGEST: usize = 16;
+
+fn malformed(why: impl Into<String>) -> ShareError {
+    ShareError::Malformed { format: FORMAT, why: why.into() }
+}
+
+fn unsupported(rule: &str, what: impl Into<String>) -> ShareError {
+    ShareError::Unsupported { tool: TOOL, rule: rule.to_owned(), what: what.into() }
+}
+
+/// The puzzle of f-puzzles data as its links carry it: lz-string compressed, in base64.
+pub fn decode(data: &str) -> Result<SharedPuzzle, ShareError> {
+    // A `+` that a form decoder turned into a space is a `+` again.
+    let data: String = data.trim().chars().map(|ch| if ch == ' ' { '+' } else { ch }).collect();
+    let json = lz_str::decompress_from_base64(&data)
+        .and_then(|wide| String::from_utf16(&wide).ok())
+        .filter(|json| !json.is_empty())
+        .ok_or_else(|| malformed("it is not lz-string compressed base64"))?;
+    read_json(&json)
+}
+
+/// `puzzle` as f-puzzles data compressed for a link, which [`decode`] reads back.
+pub fn encode(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
+    Ok(lz_str::compress_to_base64(write_json(puzzle)?.to_string().as_str()))
+}
+
+/// The puzzle of an f-puzzles JSON object.
+pub fn read_json(json: &str) -> Result<SharedPuzzle, ShareError> {
+    let value: Value = serde_json::from_str(json).map_err(|error| malformed(format!("its JSON: {error}")))?;
+    let Value::Object(object) = value else { return Err(malformed("it is not a JSON object")) };
+    let size = object.get("size").and_then(Value::as_u64).ok_or_else(|| malformed("it has no `size`"))?;
+    let size = usize::try_from(size).unwrap_or(usize::MAX);
+    let shape = Shape::default_for(size)
+        .filter(|_| SIZES.contains(&size))
+        .ok_or_else(|| unsupported("size", format!("a {size}x{size} grid")))?;
+    let mut reader = Reader { size, constraints: Constraints::default() };
+    let (givens, regions) = reader.grid(object.get("grid"))?;
+    for (key, value) in &object {
+        reader.member(key, value)?;
+    }
+    let default_regions: Vec<usize> = (0..size * size).map(|cell| shape.box_of(cell / size, cell % size)).collect();
+    if regions != default_regions {
+        let rows = regions.chunks(size).map(|row| row.iter().map(|&id| RegionId(id as u64)).collect());
+        reader.constraints.regions = Some(Regions::Rows(rows.collect()));
+    }
+    let givens = Grid::new(shape, givens).expect("every given is a digit of the grid");
+    Ok(SharedPuzzle { givens, constraints: reader.constraints })
+}
+
+/// What the members say so far.
+struct Reader {
+    size: usize,
+    constraints: Constraints,
+}
+
+impl Reader {
+    /// The givens and each cell's region (its box unless the cell names one).
+    fn grid(&mut self, grid: Option<&Value>) -> Result<(Vec<u8>, Vec<usize>), ShareError> {
+        let size = self.size;
+        let rows = grid.and_then(Value::as_array).filter(|rows| rows.len() == size);
+        let rows = rows.ok_or_else(|| malformed(format!("its `grid` is not {size} rows")))?;
+        let shape = Shape::default_for(size).expect("a size read before");
+        let (mut givens, mut regions) = (Vec::with_capacity(size * size), Vec::with_capacity(size * size));
+        for (row, cells) in rows.iter().enumerate() {
+            let cells = cells.as_array().filter(|cells| cells.len() == size);
+            let cells = cells.ok_or_else(|| malformed(format!("row {} of its `grid` is not {size} cells", row + 1)))?;
+            for (col, cell) in cells.iter().enumerate() {
+                let name = format!("R{}C{}", row + 1, col + 1);
+                let cell = cell.as_object().ok_or_else(|| malformed(format!("{name} is not an object")))?;
+                let given = cell.get("given").and_then(Value::as_bool).unwrap_or(false);
+                let value = match cell.get("value") {
+                    Some(value) if given => self.digit(value).ok_or_else(|| malformed(format!("{name}'s value")))?,
+                    // A value not given is the solver's entry, not the puzzle's.
+                    _ => 0,
+                };
+                givens.push(value);
+                if let Some(marks) = cell.get("givenPencilMarks").and_then(Value::as_array).filter(|m| !m.is_empty()) {
+                    self.given_marks(&name, marks)?;
+                }
+                regions.push(match cell.get("region") {
+                    Some(region) => region
+                        .as_u64()
+                        .map(|region| region as usize)
+                        .filter(|&region| region < size)
+                        .ok_or_else(|| malformed(format!("{name}'s region")))?,
+                    None => shape.box_of(row, col),
+                });
+            }
+        }
+        Ok((givens, regions))
+    }
+
+    fn digit(&self, value: &Value) -> Option<u8> {
+        let digit = value.as_u64().or_else(|| value.as_str().and_then(|text| text.parse().ok()))?;
+        (1..=self.size as u64).contains(&digit).then_some(digit as u8)
+    }
+
+    /// Digits given as a cell's only candidates: its parity, when they are the even or the odd
+    /// digits.
+    fn given_marks(&mut self, name: &str, marks: &[Value]) -> Result<(), ShareError> {
+        let mut digits = marks.iter().map(|mark| self.digit(mark)).collect::<Option<Vec<u8>>>();
+        let digits = digits.as_mut().ok_or_else(|| malformed(format!("{name}'s givenPencilMarks")))?;
+        digits.sort_unstable();
+        digits.dedup();
+        let parity = |even: bool| (1..=self.size as u8).filter(|digit| (digit % 2 == 0) == even).collect::<Vec<_>>();
+        let place = self.place(name)?;
+        if *digits == parity(true) {
+            self.constraints.even.push(place);
+        } else if *digits == parity(false) {
+            self.constraints.odd.push(place);
+        } else {
+            return Err(unsupported(
+                "givenPencilMarks",
+                format!("{name} given the candidates {digits:?}, which are not the even or the odd digits"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn member(&mut self, key: &str, value: &Value) -> Result<(), ShareError> {
+        let absent = matches!(value, Value::Null | Value::Bool(false)) || value.as_array().is_some_and(Vec::is_empty);
+        let flag = |set: &mut bool| {
+            *set = value.as_bool().ok_or_else(|| malformed(format!("`{key}` is not true or false")))?;
+            Ok::<(), ShareError>(())
+        };
+        match key {
+            "size" | "grid" | "title" | "author" | "ruleset" | "solution" => {}
+            _ if absent => {}
+            "diagonal+" | "diagonal-" => {
+                let mut set = false;
+                flag(&mut set)?;
+                let this = if key == "diagonal-" { Diagonals::Main } else { Diagonals::Anti };
+                self.constraints.diagonals = match self.constraints.diagonals {
+                    Some(other) if other != this => Some(Diagonals::Both),
+                    _ => Some(this),
+                };
+            }
+            "antiknight" => flag(&mut self.constraints.anti_knight)?,
+            "antiking" => flag(&mut self.constraints.anti_king)?,
+            "nonconsecutive" => flag(&mut self.constraints.non_consecutive)?,
+            "negative" => {
+                let names: Option<Vec<&str>> =
+                    value.as_array().map(|names| names.iter().filter_map(Value::as_str).collect());
+                let names = names.ok_or_else(|| malformed("`negative` is not a list of names"))?;
+                let kropki = ["ratio", "difference"].map(|name| names.contains(&name));
+                match kropki {
+                    [true, true] => self.constraints.kropki.all_given = true,
+                    [false, false] => {}
+                    _ => {
+                        return Err(unsupported(
+                            "negative",
+                            "one kind of Kropki dot given in full without the other: sudokud's covers both",
+                        ));
+                    }
+                }
+                self.constraints.xv.all_given = names.contains(&"xv");
+                if let Some(other) = names.iter().find(|name| !["ratio", "difference", "xv"].contains(name)) {
+                    return Err(unsupported("negative", format!("`{other}` given in full")));
+                }
+            }
+            "killercage" => {
+                for cage in self.items(key, value)? {
+                    let cells = self.cells(key, cage.get("cells"))?;
+                    let sum = match cage.get("value").and_then(Value::as_str).map(str::trim) {
+                        None | Some("") => None,
+                        Some(sum) => Some(sum.parse().map_err(|_| malformed(format!("`{sum}` is no cage sum")))?),
+                    };
+                    self.constraints.cages.push(Cage { cells, sum });
+                }
+            }
+            "extraregion" => {
+                for region in self.items(key, value)? {
+                    let cells = self.cells(key, region.get("cells"))?;
+                    if cells.len() != self.size {
+                        return Err(unsupported(
+                            key,
+                            format!("a region of {} cells: sudokud's extra regions have {}", cells.len(), self.size),
+                        ));
+                    }
+                    self.constraints.extra_regions.push(cells);
+                }
+            }
+            "thermometer" => {
+                for thermometer in self.items(key, value)? {
+                    let lines = thermometer.get("lines").and_then(Value::as_array);
+                    for line in lines.ok_or_else(|| malformed("a `thermometer` has no `lines`"))? {
+                        let cells = self.cells(key, Some(line))?;
+                        self.constraints.thermometers.push(cells);
+                    }
+                }
+            }
+            "difference" | "ratio" | "xv" => {
+                for mark in self.items(key, value)? {
+                    let pair = self.cells(key, mark.get("cells"))?;
+                    let pair: [Place; 2] =
+                        pair.try_into().map_err(|_| malformed(format!("a `{key}` has two cells")))?;
+                    let label = mark.get("value").and_then(Value::as_str).unwrap_or("");
+                    let constraints = &mut self.constraints;
+                    let list = match (key, label) {
+                        ("difference", "" | "1") => &mut constraints.kropki.white,
+                        ("ratio", "" | "2") => &mut constraints.kropki.black,
+                        ("xv", "X" | "x") => &mut constraints.xv.x,
+                        ("xv", "V" | "v") => &mut constraints.xv.v,
+                        _ => return Err(unsupported(key, format!("a mark of `{label}` between two cells"))),
+                    };
+                    list.push(pair);
+                }
+            }
+            "odd" | "even" => {
+                for cell in self.items(key, value)? {
+                    let name = cell.get("cell").and_then(Value::as_str).unwrap_or("");
+                    let place = self.place(name)?;
+                    if key == "odd" { &mut self.constraints.odd } else { &mut self.constraints.even }.push(place);
+                }
+            }
+            other => return Err(unsupported(other, describe(other))),
+        }
+        Ok(())
+    }
+
+    fn items<'a>(&self, key: &str, value: &'a Value) -> Result<Vec<&'a Map<String, Value>>, ShareError> {
+        let items = value.as_array().map(|items| items.iter().map(Value::as_object).collect::<Option<Vec<_>>>());
+        items.flatten().ok_or_else(|| malformed(format!("`{key}` is not a list of objects")))
+    }
+
+    fn cells(&self, key: &str, cells: Option<&Value>) -> Result<Vec<Place>, ShareError> {
+        let cells = cells.and_then(Value::as_array).filter(|cells| !cells.is_empty());
+        let cells = cells.ok_or_else(|| malformed(format!("a `{key}` names no cells")))?;
+        cells.iter().map(|cell| self.place(cell.as_str().unwrap_or(""))).collect()
+    }
+
+    /// `R1C1`, rows and columns from 1.
+    fn place(&self, name: &str) -> Result<Place, ShareError> {
+        let coordinates = name
+            .strip_prefix(['R', 'r'])
+            .and_then(|rest| rest.split_once(['C', 'c']))
+            .and_then(|(row, col)| Some((row.parse::<usize>().ok()?, col.parse::<usize>().ok()?)));
+        match coordinates {
+            Some((row, col)) if (1..=self.size).contains(&row) && (1..=self.size).contains(&col) => {
+                Ok(Place(row as u64 - 1, col as u64 - 1))
+            }
+            _ => Err(malformed(format!("`{name}` is no cell of a {0}x{0} grid", self.size))),
+        }
+    }
+}
+
+/// What a member sudokud does not read is, where it is a rule the variant community uses.
+fn describe(key: &str) -> &'static str {
+    match key {
+        "arrow" => "arrows",
+        "littlekillersum" => "little killer diagonals",
+        "sandwichsum" => "sandwich sums",
+        "xsum" => "X-sums",
+        "skyscraper" => "skyscrapers",
+        "palindrome" => "palindromes",
+        "betweenline" => "between lines",
+        "renban" | "renbanline" => "renban lines",
+        "whispers" | "germanwhispers" => "German whispers",
+        "entropicline" => "entropic lines",
+        "regionsumline" => "region-sum lines",
+        "quadruple" => "quadruples",
+        "clone" => "clones",
+        "minimum" | "maximum" => "minimum and maximum cells",
+        "disjointgroups" => "disjoint groups",
+        "line" | "circle" | "rectangle" | "cage" | "text" => {
+            "drawings whose rule the puzzle gives in words, which sudokud cannot read"
+        }
+        _ => "a member of f-puzzles data",
+    }
+}
+
+/// `puzzle` as an f-puzzles JSON object.
+pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
+    let shape = puzzle.givens.shape();
+    let size = shape.size();
+    let inexpressible = |what: String| ShareError::Inexpressible { format: FORMAT, what };
+    if size > LARGEST {
+        return Err(inexpressible(format!("a {size}x{size} grid: f-puzzles draws up to 16x16")));
+    }
+    if Shape::default_for(size) != Some(shape) {
+        let (high, wide) = (shape.box_rows(), shape.box_cols());
+        return Err(inexpressible(format!(
+            "boxes {high} high and {wide} wide: its {size}x{size} boxes are the other way round"
+        )));
+    }
+    let constraints = &puzzle.constraints;
+    let regions = constraints.regions.as_ref().map(|regions| region_ids(regions, size)).transpose()?;
+    let grid: Vec<Value> = puzzle
+        .givens
+        .cells()
+        .chunks(size)
+        .enumerate()
+        .map(|(row, values)| {
+            let cells = values.iter().enumerate().map(|(col, &value)| {
+                let mut cell = Map::new();
+                if value != 0 {
+                    cell.insert("value".to_owned(), json!(value));
+                    cell.insert("given".to_owned(), json!(true));
+                }
+                if let Some(regions) = &regions {
+                    cell.insert("region".to_owned(), json!(regions[row * size + col]));
+                }
+                Value::Object(cell)
+            });
+            Value::Array(cells.collect())
+        })
+        .collect();
+    let name = |place: &Place| json!(format!("R{}C{}", place.0 + 1, place.1 + 1));
+    let names = |places: &[Place]| Value::Array(places.iter().map(name).collect());
+    let mut out = Map::new();
+    out.insert("size".to_owned(), json!(size));
+    out.insert("grid".to_owned(), Value::Array(grid));
+    let mut set = |key: &str, value: Value| {
+        out.insert(key.to_owned(), value);
+    };
+    if matches!(constraints.diagonals, Some(Diagonals::Anti | Diagonals::Both)) {
+        set("diagonal+", json!(true));
+    }
+    if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
+        set("diagonal-", json!(true));
+    }
+    for (on, key) in [
+        (constraints.anti_knight, "antiknight"),
+        (constraints.anti_king, "antiking"),
+        (constraints.non_consecutive, "nonconsecutive"),
+    ] {
+        if on {
+            set(key, json!(true));
+        }
+    }
+    let mut negative = Vec::new();
+    if constraints.kropki.all_given {
+        negative.extend(["ratio", "difference"]);
+    }
+    if constraints.xv.all_given {
+        negative.push("xv");
+    }
+    if !negative.is_empty() {
+        set("negative", json!(negative));
+    }
+    let list = |items: Vec<Value>| (!items.is_empty()).then_some(Value::Array(items));
+    let cages = constraints.cages.iter().map(|cage| {
+        let sum = cage.sum.map_or_else(String::new, |sum| sum.to_string());
+        json!({ "cells": names(&cage.cells), "value": sum })
+    });
+    let regions = constraints.extra_regions.iter().map(|region| json!({ "cells": names(region) }));
+    let thermometers = constraints.thermometers.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let pairs = |pairs: &[[Place; 2]], value: Option<&str>| -> Vec<Value> {
+        let pair = |pair: &[Place; 2]| match value {
+            Some(value) => json!({ "cells": names(pair), "value": value }),
+            None => json!({ "cells": names(pair) }),
+        };
+        pairs.iter().map(pair).collect()
+    };
+    let mut xv = pairs(&constraints.xv.x, Some("X"));
+    xv.extend(pairs(&constraints.xv.v, Some("V")));
+    let cells = |places: &[Place]| places.iter().map(|place| json!({ "cell": name(place) })).collect::<Vec<_>>();
+    for (key, items) in [
+        ("killercage", cages.collect()),
+        ("extraregion", regions.collect()),
+        ("thermometer", thermometers.collect()),
+        ("difference", pairs(&constraints.kropki.white, None)),
+        ("ratio", pairs(&constraints.kropki.black, None)),
+        ("xv", xv),
+        ("odd", cells(&constraints.odd)),
+        ("even", cells(&constraints.even)),
+    ] {
+        if let Some(items) = list(items) {
+            set(key, items);
+        }
+    }
+    Ok(Value::Object(out))
+}
+
+/// Each cell's region, 0 to N - 1, numbered in the order regions first appear.
+fn region_ids(regions: &Regions, size: usize) -> Result<Vec<usize>, ShareError> {
+    let ids: Vec<String> = match regions {
+        Regions::Line(line) => line.chars().map(String::from).collect(),
+        Regions::Rows(rows) => rows.iter().flatten().map(|id| id.0.to_string()).collect(),
+    };
+    let mut seen: Vec<&String> = Vec::new();
+    ids.iter()
+        .map(|id| {
+            let index = seen.iter().position(|&known| known == id).unwrap_or_else(|| {
+                seen.push(id);
+                seen.len() - 1
+            });
+            (index < size)
+                .then_some(index)
+                .ok_or_else(|| ShareError::Inexpressible { format: FORMAT, what: format!("more than {size} regions") })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Kropki, Xv};
+    use crate::random::SplitMix64;
+
+    fn place(row: u64, col: u64) -> Place {
+        Place(row, col)
+    }
+
+    #[test]
+    fn every_rule_sudokud_has_is_read_into_its_member() {
+        let mut grid = vec![vec![json!({}); 6]; 6];
+        grid[0][0] = json!({ "value": 2, "given": true });
+        // A value not given is a player's entry.
+        grid[0][1] = json!({ "value": 3 });
+        grid[5][5] = json!({ "value": 6, "given": true, "centerPencilMarks": [1, 2] });
+        grid[1][1] = json!({ "givenPencilMarks": [2, 4, 6] });
+        let data = json!({
+            "size": 6, "grid": grid, "title": "t", "author": "a", "ruleset": "r",
+            "diagonal+": true, "diagonal-": false, "antiknight": true, "antiking": true, "nonconsecutive": true,
+            "negative": ["ratio", "difference", "xv"],
+            "killercage": [{ "cells": ["R1C1", "R1C2"], "value": "7" }, { "cells": ["R2C1"] }],
+            "extraregion": [{ "cells": ["R1C1", "R2C2", "R3C3", "R4C4", "R5C5", "R6C6"] }],
+            "thermometer": [{ "lines": [["R3C1", "R3C2", "R3C3"], ["R6C1", "R5C1"]] }],
+            "difference": [{ "cells": ["R4C1", "R4C2"] }],
+            "ratio": [{ "cells": ["R5C2", "R6C2"], "value": "2" }],
+            "xv": [{ "cells": ["R1C5", "R1C6"], "value": "X" }, { "cells": ["R2C5", "R2C6"], "value": "V" }],
+            "odd": [{ "cell": "R1C3" }], "even": [{ "cell": "R1C4" }],
+            "arrow": []
+        });
+        let puzzle = read_json(&data.to_string()).unwrap();
+        assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
+        assert_eq!((puzzle.givens.cells()[0], puzzle.givens.cells()[1], puzzle.givens.cells()[35]), (2, 0, 6));
+        let expected = Constraints {
+            diagonals: Some(Diagonals::Anti),
+            extra_regions: vec![(0..6).map(|index| place(index, index)).collect()],
+            regions: None,
+            cages: vec![
+                Cage { cells: vec![place(0, 0), place(0, 1)], sum: Some(7) },
+                Cage { cells: vec![place(1, 0)], sum: None },
+            ],
+            anti_knight: true,
+            anti_king: true,
+            non_consecutive: true,
+            thermometers: vec![vec![place(2, 0), place(2, 1), place(2, 2)], vec![place(5, 0), place(4, 0)]],
+            kropki: Kropki {
+                white: vec![[place(3, 0), place(3, 1)]],
+                black: vec![[place(4, 1), place(5, 1)]],
+                all_given: true,
+            },
+            xv: Xv { x: vec![[place(0, 4), place(0, 5)]], v: vec![[place(1, 4), place(1, 5)]], all_given: true },
+            even: vec![place(1, 1), place(0, 3)],
+            odd: vec![place(0, 2)],
+        };
+        assert_eq!(puzzle.constraints, expected);
+    }
+
+    #[test]
+    fn regions_other_than_the_boxes_are_a_jigsaw() {
+        let mut grid = vec![vec![json!({}); 4]; 4];
+        let layout = [[0, 0, 1, 1], [0, 2, 1, 1], [0, 2, 3, 3], [2, 2, 3, 3]];
+        for (row, ids) in layout.iter().enumerate() {
+            for (col, &id) in ids.iter().enumerate() {
+                grid[row][col] = json!({ "region": id });
+            }
+        }
+        let puzzle = read_json(&json!({ "size": 4, "grid": grid }).to_string()).unwrap();
+        let rows = layout.iter().map(|ids| ids.iter().map(|&id| RegionId(id)).collect()).collect();
+        assert_eq!(puzzle.constraints.regions, Some(Regions::Rows(rows)));
+        let boxes =
+            [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]].map(|ids| ids.map(|id| json!({ "region": id })));
+        assert_eq!(read_json(&json!({ "size": 4, "grid": boxes }).to_string()).unwrap().constraints.regions, None);
+    }
+
+    #[test]
+    fn what_sudokud_lacks_is_refused_by_name() {
+        let empty = |size: usize| vec![vec![json!({}); size]; size];
+        let refused = |extra: Value| {
+            let mut data = json!({ "size": 9, "grid": empty(9) });
+            data.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            read_json(&data.to_string()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refused(json!({ "arrow": [{ "cells": ["R1C1"], "lines": [["R1C1", "R1C2"]] }] })),
+            "the f-puzzles rule `arrow` (arrows) is not one sudokud has"
+        );
+        assert!(refused(json!({ "line": [{ "lines": [["R1C1", "R1C2"]] }] })).contains("`line` (drawings whose rule"));
+        assert!(
+            refused(json!({ "difference": [{ "cells": ["R1C1", "R1C2"], "value": "3" }] })).contains("a mark of `3`")
+        );
+        assert!(refused(json!({ "negative": ["ratio"] })).contains("one kind of Kropki dot given in full"));
+        assert!(refused(json!({ "fog": true })).contains("`fog` (a member of f-puzzles data)"));
+        let mut grid = empty(9);
+        grid[0][0] = json!({ "givenPencilMarks": [1, 2] });
+        assert!(read_json(&json!({ "size": 9, "grid": grid }).to_string()).unwrap_err().to_string().contains("[1, 2]"));
+        assert!(
+            read_json(&json!({ "size": 7, "grid": empty(7) }).to_string()).unwrap_err().to_string().contains("7x7")
+        );
+    }
+
+    #[test]
+    fn malformed_data_says_what_is_wrong() {
+        let refused = |text: &str| match read_json(text) {
+            Err(ShareError::Malformed { why, .. }) => why,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(refused("[]"), "it is not a JSON object");
+        assert_eq!(refused("{}"), "it has no `size`");
+        assert_eq!(refused(r#"{"size":4,"grid":[]}"#), "its `grid` is not 4 rows");
+        let grid = json!([[{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}]]);
+        assert_eq!(refused(&json!({ "size": 4, "grid": grid }).to_string()), "row 4 of its `grid` is not 4 cells");
+        let grid = vec![vec![json!({}); 4]; 4];
+        let with = |extra: Value| {
+            let mut data = json!({ "size": 4, "grid": grid.clone() });
+            data.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            refused(&data.to_string())
+        };
+        assert_eq!(with(json!({ "killercage": [{ "cells": ["R5C1"] }] })), "`R5C1` is no cell of a 4x4 grid");
+        assert_eq!(with(json!({ "killercage": [{ "cells": [] }] })), "a `killercage` names no cells");
+        assert_eq!(with(json!({ "killercage": [{ "cells": ["R1C1"], "value": "x" }] })), "`x` is no cage sum");
+        assert_eq!(with(json!({ "ratio": [{ "cells": ["R1C1"] }] })), "a `ratio` has two cells");
+        assert_eq!(with(json!({ "antiking": "yes" })), "`antiking` is not true or false");
+        assert_eq!(with(json!({ "odd": [1] })), "`odd` is not a list of objects");
+        assert!(matches!(decode("not base64!"), Err(ShareError::Malformed { .. })));
+    }
+
+    #[test]
+    fn puzzles_it_cannot_hold_are_refused_on_writing() {
+        let big = SharedPuzzle { givens: Grid::empty(Shape::new(4, 5).unwrap()), constraints: Constraints::default() };
+        assert!(encode(&big).unwrap_err().to_string().contains("a 20x20 grid: f-puzzles draws up to 16x16"));
+        let tall = SharedPuzzle { givens: Grid::empty(Shape::new(3, 2).unwrap()), constraints: Constraints::default() };
+        assert!(encode(&tall).unwrap_err().to_string().contains("boxes 3 high and 2 wide"));
+    }
+
+    #[test]
+    fn what_is_written_reads_back_the_same() {
+        let mut random = SplitMix64(11);
+        for shape in [4, 6, 8, 9, 10, 12, 15, 16].map(|size| Shape::default_for(size).unwrap()) {
+            for _ in 0..20 {
+                let mut puzzle = super::super::tests::random_puzzle(shape, &mut random);
+                let data = encode(&puzzle).unwrap();
+                // Regions come back as rows of their numbers in the order they first appear.
+                if let Some(regions) = &puzzle.constraints.regions {
+                    let ids = region_ids(regions, shape.size()).unwrap();
+                    let rows = ids.chunks(shape.size()).map(|row| row.iter().map(|&id| RegionId(id as u64)).collect());
+                    puzzle.constraints.regions = Some(Regions::Rows(rows.collect()));
+                }
+                assert_eq!(decode(&data).as_ref(), Ok(&puzzle), "{}", write_json(&puzzle).unwrap());
+                assert_eq!(encode(&decode(&data).unwrap()).unwrap(), data);
+            }
+        }
+    }
+}
