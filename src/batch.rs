@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::decimal::Decimal;
+use crate::exchange::{self, ShareError};
 use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
@@ -77,6 +78,8 @@ pub(crate) enum LineError {
     UnanswerableGrid(Shape, Unanswerable),
     /// The variant's constraints do not fit the line's grid.
     Constraints(ConstraintError),
+    /// A shared puzzle that cannot be read.
+    Shared(ShareError),
     /// A line of pencil marks that cannot be read.
     Marks(MarksError),
     /// Pencil marks that cross out the one solution's value of their cell.
@@ -99,6 +102,7 @@ impl LineError {
             LineError::Marks(error) => write!(out, "error\t{}: pencil marks: {error}", Kind::InvalidBoard.slug())?,
             LineError::Grid(error) => write!(out, "error\t{}: {error}", Kind::InvalidBoard.slug())?,
             LineError::Constraints(error) => write!(out, "error\t{}: {error}", Kind::InvalidRequest.slug())?,
+            LineError::Shared(error) => write!(out, "error\t{}: {error}", Kind::InvalidRequest.slug())?,
             LineError::TimedOut(timeout) => write!(
                 out,
                 "error\t{}: the puzzle ran out of time: no answer within --timeout-ms {}",
@@ -177,6 +181,8 @@ pub(crate) struct Rules {
     pub shape: Option<Shape>,
     /// The variant every line is played by (`--variant`, `--constraints`), if any.
     pub variant: Option<(Option<Preset>, Constraints)>,
+    /// Every line is a shared puzzle with rules of its own (`--input-format shared`).
+    pub shared: bool,
 }
 
 impl Rules {
@@ -184,6 +190,10 @@ impl Rules {
     /// (N x N x N characters, [`Marks::line_shape`]): its cells of one candidate are the board's
     /// values.
     fn puzzle(&self, text: &str) -> Result<(Puzzle, Option<Marks>), LineError> {
+        if self.shared {
+            let shared = exchange::read(text).map_err(LineError::Shared)?;
+            return Ok((Puzzle::from_shared(shared).map_err(LineError::Constraints)?, None));
+        }
         let count = if text.is_ascii() { text.len() } else { Grid::cell_count(text) };
         let (grid, marks) = match Marks::line_shape(count, self.shape) {
             Some(shape) => {
@@ -403,6 +413,10 @@ pub(crate) enum InputFormat {
     /// A puzzle as N lines of N cells (SadMan .sdk, Simple Sudoku .ss): `|`, border lines and
     /// `#` comments are ignored; blank lines and `[Puzzle]` headers end a grid.
     Grid,
+    /// A puzzle per line as another tool shares it, the whole line: an f-puzzles or SudokuPad
+    /// link, f-puzzles data or JSON, an Interactive Sudoku Solver constraint string or link. It
+    /// carries its rules, so --box, --variant and --constraints are not given with it.
+    Shared,
 }
 
 /// Answers every puzzle of `input` with `job` and writes the answers to `out` in input order,
@@ -568,7 +582,7 @@ impl Reader {
         }
         while puzzles.len() < self.block_lines && pos < data.len() {
             // The common line: 81 cells and a newline, nothing to trim or cut.
-            if self.format != Some(InputFormat::Grid)
+            if matches!(self.format, None | Some(InputFormat::Line))
                 && let Some(&[ref line @ .., b'\n']) = data.get(pos..pos + CELLS + 1)
                 && line.iter().fold(true, |plain, &byte| plain & is_field_byte(byte))
             {
@@ -618,6 +632,13 @@ impl Reader {
                         Cow::Owned(text) => field(&text).map(|field| Cow::Owned(field.to_owned())),
                     };
                     if let Some(text) = text {
+                        puzzles.push(ReadPuzzle { line: self.lines, text: Ok(text) });
+                    }
+                }
+                Some(InputFormat::Shared) => {
+                    let trimmed = text.trim();
+                    if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                        let text = Cow::Owned(trimmed.to_owned());
                         puzzles.push(ReadPuzzle { line: self.lines, text: Ok(text) });
                     }
                 }
@@ -1013,7 +1034,8 @@ mod tests {
     fn a_box_shape_applies_to_every_line_and_must_fit_it() {
         // 6x6 with boxes 3 rows high: the first three rows of column 0 and 1 share a box.
         let line = "12.... ...... ...... ...... ...... ......".replace(' ', "");
-        let tall = Solve { rules: Rules { shape: Some(Shape::new(3, 2).unwrap()), variant: None }, ..Solve::default() };
+        let tall =
+            Solve { rules: Rules { shape: Some(Shape::new(3, 2).unwrap()), ..Rules::default() }, ..Solve::default() };
         let out = run_job(&tall, &format!("{line}\n{}\n", ".".repeat(81)), 1);
         let lines: Vec<&str> = out.lines().collect();
         let solved = Grid::parse(lines[0].split('\t').next().unwrap(), Shape::new(3, 2)).unwrap();
@@ -1113,7 +1135,7 @@ mod tests {
         // The box applies as for solve: 1s at r0c0 and r1c2 share a 2x3 box but not a 3x2 one.
         let six = format!("1.......1{}", ".".repeat(27));
         assert!(run_job(&Rate::default(), &six, 1).starts_with("error\tconflicting-givens"));
-        let tall = Rate { rules: Rules { shape: Shape::new(3, 2), variant: None }, ..Rate::default() };
+        let tall = Rate { rules: Rules { shape: Shape::new(3, 2), ..Rules::default() }, ..Rate::default() };
         assert!(run_job(&tall, &six, 1).starts_with("error\tmultiple-solutions"));
     }
 
@@ -1209,7 +1231,7 @@ mod tests {
         let line = format!("1...{}", "1234".repeat(15));
         // An 8x8 board whose first row repeats 1.
         assert!(run(&line, 1).starts_with("error\tconflicting-givens: "), "{}", run(&line, 1));
-        let small = Solve { rules: Rules { shape: Shape::new(2, 2), variant: None }, ..Solve::default() };
+        let small = Solve { rules: Rules { shape: Shape::new(2, 2), ..Rules::default() }, ..Solve::default() };
         let (solution, multiple) =
             run_job(&small, &line, 1).trim_end().split_once('\t').map(|(a, b)| (a.to_owned(), b.to_owned())).unwrap();
         assert_eq!((solution.len(), &solution[..1], multiple.as_str()), (16, "1", "multiple"));

@@ -66,6 +66,10 @@ enum Command {
     /// header such as `[Puzzle]` ends a grid. Rows of 16 cells are whole 4x4 puzzles unless
     /// --input-format grid says they make a 16x16 grid.
     ///
+    /// With --input-format shared, each whole line is a puzzle as another tool shares it (an
+    /// f-puzzles or SudokuPad link, f-puzzles data or JSON, an Interactive Sudoku Solver
+    /// constraint string or link), with its rules.
+    ///
     /// Each puzzle gets one line: the solution, one line of the puzzle's size, followed by a tab
     /// and `multiple` when the puzzle has more than one solution; or
     /// `error<TAB><reason><TAB>line <n>`, with the line the puzzle starts on, when it is invalid,
@@ -231,13 +235,24 @@ struct RulesArgs {
 impl RulesArgs {
     /// How every puzzle is read and played, or why the constraints cannot be read.
     fn rules(&self) -> Result<batch::Rules, String> {
-        Ok(batch::Rules { shape: self.shape, variant: read_variant(self.variant, self.constraints.as_deref())? })
+        let variant = read_variant(self.variant, self.constraints.as_deref())?;
+        Ok(batch::Rules { shape: self.shape, variant, shared: false })
     }
 }
 
 impl GridBatchArgs {
+    /// [`RulesArgs::rules`], or with `--input-format shared` the rules each line carries.
     fn rules(&self) -> Result<batch::Rules, String> {
-        self.rules.rules()
+        if self.batch.input_format != Some(InputFormat::Shared) {
+            return self.rules.rules();
+        }
+        let RulesArgs { shape, variant, constraints } = &self.rules;
+        if shape.is_some() || variant.is_some() || constraints.is_some() {
+            return Err("--input-format shared: each line carries its rules; leave out --box, --variant and \
+                        --constraints"
+                .to_owned());
+        }
+        Ok(batch::Rules { shared: true, ..batch::Rules::default() })
     }
 }
 
@@ -595,9 +610,10 @@ fn booklet(args: BookletArgs) -> ExitCode {
                 PuzzleId { shape, level: args.difficulty, symmetry: args.made.symmetry, seed: args.made.first_seed() };
             print::BookletSource::Made { first, count: count as usize, variant }
         }
-        None => {
-            print::BookletSource::Files { files: &args.files, rules: batch::Rules { shape: args.made.shape, variant } }
-        }
+        None => print::BookletSource::Files {
+            files: &args.files,
+            rules: batch::Rules { shape: args.made.shape, variant, shared: false },
+        },
     };
     let layout = print::BookletLayout {
         title: args.title,

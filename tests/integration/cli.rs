@@ -421,7 +421,26 @@ fn the_input_format_flag_overrides_what_the_first_line_tells() {
     assert!(grid[0].len() == 256 + "\tmultiple".len() && grid[0].ends_with("\tmultiple"), "{grid:?}");
     let bad = run(&["solve", "--input-format", "sdk"], "");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("[possible values: line, grid]"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("[possible values: line, grid, shared]"));
+}
+
+#[test]
+fn shared_puzzles_are_read_a_line_each_with_their_rules() {
+    let killer = ".Shape~4x4.~R1C1_1~R4C1_3.Cage~5~R1C1~R1C2.Cage~6~R2C3~R3C3";
+    let input = format!(
+        "{killer}\n# a comment\n\n  https://sigh.github.io/Interactive-Sudoku-Solver/?q={killer}  \n.Whisper~R1C1~R1C2\n"
+    );
+    let solved = stdout_lines(&run(&["solve", "--input-format", "shared"], &input));
+    let refused = "error\tinvalid-request: the ISS rule `Whisper` (German whispers) is not one sudokud has\tline 5";
+    assert_eq!(solved, ["1432234141233214", "1432234141233214", refused]);
+    let rated = stdout_lines(&run(&["rate", "--input-format", "shared"], &input));
+    assert!(
+        rated[0].starts_with("1.5\teasy\tlogic\t") && rated[0].contains("cage-sum") && rated[2] == refused,
+        "{rated:?}"
+    );
+    let both = run(&["solve", "--input-format", "shared", "--variant", "x"], "");
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("each line carries its rules; leave out --box"));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! either solved to its published solution, or refused naming a rule it uses that sudokud lacks.
 
 use serde::Deserialize;
-use sudokud::exchange::{ShareError, iss};
+use sudokud::exchange::{self, ShareError, iss};
 use sudokud::puzzle::Puzzle;
 use sudokud::sizes::AnyGrid;
 use sudokud::solver::{Never, Verdict};
@@ -60,6 +60,39 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
         }
     }
     assert_eq!((solved.len(), refused, other_formats), (11, 49, 2), "solved: {solved:?}");
+}
+
+/// A puzzle of the f-puzzles set: its data as links carry it, and its published solution.
+#[derive(Deserialize)]
+struct Published {
+    title: String,
+    puzzle: String,
+    solution: String,
+}
+
+#[test]
+fn every_published_f_puzzles_puzzle_is_solved_to_its_solution_or_refused_naming_a_rule() {
+    let path = data_dir().join("variants/fpuzzles_ccby.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+    let (mut solved, mut refused) = (Vec::new(), std::collections::BTreeMap::<String, usize>::new());
+    for line in text.lines() {
+        let published: Published = serde_json::from_str(line).expect("a puzzle line");
+        let title = &published.title;
+        // As a SudokuPad link carries it.
+        match exchange::read(&format!("https://sudokupad.app/fpuzzles{}", published.puzzle)) {
+            Ok(shared) => {
+                let puzzle = Puzzle::from_shared(shared.clone()).unwrap_or_else(|error| panic!("{title}: {error}"));
+                let Ok(Verdict::Unique(solution)) = puzzle.classify(&mut Never) else { panic!("{title}: not unique") };
+                assert_eq!(solution.to_string(), published.solution, "{title}");
+                let written = exchange::write(&shared, exchange::SharedFormat::FPuzzles).unwrap();
+                assert_eq!(exchange::read(&written.link).as_ref(), Ok(&shared), "{title}");
+                solved.push(title.clone());
+            }
+            Err(ShareError::Unsupported { rule, .. }) => *refused.entry(rule).or_default() += 1,
+            Err(error) => panic!("{title}: {error}"),
+        }
+    }
+    assert_eq!(solved.len(), 21, "solved: {solved:?}; refused: {refused:?}");
 }
 
 mod http {

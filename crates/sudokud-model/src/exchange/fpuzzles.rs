@@ -102,7 +102,7 @@ impl Reader {
                 };
                 givens.push(value);
                 if let Some(marks) = cell.get("givenPencilMarks").and_then(Value::as_array).filter(|m| !m.is_empty()) {
-                    self.given_marks(&name, marks)?;
+                    self.given_marks(&name, marks, &mut givens)?;
                 }
                 regions.push(match cell.get("region") {
                     Some(region) => region
@@ -122,16 +122,23 @@ impl Reader {
         (1..=self.size as u64).contains(&digit).then_some(digit as u8)
     }
 
-    /// Digits given as a cell's only candidates: its parity, when they are the even or the odd
-    /// digits.
-    fn given_marks(&mut self, name: &str, marks: &[Value]) -> Result<(), ShareError> {
+    /// Digits given as a cell's only candidates: its given when there is one, its parity when they
+    /// are the even or the odd digits.
+    fn given_marks(&mut self, name: &str, marks: &[Value], givens: &mut [u8]) -> Result<(), ShareError> {
         let mut digits = marks.iter().map(|mark| self.digit(mark)).collect::<Option<Vec<u8>>>();
         let digits = digits.as_mut().ok_or_else(|| malformed(format!("{name}'s givenPencilMarks")))?;
         digits.sort_unstable();
         digits.dedup();
         let parity = |even: bool| (1..=self.size as u8).filter(|digit| (digit % 2 == 0) == even).collect::<Vec<_>>();
         let place = self.place(name)?;
-        if *digits == parity(true) {
+        if let [digit] = digits[..] {
+            // One candidate: the cell's given.
+            let cell = &mut givens[place.0 as usize * self.size + place.1 as usize];
+            if *cell != 0 && *cell != digit {
+                return Err(malformed(format!("{name} is given {cell} and the candidate {digit}")));
+            }
+            *cell = digit;
+        } else if *digits == parity(true) {
             self.constraints.even.push(place);
         } else if *digits == parity(false) {
             self.constraints.odd.push(place);
@@ -151,7 +158,15 @@ impl Reader {
             Ok::<(), ShareError>(())
         };
         match key {
-            "size" | "grid" | "title" | "author" | "ruleset" | "solution" => {}
+            // What the puzzle is called and by whom, and settings of the solvers that open it.
+            "size"
+            | "grid"
+            | "title"
+            | "author"
+            | "ruleset"
+            | "solution"
+            | "disabledlogic"
+            | "truecandidatesoptions" => {}
             _ if absent => {}
             "diagonal+" | "diagonal-" => {
                 let mut set = false;
@@ -399,8 +414,14 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     Ok(Value::Object(out))
 }
 
-/// Each cell's region, 0 to N - 1, numbered in the order regions first appear.
+/// Each cell's region, 0 to N - 1: the ids of rows that are those numbers already (as read),
+/// else numbered in the order regions first appear.
 fn region_ids(regions: &Regions, size: usize) -> Result<Vec<usize>, ShareError> {
+    if let Regions::Rows(rows) = regions
+        && rows.iter().flatten().all(|id| id.0 < size as u64)
+    {
+        return Ok(rows.iter().flatten().map(|id| id.0 as usize).collect());
+    }
     let ids: Vec<String> = match regions {
         Regions::Line(line) => line.chars().map(String::from).collect(),
         Regions::Rows(rows) => rows.iter().flatten().map(|id| id.0.to_string()).collect(),
@@ -437,8 +458,10 @@ mod tests {
         grid[0][1] = json!({ "value": 3 });
         grid[5][5] = json!({ "value": 6, "given": true, "centerPencilMarks": [1, 2] });
         grid[1][1] = json!({ "givenPencilMarks": [2, 4, 6] });
+        // One candidate given is the cell's given.
+        grid[4][4] = json!({ "givenPencilMarks": [3] });
         let data = json!({
-            "size": 6, "grid": grid, "title": "t", "author": "a", "ruleset": "r",
+            "size": 6, "grid": grid, "title": "t", "author": "a", "ruleset": "r", "disabledlogic": ["wings"],
             "diagonal+": true, "diagonal-": false, "antiknight": true, "antiking": true, "nonconsecutive": true,
             "negative": ["ratio", "difference", "xv"],
             "killercage": [{ "cells": ["R1C1", "R1C2"], "value": "7" }, { "cells": ["R2C1"] }],
@@ -452,7 +475,8 @@ mod tests {
         });
         let puzzle = read_json(&data.to_string()).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
-        assert_eq!((puzzle.givens.cells()[0], puzzle.givens.cells()[1], puzzle.givens.cells()[35]), (2, 0, 6));
+        let cells = puzzle.givens.cells();
+        assert_eq!((cells[0], cells[1], cells[4 * 6 + 4], cells[35]), (2, 0, 3, 6));
         let expected = Constraints {
             diagonals: Some(Diagonals::Anti),
             extra_regions: vec![(0..6).map(|index| place(index, index)).collect()],
