@@ -466,13 +466,16 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_variants_peers_are_its_rules_and_its_other_rules_are_kept_beyond_houses() {
+    fn a_variants_peers_and_candidates_are_its_rules_and_its_other_rules_are_kept_beyond_houses() {
         let mut beyond = 0;
-        for (id, variant, ..) in variant_puzzles(|variant| variant.shape().size() == 9) {
+        for (id, variant, puzzle, _) in variant_puzzles(|variant| variant.shape().size() == 9) {
             let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9 fits");
+            let grid = Grid::of_values(&geometry, puzzle.cells());
+            let marks = crate::logic::sized::basic_marks(Book::Variant(&variant), &puzzle);
             for cell in 0..81 {
                 let peers = variant.peers(cell).iter().fold(0, |acc: Cells, &peer| acc | 1 << peer);
                 assert_eq!(geometry.peers(cell), peers, "{id} {cell}");
+                assert_eq!(grid.candidates(cell), marks.set(cell), "{id} {cell}");
             }
             let c = variant.constraints();
             let houses_only = c.cages.is_empty()
