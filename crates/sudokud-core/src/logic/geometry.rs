@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::position::{House, HouseKind};
 use crate::rules::Unit;
+use sudokud_model::variant::Variant;
 
 use super::cells::CellSet;
 use super::grid::Cells;
@@ -50,6 +51,9 @@ pub(crate) struct Geometry<C: CellSet = Cells> {
     of_cell: C::PerCell<[u8; MOST_PER_CELL]>,
     /// How many houses each cell is in.
     counts: C::PerCell<u8>,
+    /// A variant's rules beyond its houses (peers that share no house, cages, related pairs,
+    /// cells that may hold only some digits); `None` where the houses are the only rules.
+    rules: Option<Box<Variant>>,
 }
 
 /// Next [`Geometry::id`]; the classic geometry's is 0.
@@ -141,7 +145,26 @@ impl<C: CellSet> Geometry<C> {
         }
         let classic_box = |b: usize| (0..9).map(move |i| (b / 3 * 27 + b % 3 * 3 + i / 3 * 9 + i % 3) as u16);
         let classic_boxes = side == 9 && (0..9).all(|b| houses[18 + b].1.iter().copied().eq(classic_box(b)));
-        Geometry { id, classic_boxes, side, count, cells, members, units, numbers, peers, of_cell, counts }
+        Geometry { id, classic_boxes, side, count, cells, members, units, numbers, peers, of_cell, counts, rules: None }
+    }
+
+    /// The geometry of `variant`: its houses as [`Geometry::of_houses`], each cell's peers all
+    /// the cells its digit may not repeat in (a knight's or king's move away, cage mates), and
+    /// its other rules kept for the techniques that read them. `None` if the houses do not fit.
+    #[cfg(test)]
+    pub(crate) fn of_variant(variant: &Variant) -> Option<Geometry<C>> {
+        let houses = variant.houses().zip(&variant.house_units).map(|(cells, &unit)| (unit, cells.to_vec()));
+        let mut geometry = Geometry::of_houses(variant.shape().size(), houses.collect())?;
+        let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
+        let all = (1u32 << geometry.side) - 1;
+        beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
+        for cell in 0..geometry.cell_count() {
+            let peers = variant.peers(cell).iter().fold(C::EMPTY, |acc, &peer| acc | C::cell(usize::from(peer)));
+            beyond_houses |= peers != geometry.peers(cell);
+            geometry.peers.as_mut()[cell] = peers;
+        }
+        geometry.rules = beyond_houses.then(|| Box::new(variant.clone()));
+        Some(geometry)
     }
 
     /// Unique among the geometries of this process.
@@ -214,12 +237,21 @@ impl<C: CellSet> Geometry<C> {
         &self.members.as_ref()[house].as_ref()[..self.side()]
     }
 
-    /// The cells sharing a house with `cell`.
+    /// The cells whose digit must differ from `cell`'s: those sharing a house with it, and on
+    /// a variant any others its rules say (a knight's move away, cage mates).
     pub(crate) fn peers(&self, cell: usize) -> C {
         self.peers.as_ref()[cell]
     }
 
-    /// Whether cells `a` and `b` share a house (a cell does not see itself).
+    /// A variant's rules beyond its houses, `None` where the houses are the only rules (then
+    /// the peers are the house mates, and a pattern whose swap keeps every house valid is a
+    /// second solution).
+    pub(crate) fn rules(&self) -> Option<&Variant> {
+        self.rules.as_deref()
+    }
+
+    /// Whether cells `a` and `b` may not hold the same digit: they share a house, or a
+    /// variant's rule makes them peers (a cell does not see itself).
     pub(crate) fn sees(&self, a: usize, b: usize) -> bool {
         self.peers(a).has(b)
     }
@@ -274,7 +306,7 @@ impl<C: CellSet> Geometry<C> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
@@ -361,6 +393,44 @@ mod tests {
             .count()
     }
 
+    /// The puzzles of `tests/data/variants/*.jsonl` whose rules `keep` takes, as
+    /// `(id, rules, puzzle, solution)`.
+    pub(crate) fn variant_puzzles(keep: impl Fn(&Variant) -> bool) -> Vec<(String, Variant, sized::Grid, sized::Grid)> {
+        let mut puzzles = Vec::new();
+        for file in ["mixed_ccby", "iss_mit", "generated"] {
+            let path = format!("{}/../../tests/data/variants/{file}.jsonl", env!("CARGO_MANIFEST_DIR"));
+            for line in std::fs::read_to_string(path).expect("the data set").lines() {
+                let json: serde_json::Value = serde_json::from_str(line).expect("a puzzle");
+                let constraints: Constraints = serde_json::from_value(json["constraints"].clone()).expect("rules");
+                let shape = Shape::default_for(json["size"].as_u64().unwrap_or(9) as usize);
+                let variant = Variant::new(shape.expect("a size"), None, &constraints).expect("the rules fit");
+                if !keep(&variant) {
+                    continue;
+                }
+                let grid =
+                    |member: &str| sized::Grid::parse(json[member].as_str().expect(member), shape).expect(member);
+                puzzles.push((json["id"].to_string(), variant, grid("board"), grid("solution")));
+            }
+        }
+        puzzles
+    }
+
+    /// The engine over `variant`'s geometry on `puzzle`, as [`checked_path`], its steps held to
+    /// the grid-size engine's (brute force included) up to the first technique that one lacks:
+    /// the techniques used and how many steps were compared.
+    pub(crate) fn on_variant<C: CellSet>(
+        variant: &Variant,
+        puzzle: &sized::Grid,
+        solution: &sized::Grid,
+        id: &str,
+    ) -> (Vec<Technique>, usize) {
+        let geometry = Geometry::<C>::of_variant(variant).expect("the variant fits its cell sets");
+        let (_, ours) = checked_path(&geometry, puzzle.cells(), solution.cells());
+        let (theirs, _, _) = explain_in(Book::Variant(variant), puzzle, None, solution, &mut Never).unwrap();
+        let compared = agreeing(&ours, &theirs, |technique| TECHNIQUES.contains(&technique), id);
+        (ours.iter().map(|step| step.technique).collect(), compared)
+    }
+
     const ALS: [Technique; 4] =
         [Technique::WxyzWing, Technique::VwxyzWing, Technique::UvwxyzWing, Technique::TuvwxyzWing];
 
@@ -396,12 +466,57 @@ mod tests {
     }
 
     #[test]
-    fn a_rectangle_whose_swap_breaks_a_diagonal_is_no_deadly_pattern() {
+    fn a_variants_peers_and_candidates_are_its_rules_and_its_other_rules_are_kept_beyond_houses() {
+        let mut beyond = 0;
+        for (id, variant, puzzle, _) in variant_puzzles(|variant| variant.shape().size() == 9) {
+            let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9 fits");
+            let grid = Grid::of_values(&geometry, puzzle.cells());
+            let marks = crate::logic::sized::basic_marks(Book::Variant(&variant), &puzzle);
+            for cell in 0..81 {
+                let peers = variant.peers(cell).iter().fold(0, |acc: Cells, &peer| acc | 1 << peer);
+                assert_eq!(geometry.peers(cell), peers, "{id} {cell}");
+                assert_eq!(grid.candidates(cell), marks.set(cell), "{id} {cell}");
+            }
+            let c = variant.constraints();
+            let houses_only = c.cages.is_empty()
+                && !(c.anti_knight || c.anti_king || c.non_consecutive)
+                && c.thermometers.is_empty()
+                && c.kropki == Default::default()
+                && c.xv == Default::default()
+                && c.even.is_empty()
+                && c.odd.is_empty();
+            assert_eq!(geometry.rules().is_none(), houses_only, "{id}");
+            beyond += usize::from(!houses_only);
+        }
+        assert!(beyond >= 15, "{beyond}");
+    }
+
+    #[test]
+    fn on_variants_of_peers_parity_and_regions_every_step_keeps_the_solution_and_is_the_grid_size_engines() {
+        let mut compared = 0;
+        let mut families = 0;
+        let puzzles = variant_puzzles(|variant| variant.cages.is_empty() && variant.pairs.is_empty());
+        for (id, variant, puzzle, solution) in &puzzles {
+            let (used, agreed) = on_variant::<Cells>(variant, puzzle, solution, id);
+            assert!(used.contains(&Technique::NakedSingle) || used.contains(&Technique::HiddenSingleBox), "{id}");
+            compared += agreed;
+            families += 1;
+        }
+        assert!(families >= 14 && compared > 500, "{families} puzzles, {compared} steps compared");
+    }
+
+    #[test]
+    fn a_rectangle_whose_swap_breaks_a_diagonal_or_a_thermometer_is_no_deadly_pattern() {
         // r1c1, r1c4, r2c1 and r2c4 hold 1 and 2 (r2c4 also 3): on a classic grid r2c4 loses 1
         // and 2; on an X grid the diagonal through r1c1 alone would repeat a digit after the
-        // swap, so the rectangle proves nothing.
+        // swap, so the rectangle proves nothing; nor on a grid with a thermometer from r1c1 to
+        // r2c1, which the swap would run downhill.
         let corners: [(usize, &[u8]); 4] = [(0, &[1, 2]), (3, &[1, 2]), (9, &[1, 2]), (12, &[1, 2, 3])];
-        for (geometry, fires) in [(Geometry::classic(), true), (&of_variant(r#"{"diagonals":"both"}"#).0, false)] {
+        let constraints = serde_json::from_str(r#"{"thermometers":[[[0,0],[1,0]]]}"#).unwrap();
+        let thermometer = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let thermometer = Geometry::of_variant(&thermometer).unwrap();
+        let geometries = [(Geometry::classic(), true), (&of_variant(r#"{"diagonals":"both"}"#).0, false)];
+        for (geometry, fires) in geometries.into_iter().chain([(&thermometer, false)]) {
             let mut grid = Grid::over(geometry, &Board::EMPTY);
             for cell in 0..81 {
                 let kept = corners.iter().find(|&&(at, _)| at == cell).map_or(&[][..], |&(_, digits)| digits);

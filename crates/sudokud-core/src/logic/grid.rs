@@ -115,7 +115,7 @@ impl Grid<'_> {
 
 impl<'g, C: CellSet> Grid<'g, C> {
     /// The grid of `values` (row-major, 0 for a blank) over `geometry`: each blank cell may hold
-    /// any digit its peers do not.
+    /// any digit its rules allow there (an even cell the even ones) that its peers do not hold.
     pub(crate) fn of_values(geometry: &'g Geometry<C>, values: &[u8]) -> Grid<'g, C> {
         let (side, cells) = (geometry.side(), geometry.cell_count());
         let all = C::first(cells);
@@ -124,6 +124,13 @@ impl<'g, C: CellSet> Grid<'g, C> {
         let mut digit_cells = C::per_digit(C::EMPTY);
         digit_cells.as_mut()[..side].fill(all);
         let mut grid = Grid { geometry, values: C::per_cell(0), candidates, digit_cells, blanks: all };
+        if let Some(rules) = geometry.rules() {
+            for (cell, &allowed) in rules.allowed.iter().enumerate() {
+                for digit in digits(grid.candidates(cell) & !allowed) {
+                    grid.eliminate(cell, digit);
+                }
+            }
+        }
         for (cell, &value) in values.iter().enumerate() {
             if value != 0 {
                 grid.place(cell, value);

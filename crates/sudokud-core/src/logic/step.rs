@@ -325,6 +325,9 @@ pub(crate) struct Deduction {
     pub(crate) nested: Vec<Nested>,
     /// How `cells` divides into groups, in order: the ends of strong links.
     pub(crate) groups: Vec<usize>,
+    /// The variant's cage, related pair or sum group (its index in the rule set) a variant's
+    /// step rests on.
+    pub(crate) rule: usize,
 }
 
 impl Deduction {
@@ -342,6 +345,7 @@ impl Deduction {
             chains: Vec::new(),
             nested: Vec::new(),
             groups: Vec::new(),
+            rule: 0,
         }
     }
 
@@ -363,6 +367,7 @@ impl Deduction {
         self.chains.clear();
         self.nested.clear();
         self.groups.clear();
+        self.rule = 0;
     }
 
     /// Records the placement of `digit` in `cell` (a row-major index); always a finished step.

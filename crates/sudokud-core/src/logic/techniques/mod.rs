@@ -17,9 +17,11 @@ mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
 mod intersections;
+mod pairs;
 mod singles;
 mod strong_links;
 mod subsets;
+mod sums;
 mod uniqueness;
 mod wings;
 
@@ -55,7 +57,13 @@ pub(super) fn find_changed<C: CellSet>(
         FullHouse => singles::full_house(grid, out),
         HiddenSingleBox => singles::hidden_single(grid, out, BOXES),
         HiddenSingleLine => singles::hidden_single(grid, out, LINES),
+        CageSum => sums::cage_sum(grid, out),
+        NeighbourRule => pairs::neighbour_rule(grid, out),
         NakedSingle => singles::naked_single(grid, out),
+        InniesOuties => sums::innies_outies(grid, out),
+        CageCombination => sums::cage_combination(grid, out),
+        // A swap that keeps every house valid may break a variant's other rules.
+        UniqueRectangle1 | BugPlusOne | BugType2 if grid.geometry().rules().is_some() => false,
         Pointing => intersections::locked(grid, changed, out, BOXES, LINES),
         Claiming => intersections::locked(grid, changed, out, LINES, BOXES),
         NakedPair => subsets::naked(grid, changed, out, 2),
@@ -106,7 +114,7 @@ fn find_classic(
             let nesting = Nesting::of(technique).expect("each is a level of dynamic forcing chains");
             forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)?
         }
-        // No variant rules here yet; brute force needs the solution; the rest are generic.
+        // Brute force needs the solution; the rest are generic.
         _ => false,
     })
 }
@@ -233,9 +241,8 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         | NestedMultipleForcingChains
         | NestedDynamicForcingChains => forcing::describe(geometry, deduction),
         XCycle | YCycle | XYCycle => forcing::describe_cycle(geometry, deduction),
-        CageSum | NeighbourRule | InniesOuties | CageCombination => {
-            unreachable!("`find` never finds a variant's rule")
-        }
+        CageSum | InniesOuties | CageCombination => sums::describe(geometry, deduction),
+        NeighbourRule => pairs::describe(geometry, deduction),
     }
 }
 

@@ -1,0 +1,103 @@
+//! A variant's related pairs of cells (a thermometer's step, a Kropki dot, an X or a V, neighbours
+//! that may not be consecutive): the neighbour rule. Each pair's [`Relation`] says which digits
+//! of one cell the other's candidates leave.
+//!
+//! [`Relation`]: sudokud_model::variant::Relation
+
+use crate::logic::cells::CellSet;
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, bit};
+use crate::logic::step::{Deduction, eliminated_cells};
+
+use super::sums::lost_digits;
+
+/// A pair where one cell holds a candidate the other's candidates (or digit) all rule out.
+pub(super) fn neighbour_rule<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    let known = |cell: usize| match grid.value(cell) {
+        0 => grid.candidates(cell),
+        value => bit(value),
+    };
+    for (number, pair) in rules.pairs.iter().enumerate() {
+        let (first, second) = (usize::from(pair.first), usize::from(pair.second));
+        let relation = rules.relation(pair);
+        let onto_second = relation.support(known(first), false);
+        let onto_first = relation.support(known(second), true);
+        for (cell, support) in [(second, onto_second), (first, onto_first)] {
+            out.eliminate_digits(grid, cell, !support);
+            if out.finish() {
+                out.add_cells([first, second]);
+                out.rule = number;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The sentence of a neighbour-rule step, in the grid-size engine's words.
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let rules = geometry.rules().expect("a neighbour rule is found only on a variant");
+    let relation = rules.relation(&rules.pairs[deduction.rule]);
+    let (first, second) = (geometry.cell_name(deduction.cells[0]), geometry.cell_name(deduction.cells[1]));
+    let reason = relation.reason(&first, &second);
+    format!("{reason}, so {} can't be {}.", eliminated_cells(geometry, deduction), lost_digits(deduction))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::cells::Wide;
+    use crate::logic::geometry::tests::{on_variant, variant_puzzles};
+    use crate::logic::grid::Cells;
+    use crate::logic::step::Technique;
+    use crate::sizes::Shape;
+    use sudokud_model::variant::Variant;
+
+    #[test]
+    fn on_thermometers_dots_xv_and_non_consecutive_every_step_keeps_the_solution_and_is_the_grid_size_engines() {
+        let (mut used, mut compared, mut six) = (0, 0, 0);
+        let puzzles = variant_puzzles(|variant| !variant.pairs.is_empty());
+        for (id, variant, puzzle, solution) in &puzzles {
+            let (path, agreed) = match variant.shape().size() {
+                9 => on_variant::<Cells>(variant, puzzle, solution, id),
+                _ => on_variant::<Wide<2>>(variant, puzzle, solution, id),
+            };
+            six += usize::from(variant.shape().size() == 6);
+            used += usize::from(path.contains(&Technique::NeighbourRule));
+            compared += agreed;
+        }
+        // All but the easy non-consecutive one, which falls to singles.
+        assert_eq!(used, puzzles.len() - 1, "the neighbour rule is taken");
+        assert!(puzzles.len() >= 10 && six > 0 && compared > 400, "{} puzzles, {compared} steps", puzzles.len());
+    }
+
+    /// The neighbour rule through an X and a V on an empty grid: what each mark rules out, in
+    /// the sentence a player reads.
+    #[test]
+    fn x_and_v_marks_say_their_sums() {
+        let json = r#"{"xv":{"x":[[[0,0],[0,1]]],"v":[[[1,0],[1,1]]]}}"#;
+        let constraints: crate::variants::Constraints = serde_json::from_str(json).unwrap();
+        let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9");
+        let mut grid = Grid::of_values(&geometry, &[0; 81]);
+        let (mut out, mut said) = (Deduction::new(), Vec::new());
+        out.start(Technique::NeighbourRule);
+        while neighbour_rule(&grid, &mut out) {
+            said.push(describe(&geometry, &out));
+            out.eliminations.iter().for_each(|removed| _ = grid.eliminate(removed.cell, removed.digit));
+            out.reset();
+        }
+        let x = "r1c1 and r1c2 share an X, so they are two different digits summing to 10";
+        let v = "r2c1 and r2c2 share a V, so they sum to 5";
+        assert_eq!(
+            said,
+            [
+                format!("{x}, so r1c2 can't be 5."),
+                format!("{x}, so r1c1 can't be 5."),
+                format!("{v}, so r2c2 can't be 5, 6, 7, 8 or 9."),
+                format!("{v}, so r2c1 can't be 5, 6, 7, 8 or 9."),
+            ]
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! A variant's sums: a cage's digit sets ruling out candidates (cage sum), the cells a house's
+//! total and its cages' sums leave adding up to a known sum (innies and outies, the 45 rule),
+//! and a cage's sum made in every way its cells' candidates allow (cage combination).
+//!
+//! The cages and sum groups are the rule set's ([`Geometry::rules`]); cells whose digits may not
+//! repeat are the geometry's peers, so a cage's cells (cage mates) and innies sharing a house
+//! are told apart from cells that may repeat.
+
+use sudokud_model::family::cages::{MAX_SUM_CELLS, sum_support};
+use sudokud_model::variant::SumGroup;
+
+use crate::logic::cells::CellSet;
+use crate::logic::geometry::Geometry;
+use crate::logic::grid::{Grid, bit, digits};
+use crate::logic::step::{Deduction, Technique, cell_list, digit_list, eliminated_cells, symbol};
+use crate::position::HouseKind;
+
+/// The most open cells of innies or outies the logic adds up: more take a person too long, and
+/// the ways of filling them grow as N to that power.
+const MAX_OPEN_INNIES: usize = 4;
+
+/// A cage whose open cells hold a candidate no digit set making its sum has.
+pub(super) fn cage_sum<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    let side = grid.geometry().side() as u32;
+    for (number, cage) in rules.cages.iter().enumerate() {
+        let (mut placed, mut placed_sum, mut open, mut open_count) = (0u32, 0u32, 0u32, 0u32);
+        for &cell in &cage.cells {
+            match grid.value(usize::from(cell)) {
+                0 => {
+                    open |= grid.candidates(usize::from(cell));
+                    open_count += 1;
+                }
+                value => {
+                    placed |= bit(value);
+                    placed_sum += u32::from(value);
+                }
+            }
+        }
+        // A cage that can no longer make its sum: only a wrong grid gets here, and no step of
+        // this technique explains it.
+        let Some(allowed) = cage.open_digits(side, placed, placed_sum, open, open_count) else { continue };
+        for &cell in &cage.cells {
+            out.eliminate_digits(grid, usize::from(cell), !allowed);
+        }
+        if out.finish() {
+            out.add_cells(cage.cells.iter().map(|&cell| usize::from(cell)));
+            out.add_digits(digits(allowed));
+            out.rule = number;
+            return true;
+        }
+    }
+    false
+}
+
+/// Innies or outies (the rule set's sum groups) with at most [`MAX_OPEN_INNIES`] open cells, one
+/// of which holds a candidate no way of making their sum uses; a placement when one cell is open.
+pub(super) fn innies_outies<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    for (number, group) in rules.sum_groups.iter().enumerate() {
+        let Some((open, count, left)) = open_sum(grid, &group.cells, group.sum, MAX_OPEN_INNIES) else { continue };
+        let open = &open[..count];
+        let (support, _) = support(grid, open, left);
+        // No way at all: only a wrong grid gets here.
+        if open.is_empty() || support[..count].contains(&0) {
+            continue;
+        }
+        if let [cell] = open {
+            out.place(*cell, left as u8);
+            out.add_digits([left as u8]);
+        } else {
+            for (&cell, &support) in open.iter().zip(&support) {
+                out.eliminate_digits(grid, cell, !support);
+            }
+            if !out.finish() {
+                continue;
+            }
+        }
+        out.houses.extend(group.houses.iter().map(|&house| usize::from(house)));
+        out.add_cells(group.cells.iter().map(|&cell| usize::from(cell)));
+        out.rule = number;
+        return true;
+    }
+    false
+}
+
+/// A cage with two to [`MAX_SUM_CELLS`] open cells, its sum made in every way its cells'
+/// candidates allow, digit by digit: a candidate no way puts in its cell goes; else the digits
+/// every way uses, when the open cells share a house, leave its other cells.
+pub(super) fn cage_combination<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    let geometry = grid.geometry();
+    for (number, cage) in rules.cages.iter().enumerate() {
+        let Some(sum) = cage.sum else { continue };
+        let Some((open, count, left)) = open_sum(grid, &cage.cells, sum, MAX_SUM_CELLS) else { continue };
+        let open = &open[..count];
+        if count < 2 {
+            continue;
+        }
+        let (support, required) = support(grid, open, left);
+        if support[..count].contains(&0) {
+            continue;
+        }
+        for (&cell, &support) in open.iter().zip(&support) {
+            out.eliminate_digits(grid, cell, !support);
+        }
+        if !out.finish() {
+            let open_cells = open.iter().fold(C::EMPTY, |acc, &cell| acc | C::cell(cell));
+            let shared = (0..geometry.house_count()).find(|&house| (open_cells & !geometry.cells(house)).is_empty());
+            let Some(house) = shared else { continue };
+            for cell in (geometry.cells(house) & !open_cells).ones() {
+                out.eliminate_digits(grid, cell, required);
+            }
+            if !out.finish() {
+                continue;
+            }
+            out.houses.push(house);
+            out.add_digits(digits(required));
+        }
+        out.add_cells(cage.cells.iter().map(|&cell| usize::from(cell)));
+        out.rule = number;
+        return true;
+    }
+    false
+}
+
+/// The open cells of `cells`, whose digits add up to `sum`, with how many there are and what
+/// they add up to; `None` past `most` open cells, or when the placed digits exceed the sum.
+fn open_sum<C: CellSet>(
+    grid: &Grid<C>,
+    cells: &[u16],
+    sum: u32,
+    most: usize,
+) -> Option<([usize; MAX_SUM_CELLS], usize, u32)> {
+    let (mut open, mut count, mut left) = ([0usize; MAX_SUM_CELLS], 0, sum);
+    for &cell in cells {
+        let cell = usize::from(cell);
+        match grid.value(cell) {
+            0 if count == most => return None,
+            0 => {
+                open[count] = cell;
+                count += 1;
+            }
+            value => left = left.checked_sub(u32::from(value))?,
+        }
+    }
+    Some((open, count, left))
+}
+
+/// Per cell of `open` (at most [`MAX_SUM_CELLS`]), the candidates it takes in some way of
+/// filling them all with digits adding up to `sum`, digits differing between peers; and the
+/// digits every such way uses.
+fn support<C: CellSet>(grid: &Grid<C>, open: &[usize], sum: u32) -> ([u32; MAX_SUM_CELLS], u32) {
+    let (mut sets, mut apart) = ([0u32; MAX_SUM_CELLS], [0u32; MAX_SUM_CELLS]);
+    for (index, &cell) in open.iter().enumerate() {
+        sets[index] = grid.candidates(cell);
+        // The earlier open cells that are peers of this one.
+        let earlier = open[..index].iter().enumerate().filter(|&(_, &other)| grid.geometry().sees(cell, other));
+        apart[index] = earlier.fold(0, |set, (at, _)| set | 1 << at);
+    }
+    let support = sum_support(&sets[..open.len()], &apart[..open.len()], sum);
+    (support.cells, support.required)
+}
+
+/// The sentence of a cage-sum, innies-and-outies or cage-combination step, in the grid-size
+/// engine's words.
+pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
+    let rules = geometry.rules().expect("a sum is found only on a variant");
+    let lost = lost_digits(deduction);
+    let (cage, eliminated) =
+        (cell_list(geometry, deduction.cells.iter().copied()), eliminated_cells(geometry, deduction));
+    match deduction.technique {
+        Technique::InniesOuties => describe_sum_group(geometry, &rules.sum_groups[deduction.rule], deduction, &lost),
+        Technique::CageSum => {
+            let sum = rules.cages[deduction.rule].sum.unwrap_or_default();
+            let allowed = digit_list(deduction.digits.iter().copied(), "or");
+            format!(
+                "The cage of {cage} adds up to {sum}, so its open cells can only hold {allowed}: {eliminated} can't be {lost}."
+            )
+        }
+        _ => {
+            let sum = rules.cages[deduction.rule].sum.unwrap_or_default();
+            match deduction.houses.first() {
+                Some(&house) => format!(
+                    "Every way the cage of {cage} can add up to {sum} with its candidates uses {}, all in {}, so {eliminated} can't be {lost}.",
+                    digit_list(deduction.digits.iter().copied(), "and"),
+                    geometry.name(house),
+                ),
+                None => format!(
+                    "Trying every way the cage of {cage} can add up to {sum} with its candidates, {eliminated} can't be {lost}."
+                ),
+            }
+        }
+    }
+}
+
+/// The digits a step removes, each once, smallest first: `3 or 4`.
+pub(super) fn lost_digits(deduction: &Deduction) -> String {
+    let lost = deduction.eliminations.iter().fold(0u32, |set, removed| set | bit(removed.digit));
+    digit_list(digits(lost), "or")
+}
+
+/// `Row 3 adds up to 45 and the cages wholly inside it to 38, so r3c4 = 7.`: the sentence of
+/// innies or outies of `group`, with the step's placement or its eliminations (their digits
+/// `lost`).
+fn describe_sum_group<C: CellSet>(
+    geometry: &Geometry<C>,
+    group: &SumGroup,
+    deduction: &Deduction,
+    lost: &str,
+) -> String {
+    let number = |house: u16| geometry.number(usize::from(house));
+    let (area, one) = match group.houses[..] {
+        [house] => (geometry.name(usize::from(house)), true),
+        // A pair of boxes or regions, side by side but not always numbered one after the other.
+        [first, second] if geometry.kind(usize::from(first)) == HouseKind::Box => {
+            (format!("{} {} and {}", geometry.plural(usize::from(first)), number(first), number(second)), false)
+        }
+        [first, .., last] => {
+            (format!("{} {} to {}", geometry.plural(usize::from(first)), number(first), number(last)), false)
+        }
+        [] => unreachable!("a sum group has an area"),
+    };
+    let (adds, it) = if one { ("adds", "it") } else { ("add", "them") };
+    let cells = cell_list(geometry, group.cells.iter().map(|&cell| usize::from(cell)));
+    let reason = if group.outies {
+        let (cages, total) = (group.cages, group.total);
+        format!("The cages that cover {area} add up to {cages} and {area} to {total}, so {cells} outside {it}")
+    } else {
+        let area = area[..1].to_uppercase() + &area[1..];
+        format!("{area} {adds} up to {} and the cages wholly inside {it} to {}, so {cells}", group.total, group.cages)
+    };
+    match (deduction.placements.first(), group.cells.len()) {
+        (Some(placed), 1) => format!("{reason} = {}.", symbol(placed.digit)),
+        (Some(placed), _) => {
+            format!("{reason} add up to {}: {} = {}.", group.sum, geometry.cell_name(placed.cell), symbol(placed.digit))
+        }
+        (None, _) => {
+            format!("{reason} add up to {}: {} can't be {lost}.", group.sum, eliminated_cells(geometry, deduction))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::cells::Wide;
+    use crate::logic::geometry::tests::{on_variant, variant_puzzles};
+    use crate::logic::grid::Cells;
+    use crate::sizes::Shape;
+    use sudokud_model::variant::Variant;
+
+    #[test]
+    fn on_killers_every_step_keeps_the_solution_and_the_steps_are_the_grid_size_engines() {
+        let (mut used, mut compared, mut six) = (Vec::new(), 0, 0);
+        for (id, variant, puzzle, solution) in variant_puzzles(|variant| !variant.cages.is_empty()) {
+            let (path, agreed) = match variant.shape().size() {
+                9 => on_variant::<Cells>(&variant, &puzzle, &solution, &id),
+                _ => on_variant::<Wide<2>>(&variant, &puzzle, &solution, &id),
+            };
+            six += usize::from(variant.shape().size() == 6);
+            used.extend(path);
+            compared += agreed;
+        }
+        for technique in [Technique::CageSum, Technique::InniesOuties, Technique::CageCombination] {
+            assert!(used.contains(&technique), "{technique:?}: {used:?}");
+        }
+        assert!(six > 0 && compared > 150, "{six} 6x6, {compared} steps compared");
+    }
+
+    /// An innie of two boxes side by side names them as a pair, not as a run of houses.
+    #[test]
+    fn an_innie_of_two_boxes_is_said_of_the_pair() {
+        let constraints = crate::variants::sum_group_tests::cages_across_two_boxes();
+        let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9");
+        let mut out = Deduction::new();
+        out.start(Technique::InniesOuties);
+        out.rule = variant.sum_groups.iter().position(|group| group.cells == [23]).expect("the pair's innie");
+        out.place(23, 5);
+        assert_eq!(
+            describe(&geometry, &out),
+            "Boxes 1 and 2 add up to 90 and the cages wholly inside them to 85, so r3c6 = 5."
+        );
+    }
+}
