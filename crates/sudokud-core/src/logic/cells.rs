@@ -3,11 +3,12 @@
 //! own code, and classic 9x9 (jigsaw, X and windoku too) keeps the `u128` and the tables of 81
 //! cells and 9 digits it always had; every other size is a [`Wide`] set of 64-bit words.
 
+use std::any::Any;
+use std::cell::RefCell;
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
-
-use super::grid::Grid;
+use std::rc::Rc;
 
 /// What a table holds: plain values, so tables copy, compare and hash as arrays do.
 pub(crate) trait Entry: Copy + Eq + Hash + Debug {}
@@ -39,10 +40,6 @@ impl DigitMask for u32 {
 }
 
 /// A set of cells of a grid of up to [`CellSet::CELLS`] cells, and the tables sized for it.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "other sizes reach this engine only in tests until the switch (issue 52)")
-)]
 pub(crate) trait CellSet:
     Entry
     + BitAnd<Output = Self>
@@ -56,6 +53,9 @@ pub(crate) trait CellSet:
 {
     /// The most cells a grid of these sets has.
     const CELLS: usize;
+    /// The most digits a cell of such a grid may hold: candidate `cell * DIGITS + digit - 1`
+    /// numbers every candidate of the grid (729 for `u128`, 15,625 at most).
+    const DIGITS: usize;
     /// The grid's side when the type serves one size only (9 for `u128`), so loops over digits
     /// and house members have constant bounds there; `None` when the geometry tells.
     const SIDE: Option<usize>;
@@ -69,6 +69,8 @@ pub(crate) trait CellSet:
     type PerHouse<T: Entry>: Table<T>;
     /// A cell's candidates.
     type Mask: DigitMask;
+    /// A set of the grid's candidates, bit `cell * DIGITS + digit - 1` each.
+    type Candidates: Table<u64>;
 
     /// A table of `value` in every cell.
     fn per_cell<T: Entry>(value: T) -> Self::PerCell<T>;
@@ -76,6 +78,8 @@ pub(crate) trait CellSet:
     fn per_digit<T: Entry>(value: T) -> Self::PerDigit<T>;
     /// A table of `value` for every house.
     fn per_house<T: Entry>(value: T) -> Self::PerHouse<T>;
+    /// No candidates.
+    fn no_candidates() -> Self::Candidates;
 
     /// The set of `cell` alone.
     fn cell(cell: usize) -> Self;
@@ -94,13 +98,6 @@ pub(crate) trait CellSet:
     fn positions(self, house: usize, members: &[u16], classic_boxes: bool) -> u32 {
         let _ = (house, classic_boxes);
         gather(self, members)
-    }
-
-    /// `grid` as a 9x9 one, for the techniques that serve 9x9 only so far (uniqueness, cycles
-    /// and forcing chains; issue 52): `Some` for `u128` alone.
-    fn classic<'a, 'g>(grid: &'a Grid<'g, Self>) -> Option<&'a Grid<'g, u128>> {
-        let _ = grid;
-        None
     }
 
     /// Cells `0..count`.
@@ -141,6 +138,23 @@ pub(crate) trait CellSet:
     }
 }
 
+/// This thread's one `T`, made by `Default` the first time: the tables and buffers a technique
+/// keeps from step to step, one per type of cell set (its `T` names the type). Shared, so a
+/// search may take its own again while one is running (a chain nested inside a chain).
+pub(crate) fn per_thread<T: Default + 'static>() -> Rc<T> {
+    thread_local! {
+        static VALUES: RefCell<Vec<Rc<dyn Any>>> = const { RefCell::new(Vec::new()) };
+    }
+    VALUES.with_borrow_mut(|values| {
+        if let Some(known) = values.iter().find(|value| value.is::<T>()) {
+            return known.clone().downcast::<T>().expect("found by its type");
+        }
+        let value = Rc::new(T::default());
+        values.push(value.clone());
+        value
+    })
+}
+
 /// [`CellSet::positions`] cell by cell. Out of line, so the classic houses' bit tricks stay
 /// small enough to inline.
 #[inline(never)]
@@ -178,12 +192,14 @@ fn gather_column(cells: u128) -> u32 {
 /// to 32 houses.
 impl CellSet for u128 {
     const CELLS: usize = 81;
+    const DIGITS: usize = 9;
     const SIDE: Option<usize> = Some(9);
     const EMPTY: u128 = 0;
     type PerCell<T: Entry> = [T; 81];
     type PerDigit<T: Entry> = [T; 9];
     type PerHouse<T: Entry> = [T; 32];
     type Mask = u16;
+    type Candidates = [u64; 12];
 
     fn per_cell<T: Entry>(value: T) -> [T; 81] {
         [value; 81]
@@ -195,6 +211,10 @@ impl CellSet for u128 {
 
     fn per_house<T: Entry>(value: T) -> [T; 32] {
         [value; 32]
+    }
+
+    fn no_candidates() -> [u64; 12] {
+        [0; 12]
     }
 
     fn cell(cell: usize) -> u128 {
@@ -221,10 +241,6 @@ impl CellSet for u128 {
         (1 << count) - 1
     }
 
-    fn classic<'a, 'g>(grid: &'a Grid<'g, u128>) -> Option<&'a Grid<'g, u128>> {
-        Some(grid)
-    }
-
     fn positions(self, house: usize, members: &[u16], classic_boxes: bool) -> u32 {
         let bits = |shift: usize, mask: u128| (self >> shift & mask) as u32;
         // Each row of the grid is 9 consecutive bits; a classic box is three runs of 3, 9 bits
@@ -241,6 +257,10 @@ impl CellSet for u128 {
 }
 
 /// A set of up to `64 * W` cells, for grids other than classic 9x9.
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "other sizes reach this engine only in tests until the switch (issue 52)")
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Wide<const W: usize>([u64; W]);
 
@@ -278,17 +298,20 @@ impl<const W: usize> BitOrAssign for Wide<W> {
 }
 
 /// The [`CellSet`] of `Wide<$words>`: up to `$cells` cells (`64 * $words`), `$digits` digits
-/// (and cells a house), `$houses` houses, masks of `$mask`.
+/// (and cells a house), `$houses` houses, masks of `$mask`, `$candidates` words of candidates
+/// (`$cells * $digits / 64`).
 macro_rules! wide {
-    ($words:literal, $cells:literal, $digits:literal, $houses:literal, $mask:ty) => {
+    ($words:literal, $cells:literal, $digits:literal, $houses:literal, $mask:ty, $candidates:literal) => {
         impl CellSet for Wide<$words> {
             const CELLS: usize = $cells;
+            const DIGITS: usize = $digits;
             const SIDE: Option<usize> = None;
             const EMPTY: Wide<$words> = Wide([0; $words]);
             type PerCell<T: Entry> = [T; $cells];
             type PerDigit<T: Entry> = [T; $digits];
             type PerHouse<T: Entry> = [T; $houses];
             type Mask = $mask;
+            type Candidates = [u64; $candidates];
 
             fn per_cell<T: Entry>(value: T) -> [T; $cells] {
                 [value; $cells]
@@ -300,6 +323,10 @@ macro_rules! wide {
 
             fn per_house<T: Entry>(value: T) -> [T; $houses] {
                 [value; $houses]
+            }
+
+            fn no_candidates() -> [u64; $candidates] {
+                [0; $candidates]
             }
 
             fn cell(cell: usize) -> Wide<$words> {
@@ -332,9 +359,9 @@ macro_rules! wide {
 }
 
 // 4x4 to 10x10; 12x12 to 16x16; 20x20 and 25x25.
-wide!(2, 128, 16, 64, u16);
-wide!(4, 256, 16, 64, u16);
-wide!(10, 640, 25, 96, u32);
+wide!(2, 128, 16, 64, u16, 32);
+wide!(4, 256, 16, 64, u16, 64);
+wide!(10, 640, 25, 96, u32, 250);
 
 #[cfg(test)]
 mod tests {

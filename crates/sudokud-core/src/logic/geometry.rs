@@ -280,12 +280,20 @@ impl<C: CellSet> Geometry<C> {
     /// `row 3`, `box 3`, `region 3`, `the diagonal`, `extra region 2`: `house` for people, as
     /// the grid-size engine names them.
     pub(crate) fn name(&self, house: usize) -> String {
-        let number = self.numbers.as_ref()[house];
+        let kind = self.kind_name(house);
         match self.units.as_ref()[house] {
-            Unit::Diagonal => "the diagonal".to_string(),
-            Unit::AntiDiagonal => "the anti-diagonal".to_string(),
-            Unit::ExtraRegion => format!("extra region {number}"),
-            unit => format!("{} {number}", unit.name()),
+            Unit::Diagonal | Unit::AntiDiagonal => format!("the {kind}"),
+            _ => format!("{kind} {}", self.numbers.as_ref()[house]),
+        }
+    }
+
+    /// `row`, `box`, `region`, `diagonal`, `extra region`: what kind of house `house` is.
+    pub(crate) fn kind_name(&self, house: usize) -> &'static str {
+        match self.units.as_ref()[house] {
+            Unit::Diagonal => "diagonal",
+            Unit::AntiDiagonal => "anti-diagonal",
+            Unit::ExtraRegion => "extra region",
+            unit => unit.name(),
         }
     }
 
@@ -582,13 +590,14 @@ pub(crate) mod tests {
 
     /// The engine on the first `count` generated puzzles of `size` (`tests/data/sizes`, whose
     /// solutions the solver finds), as [`checked_path`], its steps held to the grid-size
-    /// engine's up to the first technique that one lacks or this one lacks on other sizes.
-    /// X- and XY-chains are shared: the steps carry no rating, where the two differ (this engine
+    /// engine's up to the first technique that one lacks, or brute force (reached here only
+    /// past the forcing chains that one lacks). X- and XY-chains are shared: the steps carry no rating, where the two differ (this engine
     /// rates a chain by its length, the grid-size engine at its base, so where both kinds are
     /// found this one takes the shorter, that one the X-chain). On these puzzles a turbot fish,
     /// an ALS wing or brute force comes before any chain; `sized/chains.rs` holds the chains
-    /// to each other on random 16x16 and 25x25 grids. Returns the techniques used and how many
-    /// steps were compared.
+    /// to each other on random 16x16 and 25x25 grids. Past them the 16x16 paths take forcing
+    /// chains of every kind, each step checked against the solution. Returns the techniques
+    /// used and how many steps were compared.
     fn on_other_sizes<C: CellSet>(size: usize, count: usize) -> (Vec<Technique>, usize) {
         let path = format!("{}/../../tests/data/sizes/generated_{size}x{size}.txt", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).expect("the data set");
@@ -604,6 +613,7 @@ pub(crate) mod tests {
             let shared = |technique| TECHNIQUES.contains(&technique) && !lacking.contains(&technique);
             compared += agreeing(&ours, &theirs, shared, line);
         }
+        eprintln!("DIAG {size} {used:?}");
         (used, compared)
     }
 
@@ -613,6 +623,9 @@ pub(crate) mod tests {
         assert!(compared > 100, "{compared} steps compared");
         assert!(used.iter().any(|technique| ALS.contains(technique)), "{used:?}");
         assert!(used.contains(&Technique::TurbotFish), "{used:?}");
+        for chains in [Technique::ForcingChain, Technique::MultipleForcingChains, Technique::DynamicForcingChains] {
+            assert!(used.contains(&chains), "{used:?}");
+        }
     }
 
     #[test]

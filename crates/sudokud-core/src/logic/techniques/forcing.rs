@@ -29,74 +29,102 @@
 
 use std::cell::{Cell as Slot, RefCell};
 use std::collections::HashMap;
+use std::ops::Range;
 
 use crate::interrupt::{Interrupt, Interrupted};
-use crate::logic::cells::CellSet;
+use crate::logic::cells::{CellSet, per_thread};
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Cells, Grid, GridKey, bit, digits, is_pair, is_single, ones};
+use crate::logic::grid::{Grid, GridKey, bit, digits, is_pair, is_single, ones};
 use crate::logic::step::{CellDigit, Deduction, Technique, chain_rating, join, symbol};
 use crate::logic::techniques::Changed;
 
-/// Candidates of the grid: `cell * 9 + digit - 1`.
-const CANDIDATES: usize = 81 * 9;
+/// The number of `digit` in `cell` among the candidates of a grid of cell sets `C`, for tables
+/// indexed by candidate: `cell * C::DIGITS + digit - 1` (729 of them on 9x9, 15,625 at most
+/// on 25x25, so a `u16` holds one).
+fn candidate<C: CellSet>(cell: usize, digit: u8) -> usize {
+    cell * C::DIGITS + usize::from(digit) - 1
+}
+
+/// How many candidate numbers a grid of cell sets `C` has.
+const fn candidate_count<C: CellSet>() -> usize {
+    C::CELLS * C::DIGITS
+}
 
 /// A set of candidates, one bit each.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-struct CandidateSet([u64; CANDIDATES.div_ceil(64)]);
+#[derive(Clone, Copy)]
+struct CandidateSet<C: CellSet>(C::Candidates);
 
-impl CandidateSet {
+impl<C: CellSet> CandidateSet<C> {
+    fn new() -> CandidateSet<C> {
+        CandidateSet(C::no_candidates())
+    }
+
     fn contains(&self, candidate: usize) -> bool {
-        self.0[candidate / 64] >> (candidate % 64) & 1 == 1
+        self.0.as_ref()[candidate / 64] >> (candidate % 64) & 1 == 1
     }
 
     fn insert(&mut self, candidate: usize) {
-        self.0[candidate / 64] |= 1 << (candidate % 64);
+        self.0.as_mut()[candidate / 64] |= 1 << (candidate % 64);
     }
 
-    /// The nine candidate bits of `cell`, bit `d - 1` for digit `d`.
+    /// The candidate bits of `cell`, bit `d - 1` for digit `d`.
     fn of_cell(&self, cell: usize) -> u32 {
-        let first = cell * 9;
+        let words = self.0.as_ref();
+        let first = cell * C::DIGITS;
         let (word, shift) = (first / 64, first % 64);
-        let low = self.0[word] >> shift;
-        let high = if shift > 64 - 9 && word + 1 < self.0.len() { self.0[word + 1] << (64 - shift) } else { 0 };
-        ((low | high) & 0x1ff) as u32
+        let low = words[word] >> shift;
+        let high = if shift > 64 - C::DIGITS && word + 1 < words.len() { words[word + 1] << (64 - shift) } else { 0 };
+        ((low | high) & ((1 << C::DIGITS) - 1)) as u32
     }
 }
 
-/// A candidate that is true (`on`) or false.
+/// A candidate that is true (`on`) or false, held as its [`candidate`] number in the grid it
+/// was found in; its cell and digit are read back with that grid's cell sets `C` (on 9x9, the
+/// arithmetic it always had).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Literal {
-    /// `cell * 9 + digit - 1`.
+    /// [`candidate`].
     candidate: u16,
     on: bool,
 }
 
 impl Literal {
-    fn new(cell: usize, digit: u8, on: bool) -> Literal {
-        Literal { candidate: (cell * 9 + usize::from(digit) - 1) as u16, on }
+    fn new<C: CellSet>(cell: usize, digit: u8, on: bool) -> Literal {
+        Literal::of(candidate::<C>(cell, digit), on)
     }
 
-    fn cell(self) -> usize {
-        usize::from(self.candidate) / 9
+    /// The literal of candidate number `candidate`.
+    fn of(candidate: usize, on: bool) -> Literal {
+        Literal { candidate: candidate as u16, on }
     }
 
-    fn digit(self) -> u8 {
-        (self.candidate % 9) as u8 + 1
+    fn cell<C: CellSet>(self) -> usize {
+        usize::from(self.candidate) / C::DIGITS
+    }
+
+    fn digit<C: CellSet>(self) -> u8 {
+        (usize::from(self.candidate) % C::DIGITS) as u8 + 1
     }
 
     fn opposite(self) -> Literal {
         Literal { on: !self.on, ..self }
     }
 
-    /// The index of this literal among the 2 × 729 (for tables indexed by literal).
+    /// Its candidate's number.
+    fn candidate(self) -> usize {
+        usize::from(self.candidate)
+    }
+
+    /// The index of this literal among the two per candidate number (for tables indexed by
+    /// literal).
     fn index(self) -> usize {
-        usize::from(self.candidate) * 2 + usize::from(self.on)
+        self.candidate() * 2 + usize::from(self.on)
     }
 
     /// "r4c5 is 5" or "r4c5 isn't 5".
     fn describe<C: CellSet>(self, geometry: &Geometry<C>) -> String {
         let verb = if self.on { "is" } else { "isn't" };
-        format!("{} {verb} {}", geometry.cell_name(self.cell()), symbol(self.digit()))
+        format!("{} {verb} {}", geometry.cell_name(self.cell::<C>()), symbol(self.digit::<C>()))
     }
 }
 
@@ -213,10 +241,10 @@ enum Stop {
 
 /// Everything one assumption leads to, in the order found (the assumption first), until the
 /// first contradiction.
-#[derive(Clone, Default)]
-struct Implications {
-    on: CandidateSet,
-    off: CandidateSet,
+#[derive(Clone)]
+struct Implications<C: CellSet> {
+    on: CandidateSet<C>,
+    off: CandidateSet<C>,
     nodes: Vec<Node>,
     /// Node indexes: the literals each node follows from.
     reasons: Vec<u16>,
@@ -224,10 +252,17 @@ struct Implications {
     contradiction: Option<(u16, u16)>,
 }
 
-impl Implications {
+impl<C: CellSet> Default for Implications<C> {
+    fn default() -> Implications<C> {
+        let none = CandidateSet::new();
+        Implications { on: none, off: none, nodes: Vec::new(), reasons: Vec::new(), contradiction: None }
+    }
+}
+
+impl<C: CellSet> Implications<C> {
     fn holds(&self, literal: Literal) -> bool {
         let set = if literal.on { &self.on } else { &self.off };
-        set.contains(usize::from(literal.candidate))
+        set.contains(literal.candidate())
     }
 
     /// How many literals a node rests on, itself included, and those of the chains found
@@ -272,42 +307,86 @@ impl Implications {
 /// the chain in [`Deduction::chains`]), the literal and the technique.
 pub(crate) type Nested = (usize, Literal, Technique);
 
-/// Where each literal of the assumption being followed sits in its [`Implications`].
-struct Positions([u16; CANDIDATES * 2]);
+/// Where each literal of the assumption being followed sits in its [`Implications`], indexed
+/// by [`Literal::index`]: on the heap, as on 25x25 it is 62 KiB.
+struct Positions(Vec<u16>);
+
+impl Positions {
+    fn new<C: CellSet>() -> Positions {
+        Positions(vec![0; candidate_count::<C>() * 2])
+    }
+}
+
+/// The candidates of one grid numbered in the order [`candidates`] lists them, for tables as
+/// long as the grid has candidates rather than as long as a grid of its size may have.
+#[derive(Default)]
+struct Numbering {
+    /// Per candidate number ([`candidate`]), its index among the grid's; `u16::MAX` for one the
+    /// grid does not have.
+    index: Vec<u16>,
+    /// The candidate number of each index.
+    list: Vec<u16>,
+}
+
+impl Numbering {
+    fn number<C: CellSet>(&mut self, grid: &Grid<C>) {
+        // Unnumber the last grid's candidates (fewer than filling the whole table).
+        self.index.resize(candidate_count::<C>(), u16::MAX);
+        for &candidate in &self.list {
+            self.index[usize::from(candidate)] = u16::MAX;
+        }
+        self.list.clear();
+        for (cell, digit) in candidates(grid) {
+            let candidate = candidate::<C>(cell, digit);
+            self.index[candidate] = self.list.len() as u16;
+            self.list.push(candidate as u16);
+        }
+    }
+
+    /// Where `literal` is in a table of two per candidate of the grid, as [`Literal::index`].
+    fn literal(&self, literal: Literal) -> usize {
+        usize::from(self.index[literal.candidate()]) * 2 + usize::from(literal.on)
+    }
+}
 
 /// The searches' buffers: the consequences of every assumption of a step.
-struct Engine {
-    /// Indexed by literal: what it leads to, for the multiple and dynamic searches.
-    all: Vec<Implications>,
+struct Engine<C: CellSet> {
+    /// What each literal of the grid leads to ([`Numbering::literal`] of `numbering`), for the
+    /// multiple and dynamic searches.
+    all: Vec<Implications<C>>,
+    numbering: Numbering,
     /// The grid and nesting of dynamic chains `all` holds every assumption's consequences for,
     /// when it does: the next level on the same grid takes up each from where it stalled.
-    followed: Option<(GridKey, Nesting)>,
+    followed: Option<(GridKey<C>, Nesting)>,
     /// The consequences of one assumption, for the single-chain searches.
-    one: Implications,
-    positions: Box<Positions>,
+    one: Implications<C>,
+    positions: Positions,
     seen: Vec<bool>,
     /// The search of every candidate's forcing chain at once.
     sources: Sources,
 }
 
-impl Engine {
-    fn new() -> Engine {
+impl<C: CellSet> Default for Engine<C> {
+    fn default() -> Engine<C> {
         Engine {
             all: Vec::new(),
+            numbering: Numbering::default(),
             followed: None,
             one: Implications::default(),
-            positions: Box::new(Positions([0; CANDIDATES * 2])),
+            positions: Positions::new::<C>(),
             seen: Vec::new(),
             sources: Sources::default(),
         }
     }
 }
 
+/// This thread's engines for cell sets `C`: one for the step's own search, one for the
+/// searches nested inside its chains (which run while the outer one is half way through an
+/// assumption).
+type Engines<C> = [RefCell<Engine<C>>; 2];
+
 thread_local! {
-    /// One engine for the step's own search, one for the searches nested inside its chains
-    /// (which run while the outer one is half way through an assumption).
-    static ENGINES: [RefCell<Engine>; 2] = [RefCell::new(Engine::new()), RefCell::new(Engine::new())];
-    /// Which of `ENGINES` a search takes: 1 while a nested search runs.
+    /// Which of the [`Engines`] a search takes: 1 while a nested search runs.
     static DEPTH: Slot<usize> = const { Slot::new(0) };
 }
 
@@ -330,8 +409,9 @@ impl Drop for Inside {
 }
 
 /// Runs `search` with this thread's engine for the current nesting depth.
-fn with_engine<R>(search: impl FnOnce(&mut Engine) -> R) -> R {
-    ENGINES.with(|engines| search(&mut engines[DEPTH.get()].borrow_mut()))
+fn with_engine<C: CellSet, R>(search: impl FnOnce(&mut Engine<C>) -> R) -> R {
+    let engines = per_thread::<Engines<C>>();
+    search(&mut engines[DEPTH.get()].borrow_mut())
 }
 
 /// What [`follow`] is asked to do (its fields are the names its description uses).
@@ -355,18 +435,18 @@ struct Task {
 /// the lower one's, which found nothing more, so following goes on from there with the rest.
 /// The same steps would lead to the same place again (each nesting tries the one below's
 /// techniques first), so this is the same answer for a fraction of the work.
-fn follow(
-    grid: &Grid,
+fn follow<C: CellSet>(
+    grid: &Grid<C>,
     Task { assumption, rules, stop, resume, barren }: Task,
-    out: &mut Implications,
+    out: &mut Implications<C>,
     positions: &mut Positions,
     interrupt: &mut dyn Interrupt,
 ) -> Result<(), Interrupted> {
     // The candidates ruled out and already followed, per cell and per digit: the dynamic rules
     // count only these as gone, as SE does. A house whose last places are ruled out together
     // then still turns one of them on, and the clash shows the contradiction.
-    let mut gone = CandidateSet::default();
-    let mut gone_cells: [Cells; 9] = [0; 9];
+    let mut gone = CandidateSet::<C>::new();
+    let mut gone_cells = C::per_digit(C::EMPTY);
     let mut skip = 0;
     if let Some(known) = resume {
         if out.contradiction.is_some() {
@@ -375,25 +455,26 @@ fn follow(
         for (at, node) in out.nodes.iter().enumerate() {
             positions.0[node.literal.index()] = at as u16;
             if !node.literal.on {
-                gone.insert(usize::from(node.literal.candidate));
-                gone_cells[usize::from(node.literal.digit()) - 1] |= 1 << node.literal.cell();
+                gone.insert(node.literal.candidate());
+                gone_cells.as_mut()[usize::from(node.literal.digit::<C>()) - 1] |= C::cell(node.literal.cell::<C>());
             }
         }
         skip = known;
     } else {
-        out.on = CandidateSet::default();
-        out.off = CandidateSet::default();
+        out.on = CandidateSet::new();
+        out.off = CandidateSet::new();
         out.nodes.clear();
         out.reasons.clear();
         out.contradiction = None;
     }
-    let mut reasons = [0u16; 9];
+    // A literal rests on at most a cell's other candidates or a digit's other places in a house.
+    let mut reasons = C::per_digit(0u16);
     let (on_first, target, max_depth) = match stop {
         Stop::AtContradiction => (true, None, u16::MAX),
         Stop::At { target, depth } => (false, Some(target), depth),
     };
     // Adds a literal found `depth` steps out; false when following should end.
-    let push = |out: &mut Implications,
+    let push = |out: &mut Implications<C>,
                 positions: &mut Positions,
                 literal: Literal,
                 reasons: &[u16],
@@ -407,7 +488,7 @@ fn follow(
         out.nodes.push(Node { literal, reasons_start, reasons_len: reasons.len() as u16, depth, nested });
         out.reasons.extend_from_slice(reasons);
         positions.0[literal.index()] = at;
-        let candidate = usize::from(literal.candidate);
+        let candidate = literal.candidate();
         if literal.on {
             out.on.insert(candidate);
         } else {
@@ -467,7 +548,7 @@ fn follow(
             let depth = out.nodes.last().map_or(0, |node| node.depth.saturating_add(1));
             let placed = inner.placements.iter().map(|placed| (placed, true));
             for (candidate, on) in placed.chain(inner.eliminations.iter().map(|removed| (removed, false))) {
-                let literal = Literal::new(candidate.cell, candidate.digit, on);
+                let literal = Literal::new::<C>(candidate.cell, candidate.digit, on);
                 if !push(out, positions, literal, &reasons, depth, nested) {
                     return Ok(());
                 }
@@ -477,7 +558,7 @@ fn follow(
             break;
         };
         let Node { literal, depth, .. } = out.nodes[here];
-        let (cell, digit) = (literal.cell(), literal.digit());
+        let (cell, digit) = (literal.cell::<C>(), literal.digit::<C>());
         let (here, depth) = (here as u16, depth.saturating_add(1));
         let all_pushed = if literal.on {
             turned_off(grid, literal, cell_links).all(|off| push(out, positions, off, &[here], depth, None))
@@ -486,25 +567,26 @@ fn follow(
         } else {
             // A false candidate, once followed, is gone: which candidates that leaves alone in its
             // cell and its houses, each resting on every candidate gone from there.
-            gone.insert(usize::from(literal.candidate));
-            gone_cells[usize::from(digit) - 1] |= 1 << cell;
+            gone.insert(literal.candidate());
+            gone_cells.as_mut()[usize::from(digit) - 1] |= C::cell(cell);
             let mut all_pushed = true;
             let left = grid.candidates(cell) & !gone.of_cell(cell);
             if cell_links && is_single(u128::from(left)) {
                 let value = left.trailing_zeros() as u8 + 1;
-                let gone_here = digits(grid.candidates(cell) & !left).map(|other| Literal::new(cell, other, false));
-                let count = gather(positions, gone_here, &mut reasons);
-                all_pushed = push(out, positions, Literal::new(cell, value, true), &reasons[..count], depth, None);
+                let gone_here =
+                    digits(grid.candidates(cell) & !left).map(|other| Literal::new::<C>(cell, other, false));
+                let count = gather(positions, gone_here, reasons.as_mut());
+                let on = Literal::new::<C>(cell, value, true);
+                all_pushed = push(out, positions, on, &reasons.as_ref()[..count], depth, None);
             }
             for house in grid.geometry().houses_of(cell).filter(|_| digit_links) {
                 let members = grid.geometry().cells(house) & grid.cells_with(digit);
-                let left = members & !gone_cells[usize::from(digit) - 1];
-                if all_pushed && is_single(left) {
-                    let gone_here = ones(members & !left).map(|place| Literal::new(place, digit, false));
-                    let count = gather(positions, gone_here, &mut reasons);
-                    let place = left.trailing_zeros() as usize;
-                    let on = Literal::new(place, digit, true);
-                    all_pushed = push(out, positions, on, &reasons[..count], depth, None);
+                let left = members & !gone_cells.as_ref()[usize::from(digit) - 1];
+                if all_pushed && left.is_single() {
+                    let gone_here = (members & !left).ones().map(|place| Literal::new::<C>(place, digit, false));
+                    let count = gather(positions, gone_here, reasons.as_mut());
+                    let on = Literal::new::<C>(left.lowest(), digit, true);
+                    all_pushed = push(out, positions, on, &reasons.as_ref()[..count], depth, None);
                 }
             }
             all_pushed
@@ -519,19 +601,19 @@ fn follow(
 /// The grid as the assumption being followed has left it (its true literals placed, its false
 /// ones removed), kept from one nested step to the next with, per technique tried inside, what
 /// changed since that technique last found nothing there.
-struct Reduced<'g> {
-    grid: Grid<'g>,
+struct Reduced<'g, C: CellSet> {
+    grid: Grid<'g, C>,
     /// How many of the assumption's nodes `grid` has taken in.
     applied: usize,
-    changed: [Changed; 14],
+    changed: [Changed<C>; 14],
 }
 
-impl Reduced<'_> {
+impl<C: CellSet> Reduced<'_, C> {
     /// Takes in the nodes of `out` found since the last time; what they removed.
-    fn catch_up(&mut self, out: &Implications) -> Changed {
+    fn catch_up(&mut self, out: &Implications<C>) -> Changed<C> {
         let before = self.grid.clone();
         for node in &out.nodes[self.applied..] {
-            let (cell, digit) = (node.literal.cell(), node.literal.digit());
+            let (cell, digit) = (node.literal.cell::<C>(), node.literal.digit::<C>());
             if node.literal.on {
                 self.grid.place(cell, digit);
             } else {
@@ -548,12 +630,12 @@ impl Reduced<'_> {
 /// between the calls of one assumption's following: each call takes in only the literals found
 /// since, and a technique that found nothing last time looks only where they changed something.
 /// The first call knows that of the techniques `barren` in `grid` itself.
-fn nested_step<'g>(
-    grid: &Grid<'g>,
+fn nested_step<'g, C: CellSet>(
+    grid: &Grid<'g, C>,
     nesting: Nesting,
     (from, barren): (usize, u16),
-    out: &Implications,
-    reduced: &mut Option<Reduced<'g>>,
+    out: &Implications<C>,
+    reduced: &mut Option<Reduced<'g, C>>,
     found: &mut Deduction,
     interrupt: &mut dyn Interrupt,
 ) -> Result<bool, Interrupted> {
@@ -608,48 +690,46 @@ fn nested_step<'g>(
 /// How many grids [`remembered`] keeps before it starts over (a few megabytes).
 const REMEMBERED: usize = 4096;
 
-thread_local! {
-    /// What the chain searches nested inside found (`None`: nothing) on the grids they met.
-    static FOUND: RefCell<HashMap<(GridKey, Technique), Option<Deduction>>> = RefCell::new(HashMap::new());
-}
+/// What the chain searches nested inside found (`None`: nothing) on the grids they met, one
+/// per thread and type of cell sets.
+type Memo<C> = RefCell<HashMap<(GridKey<C>, Technique), Option<Deduction>>>;
 
 /// `search` for a step of `technique` (a chain) in `grid`, or what it found last time on the
 /// same grid: a chain's search depends on the grid alone, and the same grid comes back under
 /// other assumptions (a candidate true and the other of its two false lead to one) and at the
 /// next step, where the step's own candidate was already gone under the assumption.
-fn remembered(
-    grid: &Grid,
+fn remembered<C: CellSet>(
+    grid: &Grid<C>,
     technique: Technique,
     found: &mut Deduction,
     search: impl FnOnce(&mut Deduction) -> Result<bool, Interrupted>,
 ) -> Result<bool, Interrupted> {
+    let memo = per_thread::<Memo<C>>();
     let key = (grid.key(), technique);
-    if let Some(known) = FOUND.with(|memo| memo.borrow().get(&key).cloned()) {
+    if let Some(known) = memo.borrow().get(&key).cloned() {
         return Ok(known.is_some_and(|step| {
             *found = step;
             true
         }));
     }
     let result = search(found)?;
-    FOUND.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if memo.len() >= REMEMBERED {
-            memo.clear();
-        }
-        memo.insert(key, result.then(|| found.clone()));
-    });
+    let mut memo = memo.borrow_mut();
+    if memo.len() >= REMEMBERED {
+        memo.clear();
+    }
+    memo.insert(key, result.then(|| found.clone()));
     Ok(result)
 }
 
 /// The false literals of `out` a nested step's pattern reads: those in its cells, and those of
 /// its digits in its houses (the removals that made a subset, a fish or a locked candidate).
-fn pattern_reasons(geometry: &Geometry, found: &Deduction, out: &Implications) -> Vec<u16> {
-    let cells = found.cells.iter().fold(0 as Cells, |acc, &cell| acc | 1 << cell);
-    let houses = found.houses.iter().fold(0 as Cells, |acc, &house| acc | geometry.cells(house));
+fn pattern_reasons<C: CellSet>(geometry: &Geometry<C>, found: &Deduction, out: &Implications<C>) -> Vec<u16> {
+    let cells = found.cells.iter().fold(C::EMPTY, |acc, &cell| acc | C::cell(cell));
+    let houses = found.houses.iter().fold(C::EMPTY, |acc, &house| acc | geometry.cells(house));
     let digits = found.digits.iter().fold(0u32, |acc, &digit| acc | bit(digit));
     let read = |literal: Literal| {
-        let (cell, digit) = (literal.cell(), literal.digit());
-        !literal.on && (cells >> cell & 1 == 1 || (houses >> cell & 1 == 1 && digits & bit(digit) != 0))
+        let (cell, digit) = (literal.cell::<C>(), literal.digit::<C>());
+        !literal.on && (cells.has(cell) || (houses.has(cell) && digits & bit(digit) != 0))
     };
     let reasons: Vec<u16> =
         out.nodes.iter().enumerate().filter(|(_, node)| read(node.literal)).map(|(at, _)| at as u16).collect();
@@ -659,7 +739,7 @@ fn pattern_reasons(geometry: &Geometry, found: &Deduction, out: &Implications) -
 }
 
 /// Writes into `reasons` where each of `literals` sits among the assumption's nodes; how many.
-fn gather(positions: &Positions, literals: impl Iterator<Item = Literal>, reasons: &mut [u16; 9]) -> usize {
+fn gather(positions: &Positions, literals: impl Iterator<Item = Literal>, reasons: &mut [u16]) -> usize {
     let mut count = 0;
     for (slot, literal) in reasons.iter_mut().zip(literals) {
         *slot = positions.0[literal.index()];
@@ -670,32 +750,37 @@ fn gather(positions: &Positions, literals: impl Iterator<Item = Literal>, reason
 
 /// What a true `literal` turns off: its cell's other candidates (with `cell_links`), then its
 /// digit in every peer.
-fn turned_off<'a>(grid: &'a Grid<'_>, literal: Literal, cell_links: bool) -> impl Iterator<Item = Literal> + 'a {
-    let (cell, digit) = (literal.cell(), literal.digit());
+fn turned_off<'a, C: CellSet>(
+    grid: &'a Grid<'_, C>,
+    literal: Literal,
+    cell_links: bool,
+) -> impl Iterator<Item = Literal> + 'a {
+    let (cell, digit) = (literal.cell::<C>(), literal.digit::<C>());
     let others = if cell_links { grid.candidates(cell) & !bit(digit) } else { 0 };
-    digits(others).map(move |other| Literal::new(cell, other, false)).chain(
-        ones(grid.geometry().peers(cell) & grid.cells_with(digit)).map(move |peer| Literal::new(peer, digit, false)),
-    )
+    let peers = grid.geometry().peers(cell) & grid.cells_with(digit);
+    digits(others)
+        .map(move |other| Literal::new::<C>(cell, other, false))
+        .chain(peers.ones().map(move |peer| Literal::new::<C>(peer, digit, false)))
 }
 
 /// What a false `literal` turns on by the grid's candidates alone: the other candidate of its
 /// two-candidate cell (with `cell_links`), then its digit's other place in each house where the
 /// digit has two (with `digit_links`). The links are strong, so they run both ways: these are also
 /// the candidates whose falsehood makes `literal` true.
-fn turned_on<'a>(
-    grid: &'a Grid<'_>,
+fn turned_on<'a, C: CellSet>(
+    grid: &'a Grid<'_, C>,
     literal: Literal,
     digit_links: bool,
     cell_links: bool,
 ) -> impl Iterator<Item = Literal> + 'a {
-    let (cell, digit) = (literal.cell(), literal.digit());
+    let (cell, digit) = (literal.cell::<C>(), literal.digit::<C>());
     let pair = grid.candidates(cell);
     let other = (cell_links && is_pair(u128::from(pair)))
-        .then(|| Literal::new(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
+        .then(|| Literal::new::<C>(cell, (pair & !bit(digit)).trailing_zeros() as u8 + 1, true));
     let houses = grid.geometry().houses_of(cell).filter(move |_| digit_links);
     other.into_iter().chain(houses.filter_map(move |house| {
         let places = grid.geometry().cells(house) & grid.cells_with(digit);
-        is_pair(places).then(|| Literal::new((places & !(1 << cell)).trailing_zeros() as usize, digit, true))
+        places.is_pair().then(|| Literal::new::<C>((places & !C::cell(cell)).lowest(), digit, true))
     }))
 }
 
@@ -708,13 +793,13 @@ struct Found {
 
 /// Whether `literal` changes the grid: a candidate to remove, or one to place (a candidate is
 /// always in a blank cell).
-fn changes(grid: &Grid, literal: Literal) -> bool {
-    grid.has(literal.cell(), literal.digit())
+fn changes<C: CellSet>(grid: &Grid<C>, literal: Literal) -> bool {
+    grid.has(literal.cell::<C>(), literal.digit::<C>())
 }
 
 /// Every candidate of the grid, as `(cell, digit)`.
-fn candidates<'a>(grid: &'a Grid<'_>) -> impl Iterator<Item = (usize, u8)> + 'a {
-    ones(grid.blanks()).flat_map(move |cell| digits(grid.candidates(cell)).map(move |digit| (cell, digit)))
+fn candidates<'a, C: CellSet>(grid: &'a Grid<'_, C>) -> impl Iterator<Item = (usize, u8)> + 'a {
+    grid.blanks().ones().flat_map(move |cell| digits(grid.candidates(cell)).map(move |digit| (cell, digit)))
 }
 
 /// Forcing chains: the shortest static chain from an assumption back to its opposite, using
@@ -722,8 +807,8 @@ fn candidates<'a>(grid: &'a Grid<'_>) -> impl Iterator<Item = (usize, u8)> + 'a 
 /// `inside` a dynamic chain, only chains from a true candidate through any links are looked
 /// for: they find every elimination the others do, at a quarter of the cost, and there it is
 /// the elimination that counts.
-pub(super) fn forcing_chain(
-    grid: &Grid,
+pub(super) fn forcing_chain<C: CellSet>(
+    grid: &Grid<C>,
     out: &mut Deduction,
     below: f32,
     inside: bool,
@@ -740,7 +825,7 @@ pub(super) fn forcing_chain(
                 return Err(Interrupted);
             }
             let Some((cell, digit, length)) = sources.shortest_refutation(grid, true) else { return Ok(false) };
-            let assumption = Literal::new(cell, digit, true);
+            let assumption = Literal::new::<C>(cell, digit, true);
             // Breadth first, the target is found at the same depth and by the same chain
             // whatever the depth allowed beyond it.
             let depth = u16::try_from(length - 1).unwrap_or(u16::MAX);
@@ -750,7 +835,7 @@ pub(super) fn forcing_chain(
             let end = usize::from(positions.0[assumption.opposite().index()]);
             debug_assert!(one.holds(assumption.opposite()) && one.ancestors(end, seen) == length);
             let found = Found { rating: chain_rating(7.0, length), conclusion: assumption.opposite() };
-            return Ok(found.rating < below && record(out, found, vec![one.chain(end, seen)], Vec::new()));
+            return Ok(found.rating < below && record::<C>(out, found, vec![one.chain(end, seen)], Vec::new()));
         }
         // SE's forcing chains: one digit's links (a forcing X-chain) or every link.
         let kinds: &[(bool, bool, f32)] = &[(true, false, 6.6), (true, true, 7.0)];
@@ -764,12 +849,12 @@ pub(super) fn forcing_chain(
                 let Some(longest) = longest_below(base, bound) else { continue };
                 // From "not d", the chain's last link must be a strong one into the candidate.
                 let strong_in =
-                    turned_on(grid, Literal::new(cell, digit, false), digit_links, cell_links).next().is_some();
+                    turned_on(grid, Literal::new::<C>(cell, digit, false), digit_links, cell_links).next().is_some();
                 for on in [true, false] {
                     if !on && !strong_in {
                         continue;
                     }
-                    let assumption = Literal::new(cell, digit, on);
+                    let assumption = Literal::new::<C>(cell, digit, on);
                     let stop = Stop::At { target: assumption.opposite(), depth: longest - 1 };
                     let rules = Rules::Static { digit_links, cell_links };
                     follow(grid, Task { assumption, rules, stop, resume: None, barren: 0 }, one, positions, interrupt)?;
@@ -786,7 +871,7 @@ pub(super) fn forcing_chain(
                 }
             }
         }
-        Ok(best.is_some_and(|(found, chain)| record(out, found, vec![chain], Vec::new())))
+        Ok(best.is_some_and(|(found, chain)| record::<C>(out, found, vec![chain], Vec::new())))
     })
 }
 
@@ -794,22 +879,20 @@ pub(super) fn forcing_chain(
 /// search per candidate: each literal holds the set of assumptions (sources, bit `i` for the
 /// grid's `i`-th candidate true) that reach it, and a level of the search moves every source's
 /// front one step along the links in one pass over the literals the last level reached. Its
-/// buffers live in the [`Engine`], sized to the grid's candidates.
+/// buffers live in the [`Engine`], sized to the grid's candidates. A pass follows up to
+/// [`BATCH`] sources (every candidate of a 9x9 grid); larger grids take a pass per batch.
 #[derive(Default)]
 struct Sources {
-    /// The compact index of each candidate of the grid (`cell * 9 + digit - 1`), in the order
-    /// [`candidates`] lists them; `u16::MAX` for one the grid does not have.
-    index: Vec<u16>,
-    /// The candidate of each index.
-    list: Vec<u16>,
+    /// The grid's candidates, in the order [`candidates`] lists them.
+    numbering: Numbering,
     /// The links as lists of indexes: what each true literal turns off (`weak`) and each false
     /// one turns on (`strong`), the literals of index `i` at `starts[i]..starts[i + 1]`.
     weak: Vec<u16>,
     weak_starts: Vec<u32>,
     strong: Vec<u16>,
     strong_starts: Vec<u32>,
-    /// Per literal, `words` words a set of sources: those that reached it at the last level,
-    /// and at any level, for true and for false literals; the next level.
+    /// Per literal, `W` words a set of the pass's sources: those that reached it at the last
+    /// level, and at any level, for true and for false literals; the next level.
     on_front: Vec<u64>,
     off_front: Vec<u64>,
     on_seen: Vec<u64>,
@@ -824,13 +907,18 @@ struct Sources {
     lengths: Vec<u16>,
     /// Whether a search notes in `levels` how far out each source reaches each literal, and
     /// that, at `(source * count + literal index) * 2 + on` (read only where a source reached);
-    /// and in `reached` the literals each source reaches, `rows` words a source, the true
-    /// literals' bits (by index) before the false ones'.
+    /// in `reached` the literals each source reaches, `rows` words a source, the true
+    /// literals' bits (by index) before the false ones'; and in `contradicted` the sources
+    /// that make a candidate both true and false.
     record: bool,
     levels: Vec<u16>,
     reached: Vec<u64>,
     rows: usize,
+    contradicted: Vec<u64>,
 }
+
+/// The most sources one pass of [`Sources`] follows: sets of 12 words.
+const BATCH: usize = 12 * 64;
 
 impl Sources {
     /// The first candidate of `grid`, in [`candidates`] order, among those whose shortest
@@ -839,52 +927,62 @@ impl Sources {
     /// candidate in turn finds, with the bound tightened by each chain found. With `cut`, the
     /// search stops past the lengths that rate as the first found; without, it goes on until
     /// every source's front dies out, leaving every candidate's shortest length in `lengths`.
-    fn shortest_refutation(&mut self, grid: &Grid, cut: bool) -> Option<(usize, u8, usize)> {
+    fn shortest_refutation<C: CellSet>(&mut self, grid: &Grid<C>, cut: bool) -> Option<(usize, u8, usize)> {
         self.link(grid);
-        // The search with the words of a set known to the compiler, for the sizes a grid has.
-        match self.list.len().div_ceil(64) {
-            0 => None,
-            1 => self.search::<1>(cut),
-            2 => self.search::<2>(cut),
-            3 => self.search::<3>(cut),
-            4 => self.search::<4>(cut),
-            5 => self.search::<5>(cut),
-            6 => self.search::<6>(cut),
-            7 => self.search::<7>(cut),
-            8 => self.search::<8>(cut),
-            9 => self.search::<9>(cut),
-            10 => self.search::<10>(cut),
-            11 => self.search::<11>(cut),
-            _ => self.search::<12>(cut),
+        let count = self.numbering.list.len();
+        self.lengths.clear();
+        self.lengths.resize(count, 0);
+        if self.record {
+            self.levels.resize(count * count * 2, 0);
+            self.rows = (count * 2).div_ceil(64);
+            self.reached.clear();
+            self.reached.resize(count * self.rows, 0);
+            self.contradicted.clear();
+            self.contradicted.resize(count.div_ceil(64), 0);
         }
+        // The rating of the easiest refutation found and the first source that has it.
+        let mut best = None;
+        for start in (0..count).step_by(BATCH) {
+            let batch = start..count.min(start + BATCH);
+            // The search with the words of a set known to the compiler, for the sizes a pass has.
+            match batch.len().div_ceil(64) {
+                1 => self.search::<1>(cut, batch, &mut best),
+                2 => self.search::<2>(cut, batch, &mut best),
+                3 => self.search::<3>(cut, batch, &mut best),
+                4 => self.search::<4>(cut, batch, &mut best),
+                5 => self.search::<5>(cut, batch, &mut best),
+                6 => self.search::<6>(cut, batch, &mut best),
+                7 => self.search::<7>(cut, batch, &mut best),
+                8 => self.search::<8>(cut, batch, &mut best),
+                9 => self.search::<9>(cut, batch, &mut best),
+                10 => self.search::<10>(cut, batch, &mut best),
+                11 => self.search::<11>(cut, batch, &mut best),
+                _ => self.search::<12>(cut, batch, &mut best),
+            }
+        }
+        best.map(|(_, source)| {
+            let literal = Literal::of(usize::from(self.numbering.list[source]), true);
+            (literal.cell::<C>(), literal.digit::<C>(), usize::from(self.lengths[source]))
+        })
     }
 
     /// Numbers the candidates of `grid` and lists their links.
-    fn link(&mut self, grid: &Grid) {
-        // Unnumber the last grid's candidates (fewer than filling the whole table).
-        self.index.resize(CANDIDATES, u16::MAX);
-        for &candidate in &self.list {
-            self.index[usize::from(candidate)] = u16::MAX;
-        }
-        self.list.clear();
-        for (cell, digit) in candidates(grid) {
-            let candidate = cell * 9 + usize::from(digit) - 1;
-            self.index[candidate] = self.list.len() as u16;
-            self.list.push(candidate as u16);
-        }
-        let (index, list) = (&self.index, &self.list);
-        let at = |cell: usize, digit: u8| index[cell * 9 + usize::from(digit) - 1];
+    fn link<C: CellSet>(&mut self, grid: &Grid<C>) {
+        self.numbering.number(grid);
+        let Numbering { index, list } = &self.numbering;
+        let at = |cell: usize, digit: u8| index[candidate::<C>(cell, digit)];
         self.weak.clear();
         self.weak_starts.clear();
         self.strong.clear();
         self.strong_starts.clear();
         for &candidate in list {
-            let (cell, digit) = (usize::from(candidate) / 9, (candidate % 9) as u8 + 1);
+            let literal = Literal::of(usize::from(candidate), true);
+            let (cell, digit) = (literal.cell::<C>(), literal.digit::<C>());
             self.weak_starts.push(self.weak.len() as u32);
             for other in digits(grid.candidates(cell) & !bit(digit)) {
                 self.weak.push(at(cell, other));
             }
-            for peer in ones(grid.geometry().peers(cell) & grid.cells_with(digit)) {
+            for peer in (grid.geometry().peers(cell) & grid.cells_with(digit)).ones() {
                 self.weak.push(at(peer, digit));
             }
             self.strong_starts.push(self.strong.len() as u32);
@@ -896,8 +994,8 @@ impl Sources {
             }
             for house in grid.geometry().houses_of(cell) {
                 let places = grid.geometry().cells(house) & grid.cells_with(digit);
-                if is_pair(places) {
-                    self.strong.push(at((places & !(1 << cell)).trailing_zeros() as usize, digit));
+                if places.is_pair() {
+                    self.strong.push(at((places & !C::cell(cell)).lowest(), digit));
                 }
             }
         }
@@ -905,9 +1003,11 @@ impl Sources {
         self.strong_starts.push(self.strong.len() as u32);
     }
 
-    /// [`Sources::shortest_refutation`] once the grid is linked, with sets of `W` words.
-    fn search<const W: usize>(&mut self, cut: bool) -> Option<(usize, u8, usize)> {
-        let count = self.list.len();
+    /// One pass of [`Sources::shortest_refutation`] once the grid is linked: the sources of
+    /// `batch`, with sets of `W` words, bit `i` for the batch's `i`-th; `best` the easiest
+    /// refutation so far, as `(rating, source)`.
+    fn search<const W: usize>(&mut self, cut: bool, batch: Range<usize>, best: &mut Option<(f32, usize)>) {
+        let count = self.numbering.list.len();
         // Only the sets of sources seen start empty: a front or a next level is read only
         // where written first.
         for buffer in [&mut self.on_front, &mut self.off_front, &mut self.next] {
@@ -917,22 +1017,15 @@ impl Sources {
             buffer.clear();
             buffer.resize(count * W, 0);
         }
-        self.lengths.clear();
-        self.lengths.resize(count, 0);
-        if self.record {
-            self.levels.resize(count * count * 2, 0);
-            self.rows = (count * 2).div_ceil(64);
-            self.reached.clear();
-            self.reached.resize(count * self.rows, 0);
-        }
         self.stamps.clear();
         self.stamps.resize(count, 0);
         self.active.clear();
         let (on_front, _) = self.on_front.as_chunks_mut::<W>();
         let (on_seen, _) = self.on_seen.as_chunks_mut::<W>();
-        for source in 0..count {
+        for source in batch.clone() {
+            let at = source - batch.start;
             let mut bit = [0u64; W];
-            bit[source / 64] = 1u64 << (source % 64);
+            bit[at / 64] = 1u64 << (at % 64);
             on_front[source] = bit;
             on_seen[source] = bit;
             if self.record {
@@ -941,8 +1034,6 @@ impl Sources {
             }
             self.active.push(source as u16);
         }
-        // The rating of the easiest refutation found and the first source that has it.
-        let mut best: Option<(f32, usize)> = None;
         let mut depth = 0usize;
         loop {
             // What the sources' new true literals turn off: their digit in their peers, their
@@ -952,23 +1043,23 @@ impl Sources {
             if cut && best.is_some_and(|(rating, _)| chain_rating(7.0, depth + 1) > rating) {
                 break;
             }
-            self.step::<W>(depth, true);
+            self.step::<W>(depth, true, batch.start);
             let mut first_hit = None;
             for &to in &self.active {
                 let to = usize::from(to);
-                if self.off_front[to * W + to / 64] >> (to % 64) & 1 == 1 {
+                let Some(at) = to.checked_sub(batch.start).filter(|&at| at < batch.len()) else { continue };
+                if self.off_front[to * W + at / 64] >> (at % 64) & 1 == 1 {
                     self.lengths[to] = (depth + 1) as u16;
                     first_hit = Some(first_hit.map_or(to, |hit: usize| hit.min(to)));
                 }
             }
             if let Some(hit) = first_hit {
-                // Every later refutation is at least as long, so the first level with one holds
-                // the easiest rating; a later level of the same rating may add an earlier source.
+                // Every later refutation of the pass is at least as long, so its first level
+                // with one holds its easiest rating; a later level of the same rating may add
+                // an earlier source.
                 let rating = chain_rating(7.0, depth + 1);
-                match best {
-                    None => best = Some((rating, hit)),
-                    Some((at, first)) if at == rating && hit < first => best = Some((rating, hit)),
-                    Some(_) => {}
+                if best.is_none_or(|(least, first)| rating < least || (rating == least && hit < first)) {
+                    *best = Some((rating, hit));
                 }
             }
             if self.active.is_empty() {
@@ -977,15 +1068,22 @@ impl Sources {
             // What the new false literals turn on: the other candidate of a two-candidate cell,
             // the other place of a digit with two in a house. No refutation ends here.
             depth += 1;
-            self.step::<W>(depth, false);
+            self.step::<W>(depth, false, batch.start);
             if self.active.is_empty() {
                 break;
             }
         }
-        best.map(|(_, source)| {
-            let candidate = usize::from(self.list[source]);
-            (candidate / 9, (candidate % 9) as u8 + 1, usize::from(self.lengths[source]))
-        })
+        if self.record {
+            // A source that makes a candidate both true and false.
+            let (on_seen, _) = self.on_seen.as_chunks::<W>();
+            let (off_seen, _) = self.off_seen.as_chunks::<W>();
+            let contradicted = &mut self.contradicted[batch.start / 64..];
+            for (on, off) in on_seen.iter().zip(off_seen) {
+                for ((word, &on), &off) in contradicted.iter_mut().zip(on).zip(off) {
+                    *word |= on & off;
+                }
+            }
+        }
     }
 
     /// Static multiple forcing chains as [`multiple`] finds them with [`Multiple::Static`]
@@ -993,29 +1091,26 @@ impl Sources {
     /// `(set, conclusion, rating)`. The consequences of every candidate at once, to the end, and
     /// how far out each lies: an assumption followed statically rests each literal on the one it
     /// came from, so a literal `d` steps out has a chain of `d + 1`.
-    fn easiest_common(&mut self, grid: &Grid, sets: &[Vec<Literal>], base: f32) -> Option<(usize, Literal, f32)> {
+    fn easiest_common<C: CellSet>(
+        &mut self,
+        grid: &Grid<C>,
+        sets: &[Vec<Literal>],
+        base: f32,
+    ) -> Option<(usize, Literal, f32)> {
         // The search to its end, noting each source's reach.
         self.record = true;
         self.shortest_refutation(grid, false);
         self.record = false;
-        let count = self.list.len();
-        let words = count.div_ceil(64);
-        if words == 0 {
+        let count = self.numbering.list.len();
+        if count == 0 {
             return None;
         }
-        // A source that makes a candidate both true and false rules its sets out.
-        let mut contradicted = vec![0u64; words];
-        for (on, off) in self.on_seen.chunks_exact(words).zip(self.off_seen.chunks_exact(words)) {
-            for ((word, &on), &off) in contradicted.iter_mut().zip(on).zip(off) {
-                *word |= on & off;
-            }
-        }
-        let rows = self.rows;
+        let (contradicted, rows) = (&self.contradicted, self.rows);
         let mut common = vec![0u64; rows];
         let mut best: Option<(usize, Literal, f32)> = None;
         for (at, set) in sets.iter().enumerate() {
             let sources: Vec<usize> =
-                set.iter().map(|literal| usize::from(self.index[usize::from(literal.candidate)])).collect();
+                set.iter().map(|literal| usize::from(self.numbering.index[literal.candidate()])).collect();
             if sources.iter().any(|&source| contradicted[source / 64] >> (source % 64) & 1 == 1) {
                 continue;
             }
@@ -1030,7 +1125,7 @@ impl Sources {
                 for bit in ones(u128::from(bits)) {
                     let column = word * 64 + bit;
                     let (to, on) = if column < count { (column, true) } else { (column - count, false) };
-                    let conclusion = Literal { candidate: self.list[to], on };
+                    let conclusion = Literal::of(usize::from(self.numbering.list[to]), on);
                     if set.contains(&conclusion) {
                         continue;
                     }
@@ -1048,8 +1143,8 @@ impl Sources {
 
     /// One level: the fronts of the `active` literals (true ones when `from_on`) moved along
     /// their links, less the sources that reached a literal before, become the new fronts; the
-    /// literals reached become `active`.
-    fn step<const W: usize>(&mut self, level: usize, from_on: bool) {
+    /// literals reached become `active`. The pass's sources start at `first_source`.
+    fn step<const W: usize>(&mut self, level: usize, from_on: bool, first_source: usize) {
         let level = level as u32;
         let (links, starts) =
             if from_on { (&self.weak, &self.weak_starts) } else { (&self.strong, &self.strong_starts) };
@@ -1095,11 +1190,11 @@ impl Sources {
             }
             into_front[to] = fresh;
             if self.record && any != 0 {
-                let count = self.list.len();
+                let count = self.numbering.list.len();
                 let (on, column) = (usize::from(!from_on), if from_on { count + to } else { to });
                 for (word, &bits) in fresh.iter().enumerate() {
                     for bit in ones(u128::from(bits)) {
-                        let source = word * 64 + bit;
+                        let source = first_source + word * 64 + bit;
                         self.levels[(source * count + to) * 2 + on] = level as u16;
                         self.reached[source * self.rows + column / 64] |= 1 << (column % 64);
                     }
@@ -1115,30 +1210,32 @@ impl Sources {
 /// The strong links of a grid, looked up per false candidate by [`refutation_length`] instead
 /// of counting a house's places each time.
 #[cfg(test)]
-struct Partners {
-    /// Per digit (0-8) and cell, the other place of the digit in each house of the cell where
-    /// it has two.
-    places: Vec<[Cells; 81]>,
+struct Partners<C: CellSet> {
+    /// Per digit (from 0) and cell, the other place of the digit in each house of the cell
+    /// where it has two.
+    places: Vec<C::PerCell<C>>,
     /// Per cell, its candidates when it has two, else none.
     pairs: Vec<u32>,
 }
 
 #[cfg(test)]
-impl Partners {
-    fn of(grid: &Grid) -> Partners {
-        let mut places = vec![[0 as Cells; 81]; 9];
+impl<C: CellSet> Partners<C> {
+    fn of(grid: &Grid<C>) -> Partners<C> {
+        let geometry = grid.geometry();
+        let mut places = vec![C::per_cell(C::EMPTY); geometry.side()];
         for (index, partners) in places.iter_mut().enumerate() {
             let digit = index as u8 + 1;
-            for &house in grid.geometry().all_cells() {
+            for &house in geometry.all_cells() {
                 let cells = house & grid.cells_with(digit);
-                if cells.count_ones() == 2 {
-                    let (first, second) = (cells.trailing_zeros() as usize, 127 - cells.leading_zeros() as usize);
-                    partners[first] |= 1 << second;
-                    partners[second] |= 1 << first;
+                if cells.is_pair() {
+                    let (first, second) = (cells.lowest(), cells.without_lowest().lowest());
+                    partners.as_mut()[first] |= C::cell(second);
+                    partners.as_mut()[second] |= C::cell(first);
                 }
             }
         }
-        let pairs = (0..81).map(|cell| grid.candidates(cell)).map(|set| if set.count_ones() == 2 { set } else { 0 });
+        let pairs = (0..geometry.cell_count()).map(|cell| grid.candidates(cell));
+        let pairs = pairs.map(|set| if set.count_ones() == 2 { set } else { 0 });
         Partners { places, pairs: pairs.collect() }
     }
 }
@@ -1149,12 +1246,19 @@ impl Partners {
 /// the chain. Literals as sets of cells per digit, a whole level at a time. One candidate at a
 /// time, the oracle [`Sources::shortest_refutation`] is held to.
 #[cfg(test)]
-fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, max_depth: u16) -> Option<usize> {
+fn refutation_length<C: CellSet>(
+    grid: &Grid<C>,
+    partners: &Partners<C>,
+    cell: usize,
+    digit: u8,
+    max_depth: u16,
+) -> Option<usize> {
     let start = usize::from(digit) - 1;
-    let (mut on_seen, mut off_seen) = ([0 as Cells; 9], [0 as Cells; 9]);
-    let mut on_front = [0 as Cells; 9];
-    on_front[start] = 1 << cell;
-    on_seen[start] = 1 << cell;
+    let none = C::per_digit(C::EMPTY);
+    let (mut on_seen, mut off_seen) = (none, none);
+    let mut on_front = none;
+    on_front.as_mut()[start] = C::cell(cell);
+    on_seen.as_mut()[start] = C::cell(cell);
     let mut depth = 0;
     loop {
         // What the new true literals turn off: their digit in their peers, their cell's others.
@@ -1162,26 +1266,26 @@ fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, m
         if depth > max_depth {
             return None;
         }
-        let mut off_front = [0 as Cells; 9];
-        for (index, &cells) in on_front.iter().enumerate() {
+        let mut off_front = none;
+        for (index, &cells) in on_front.as_ref().iter().enumerate() {
             let at = index as u8 + 1;
-            for on in ones(cells) {
-                off_front[index] |= grid.geometry().peers(on) & grid.cells_with(at);
+            for on in cells.ones() {
+                off_front.as_mut()[index] |= grid.geometry().peers(on) & grid.cells_with(at);
                 for other in digits(grid.candidates(on) & !bit(at)) {
-                    off_front[usize::from(other) - 1] |= 1 << on;
+                    off_front.as_mut()[usize::from(other) - 1] |= C::cell(on);
                 }
             }
         }
-        let mut any = 0;
-        for (front, seen) in off_front.iter_mut().zip(&mut off_seen) {
+        let mut any = C::EMPTY;
+        for (front, seen) in off_front.as_mut().iter_mut().zip(off_seen.as_mut()) {
             *front &= !*seen;
             *seen |= *front;
             any |= *front;
         }
-        if off_front[start] >> cell & 1 == 1 {
+        if off_front.as_ref()[start].has(cell) {
             return Some(usize::from(depth) + 1);
         }
-        if any == 0 {
+        if any.is_empty() {
             return None;
         }
         // What the new false literals turn on: the other candidate of a two-candidate cell, the
@@ -1190,24 +1294,24 @@ fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, m
         if depth > max_depth {
             return None;
         }
-        let mut on_new = [0 as Cells; 9];
-        for (index, &cells) in off_front.iter().enumerate() {
+        let mut on_new = none;
+        for (index, &cells) in off_front.as_ref().iter().enumerate() {
             let at = bit(index as u8 + 1);
-            for off in ones(cells) {
-                on_new[index] |= partners.places[index][off];
+            for off in cells.ones() {
+                on_new.as_mut()[index] |= partners.places[index].as_ref()[off];
                 let pair = partners.pairs[off];
                 if pair & at != 0 {
-                    on_new[(pair & !at).trailing_zeros() as usize] |= 1 << off;
+                    on_new.as_mut()[(pair & !at).trailing_zeros() as usize] |= C::cell(off);
                 }
             }
         }
-        let mut any = 0;
-        for (front, seen) in on_new.iter_mut().zip(&mut on_seen) {
+        let mut any = C::EMPTY;
+        for (front, seen) in on_new.as_mut().iter_mut().zip(on_seen.as_mut()) {
             *front &= !*seen;
             *seen |= *front;
             any |= *front;
         }
-        if any == 0 {
+        if any.is_empty() {
             return None;
         }
         on_front = on_new;
@@ -1219,8 +1323,8 @@ fn refutation_length(grid: &Grid, partners: &Partners, cell: usize, digit: u8, m
 /// candidate that sees a true end of one colouring and of the other is false either way. Kinds
 /// as SE: one digit's links (an X-cycle, 6.5), two-candidate cells' (a Y-cycle, 6.5) or both
 /// (7.0), plus the cycle's length; only cycles rating below `below` are looked for.
-pub(super) fn cycle(
-    grid: &Grid,
+pub(super) fn cycle<C: CellSet>(
+    grid: &Grid<C>,
     out: &mut Deduction,
     below: f32,
     interrupt: &mut dyn Interrupt,
@@ -1230,7 +1334,7 @@ pub(super) fn cycle(
         (false, true, 6.5, Technique::YCycle),
         (true, true, 7.0, Technique::XYCycle),
     ];
-    let mut best: Option<(f32, Technique, Vec<Literal>, [Cells; 9])> = None;
+    let mut best: Option<(f32, Technique, Cycle<C>)> = None;
     let mut nodes: Vec<(Literal, u16)> = Vec::new();
     for (digit_links, cell_links, base, technique) in kinds {
         for (cell, digit) in candidates(grid) {
@@ -1243,25 +1347,25 @@ pub(super) fn cycle(
             }
             let bound = best.as_ref().map_or(below, |found| found.0);
             let Some(longest) = longest_below(base, bound) else { break };
-            let start = Literal::new(cell, digit, true);
-            if let Some((length, loop_, eliminated)) =
+            let start = Literal::new::<C>(cell, digit, true);
+            if let Some((length, cycle)) =
                 find_cycle(grid, start, digit_links, cell_links, usize::from(longest), &mut nodes)
             {
                 let rating = chain_rating(base, length);
                 if best.as_ref().is_none_or(|found| rating < found.0) {
-                    best = Some((rating, technique, loop_, eliminated));
+                    best = Some((rating, technique, cycle));
                 }
             }
         }
     }
-    Ok(best.is_some_and(|(rating, technique, loop_, eliminated)| {
+    Ok(best.is_some_and(|(rating, technique, (loop_, eliminated))| {
         out.start(technique);
         out.rating = rating;
-        let mut cells: Vec<usize> = loop_.iter().map(|literal| literal.cell()).collect();
+        let mut cells: Vec<usize> = loop_.iter().map(|literal| literal.cell::<C>()).collect();
         cells.sort_unstable();
         cells.dedup();
         out.add_cells(cells);
-        for (digit, &cells) in (1..=9).zip(&eliminated) {
+        for (digit, &cells) in (1..).zip(eliminated.as_ref()) {
             out.eliminate(cells, digit);
         }
         out.chains = vec![loop_];
@@ -1269,27 +1373,31 @@ pub(super) fn cycle(
     }))
 }
 
+/// A cycle's literals, the start at both ends, and what it eliminates per digit.
+type Cycle<C> = (Vec<Literal>, <C as CellSet>::PerDigit<C>);
+
 /// The shortest cycle through `start` (at most `longest` literals) that eliminates something:
 /// its length, its literals from `start` back to it, and what it eliminates per digit. Breadth
 /// first in alternating layers, each literal followed once; a loop closes when a true literal
 /// rules out a candidate whose falsehood would make `start` true again (another candidate of its
 /// two-candidate cell, or its digit's other place in a house), however early that candidate was
 /// reached, so a loop may come back through the start's own cell.
-fn find_cycle(
-    grid: &Grid,
+fn find_cycle<C: CellSet>(
+    grid: &Grid<C>,
     start: Literal,
     digit_links: bool,
     cell_links: bool,
     longest: usize,
     nodes: &mut Vec<(Literal, u16)>,
-) -> Option<(usize, Vec<Literal>, [Cells; 9])> {
+) -> Option<(usize, Cycle<C>)> {
     nodes.clear();
     nodes.push((start, u16::MAX));
-    let (mut seen_on, mut seen_off) = (CandidateSet::default(), CandidateSet::default());
-    seen_on.insert(usize::from(start.candidate));
+    let (mut seen_on, mut seen_off) = (CandidateSet::<C>::new(), CandidateSet::<C>::new());
+    seen_on.insert(start.candidate());
     // The candidates whose falsehood makes `start` true, the cycle's last link: those a false
-    // `start` would turn on (strong links run both ways).
-    let mut closers = [u16::MAX; 4];
+    // `start` would turn on (strong links run both ways), its cell's other candidate and its
+    // digit's other place in each of its houses (up to eight, on an X grid's centre five).
+    let mut closers = [u16::MAX; 9];
     for (slot, closer) in closers.iter_mut().zip(turned_on(grid, start.opposite(), digit_links, cell_links)) {
         *slot = closer.candidate;
     }
@@ -1314,20 +1422,20 @@ fn find_cycle(
                         }
                         loop_.reverse();
                         let eliminated = cycle_eliminations(grid, &loop_);
-                        if eliminated.iter().any(|&cells| cells != 0) {
-                            return Some((loop_.len() - 1, loop_, eliminated));
+                        if eliminated.as_ref().iter().any(|cells| !cells.is_empty()) {
+                            return Some((loop_.len() - 1, (loop_, eliminated)));
                         }
                     }
-                    if !seen_off.contains(usize::from(off.candidate)) {
-                        seen_off.insert(usize::from(off.candidate));
+                    if !seen_off.contains(off.candidate()) {
+                        seen_off.insert(off.candidate());
                         nodes.push((off, at as u16));
                     }
                 }
                 continue;
             }
             for on in turned_on(grid, literal, digit_links, cell_links) {
-                if !seen_on.contains(usize::from(on.candidate)) {
-                    seen_on.insert(usize::from(on.candidate));
+                if !seen_on.contains(on.candidate()) {
+                    seen_on.insert(on.candidate());
                     nodes.push((on, at as u16));
                 }
             }
@@ -1340,15 +1448,19 @@ fn find_cycle(
 
 /// What a cycle (its literals, the start at both ends) eliminates, per digit: the candidates
 /// outside its cells that see a true literal of each reading.
-fn cycle_eliminations(grid: &Grid, loop_: &[Literal]) -> [Cells; 9] {
-    let cells = loop_.iter().fold(0u128, |acc, literal| acc | 1 << literal.cell());
-    let (mut forward, mut backward) = ([0u128; 9], [0u128; 9]);
+fn cycle_eliminations<C: CellSet>(grid: &Grid<C>, loop_: &[Literal]) -> C::PerDigit<C> {
+    let cells = loop_.iter().fold(C::EMPTY, |acc, literal| acc | C::cell(literal.cell::<C>()));
+    let (mut forward, mut backward) = (C::per_digit(C::EMPTY), C::per_digit(C::EMPTY));
     for literal in &loop_[1..] {
-        let digit = usize::from(literal.digit()) - 1;
-        let seen = grid.geometry().peers(literal.cell()) & grid.cells_with(literal.digit()) & !cells;
-        if literal.on { forward[digit] |= seen } else { backward[digit] |= seen }
+        let digit = usize::from(literal.digit::<C>()) - 1;
+        let seen = grid.geometry().peers(literal.cell::<C>()) & grid.cells_with(literal.digit::<C>()) & !cells;
+        let reading = if literal.on { &mut forward } else { &mut backward };
+        reading.as_mut()[digit] |= seen;
     }
-    std::array::from_fn(|digit| forward[digit] & backward[digit])
+    for (forward, &backward) in forward.as_mut().iter_mut().zip(backward.as_ref()) {
+        *forward &= backward;
+    }
+    forward
 }
 
 /// The most literals a chain of technique rating `base` may have to rate below `bound`
@@ -1374,8 +1486,8 @@ pub(super) enum Multiple {
 /// Nishio, multiple and dynamic forcing chains: a contradiction from one assumption, or a
 /// literal that follows from both a candidate and its opposite, from each candidate of a cell, or
 /// from each place of a digit in a house. The easiest such conclusion wins.
-pub(super) fn multiple(
-    grid: &Grid,
+pub(super) fn multiple<C: CellSet>(
+    grid: &Grid<C>,
     out: &mut Deduction,
     kind: Multiple,
     interrupt: &mut dyn Interrupt,
@@ -1391,8 +1503,13 @@ pub(super) fn multiple(
         Multiple::Dynamic(nesting) => (Rules::Dynamic { one_digit: false, nesting }, nesting.technique().rating()),
     };
     with_engine(|engine| {
-        let Engine { all, followed, positions, seen, .. } = engine;
-        all.resize_with(CANDIDATES * 2, Implications::default);
+        let Engine { all, numbering, followed, positions, seen, .. } = engine;
+        numbering.number(grid);
+        // Only grows: its buffers are kept from step to step.
+        if all.len() < numbering.list.len() * 2 {
+            all.resize_with(numbering.list.len() * 2, Implications::default);
+        }
+        let at = |literal: Literal| numbering.literal(literal);
         // The level below on this grid stalled everywhere (or it would have concluded): go on
         // from there.
         let resume = match (kind, followed.take()) {
@@ -1426,8 +1543,8 @@ pub(super) fn multiple(
                 return Err(Interrupted);
             }
             for &on in polarities {
-                let assumption = Literal::new(cell, digit, on);
-                let out = &mut all[assumption.index()];
+                let assumption = Literal::new::<C>(cell, digit, on);
+                let out = &mut all[at(assumption)];
                 let task = Task { assumption, rules, stop: Stop::AtContradiction, resume, barren };
                 follow(grid, task, out, positions, interrupt)?;
             }
@@ -1452,8 +1569,8 @@ pub(super) fn multiple(
         if kind != Multiple::Static {
             for (cell, digit) in candidates(grid) {
                 for on in [true, false] {
-                    let assumption = Literal::new(cell, digit, on);
-                    let implications = &all[assumption.index()];
+                    let assumption = Literal::new::<C>(cell, digit, on);
+                    let implications = &all[at(assumption)];
                     let Some((first, second)) = implications.contradiction else { continue };
                     let (first, second) = (usize::from(first), usize::from(second));
                     let length = implications.ancestors(first, seen) + implications.ancestors(second, seen);
@@ -1469,28 +1586,29 @@ pub(super) fn multiple(
             }
         }
         if kind == Multiple::Nishio {
-            return Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)));
+            return Ok(best.is_some_and(|(found, chains, nested)| record::<C>(out, found, chains, nested)));
         }
         for set in &sets(grid, kind) {
             if interrupt.should_stop() {
                 return Err(Interrupted);
             }
-            let branches: Vec<&Implications> = set.iter().map(|literal| &all[literal.index()]).collect();
+            let branches: Vec<&Implications<C>> = set.iter().map(|&literal| &all[at(literal)]).collect();
             if branches.iter().any(|branch| branch.contradiction.is_some()) {
                 continue;
             }
             let mut common_on = branches[0].on;
             let mut common_off = branches[0].off;
             for branch in &branches[1..] {
-                for word in 0..common_on.0.len() {
-                    common_on.0[word] &= branch.on.0[word];
-                    common_off.0[word] &= branch.off.0[word];
+                for (common, branch) in [(&mut common_on, &branch.on), (&mut common_off, &branch.off)] {
+                    for (word, &theirs) in common.0.as_mut().iter_mut().zip(branch.0.as_ref()) {
+                        *word &= theirs;
+                    }
                 }
             }
             for (common, on) in [(common_on, true), (common_off, false)] {
-                for (word, &bits) in common.0.iter().enumerate() {
+                for (word, &bits) in common.0.as_ref().iter().enumerate() {
                     for bit_index in ones(u128::from(bits)) {
-                        let conclusion = Literal { candidate: (word * 64 + bit_index) as u16, on };
+                        let conclusion = Literal::of(word * 64 + bit_index, on);
                         if !changes(grid, conclusion) || set.contains(&conclusion) {
                             continue;
                         }
@@ -1511,30 +1629,29 @@ pub(super) fn multiple(
                 }
             }
         }
-        Ok(best.is_some_and(|(found, chains, nested)| record(out, found, chains, nested)))
+        Ok(best.is_some_and(|(found, chains, nested)| record::<C>(out, found, chains, nested)))
     })
 }
 
 /// Sets of assumptions one of which holds. SE starts its static chains only from cells of three
 /// or more candidates (its region chains too, from the house's first place), its dynamic ones
 /// from any open cell, with the double chains of a candidate and its opposite again from three.
-fn sets(grid: &Grid, kind: Multiple) -> Vec<Vec<Literal>> {
+fn sets<C: CellSet>(grid: &Grid<C>, kind: Multiple) -> Vec<Vec<Literal>> {
     let fewest = if kind == Multiple::Static { 3 } else { 2 };
     let mut sets: Vec<Vec<Literal>> = Vec::new();
     if matches!(kind, Multiple::Dynamic(_)) {
         for (cell, digit) in candidates(grid).filter(|&(cell, _)| grid.candidates(cell).count_ones() >= 3) {
-            sets.push(vec![Literal::new(cell, digit, true), Literal::new(cell, digit, false)]);
+            sets.push(vec![Literal::new::<C>(cell, digit, true), Literal::new::<C>(cell, digit, false)]);
         }
     }
-    for cell in ones(grid.blanks()).filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
-        sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new(cell, digit, true)).collect());
+    for cell in grid.blanks().ones().filter(|&cell| grid.candidates(cell).count_ones() >= fewest) {
+        sets.push(digits(grid.candidates(cell)).map(|digit| Literal::new::<C>(cell, digit, true)).collect());
     }
     for house in 0..grid.geometry().house_count() {
-        for digit in 1..=9 {
+        for digit in 1..=grid.geometry().side() as u8 {
             let places = grid.geometry().cells(house) & grid.cells_with(digit);
-            let first = places.trailing_zeros() as usize;
-            if places.count_ones() > 1 && grid.candidates(first).count_ones() >= fewest {
-                sets.push(ones(places).map(|place| Literal::new(place, digit, true)).collect());
+            if places.more_than(1) && grid.candidates(places.lowest()).count_ones() >= fewest {
+                sets.push(places.ones().map(|place| Literal::new::<C>(place, digit, true)).collect());
             }
         }
     }
@@ -1545,7 +1662,11 @@ fn sets(grid: &Grid, kind: Multiple) -> Vec<Vec<Literal>> {
 /// times a step: the search of every candidate at once says which set concludes what, and only
 /// that set's assumptions are followed again to record their chains. The step [`multiple`]
 /// finds, which on the step's own grid is the reference the tests hold this one to.
-fn multiple_inside(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interrupt) -> Result<bool, Interrupted> {
+fn multiple_inside<C: CellSet>(
+    grid: &Grid<C>,
+    out: &mut Deduction,
+    interrupt: &mut dyn Interrupt,
+) -> Result<bool, Interrupted> {
     if interrupt.should_stop() {
         return Err(Interrupted);
     }
@@ -1564,26 +1685,26 @@ fn multiple_inside(grid: &Grid, out: &mut Deduction, interrupt: &mut dyn Interru
             chains.push(one.noted_chain(end, branch, seen, &mut nested));
         }
         debug_assert_eq!(chain_rating(base, chains.iter().map(Vec::len).sum()), rating);
-        Ok(record(out, Found { rating, conclusion }, chains, nested))
+        Ok(record::<C>(out, Found { rating, conclusion }, chains, nested))
     })
 }
 
 /// Records a conclusion, the chains it rests on (each starting with its assumption) and their
 /// literals a technique nested inside found.
-fn record(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: Vec<Nested>) -> bool {
+fn record<C: CellSet>(out: &mut Deduction, found: Found, chains: Vec<Vec<Literal>>, nested: Vec<Nested>) -> bool {
     out.nested = nested;
     out.rating = found.rating;
     let conclusion = found.conclusion;
-    let mut cells: Vec<usize> = chains.iter().flatten().map(|literal| literal.cell()).collect();
+    let mut cells: Vec<usize> = chains.iter().flatten().map(|literal| literal.cell::<C>()).collect();
     cells.sort_unstable();
     cells.dedup();
     out.add_cells(cells);
-    out.add_digits([conclusion.digit()]);
+    out.add_digits([conclusion.digit::<C>()]);
     out.chains = chains;
     if conclusion.on {
-        out.place(conclusion.cell(), conclusion.digit())
+        out.place(conclusion.cell::<C>(), conclusion.digit::<C>())
     } else {
-        out.eliminations.push(CellDigit { cell: conclusion.cell(), digit: conclusion.digit() });
+        out.eliminations.push(CellDigit { cell: conclusion.cell::<C>(), digit: conclusion.digit::<C>() });
         true
     }
 }
@@ -1632,15 +1753,15 @@ pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction
         .map(|(at, chain)| format!("if {}, {}", assumed(chain), describe_chain(geometry, chain, at, nested)))
         .collect();
     let starts: Vec<Literal> = chains.iter().map(|chain| chain[0]).collect();
-    let cell = geometry.cell_name(starts[0].cell());
-    let digit = symbol(starts[0].digit());
+    let cell = geometry.cell_name(starts[0].cell::<C>());
+    let digit = symbol(starts[0].digit::<C>());
     let opening = if starts.len() == 2 && starts[0] == starts[1].opposite() {
         format!("Whether or not {cell} is {digit}")
-    } else if starts.iter().all(|start| start.cell() == starts[0].cell()) {
+    } else if starts.iter().all(|start| start.cell::<C>() == starts[0].cell::<C>()) {
         format!("Whatever {cell} is")
     } else {
-        let mut houses = geometry.houses_of(starts[0].cell());
-        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house).has(start.cell())));
+        let mut houses = geometry.houses_of(starts[0].cell::<C>());
+        let house = houses.find(|&house| starts.iter().all(|start| geometry.cells(house).has(start.cell::<C>())));
         let house = house.expect("a digit's places in a house share it");
         format!("Wherever {digit} goes in {}", geometry.name(house))
     };
@@ -1670,20 +1791,34 @@ pub(super) fn describe_cycle<C: CellSet>(geometry: &Geometry<C>, deduction: &Ded
 mod tests {
     use super::*;
     use crate::interrupt::Never;
-    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::logic::cells::Wide;
+    use crate::logic::techniques::testing::{cand, run, sparse, sparse_over};
+
+    /// r2c2 = 1 empties r1c1 of 1, so r1c1 = 2, r1c5 = 3, r2c6 = 1, which r2c2 sees. r3c3 and
+    /// r2c9 keep box 1 and row 2 from being pairs of 1, so no chain runs backwards.
+    const CHAIN: &[(usize, usize, &[u8])] =
+        &[(2, 2, &[1, 9]), (1, 1, &[1, 2]), (1, 5, &[2, 3]), (2, 6, &[3, 1]), (3, 3, &[1, 8]), (2, 9, &[1, 8])];
+
+    /// Whatever r5c5 is (1, 2 or 3), a 7 lands in r5c9, r9c5 or r9c1, each seeing r9c9; r1c9
+    /// keeps 7 in column 9 from being a pair.
+    const CELL_FORCING: &[(usize, usize, &[u8])] = &[
+        (1, 9, &[6, 7]),
+        (5, 5, &[1, 2, 3]),
+        (5, 9, &[1, 7]),
+        (9, 5, &[2, 7]),
+        (5, 1, &[3, 4]),
+        (9, 1, &[4, 7]),
+        (9, 9, &[7, 8]),
+    ];
+
+    /// `CHAIN` on 25x25: its third and fourth cells a column further right, into the second
+    /// box (5x5), and the 1 keeping row 2 from being a pair in the third box.
+    const CHAIN_25: &[(usize, usize, &[u8])] =
+        &[(2, 2, &[1, 9]), (1, 1, &[1, 2]), (1, 6, &[2, 3]), (2, 7, &[3, 1]), (3, 3, &[1, 8]), (2, 12, &[1, 8])];
 
     #[test]
     fn forcing_chain_from_a_candidate_back_to_its_opposite() {
-        // r2c2 = 1 empties r1c1 of 1, so r1c1 = 2, r1c5 = 3, r2c6 = 1, which r2c2 sees.
-        // r3c3 and r2c9 keep box 1 and row 2 from being pairs of 1, so no chain runs backwards.
-        let grid = sparse(&[
-            (2, 2, &[1, 9]),
-            (1, 1, &[1, 2]),
-            (1, 5, &[2, 3]),
-            (2, 6, &[3, 1]),
-            (3, 3, &[1, 8]),
-            (2, 9, &[1, 8]),
-        ]);
+        let grid = sparse(CHAIN);
         let mut out = Deduction::new();
         out.start(Technique::ForcingChain);
         assert!(forcing_chain(&grid, &mut out, f32::INFINITY, false, &mut Never).unwrap());
@@ -1710,17 +1845,7 @@ mod tests {
 
     #[test]
     fn cell_forcing_chains_agree_whatever_the_cell_holds() {
-        // Whatever r5c5 is (1, 2 or 3), a 7 lands in r5c9, r9c5 or r9c1, each seeing r9c9; r1c9
-        // keeps 7 in column 9 from being a pair.
-        let cells: &[(usize, usize, &[u8])] = &[
-            (1, 9, &[6, 7]),
-            (5, 5, &[1, 2, 3]),
-            (5, 9, &[1, 7]),
-            (9, 5, &[2, 7]),
-            (5, 1, &[3, 4]),
-            (9, 1, &[4, 7]),
-            (9, 9, &[7, 8]),
-        ];
+        let cells = CELL_FORCING;
         let step = run(Technique::MultipleForcingChains, &sparse(cells)).unwrap();
         assert_eq!(step.eliminations, [cand(9, 9, 7)]);
         assert_eq!(step.rating, 8.3, "branches of 4, 4 and 6 literals");
@@ -1736,6 +1861,73 @@ mod tests {
             .map(|&(row, col, digits)| if (row, col) == (5, 1) { (5, 1, &[3, 4, 6][..]) } else { (row, col, digits) })
             .collect();
         assert!(run(Technique::MultipleForcingChains, &sparse(&open)).is_none());
+    }
+
+    /// The rows, columns and boxes of a `size`x`size` grid.
+    fn geometry_of<C: CellSet>(size: usize) -> Geometry<C> {
+        Geometry::of_shape(crate::sizes::Shape::default_for(size).expect("a size")).expect("fits its cell sets")
+    }
+
+    /// A step's eliminations as 1-based `(row, column, digit)`, whatever the grid's side.
+    fn eliminated<C: CellSet>(geometry: &Geometry<C>, step: &Deduction) -> Vec<(usize, usize, u8)> {
+        let side = geometry.side();
+        step.eliminations.iter().map(|lost| (lost.cell / side + 1, lost.cell % side + 1, lost.digit)).collect()
+    }
+
+    #[test]
+    fn on_16x16_the_chains_of_a_pattern_are_the_classic_grids() {
+        // The patterns of the tests above meet the same rows, columns and boxes on 16x16 as on
+        // 9x9 (its boxes 4x4): the same steps, in the same words, as the classic engine's.
+        let (chain, cells) = (CHAIN, CELL_FORCING);
+        let sixteen = geometry_of::<Wide<4>>(16);
+        let mut classic = Deduction::new();
+        classic.start(Technique::ForcingChain);
+        assert!(forcing_chain(&sparse(chain), &mut classic, f32::INFINITY, false, &mut Never).unwrap());
+        let mut wide = Deduction::new();
+        wide.start(Technique::ForcingChain);
+        assert!(forcing_chain(&sparse_over(&sixteen, chain), &mut wide, f32::INFINITY, false, &mut Never).unwrap());
+        let multiple = (
+            run(Technique::MultipleForcingChains, &sparse(cells)).unwrap(),
+            run(Technique::MultipleForcingChains, &sparse_over(&sixteen, cells)).unwrap(),
+        );
+        for (classic, wide) in [(classic, wide), multiple] {
+            assert_eq!((wide.technique, wide.rating), (classic.technique, classic.rating));
+            assert_eq!(eliminated(&sixteen, &wide), eliminated(Geometry::classic(), &classic));
+            assert_eq!(describe(&sixteen, &wide), describe(Geometry::classic(), &classic));
+        }
+    }
+
+    #[test]
+    fn on_25x25_a_forcing_chain_comes_back_to_its_opposite() {
+        let chain = CHAIN_25;
+        let geometry = geometry_of::<Wide<10>>(25);
+        let mut out = Deduction::new();
+        out.start(Technique::ForcingChain);
+        assert!(forcing_chain(&sparse_over(&geometry, chain), &mut out, f32::INFINITY, false, &mut Never).unwrap());
+        assert_eq!((eliminated(&geometry, &out), out.rating), (vec![(2, 2, 1)], 7.1));
+        assert_eq!(
+            describe(&geometry, &out),
+            "If r2c2 is 1, then r1c1 isn't 1, so r1c1 is 2, so r1c6 isn't 2, so r1c6 is 3, so r2c7 isn't 3, so r2c7 \
+             is 1, so r2c2 isn't 1: a contradiction, so r2c2 can't be 1."
+        );
+    }
+
+    #[test]
+    fn on_25x25_the_deepest_nesting_fits_a_small_stack() {
+        // Every level of a dynamic chain keeps its grid, what changed per nested technique and
+        // what the assumption ruled out on the stack: on 25x25 tens of KiB a level, where a
+        // spawned thread has 2 MiB. Assumptions that stall here run every nested search.
+        let stack = 512 * 1024;
+        let search = || {
+            let geometry = geometry_of::<Wide<10>>(25);
+            let grid = sparse_over(&geometry, CHAIN_25);
+            let mut out = Deduction::new();
+            out.start(Technique::NestedDynamicForcingChains);
+            let found = multiple(&grid, &mut out, Multiple::Dynamic(Nesting::DynamicForcingChains), &mut Never);
+            (found.unwrap(), eliminated(&geometry, &out))
+        };
+        let found = std::thread::Builder::new().stack_size(stack).spawn(search).unwrap().join().unwrap();
+        assert_eq!(found, (true, vec![(2, 2, 1)]));
     }
 
     #[test]
@@ -1843,18 +2035,59 @@ mod tests {
     #[test]
     fn the_lean_searches_find_the_lengths_follow_does() {
         let (grids, thinned) = grids_along_a_path();
-        let (mut out, mut positions, mut seen) =
-            (Implications::default(), Box::new(Positions([0; CANDIDATES * 2])), Vec::new());
+        let found = lean_searches_agree(grids.iter().step_by(4).chain(&thinned));
+        assert!(found > 1000, "many candidates refute themselves: {found}");
+    }
+
+    #[test]
+    fn on_16x16_the_lean_searches_agree_past_one_pass_of_sources() {
+        let grids = grids_of_a_16x16_puzzle();
+        assert!(grids.iter().any(|grid| candidates(grid).count() > BATCH), "two passes");
+        let found = lean_searches_agree(grids.iter());
+        assert!(found > 100, "candidates refute themselves: {found}");
+        let found = static_multiple_chains_agree(grids.iter());
+        assert!(found > 0, "static multiple chains conclude");
+    }
+
+    /// The start of a generated 16x16 puzzle (`tests/data/sizes`) and that grid thinned as
+    /// [`grids_along_a_path`]'s.
+    fn grids_of_a_16x16_puzzle() -> Vec<Grid<'static, Wide<4>>> {
+        use crate::sizes::{self as sized, Shape};
+        let path = format!("{}/../../tests/data/sizes/generated_16x16.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("the data set");
+        let puzzle = sized::Grid::parse(text.lines().next().expect("a puzzle"), Shape::default_for(16)).unwrap();
+        let solution = crate::search::count_grid(&puzzle, 2, &mut Never).unwrap().first.expect("one solution");
+        let geometry: &'static Geometry<Wide<4>> = Box::leak(Box::new(geometry_of(16)));
+        let start = Grid::of_values(geometry, puzzle.cells());
+        let mut state = 99u64;
+        let mut grids = vec![start.clone()];
+        for share in [3, 6] {
+            let mut thin = start.clone();
+            for (cell, digit) in candidates(&start) {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if solution.cells()[cell] != digit && (state >> 33) % 10 < share {
+                    thin.eliminate(cell, digit);
+                }
+            }
+            grids.push(thin);
+        }
+        grids
+    }
+
+    /// Holds the search of every candidate at once to [`follow`] and [`refutation_length`] on
+    /// `grids`; how many lengths were found.
+    fn lean_searches_agree<'a, C: CellSet>(grids: impl Iterator<Item = &'a Grid<'a, C>>) -> usize {
+        let (mut out, mut positions, mut seen) = (Implications::default(), Positions::new::<C>(), Vec::new());
         let mut sources = Sources::default();
         let mut found = 0;
-        for grid in grids.iter().step_by(4).chain(&thinned) {
+        for grid in grids {
             let partners = Partners::of(grid);
             // The search of all candidates at once, to the end: every candidate's length.
             sources.shortest_refutation(grid, false);
             let mut first_easiest: Option<(f32, usize, u8, usize)> = None;
             for (index, (cell, digit)) in candidates(grid).enumerate() {
                 for depth in [3, 7, u16::MAX] {
-                    let assumption = Literal::new(cell, digit, true);
+                    let assumption = Literal::new::<C>(cell, digit, true);
                     let rules = Rules::Static { digit_links: true, cell_links: true };
                     let stop = Stop::At { target: assumption.opposite(), depth };
                     follow(
@@ -1888,7 +2121,7 @@ mod tests {
             assert_eq!(sources.shortest_refutation(grid, true), expected);
             assert_eq!(sources.shortest_refutation(grid, false), expected);
         }
-        assert!(found > 1000, "many candidates refute themselves: {found}");
+        found
     }
 
     /// Grids along the path of an SE 9.7 puzzle (tests/data/se_rated_hardest.tsv), and every
@@ -1929,8 +2162,15 @@ mod tests {
     #[test]
     fn static_multiple_chains_inside_are_the_ones_followed_one_by_one() {
         let (grids, thinned) = grids_along_a_path();
+        let found = static_multiple_chains_agree(grids.iter().step_by(2).chain(&thinned));
+        assert!(found > 20, "static multiple chains conclude on many of the grids: {found}");
+    }
+
+    /// Holds [`multiple_inside`] to [`multiple`]'s static chains on `grids`; on how many they
+    /// concluded.
+    fn static_multiple_chains_agree<'a, C: CellSet>(grids: impl Iterator<Item = &'a Grid<'a, C>>) -> usize {
         let mut found = 0;
-        for grid in grids.iter().step_by(2).chain(&thinned) {
+        for grid in grids {
             let (mut lean, mut full) = (Deduction::new(), Deduction::new());
             lean.start(Technique::MultipleForcingChains);
             full.start(Technique::MultipleForcingChains);
@@ -1943,7 +2183,7 @@ mod tests {
                 assert_eq!((&lean.chains, &lean.cells), (&full.chains, &full.cells));
             }
         }
-        assert!(found > 20, "static multiple chains conclude on many of the grids: {found}");
+        found
     }
 
     #[test]

@@ -40,8 +40,7 @@ pub(crate) fn find<C: CellSet>(
 /// [`find`] where the grid is known to have no step of `technique` but for the candidates
 /// `changed` removed since: locked candidates, subsets and fish look only at the houses and
 /// digits whose candidates changed (the first step of what is left is the first of all, the
-/// others having none); the other techniques everywhere. The techniques not yet written for
-/// every size (uniqueness, cycles and forcing chains) find nothing on other sizes.
+/// others having none); the other techniques everywhere.
 pub(super) fn find_changed<C: CellSet>(
     technique: Technique,
     grid: &Grid<C>,
@@ -53,7 +52,7 @@ pub(super) fn find_changed<C: CellSet>(
     const BOXES: &[HouseKind] = &[HouseKind::Box];
     const LINES: &[HouseKind] = &HouseKind::LINES;
     out.start(technique);
-    let generic = match technique {
+    let found = match technique {
         FullHouse => singles::full_house(grid, out),
         HiddenSingleBox => singles::hidden_single(grid, out, BOXES),
         HiddenSingleLine => singles::hidden_single(grid, out, LINES),
@@ -87,20 +86,6 @@ pub(super) fn find_changed<C: CellSet>(
         XChain => single_chain(grid, out, interrupt)?,
         // Found with X-chains, which take the easiest of them all.
         XCycle | YCycle | XYChain | XYCycle | ForcingChain => false,
-        _ => return C::classic(grid).map_or(Ok(false), |grid| find_classic(technique, grid, out, interrupt)),
-    };
-    Ok(generic)
-}
-
-/// [`find_changed`] for the techniques that serve 9x9 only so far.
-fn find_classic(
-    technique: Technique,
-    grid: &Grid,
-    out: &mut Deduction,
-    interrupt: &mut dyn Interrupt,
-) -> Result<bool, Interrupted> {
-    use Technique::*;
-    Ok(match technique {
         UniqueRectangle1 => uniqueness::unique_rectangle_1(grid, out),
         BugPlusOne => uniqueness::bug_plus_one(grid, out),
         BugType2 => uniqueness::bug_type_2(grid, out),
@@ -114,9 +99,10 @@ fn find_classic(
             let nesting = Nesting::of(technique).expect("each is a level of dynamic forcing chains");
             forcing::multiple(grid, out, forcing::Multiple::Dynamic(nesting), interrupt)?
         }
-        // Brute force needs the solution; the rest are generic.
+        // Brute force needs the solution.
         _ => false,
-    })
+    };
+    Ok(found)
 }
 
 /// The candidates removed from a grid since a finder last found nothing there: per digit, the
@@ -167,7 +153,7 @@ impl<C: CellSet> Changed<C> {
 
 /// The easiest single chain: an X-chain, an XY-chain, a cycle or a forcing chain through cells
 /// and houses alike, whichever rates lowest (the first of them on a tie), as SE's one search for
-/// them all takes its easiest. On other sizes, X- and XY-chains alone so far.
+/// them all takes its easiest.
 fn single_chain<C: CellSet>(
     grid: &Grid<C>,
     out: &mut Deduction,
@@ -183,34 +169,20 @@ fn single_chain<C: CellSet>(
             best = Some(out.clone());
         }
     }
-    if let Some(grid) = C::classic(grid) {
-        classic_cycles_and_forcing(grid, out, &mut best, interrupt)?;
+    // Cycles and forcing chains only matter where they beat those.
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    if forcing::cycle(grid, out, below, interrupt)? {
+        best = Some(out.clone());
+    }
+    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
+    out.start(Technique::ForcingChain);
+    if forcing::forcing_chain(grid, out, below, false, interrupt)? {
+        best = Some(out.clone());
     }
     Ok(best.is_some_and(|best| {
         *out = best;
         true
     }))
-}
-
-/// The cycles and forcing chains of [`single_chain`], 9x9 only so far: they replace `best` where
-/// they rate lower.
-fn classic_cycles_and_forcing(
-    grid: &Grid,
-    out: &mut Deduction,
-    best: &mut Option<Deduction>,
-    interrupt: &mut dyn Interrupt,
-) -> Result<(), Interrupted> {
-    // Cycles and forcing chains only matter where they beat those.
-    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
-    if forcing::cycle(grid, out, below, interrupt)? {
-        *best = Some(out.clone());
-    }
-    let below = best.as_ref().map_or(f32::INFINITY, |best| best.rating);
-    out.start(Technique::ForcingChain);
-    if forcing::forcing_chain(grid, out, below, false, interrupt)? {
-        *best = Some(out.clone());
-    }
-    Ok(())
 }
 
 /// The explanation of a deduction found in `grid` (the grid before the step is applied).
@@ -329,10 +301,19 @@ pub(crate) mod testing {
     /// Cells not listed have no candidates (as if filled), so a test states exactly the
     /// pattern it means.
     pub(crate) fn sparse(cells: &[(usize, usize, &[u8])]) -> Grid<'static> {
-        let mut grid = Grid::new(&Board::EMPTY);
-        for cell in 0..81 {
-            let listed = cells.iter().find(|&&(row, col, _)| (row - 1) * 9 + col - 1 == cell);
-            for digit in 1..=9 {
+        sparse_over(crate::logic::geometry::Geometry::classic(), cells)
+    }
+
+    /// [`sparse`] over `geometry`, of any size.
+    pub(crate) fn sparse_over<'g, C: CellSet>(
+        geometry: &'g crate::logic::geometry::Geometry<C>,
+        cells: &[(usize, usize, &[u8])],
+    ) -> Grid<'g, C> {
+        let side = geometry.side();
+        let mut grid = Grid::of_values(geometry, &vec![0; side * side]);
+        for cell in 0..side * side {
+            let listed = cells.iter().find(|&&(row, col, _)| (row - 1) * side + col - 1 == cell);
+            for digit in 1..=side as u8 {
                 if !listed.is_some_and(|(_, _, digits)| digits.contains(&digit)) {
                     grid.eliminate(cell, digit);
                 }

@@ -13,7 +13,9 @@
 //! grouped link, else 0.1 when the links mix rows and columns or use a box, 0.2 when they use a
 //! box, rows and columns ([`rating`]).
 
-use crate::logic::cells::CellSet;
+use std::cell::RefCell;
+
+use crate::logic::cells::{CellSet, per_thread};
 use crate::logic::geometry::Geometry;
 use crate::logic::grid::{Grid, ones};
 use crate::logic::step::{Deduction, cell_list, eliminated_cells, symbol};
@@ -50,16 +52,10 @@ fn houses_holding<C: CellSet>(geometry: &Geometry<C>, cells: C) -> u128 {
 /// eliminations.
 pub(super) fn strong_links<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, length: usize) -> bool {
     let mut best: Option<Found<C>> = None;
-    TABLES.with_borrow_mut(|tables| {
+    let tables = per_thread::<RefCell<Vec<Table<C>>>>();
+    {
+        let mut tables = tables.borrow_mut();
         let side = grid.geometry().side();
-        let tables = match tables.iter().position(|tables| tables.is::<Vec<Table<C>>>()) {
-            Some(at) => &mut tables[at],
-            None => {
-                tables.push(Box::new(Vec::<Table<C>>::new()));
-                tables.last_mut().expect("just pushed")
-            }
-        };
-        let tables = tables.downcast_mut::<Vec<Table<C>>>().expect("found by its type");
         tables.resize_with(side, Table::empty);
         for (index, table) in tables.iter_mut().enumerate() {
             let digit = index as u8 + 1;
@@ -68,7 +64,7 @@ pub(super) fn strong_links<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, leng
             }
             search(grid, digit, table, length, &mut best);
         }
-    });
+    }
     best.is_some_and(|best| {
         out.rating = best.rating;
         for &(link, flipped) in &best.chain {
@@ -120,11 +116,6 @@ impl<C: CellSet> Table<C> {
         }
         Table { places: Some((grid.geometry().id(), grid.cells_with(digit))), links, next }
     }
-}
-
-thread_local! {
-    /// Per type of cell sets met on this thread, a `Vec<Table<C>>` of a table per digit.
-    static TABLES: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Every chain of `length` links of `digit`, offered to `best`.

@@ -15,22 +15,23 @@
 
 use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Cells, Grid, digits, ones, seeing_all};
-use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
+use crate::logic::grid::{Grid, digits, seeing_all};
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, join, symbol};
 use crate::position::HouseKind;
 
 /// The first rectangle with three corners equal to one pair. Of those three, two share the row
 /// the fourth is not in, so the search starts from two equal two-candidate cells in a row and
 /// tries every other row for the remaining corners.
-pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn unique_rectangle_1<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let geometry = grid.geometry();
+    let side = geometry.side();
     let bivalue = grid.cells_with_count(2);
-    for a in ones(bivalue) {
+    for a in bivalue.ones() {
         let pair = grid.candidates(a);
         let row = geometry.house_of(a, HouseKind::Row);
-        for b in ones(bivalue & geometry.cells(row)).filter(|&b| b > a && grid.candidates(b) == pair) {
-            for other_row in (0..9).filter(|&other_row| other_row != a / 9) {
-                let (c, d) = (other_row * 9 + a % 9, other_row * 9 + b % 9);
+        for b in (bivalue & geometry.cells(row)).ones().filter(|&b| b > a && grid.candidates(b) == pair) {
+            for other_row in (0..side).filter(|&other_row| other_row != a / side) {
+                let (c, d) = (other_row * side + a % side, other_row * side + b % side);
                 // Two boxes (or regions), each holding two corners: a shares its box with b and
                 // c with d, or a with c and b with d.
                 let box_of = |cell: usize| geometry.house_of(cell, HouseKind::Box);
@@ -48,24 +49,24 @@ pub(super) fn unique_rectangle_1(grid: &Grid, out: &mut Deduction) -> bool {
 /// Whether swapping the pair across the rectangle `a b / c d` keeps every house beyond rows,
 /// columns and boxes (a diagonal, an extra region) free of repeats: each holds none of the
 /// corners, or two in one row or column, which swap with each other.
-fn swap_keeps_extras(grid: &Grid, [a, b, c, d]: [usize; 4]) -> bool {
+fn swap_keeps_extras<C: CellSet>(grid: &Grid<C>, [a, b, c, d]: [usize; 4]) -> bool {
     let geometry = grid.geometry();
-    let corners: Cells = [a, b, c, d].iter().fold(0, |acc, &cell| acc | 1 << cell);
-    let sides = [[a, b], [c, d], [a, c], [b, d]].map(|[x, y]| (1 as Cells) << x | 1 << y);
+    let corners = [a, b, c, d].iter().fold(C::EMPTY, |acc, &cell| acc | C::cell(cell));
+    let sides = [[a, b], [c, d], [a, c], [b, d]].map(|[x, y]| C::cell(x) | C::cell(y));
     geometry.extras().all(|house| {
         let held = geometry.cells(house) & corners;
-        held == 0 || sides.contains(&held)
+        held.is_empty() || sides.contains(&held)
     })
 }
 
 /// BUG+1: the one open cell with three candidates, every other with two, and every candidate in
 /// exactly two cells of each house but the added one, in three cells of the odd cell's houses.
-pub(super) fn bug_plus_one(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn bug_plus_one<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let odd = grid.blanks() & !grid.cells_with_count(2);
-    if odd.count_ones() != 1 || odd & grid.cells_with_count(3) == 0 {
+    if !odd.is_single() || (odd & grid.cells_with_count(3)).is_empty() {
         return false;
     }
-    let cell = odd.trailing_zeros() as usize;
+    let cell = odd.lowest();
     let Some(added) = digits(grid.candidates(cell)).find(|&digit| grave_without(grid, odd, digit)) else {
         return false;
     };
@@ -76,16 +77,16 @@ pub(super) fn bug_plus_one(grid: &Grid, out: &mut Deduction) -> bool {
 
 /// BUG type 2: two or more open cells with three candidates, every other with two, that all add
 /// the same candidate to a grave: one of them holds it, so every cell seeing them all loses it.
-pub(super) fn bug_type_2(grid: &Grid, out: &mut Deduction) -> bool {
+pub(super) fn bug_type_2<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let odd = grid.blanks() & !grid.cells_with_count(2);
-    if odd.count_ones() < 2 || odd & !grid.cells_with_count(3) != 0 {
+    if !odd.more_than(1) || !(odd & !grid.cells_with_count(3)).is_empty() {
         return false;
     }
-    let shared = ones(odd).fold(0x1ff, |shared, cell| shared & grid.candidates(cell));
+    let shared = odd.ones().fold(u32::MAX, |shared, cell| shared & grid.candidates(cell));
     let Some(added) = digits(shared).find(|&digit| grave_without(grid, odd, digit)) else {
         return false;
     };
-    let cells: Vec<usize> = ones(odd).collect();
+    let cells: Vec<usize> = odd.ones().collect();
     out.add_cells(cells.iter().copied());
     out.add_digits([added]);
     out.eliminate(seeing_all(grid, added, &cells), added);
@@ -94,11 +95,11 @@ pub(super) fn bug_type_2(grid: &Grid, out: &mut Deduction) -> bool {
 
 /// Whether, with `digit` taken out of the `odd` cells, every house holds each candidate in no
 /// cell or in two: a bivalue universal grave (the other open cells have two candidates).
-fn grave_without(grid: &Grid, odd: Cells, digit: u8) -> bool {
+fn grave_without<C: CellSet>(grid: &Grid<C>, odd: C, digit: u8) -> bool {
     let geometry = grid.geometry();
     (0..geometry.house_count()).all(|house| {
-        let odd_here = (odd & geometry.cells(house)).count_ones();
-        (1..=9).all(|candidate| {
+        let odd_here = (odd & geometry.cells(house)).count() as u32;
+        (1..=geometry.side() as u8).all(|candidate| {
             let count = grid.positions(house, candidate).count_ones() - if candidate == digit { odd_here } else { 0 };
             count == 0 || count == 2
         })
@@ -107,7 +108,7 @@ fn grave_without(grid: &Grid, odd: Cells, digit: u8) -> bool {
 
 /// Records the rectangle if, of the corners `c` and `d` opposite the pair cells `a` and `b`, one
 /// is exactly the pair and the other holds it and more.
-fn rectangle(grid: &Grid, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool {
+fn rectangle<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, [a, b, c, d]: [usize; 4]) -> bool {
     let pair = grid.candidates(a);
     let holds_more = |cell: usize| grid.candidates(cell) & pair == pair && grid.candidates(cell) != pair;
     let extra = match () {
@@ -141,17 +142,19 @@ pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction
 /// BUG+1: "Every open cell but r5c5 has two candidates, each in two cells of every row, column
 /// and box; r5c5 adds 7, in three cells of its row, column and box, so if r5c5 weren't 7 the
 /// puzzle would not have one solution: r5c5 = 7." Type 2 says the same of several cells and
-/// removes the digit from the cells that see them all.
+/// removes the digit from the cells that see them all. The houses are the geometry's kinds:
+/// "every row, column, region and diagonal" on a jigsaw X grid.
 pub(super) fn describe_bug<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction) -> String {
     let digit = symbol(deduction.digits[0]);
     let cells = cell_list(geometry, deduction.cells.iter().copied());
-    let grave = "two candidates, each in two cells of every row, column and box";
+    let grave = format!("two candidates, each in two cells of every {}", kinds(geometry, 0..geometry.house_count()));
     match &deduction.placements[..] {
         [placed] => {
             let cell = geometry.cell_name(placed.cell);
+            let its = kinds(geometry, geometry.houses_of(placed.cell));
             format!(
-                "Every open cell but {cell} has {grave}; {cell} adds {digit}, in three cells of its row, column and \
-                 box, so if {cell} weren't {digit} the puzzle would not have one solution: {cell} = {digit}."
+                "Every open cell but {cell} has {grave}; {cell} adds {digit}, in three cells of its {its}, so if \
+                 {cell} weren't {digit} the puzzle would not have one solution: {cell} = {digit}."
             )
         }
         _ => format!(
@@ -162,11 +165,24 @@ pub(super) fn describe_bug<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduc
     }
 }
 
+/// "row, column and box": the kinds of `houses`, each once, in order.
+fn kinds<C: CellSet>(geometry: &Geometry<C>, houses: impl Iterator<Item = usize>) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for kind in houses.map(|house| geometry.kind_name(house)) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    join(kinds.into_iter().map(String::from), "and")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::step::Technique;
-    use crate::logic::techniques::testing::{cand, run, sparse};
+    use crate::logic::cells::Wide;
+    use crate::logic::step::{CellDigit, Technique};
+    use crate::logic::techniques::testing::{cand, run, sparse, sparse_over};
+    use crate::rules::Unit;
 
     /// The one step of `technique` on the path of `puzzle` (from the public-domain SE-rated
     /// exchange set), the solution, and the path's rating.
@@ -238,5 +254,54 @@ mod tests {
         assert!(run(Technique::UniqueRectangle1, &grid).is_none());
         let grid = sparse(&[(1, 1, &[3, 8]), (1, 4, &[3, 8, 6]), (2, 1, &[3, 8]), (2, 4, &[3, 8, 5])]);
         assert!(run(Technique::UniqueRectangle1, &grid).is_none());
+    }
+
+    #[test]
+    fn on_16x16_a_rectangle_spans_two_boxes() {
+        let geometry: Geometry<Wide<4>> =
+            Geometry::of_shape(crate::sizes::Shape::default_for(16).unwrap()).expect("16x16 fits");
+        // Rows 1 and 2 share a band of 4x4 boxes, columns 1 and 5 lie in two of them.
+        let corners = |row: usize, fourth: &'static [u8]| -> [(usize, usize, &'static [u8]); 4] {
+            [(1, 1, &[3, 8]), (1, 5, &[3, 8]), (row, 1, &[3, 8]), (row, 5, fourth)]
+        };
+        let step = run(Technique::UniqueRectangle1, &sparse_over(&geometry, &corners(2, &[3, 8, 5, 6]))).unwrap();
+        let r2c5 = 16 + 4;
+        assert_eq!(step.eliminations, [CellDigit { cell: r2c5, digit: 3 }, CellDigit { cell: r2c5, digit: 8 }]);
+        assert_eq!(
+            describe(&geometry, &step),
+            "r1c1, r1c5 and r2c1 can only be 3 or 8; if r2c5 were too, 3 and 8 could swap around the rectangle and \
+             the puzzle would not be unique, so r2c5 can't be 3 or 8."
+        );
+        // Rows 1 and 5: four boxes, no deadly pattern.
+        assert!(run(Technique::UniqueRectangle1, &sparse_over(&geometry, &corners(5, &[3, 8, 5]))).is_none());
+    }
+
+    #[test]
+    fn a_bug_names_the_houses_of_its_grid() {
+        // An X grid: rows, columns, boxes and both diagonals.
+        let row = |r: u16| (0..9).map(move |c| 9 * r + c).collect();
+        let column = |c: u16| (0..9).map(move |r| 9 * r + c).collect();
+        let square = |b: u16| (0..9).map(move |i| b / 3 * 27 + b % 3 * 3 + i / 3 * 9 + i % 3).collect();
+        let mut houses: Vec<(Unit, Vec<u16>)> = (0..9).map(|r| (Unit::Row, row(r))).collect();
+        houses.extend((0..9).map(|c| (Unit::Column, column(c))));
+        houses.extend((0..9).map(|b| (Unit::Box, square(b))));
+        houses.push((Unit::Diagonal, (0..9).map(|i| 10 * i).collect()));
+        houses.push((Unit::AntiDiagonal, (0..9).map(|i| 8 * i + 8).collect()));
+        let geometry: Geometry = Geometry::of_houses(9, houses).expect("an X grid");
+        let bug_at = |cell: usize| {
+            let mut step = Deduction::new();
+            step.start(Technique::BugPlusOne);
+            step.add_cells([cell]);
+            step.add_digits([7]);
+            step.place(cell, 7);
+            describe_bug(&geometry, &step)
+        };
+        assert_eq!(
+            bug_at(40),
+            "Every open cell but r5c5 has two candidates, each in two cells of every row, column, box, diagonal and \
+             anti-diagonal; r5c5 adds 7, in three cells of its row, column, box, diagonal and anti-diagonal, so if \
+             r5c5 weren't 7 the puzzle would not have one solution: r5c5 = 7."
+        );
+        assert!(bug_at(1).contains("in three cells of its row, column and box, so"), "{}", bug_at(1));
     }
 }
