@@ -14,13 +14,10 @@
 //! `StrictKropki`, `X`, `V` and `StrictXV`. Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
-use super::{ShareError, SharedPuzzle};
+use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered};
 use crate::constraints::{Cage, Constraints, Diagonals, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
-
-/// The largest grid a constraint string can name: a cell's row and column are one base-17 digit.
-const LARGEST: usize = 16;
 
 /// The format's name in messages.
 const FORMAT: &str = "an ISS constraint string";
@@ -384,16 +381,7 @@ fn regions_of(layout: &str, size: usize) -> Vec<Vec<Place>> {
 pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     let shape = puzzle.givens.shape();
     let size = shape.size();
-    if size > LARGEST {
-        return Err(inexpressible(format!("a {size}x{size} grid: it reaches 16x16")));
-    }
-    if Shape::default_for(size) != Some(shape) {
-        return Err(inexpressible(format!(
-            "boxes {} high and {} wide: its {size}x{size} boxes are the other way round",
-            shape.box_rows(),
-            shape.box_cols()
-        )));
-    }
+    check_writable(shape, FORMAT)?;
     let mut out = String::new();
     let cell = |place: &Place| {
         let digit = |coordinate: u64| char::from_digit(coordinate as u32 + 1, LARGEST as u32 + 1).expect("within 16");
@@ -483,14 +471,9 @@ fn layout(regions: &Regions) -> Result<String, ShareError> {
         Regions::Line(line) => return Err(inexpressible(format!("the region ids of `{line}`"))),
         Regions::Rows(rows) => rows,
     };
-    let mut seen = Vec::new();
-    rows.iter()
-        .flatten()
-        .map(|id| {
-            let index = seen.iter().position(|&known| known == id.0).unwrap_or_else(|| {
-                seen.push(id.0);
-                seen.len() - 1
-            });
+    numbered(rows.iter().flatten())
+        .into_iter()
+        .map(|index| {
             char::from_digit(index as u32, LARGEST as u32 + 1)
                 .ok_or_else(|| inexpressible("more than 17 regions".to_owned()))
         })
@@ -628,17 +611,6 @@ mod tests {
         assert_eq!(refused(".Jigsaw~0011"), "a `Jigsaw` layout has a character for each of the 81 cells");
         assert_eq!(refused(".Shape~6x6.Shape~6x6"), "it has two `Shape` items");
         assert_eq!(refused(".Shape~six"), "`Shape~six` is no shape, as `Shape~6x6`");
-    }
-
-    #[test]
-    fn puzzles_it_cannot_hold_are_refused_on_writing() {
-        let big = SharedPuzzle { givens: Grid::empty(Shape::new(5, 5).unwrap()), constraints: Constraints::default() };
-        assert_eq!(
-            write(&big).unwrap_err().to_string(),
-            "an ISS constraint string cannot hold a 25x25 grid: it reaches 16x16"
-        );
-        let tall = SharedPuzzle { givens: Grid::empty(Shape::new(3, 2).unwrap()), constraints: Constraints::default() };
-        assert!(write(&tall).unwrap_err().to_string().contains("boxes 3 high and 2 wide"));
     }
 
     #[test]

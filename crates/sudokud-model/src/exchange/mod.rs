@@ -14,6 +14,7 @@ pub mod iss;
 use crate::constraints::Constraints;
 use crate::grid::Grid;
 use crate::member::{Choice, choice_traits};
+use crate::shape::Shape;
 
 /// A puzzle as another tool's link or file carries it: its givens (and with them its shape) and
 /// the rules it is played by.
@@ -139,6 +140,40 @@ pub fn read(text: &str) -> Result<SharedPuzzle, ShareError> {
     Err(ShareError::Unknown)
 }
 
+/// The largest grid the formats here hold: a coordinate is one base-17 digit in ISS's strings,
+/// and f-puzzles draws up to 16x16.
+const LARGEST: usize = 16;
+
+/// Whether `format` can hold grids of `shape`: every format here reaches 16x16, each size with
+/// its default boxes.
+fn check_writable(shape: Shape, format: &'static str) -> Result<(), ShareError> {
+    let size = shape.size();
+    let what = if size > LARGEST {
+        format!("a {size}x{size} grid: it reaches 16x16")
+    } else if Shape::default_for(size) != Some(shape) {
+        let (high, wide) = (shape.box_rows(), shape.box_cols());
+        format!("boxes {high} high and {wide} wide: its {size}x{size} boxes are the other way round")
+    } else {
+        return Ok(());
+    };
+    Err(ShareError::Inexpressible { format, what })
+}
+
+/// Each item's number, from 0, in the order the distinct items first appear: a jigsaw's cells'
+/// region ids as the formats number regions.
+fn numbered<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<usize> {
+    let mut seen: Vec<T> = Vec::new();
+    items
+        .into_iter()
+        .map(|item| {
+            seen.iter().position(|known| *known == item).unwrap_or_else(|| {
+                seen.push(item);
+                seen.len() - 1
+            })
+        })
+        .collect()
+}
+
 /// A puzzle written in a format: its text, and the link that opens it in the format's tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
@@ -196,7 +231,6 @@ mod tests {
     use super::*;
     use crate::constraints::{Cage, Diagonals, Place, Regions};
     use crate::random::SplitMix64;
-    use crate::shape::Shape;
 
     fn place(row: u64, col: u64) -> Place {
         Place(row, col)
@@ -268,6 +302,28 @@ mod tests {
         assert!(
             short.starts_with("not a SudokuPad link of f-puzzles data: its puzzle is in SudokuPad's own form"),
             "{short}"
+        );
+    }
+
+    #[test]
+    fn puzzles_no_format_can_hold_are_refused_on_writing() {
+        let refused = |box_rows, box_cols, format| {
+            let shape = Shape::new(box_rows, box_cols).unwrap();
+            let puzzle = SharedPuzzle { givens: Grid::empty(shape), constraints: Constraints::default() };
+            write(&puzzle, format).unwrap_err().to_string()
+        };
+        for format in SharedFormat::ALL.iter().copied() {
+            let big = refused(4, 5, format);
+            assert!(big.ends_with(" cannot hold a 20x20 grid: it reaches 16x16"), "{big}");
+            let tall = refused(3, 2, format);
+            assert!(
+                tall.ends_with("cannot hold boxes 3 high and 2 wide: its 6x6 boxes are the other way round"),
+                "{tall}"
+            );
+        }
+        assert_eq!(
+            refused(5, 5, SharedFormat::Iss),
+            "an ISS constraint string cannot hold a 25x25 grid: it reaches 16x16"
         );
     }
 
