@@ -291,8 +291,19 @@ impl Reader {
             }
             (true, _) => return Err(malformed("it has more than one jigsaw layout".to_owned())),
             (false, layouts) => {
-                for layout in layouts {
-                    self.constraints.extra_regions.extend(regions_of(layout, self.size));
+                for region in layouts.iter().flat_map(|layout| regions_of(layout, self.size)) {
+                    if region.len() != self.size {
+                        return Err(ShareError::Unsupported {
+                            tool: TOOL,
+                            rule: "Jigsaw".to_owned(),
+                            what: format!(
+                                "a region of {} cells beside the boxes: sudokud's extra regions have {}",
+                                region.len(),
+                                self.size
+                            ),
+                        });
+                    }
+                    self.constraints.extra_regions.push(region);
                 }
             }
         }
@@ -458,6 +469,10 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
             item(&mut out, kind, &mut cells(pair));
         }
     }
+    // An empty puzzle is the string of no item, which the format writes as its lone `.`.
+    if out.is_empty() {
+        out.push('.');
+    }
     Ok(out)
 }
 
@@ -582,6 +597,8 @@ mod tests {
         assert!(refused(".Shape~7x7").contains("a grid of a size sudokud does not have"));
         assert!(refused(".AllDifferent~R1C1~R1C2").contains("2 cells that differ: sudokud's extra regions have 9"));
         assert!(refused(".FooBar").contains("`FooBar` (a rule of the Interactive Sudoku Solver)"));
+        let uneven = format!(".Jigsaw~{}{}", "0".repeat(80), "1");
+        assert!(refused(&uneven).contains("a region of 80 cells beside the boxes"), "{}", refused(&uneven));
     }
 
     #[test]
@@ -625,6 +642,13 @@ mod tests {
                 assert_eq!(write(&read(&written).unwrap()).unwrap(), written);
             }
         }
+    }
+
+    #[test]
+    fn an_empty_classic_grid_is_a_lone_dot() {
+        let empty = SharedPuzzle { givens: Grid::empty(Shape::CLASSIC), constraints: Constraints::default() };
+        assert_eq!(write(&empty).unwrap(), ".");
+        assert_eq!(read("."), Ok(empty));
     }
 
     #[test]

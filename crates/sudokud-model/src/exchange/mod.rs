@@ -185,24 +185,26 @@ pub struct Written {
 
 /// `puzzle` in `format`, or why the format cannot hold it.
 pub fn write(puzzle: &SharedPuzzle, format: SharedFormat) -> Result<Written, ShareError> {
-    // Base64's `+`, `/` and `=` escaped, so that no reader of the link takes them for its syntax.
-    let escaped = |data: &str| data.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D");
-    Ok(match format {
-        SharedFormat::Iss => {
-            let text = iss::write(puzzle)?;
-            // A constraint string is letters, digits and `.~_-`, all safe in a query.
-            let link = format!("{ISS_PAGE}?q={text}");
-            Written { text, link }
+    let (text, link) = match format {
+        SharedFormat::Iss => (iss::write(puzzle)?, format!("{ISS_PAGE}?q=")),
+        SharedFormat::FPuzzles => (fpuzzles::encode(puzzle)?, FPUZZLES_LINK.to_owned()),
+        SharedFormat::SudokuPad => (fpuzzles::encode(puzzle)?, SUDOKUPAD_LINK.to_owned()),
+    };
+    Ok(Written { link: link + &percent_encoded(&text), text })
+}
+
+/// `text` safe in a link: every byte but ASCII letters, digits and `.~_-` as `%XX` (base64's `+`,
+/// `/` and `=`, a jigsaw layout's other characters), so no reader takes it for the link's syntax.
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b".~_-".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
         }
-        SharedFormat::FPuzzles => {
-            let text = fpuzzles::encode(puzzle)?;
-            Written { link: format!("{FPUZZLES_LINK}{}", escaped(&text)), text }
-        }
-        SharedFormat::SudokuPad => {
-            let text = fpuzzles::encode(puzzle)?;
-            Written { link: format!("{SUDOKUPAD_LINK}{}", escaped(&text)), text }
-        }
-    })
+    }
+    out
 }
 
 /// A link's part decoded: `%7E` as `~`, and `+` as a space when `plus_is_space` (a query's form
@@ -328,11 +330,22 @@ mod tests {
     }
 
     #[test]
+    fn a_layout_of_any_characters_survives_its_link() {
+        // Found by fuzzing: a `%` of the layout read back as an escape.
+        let puzzle = read(".Shape~4x4.NoBoxes.Jigsaw~%%&&%%&&#+#+#+#+").unwrap();
+        let written = write(&puzzle, SharedFormat::Iss).unwrap();
+        assert_eq!(read(&written.link), Ok(puzzle), "{}", written.link);
+    }
+
+    #[test]
     fn other_texts_are_no_format() {
         for text in ["", "53..7....", "https://example.com/?q=.~R1C1_5", "f-puzzles.com", "R1C1 = 5"] {
             assert_eq!(read(text), Err(ShareError::Unknown), "{text}");
         }
         assert_eq!(percent_decoded("%7e%zz%4+", true), "~%zz%4 ");
         assert_eq!(percent_decoded("a+b%2B", false), "a+b+");
+        let text = "a+b/c=d%e&f#g h.~_-é";
+        assert_eq!(percent_encoded(text), "a%2Bb%2Fc%3Dd%25e%26f%23g%20h.~_-%C3%A9");
+        assert_eq!(percent_decoded(&percent_encoded(text), false), text);
     }
 }
