@@ -11,7 +11,7 @@ use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
 use crate::exchange::{self, SharedFormat};
-use crate::member::{self, Choice, Object, object_traits};
+use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::puzzle::Puzzle;
 use crate::rules::{Conflict, Validation};
@@ -318,8 +318,7 @@ pub(super) struct ExportResponse {
 pub(super) async fn export(JsonBody(request): JsonBody<ExportRequest>) -> Result<Json<ExportResponse>, ApiError> {
     let ExportRequest { board, shape, variant, constraints, puzzle, format } = request;
     let format = format.ok_or_else(|| {
-        let formats: Vec<String> = SharedFormat::ALL.iter().map(|format| format!("\"{format}\"")).collect();
-        ApiError::InvalidRequest(format!("`format` is missing: one of {}", formats.join(", ")))
+        ApiError::InvalidRequest(format!("`format` is missing: {}", member::one_of::<SharedFormat>()))
     })?;
     let (puzzle, _) = BoardRequest { board, shape, variant, constraints, puzzle }.puzzle()?;
     let written = exchange::write(&puzzle.to_shared(), format)

@@ -13,8 +13,8 @@
 //!   constraints as data, on any size, with their solver and rules.
 //! - [`logic`]: human-style techniques: step-by-step explanations, hints and difficulty ratings.
 //! - [`generate`]: unique puzzles of a chosen level, the same for the same seed.
-//! - [`exchange`]: puzzles as other tools share them (the Interactive Sudoku Solver's constraint
-//!   strings), read and written.
+//! - [`exchange`]: puzzles as other tools share them (f-puzzles' data and links, SudokuPad's
+//!   links of it, the Interactive Sudoku Solver's constraint strings), read and written.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator behind [`generate`] and the solver's restarts.
 //!

@@ -440,6 +440,7 @@ impl Puzzle {
     /// `grid` under this puzzle's rules (a grid of the puzzle's shape: the rules were checked
     /// against it).
     pub fn with_board(&self, grid: AnyGrid) -> Puzzle {
+        assert_eq!(grid.shape(), self.shape(), "a board of another shape than the puzzle's rules");
         match self {
             Puzzle::Classic(_) => Puzzle::Classic(grid),
             Puzzle::Variant(puzzle) => Puzzle::Variant(Box::new((Grid::from(grid), puzzle.1.clone()))),

@@ -16,8 +16,8 @@
 //!   gives and the named variants; each constraint family in a module of its own, with its
 //!   members, checks, conflicts and relations; a variant checked against a shape and turned into
 //!   houses, peers, pairs and cages (the classic rules are the empty set).
-//! - [`exchange`]: puzzles as other tools write them (the Interactive Sudoku Solver's constraint
-//!   strings), read and written.
+//! - [`exchange`]: puzzles as other tools write them (f-puzzles' data and links, SudokuPad's
+//!   links of it, the Interactive Sudoku Solver's constraint strings), read and written.
 //! - [`member`]: how values other than boards (levels, symmetries, integers) are named and read.
 //! - [`random`]: the seeded generator that generation and the solvers' restarts draw from.
 //!

@@ -40,7 +40,7 @@ fn find<T: Choice>(text: &str) -> Option<T> {
 }
 
 /// `one of "easy", "medium", "hard"`: the names of `T`, quoted as JSON strings.
-fn one_of<T: Choice>() -> String {
+pub fn one_of<T: Choice>() -> String {
     let names: Vec<String> = T::ALL.iter().map(|choice| format!("\"{}\"", choice.name())).collect();
     format!("one of {}", names.join(", "))
 }
