@@ -1,11 +1,14 @@
-//! Arbitrary bytes as a `{"board": ...}` request body, read as the server reads it.
+//! Arbitrary bytes as a `{"board": ...}` or `{"puzzle": ...}` request body, read as the server
+//! reads it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use sudokud::board::{Format, FormattedGrid};
+use sudokud::exchange;
 use sudokud::http::{ApiError, parse_board_request};
+use sudokud::puzzle::Puzzle;
 use sudokud::sizes::AnyGrid;
 
 fuzz_target!(|body: &[u8]| {
@@ -44,6 +47,14 @@ fn accepted(grid: &AnyGrid, format: Format, body: &[u8]) {
     assert_eq!(again, Some((grid.clone(), format)), "{written} does not read back");
     // serde_json's tree stops at 128 levels, which an ignored member may pass.
     let Ok(tree) = serde_json::from_slice::<Value>(body) else { return };
+    if let Some(shared) = tree["puzzle"].as_str() {
+        // A shared puzzle is answered in text and holds the board itself.
+        assert_eq!(format, Format::Text);
+        let read = exchange::read(shared).expect("an accepted shared puzzle reads");
+        let puzzle = Puzzle::from_shared(read).expect("an accepted shared puzzle holds");
+        assert_eq!(&puzzle.grid(), grid, "the request and the exchange reader disagree");
+        return;
+    }
     let member = &tree["board"];
     match format {
         Format::Text => {
