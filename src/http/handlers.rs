@@ -326,6 +326,61 @@ pub(super) async fn export(JsonBody(request): JsonBody<ExportRequest>) -> Result
     Ok(Json(ExportResponse { format, puzzle: written.text, link: written.link }))
 }
 
+/// The body of `/v1/import`: a shared puzzle alone.
+#[derive(Deserialize)]
+#[serde(remote = "Self")]
+pub(super) struct ImportRequest {
+    #[serde(default)]
+    puzzle: Option<String>,
+}
+
+impl Object for ImportRequest {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ImportRequest, D::Error> {
+        ImportRequest::deserialize(deserializer)
+    }
+
+    fn belongs(member: &str) -> Option<String> {
+        Constraints::home_of(member)
+    }
+}
+
+object_traits!(ImportRequest);
+
+impl JsonObject for ImportRequest {}
+
+/// A shared puzzle in sudokud's own members, a request body of every board route as it is.
+#[derive(Serialize)]
+pub(super) struct ImportResponse {
+    board: FormattedGrid,
+    #[serde(rename = "box")]
+    shape: Shape,
+    /// Absent for classic rules.
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    constraints: Constraints,
+}
+
+/// `POST /v1/import`: a puzzle another tool shares, as sudokud's board, box and constraints, for a
+/// client that edits or draws them (the playground loads a pasted link so). Cheap: inline.
+pub(super) async fn import(JsonBody(request): JsonBody<ImportRequest>) -> Result<Json<ImportResponse>, ApiError> {
+    let shared = request.puzzle.ok_or_else(|| {
+        ApiError::InvalidRequest(
+            "`puzzle` is missing: a puzzle as another tool shares it (a link, f-puzzles data or an ISS string)"
+                .to_owned(),
+        )
+    })?;
+    let board = BoardRequest {
+        board: JsonBoard::default(),
+        shape: None,
+        variant: None,
+        constraints: None,
+        puzzle: Some(shared),
+    };
+    let (puzzle, format) = board.puzzle()?;
+    let shared = puzzle.to_shared();
+    let board = FormattedGrid { grid: puzzle.grid(), format };
+    Ok(Json(ImportResponse { board, shape: puzzle.shape(), constraints: shared.constraints }))
+}
+
 /// The body of `/v1/count`.
 #[derive(Deserialize)]
 #[serde(remote = "Self")]

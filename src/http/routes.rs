@@ -109,6 +109,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Method::POST, "/v1/candidates", |filter| on(filter, handlers::candidates)),
     Route::new(Method::POST, "/v1/count", |filter| on(filter, handlers::count)),
     Route::new(Method::POST, "/v1/export", |filter| on(filter, handlers::export)),
+    Route::new(Method::POST, "/v1/import", |filter| on(filter, handlers::import)),
     Route::new(Method::POST, "/v1/rate", |filter| on(filter, logic::rate)),
     Route::new(Method::POST, "/v1/hint", |filter| on(filter, logic::hint)),
     Route::new(Method::POST, "/v1/explain", |filter| on(filter, logic::explain)),

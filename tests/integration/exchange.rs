@@ -124,6 +124,33 @@ mod http {
         }
     }
 
+    /// What `/v1/import` answers is a body every board route takes as it is: solved to the
+    /// example's published solution, and exported to the same string as the shared puzzle is.
+    #[tokio::test]
+    async fn an_imported_puzzle_is_the_shared_one_in_sudokuds_members() {
+        let mut imported = 0;
+        for example in examples() {
+            let reply = post("/v1/import", json!({ "puzzle": example.input })).await;
+            if reply.status != StatusCode::OK {
+                let solved = post("/v1/solve", json!({ "puzzle": example.input })).await;
+                assert_eq!(solved.body["detail"], reply.body["detail"], "{}: refused alike", example.name);
+                continue;
+            }
+            imported += 1;
+            let members = reply.body;
+            let solved = post("/v1/solve", members.clone()).await;
+            assert_eq!(solved.body["solution"], published(&example.solution), "{}: {members}", example.name);
+            let mut export = members.clone();
+            export["format"] = json!("iss");
+            let from_members = post("/v1/export", export).await;
+            let from_shared = post("/v1/export", json!({ "puzzle": example.input, "format": "iss" })).await;
+            assert_eq!(from_members.body, from_shared.body, "{}", example.name);
+        }
+        // The examples sudokud can hold (the refusals are counted in
+        // `every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses`).
+        assert!(imported >= 11, "{imported}");
+    }
+
     #[tokio::test]
     async fn a_preset_is_exported_with_its_rules_written_out() {
         let exported = post("/v1/export", json!({ "board": ".".repeat(81), "variant": "x", "format": "iss" })).await;
@@ -169,6 +196,8 @@ mod http {
                 json!({ "board": ".".repeat(81) }),
                 "`format` is missing: one of \"f-puzzles\", \"sudokupad\", \"iss\"",
             ),
+            ("/v1/import", json!({}), "`puzzle` is missing: a puzzle as another tool shares it"),
+            ("/v1/import", json!({ "puzzle": ".~R1C1_5", "box": "3x3" }), "unknown member `box`; expected `puzzle`"),
         ];
         for (path, body, expected) in cases {
             let detail = detail(post(path, body.clone()).await);

@@ -64,6 +64,7 @@ const EXEMPT: &[(&str, &str, u16, &str)] = &[
     ("POST", "/v1/candidates", 500, PANIC_ONLY),
     ("POST", "/v1/count", 500, PANIC_ONLY),
     ("POST", "/v1/export", 500, PANIC_ONLY),
+    ("POST", "/v1/import", 500, PANIC_ONLY),
     ("POST", "/v1/rate", 500, PANIC_ONLY),
     ("POST", "/v1/hint", 500, PANIC_ONLY),
     ("POST", "/v1/explain", 500, PANIC_ONLY),
@@ -536,6 +537,38 @@ fn cases() -> Vec<Case> {
         Case {
             what: "a body that stops arriving",
             call: Call::json("/v1/export", ""),
+            setup: Setup::StalledBody,
+            status: 408,
+            problem: Some("request-timeout"),
+        },
+    ]);
+    let import = |body: Value| Call::json("/v1/import", body.to_string());
+    cases.extend([
+        case("a shared puzzle in sudokud's members", shared("/v1/import", json!({})), 200, None),
+        case("malformed JSON", Call::json("/v1/import", r#"{"puzzle": "#), 400, Some("malformed-json")),
+        case("a body over 16384 bytes", oversized("/v1/import"), 413, Some("payload-too-large")),
+        case(
+            "a text/plain body",
+            shared("/v1/import", json!({})).with_content_type(Some("text/plain")),
+            415,
+            Some("unsupported-media-type"),
+        ),
+        case("no puzzle", import(json!({})), 422, Some("invalid-request")),
+        case(
+            "a board beside the puzzle",
+            shared("/v1/import", json!({ "board": PUZZLE })),
+            422,
+            Some("invalid-request"),
+        ),
+        case(
+            "a rule sudokud lacks",
+            import(json!({ "puzzle": ".Zipper~R1C1~R1C2~R1C3" })),
+            422,
+            Some("invalid-request"),
+        ),
+        Case {
+            what: "a body that stops arriving",
+            call: Call::json("/v1/import", ""),
             setup: Setup::StalledBody,
             status: 408,
             problem: Some("request-timeout"),
