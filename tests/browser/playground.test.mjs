@@ -599,6 +599,49 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });
 
+test('a shared puzzle: loaded from the field or pasted, drawn with its rules, solved, opened in SudokuPad', async () => {
+  await page.goto(`${BASE}/`);
+  // A 4x4 killer as the Interactive Sudoku Solver shares it, and its one solution.
+  const iss = '.Shape~4x4.~R1C1_1~R4C1_3.Cage~5~R1C1~R1C2.Cage~6~R2C3~R3C3';
+  await page.getByLabel('Shared puzzle').fill(iss);
+  let sent = nextBody('/v1/import');
+  assert.equal(await act('Load'), 'Loaded a 4x4 puzzle with 2 givens and its cages.');
+  assert.deepEqual(await sent, { puzzle: iss });
+  assert.equal(await board(), '1...........3...');
+  assert.deepEqual(await page.locator('#board .overlay text.cage-sum').allTextContents(), ['5', '6']);
+  sent = nextBody('/v1/solve');
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+  assert.deepEqual((await sent).constraints.cages.map((cage) => cage.sum), [5, 6], 'the cages go with the board');
+  assert.equal(await board(), '1432234141233214');
+  assert.match(fragment(), /;constraints=%7B/, 'the address keeps the cages');
+
+  // Open in SudokuPad: a new tab on SudokuPad's link of the puzzle, whose data reads back the
+  // same. The tab's page is a stand-in: this machine reaches no other site.
+  await page.context().route('https://sudokupad.app/**', (route) => route.fulfill({ contentType: 'text/plain', body: 'SudokuPad' }));
+  const popup = page.waitForEvent('popup');
+  assert.equal(await act('Open in SudokuPad'), 'Opened the puzzle in SudokuPad, in a new tab.');
+  const link = (await popup).url();
+  assert.ok(link.startsWith('https://sudokupad.app/fpuzzles'), link);
+  await (await popup).close();
+
+  // That link pasted anywhere on the page loads the same puzzle.
+  await page.goto(`${BASE}/`);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), link);
+  await page.locator('h1').click();
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction(() => document.getElementById('message').textContent.startsWith('Loaded'));
+  assert.equal(await board(), '1...........3...');
+  assert.deepEqual(await page.locator('#board .overlay text.cage-sum').allTextContents(), ['5', '6']);
+
+  // A rule sudokud lacks is named, and the board shown stays.
+  await page.getByLabel('Shared puzzle').fill('.~R1C1_5.Zipper~R1C1~R1C2~R1C3');
+  assert.equal(await act('Load'), 'Invalid request: `puzzle`: the ISS rule `Zipper` (zipper lines) is not one sudokud has');
+  assert.equal(await board(), '1...........3...');
+  // A grid SudokuPad's data cannot hold: the server says why.
+  await pickSize('25x25');
+  assert.match(await act('Open in SudokuPad'), /^Invalid request: `format`: .* cannot hold a 25x25 grid/);
+});
+
 test('no script errors, console errors, failed GETs or requests to other origins on any page', () => {
   assert.deepEqual(incidents, []);
 });

@@ -98,8 +98,8 @@ async fn the_page_references_only_same_origin_resources_and_runs_no_inline_code(
 }
 
 /// Every API path the script calls exists and answers what the script sends: a POST of a board
-/// (of a level, to `/v1/generate`), or a GET of a query the script completes (`?difficulty=` and
-/// the level).
+/// (of a level, to `/v1/generate`; of a shared puzzle, to `/v1/import`; with a format, to
+/// `/v1/export`), or a GET of a query the script completes (`?difficulty=` and the level).
 #[tokio::test]
 async fn the_script_calls_only_routes_that_exist() {
     let (_, _, script) = get("/playground.js").await;
@@ -108,11 +108,15 @@ async fn the_script_calls_only_routes_that_exist() {
         .flat_map(|call| script.match_indices(call).map(|(at, _)| &script[at + call.len()..]))
         .map(|path| &path[..path.find('\'').unwrap()])
         .collect();
-    assert_eq!(paths.len(), 7, "{paths:?}");
+    assert_eq!(paths.len(), 9, "{paths:?}");
     for path in paths {
         let request = match path.strip_suffix('=') {
             Some(_) => Request::get(format!("{path}easy")).body(Body::empty()).unwrap(),
             None if path == "/v1/generate" => post_json(path, json!({ "difficulty": "easy" }).to_string()),
+            None if path == "/v1/import" => post_json(path, json!({ "puzzle": ".~R1C1_5" }).to_string()),
+            None if path == "/v1/export" => {
+                post_json(path, json!({ "board": PUZZLE, "format": "sudokupad" }).to_string())
+            }
             None => post_json(path, json!({ "board": PUZZLE }).to_string()),
         };
         let reply = send(router(&config()), request).await;

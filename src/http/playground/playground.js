@@ -21,6 +21,7 @@ const overlay = document.createElementNS(SVG, 'svg');
 overlay.classList.add('overlay');
 overlay.setAttribute('aria-hidden', 'true');
 const messageElement = document.getElementById('message');
+const linkElement = document.getElementById('link');
 /** The box of the size the page starts with: an empty grid of it keeps the address bare. */
 const STARTING_BOX = [...sizeElement.options].find((option) => option.defaultSelected).value;
 
@@ -575,6 +576,36 @@ async function generate() {
   say(`A new ${level} puzzle (rating ${rating.toFixed(1)}, seed ${answer.seed}).`, 'ok');
 }
 
+/**
+ * A puzzle as another tool shares it (an f-puzzles or SudokuPad link, f-puzzles data, an ISS
+ * constraint string or link), shown with its rules: the server reads it into a board, its box and
+ * its constraints. A rule sudokud lacks is the server's problem, which names it.
+ */
+async function loadShared(text) {
+  const answer = await call('/v1/import', { puzzle: text.trim() });
+  if (!answer) return;
+  variantElement.value = '';
+  loadBoard(answer.board, answer.box);
+  rules = answer.constraints ?? null;
+  drawRules();
+  saveToFragment();
+  const { size } = shape;
+  const givens = answer.board.length - blanks(answer.board);
+  const kinds = Object.keys(rules ?? {}).map((kind) => kind.replace(/_/g, ' '));
+  say(`Loaded a ${size}x${size} puzzle with ${givens} givens${kinds.length ? ` and its ${kinds.join(', ')}` : ''}.`, 'ok');
+}
+
+/**
+ * Opens the puzzle shown in SudokuPad, in a new tab: the server writes it as f-puzzles data with
+ * its rules, or says why SudokuPad cannot hold it.
+ */
+async function openInSudokuPad() {
+  const answer = await call('/v1/export', gridRequest({ board: puzzle(), format: 'sudokupad' }));
+  if (!answer) return;
+  window.open(answer.link, '_blank', 'noopener');
+  say('Opened the puzzle in SudokuPad, in a new tab.', 'ok');
+}
+
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 // Keyboard: digits and letters of the grid type and move on (so a puzzle can be typed straight
@@ -613,12 +644,17 @@ boardElement.addEventListener('input', (event) => {
 });
 
 // A pasted board fills the grid, wherever the focus is; one of another size switches the grid to
-// that size (with its default box).
+// that size (with its default box). A pasted link of another tool loads its puzzle; the link
+// field takes what is pasted into it as it is.
 document.addEventListener('paste', (event) => {
+  if (event.target === linkElement) return;
   const text = event.clipboardData?.getData('text') ?? '';
   const board = parseBoard(text);
   const index = cells.indexOf(event.target);
-  if (board) {
+  if (!board && text.trim().length > 1 && /^(https?:|[.{]|N4Ig)/.test(text.trim())) {
+    event.preventDefault();
+    loadShared(text);
+  } else if (board) {
     event.preventDefault();
     loadBoard(board);
     say(`Pasted a ${shape.size}x${shape.size} puzzle with ${board.length - blanks(board)} givens.`, 'ok');
@@ -642,6 +678,14 @@ document.getElementById('hint').addEventListener('click', hint);
 document.getElementById('generate').addEventListener('click', generate);
 document.getElementById('daily').addEventListener('click', daily);
 document.getElementById('print').addEventListener('click', print);
+document.getElementById('load').addEventListener('click', () => {
+  if (linkElement.value.trim()) loadShared(linkElement.value);
+  else say('Paste a link from f-puzzles, SudokuPad or the Interactive Sudoku Solver into the field first.', 'error');
+});
+linkElement.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && linkElement.value.trim()) loadShared(linkElement.value);
+});
+document.getElementById('sudokupad').addEventListener('click', openInSudokuPad);
 pencilButton.addEventListener('click', togglePencil);
 variantElement.addEventListener('change', () => {
   rules = null;
