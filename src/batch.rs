@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, CELLS};
 use crate::decimal::Decimal;
-use crate::exchange::{self, ShareError};
+use crate::exchange::{self, ShareError, SharedFormat, Written};
 use crate::generate::{self, Symmetry};
 use crate::http::Kind;
 use crate::logic::{Level, Rating};
@@ -313,6 +313,37 @@ impl LineJob for Candidates {
     fn write(&self, answer: &Result<String, LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
         match answer {
             Ok(marks) => writeln!(out, "{marks}"),
+            Err(error) => error.write(line, out),
+        }
+    }
+}
+
+/// `sudokud export`: each puzzle in another tool's format, with the link that opens it there.
+#[derive(Clone, Debug)]
+pub(crate) struct Export {
+    pub rules: Rules,
+    pub format: SharedFormat,
+}
+
+impl LineJob for Export {
+    type Output = Written;
+    const CHUNK: usize = 64;
+
+    fn answer(&self, puzzle: &str) -> Result<Written, LineError> {
+        let (puzzle, marks) = self.rules.puzzle(puzzle)?;
+        if marks.is_some() {
+            // Dropping the marks would write another position than the line's.
+            return Err(LineError::Shared(ShareError::Inexpressible {
+                format: "a shared puzzle",
+                what: "a player's pencil marks: export the puzzle's line instead".to_owned(),
+            }));
+        }
+        exchange::write(&puzzle.to_shared(), self.format).map_err(LineError::Shared)
+    }
+
+    fn write(&self, answer: &Result<Written, LineError>, line: usize, out: &mut impl Write) -> io::Result<()> {
+        match answer {
+            Ok(Written { text, link }) => writeln!(out, "{text}\t{link}"),
             Err(error) => error.write(line, out),
         }
     }

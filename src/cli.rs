@@ -13,6 +13,7 @@ use clap::{Arg, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::batch::{self, InputFormat, LineJob};
 use crate::config::{ServeConfig, available_cpus};
+use crate::exchange::SharedFormat;
 use crate::generate::{self, Symmetry};
 use crate::http::Readiness;
 use crate::logic::Level;
@@ -112,6 +113,18 @@ enum Command {
     /// --constraints) rules out, as `POST /v1/candidates` answers; of a line of pencil marks,
     /// those the player's marks keep too.
     Candidates(Deferred<GridBatchArgs>),
+    /// Write puzzles as other tools share them: one line per puzzle, as `POST /v1/export` does.
+    ///
+    /// Reads puzzles of every size and format like `solve`, with --box, --variant and
+    /// --constraints likewise (or with --input-format shared, links and strings of other tools,
+    /// each with its rules). Each gets one line: `<puzzle>TAB<link>`, the puzzle in --format
+    /// (`f-puzzles`: f-puzzles' data and an f-puzzles link; `sudokupad`: the same data and a
+    /// SudokuPad link; `iss`: the Interactive Sudoku Solver's constraint string and its link), which
+    /// `--input-format shared` reads back; or `error<TAB><reason><TAB>line <n>` for a puzzle the
+    /// format cannot hold (each reaches 16x16, with each size's default boxes) or a line of pencil
+    /// marks, which no format here carries. `sudokud generate --variant x --difficulty hard | sudokud
+    /// export --variant x --format sudokupad | cut -f2` makes links to share.
+    Export(Deferred<ExportArgs>),
     /// Generate puzzles of a difficulty, one per line.
     ///
     /// Each line is `<puzzle>TAB<solution>TAB<rating>TAB<level>TAB<seed>`, which `solve`, `rate`
@@ -277,6 +290,16 @@ struct TimedBatchArgs {
     grid: GridBatchArgs,
     #[command(flatten)]
     timeout: TimeoutArgs,
+}
+
+/// The arguments of `sudokud export`.
+#[derive(Debug, Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    grid: GridBatchArgs,
+    /// The format to write: f-puzzles, sudokupad or iss.
+    #[arg(long, value_name = "FORMAT", value_parser = choice::<SharedFormat>())]
+    format: SharedFormat,
 }
 
 /// A variant's rules from `--variant` and `--constraints` (JSON, or `@FILE`), if any, or why the
@@ -475,6 +498,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Candidates(Deferred(args)) => match args.rules() {
             Ok(rules) => batch("candidates", &batch::Candidates { rules }, args.batch),
             Err(message) => usage_error("candidates", &message),
+        },
+        Command::Export(Deferred(ExportArgs { grid, format })) => match grid.rules() {
+            Ok(rules) => batch("export", &batch::Export { rules, format }, grid.batch),
+            Err(message) => usage_error("export", &message),
         },
         Command::Generate(Deferred(args)) => generate(args),
         Command::Render(Deferred(args)) => render(args),

@@ -136,7 +136,7 @@ fn help_describes_every_subcommand() {
     let output = run(&["--help"], "");
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for subcommand in ["serve", "solve", "rate", "explain", "candidates", "generate", "healthcheck"] {
+    for subcommand in ["serve", "solve", "rate", "explain", "candidates", "export", "generate", "healthcheck"] {
         assert!(help.contains(subcommand), "{help}");
     }
 }
@@ -441,6 +441,47 @@ fn shared_puzzles_are_read_a_line_each_with_their_rules() {
     let both = run(&["solve", "--input-format", "shared", "--variant", "x"], "");
     assert_eq!(both.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&both.stderr).contains("each line carries its rules; leave out --box"));
+}
+
+/// What `export` writes, either field of its line, `--input-format shared` reads back as the same
+/// puzzle under the same rules: solved to the same solutions.
+#[test]
+fn exported_puzzles_read_back_with_their_rules() {
+    let made = stdout_lines(&run(&["generate", "--variant", "x", "--difficulty", "hard", "--count", "3"], ""));
+    let puzzles: String = made.iter().map(|line| format!("{}\n", line.split('\t').next().unwrap())).collect();
+    let solutions = stdout_lines(&run(&["solve", "--variant", "x"], &puzzles));
+    assert_eq!(solutions.len(), 3);
+    for format in ["f-puzzles", "sudokupad", "iss"] {
+        let exported = stdout_lines(&run(&["export", "--variant", "x", "--format", format], &puzzles));
+        assert_eq!(exported.len(), 3, "{format}: {exported:?}");
+        for field in 0..2 {
+            let shared: String =
+                exported.iter().map(|line| format!("{}\n", line.split('\t').nth(field).unwrap())).collect();
+            assert_eq!(
+                stdout_lines(&run(&["solve", "--input-format", "shared"], &shared)),
+                solutions,
+                "{format} {field}"
+            );
+        }
+    }
+    let killer = ".Shape~4x4.~R1C1_1~R4C1_3.Cage~5~R1C1~R1C2";
+    let again = stdout_lines(&run(&["export", "--input-format", "shared", "--format", "iss"], killer));
+    assert_eq!(again, [format!("{killer}\thttps://sigh.github.io/Interactive-Sudoku-Solver/?q={killer}")]);
+}
+
+#[test]
+fn export_refuses_what_its_format_cannot_hold_line_by_line() {
+    let input = format!("{}\n{PUZZLE}\n", ".".repeat(625));
+    let lines = stdout_lines(&run(&["export", "--format", "sudokupad"], &input));
+    assert_eq!(lines[0], "error\tinvalid-request: f-puzzles data cannot hold a 25x25 grid: it reaches 16x16\tline 1");
+    assert!(lines[1].starts_with("N4Ig") && lines[1].contains("\thttps://sudokupad.app/fpuzzles"), "{lines:?}");
+    let marks = stdout_lines(&run(&["export", "--format", "iss", &data("formats/positions.txt")], ""));
+    assert!(
+        marks.iter().all(|line| line.starts_with("error\tinvalid-request: a shared puzzle cannot hold a player's"))
+    );
+    let missing = run(&["export"], PUZZLE);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--format <FORMAT>"));
 }
 
 #[test]
