@@ -4,12 +4,14 @@
 //!
 //! - [`iss`]: the Interactive Sudoku Solver's constraint strings (its links and collections).
 //! - [`fpuzzles`]: f-puzzles' data, which f-puzzles links and SudokuPad links carry.
+//! - [`killer_line`]: the forums' one-line killers (cages and their sums, 81 characters), read only.
 //!
 //! [`read()`] tells the formats apart by their look, so a request or a command line takes any of
 //! them in one place; [`write()`] writes one, with the link that opens it.
 
 pub mod fpuzzles;
 pub mod iss;
+pub mod killer_line;
 
 use crate::constraints::Constraints;
 use crate::grid::Grid;
@@ -93,15 +95,20 @@ pub enum ShareError {
     },
     /// No format the text looks like.
     #[error(
-        "no shared puzzle format: expected an f-puzzles link (`{FPUZZLES_LINK}...`), a SudokuPad link of f-puzzles data (`{SUDOKUPAD_LINK}...`), f-puzzles data (`N4Ig...`) or JSON (`{{\"size\":9,...}}`), an Interactive Sudoku Solver constraint string (`.~R1C1_5...`) or its link (`{ISS_PAGE}?q=...`)"
+        "no shared puzzle format: expected an f-puzzles link (`{FPUZZLES_LINK}...`), a SudokuPad link of f-puzzles data (`{SUDOKUPAD_LINK}...`), f-puzzles data (`N4Ig...`) or JSON (`{{\"size\":9,...}}`), an Interactive Sudoku Solver constraint string (`.~R1C1_5...`) or its link (`{ISS_PAGE}?q=...`), or a one-line killer (81 characters: cage sums and arrows, `S<J<<O<<K...`)"
     )]
     Unknown,
 }
 
 /// The puzzle `text` holds, in whichever format it is: an f-puzzles or SudokuPad link, f-puzzles
-/// data (compressed, as the links carry it) or JSON, an ISS constraint string or its link.
+/// data (compressed, as the links carry it) or JSON, an ISS constraint string or its link, or a
+/// one-line killer.
 pub fn read(text: &str) -> Result<SharedPuzzle, ShareError> {
     let text = text.trim();
+    // Before ISS's strings: a one-line killer may start with a `.` arrow.
+    if killer_line::looks_like(text) {
+        return killer_line::read(text);
+    }
     if text.starts_with('.') {
         return iss::read(text);
     }
