@@ -8,9 +8,9 @@ use crate::grid::Grid;
 use crate::shape::Shape;
 use crate::unit::{Conflict, Unit, Units};
 
-use crate::family::cages::sum_groups::sum_groups;
+use crate::family::cages::sum_groups::{sum_differences, sum_groups};
 
-pub use crate::family::cages::sum_groups::SumGroup;
+pub use crate::family::cages::sum_groups::{SumDifference, SumGroup};
 pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
 pub use crate::family::{Pair, Relation};
@@ -71,6 +71,16 @@ pub struct Variant {
     pub sum_groups: Vec<SumGroup>,
     /// For each cell, the sum groups it is in.
     cell_sum_groups: PerCell,
+    /// The innies less the outies of areas whose cages stick out both ways: the search narrows
+    /// by them, the logic does not (yet) explain them.
+    pub sum_differences: Vec<SumDifference>,
+    /// For each cell, the sum differences it is in.
+    cell_sum_differences: PerCell,
+    /// The innies of a single house, whose digits differ: cages no clue draws, which the search
+    /// narrows as it narrows the cages.
+    pub hidden_cages: Vec<CageRule>,
+    /// For each cell, the hidden cages it is in.
+    cell_hidden_cages: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -127,6 +137,14 @@ impl Variant {
         let cell_cages = PerCell::index(cells, cages.iter().map(|cage| cage.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
+        // A house's innies hold different digits: a cage the search narrows as the drawn ones.
+        let hidden = sum_groups.iter().filter(|group| group.houses.len() == 1 && !group.outies);
+        let hidden_cages: Vec<CageRule> =
+            hidden.map(|group| CageRule::hidden(size, group.cells.clone(), group.sum)).collect();
+        let cell_hidden_cages = PerCell::index(cells, hidden_cages.iter().map(|cage| cage.cells.clone()));
+        let sum_differences = sum_differences(size, &houses, &house_units, &cages);
+        let cell_sum_differences =
+            PerCell::index(cells, sum_differences.iter().map(|difference| difference.cells.clone()));
         Ok(Variant {
             shape,
             constraints,
@@ -142,6 +160,10 @@ impl Variant {
             cell_cages,
             sum_groups,
             cell_sum_groups,
+            sum_differences,
+            cell_sum_differences,
+            hidden_cages,
+            cell_hidden_cages,
             allowed,
         })
     }
@@ -241,6 +263,16 @@ impl Variant {
     /// The sum groups (indices into `sum_groups`) `cell` is in.
     pub fn sum_groups_of(&self, cell: usize) -> &[u16] {
         self.cell_sum_groups.of(cell)
+    }
+
+    /// The hidden cages (indices into `hidden_cages`) `cell` is in.
+    pub fn hidden_cages_of(&self, cell: usize) -> &[u16] {
+        self.cell_hidden_cages.of(cell)
+    }
+
+    /// The sum differences (indices into `sum_differences`) `cell` is in.
+    pub fn sum_differences_of(&self, cell: usize) -> &[u16] {
+        self.cell_sum_differences.of(cell)
     }
 }
 

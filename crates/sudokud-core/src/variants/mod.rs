@@ -46,6 +46,35 @@ pub(crate) mod sum_group_tests {
         assert!(innies > 50 && outies > 50, "{innies} innie and {outies} outie groups");
     }
 
+    /// Every sum difference and hidden cage found from the cages alone holds on the solution:
+    /// added digits less taken ones make the difference, a hidden cage's digits differ and make
+    /// its sum.
+    #[test]
+    fn every_difference_and_hidden_cage_holds_on_the_solution() {
+        let shape = Shape::new(3, 3).unwrap();
+        let (mut mixed, mut hidden) = (0, 0);
+        for seed in 0..6 {
+            let generated = crate::generate::variants::made(shape, Preset::Killer, Level::Hard, seed);
+            let variant = Variant::new(shape, Some(Preset::Killer), &generated.constraints).unwrap();
+            let digit = |cell: &u16| i32::from(generated.solution.cells()[usize::from(*cell)]);
+            for difference in &variant.sum_differences {
+                let (added, taken) = difference.cells.split_at(difference.added);
+                let made = added.iter().map(digit).sum::<i32>() - taken.iter().map(digit).sum::<i32>();
+                assert_eq!(made, difference.difference, "{difference:?}");
+                mixed += usize::from(!added.is_empty() && !taken.is_empty());
+            }
+            for cage in &variant.hidden_cages {
+                let digits: Vec<i32> = cage.cells.iter().map(digit).collect();
+                assert_eq!(digits.iter().sum::<i32>() as u32, cage.sum.unwrap(), "{cage:?}");
+                let set = digits.iter().fold(0u32, |set, &digit| set | 1 << (digit - 1));
+                assert_eq!(set.count_ones() as usize, digits.len(), "{cage:?}");
+                assert!(cage.combinations.contains(&set), "{cage:?}");
+                hidden += 1;
+            }
+        }
+        assert!(mixed > 10 && hidden > 10, "{mixed} mixed differences, {hidden} hidden cages");
+    }
+
     /// Hard and extreme killers explained step by step: every placement and elimination agrees
     /// with the solution, and the innies-and-outies and cage-combination sentences say which
     /// area, cage and cells.

@@ -278,6 +278,15 @@ fn read(rules: &Builder, cage: &Cage, member: &str) -> Result<CageRule, Constrai
     Ok(CageRule { cells, sum: Some(sum), combinations: combinations(size, count, sum) })
 }
 
+impl CageRule {
+    /// A cage no clue draws: `cells`, all of one house, whose digits the 45 rule says add up to
+    /// `sum` (a house's innies). Its digits differ as a drawn cage's do.
+    pub fn hidden(size: usize, cells: Vec<u16>, sum: u32) -> CageRule {
+        let combinations = combinations(size, cells.len(), sum);
+        CageRule { cells, sum: Some(sum), combinations }
+    }
+}
+
 /// Every set of `count` different digits from 1 to `size` adding up to `sum`, as bit sets; empty
 /// when there are more than [`MAX_COMBINATIONS`].
 fn combinations(size: usize, count: usize, sum: u32) -> Vec<u32> {
