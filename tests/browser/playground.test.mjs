@@ -595,6 +595,15 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   sent = nextBody('/v1/validate');
   assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (5), r1c2 (3).');
   assert.deepEqual((await sent).constraints, { xv });
+  // Whispers lines from a link: drawn as green lines, a difference a line gives written at its
+  // first cell, and sent with every request.
+  const whispers = [{ line: [[0, 0], [1, 1], [1, 2]] }, { line: [[8, 0], [8, 1]], difference: 4 }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ whispers }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 2, 'the lines drawn');
+  assert.deepEqual(await page.locator('#board .overlay text.whispers-difference').allTextContents(), ['4']);
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints, { whispers });
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

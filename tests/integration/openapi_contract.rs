@@ -34,7 +34,7 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Xv};
+use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -502,7 +502,7 @@ fn cases() -> Vec<Case> {
             ),
             case(
                 "a rule sudokud lacks",
-                shared(path, json!({ "puzzle": ".Whisper~R1C1~R1C2" })),
+                shared(path, json!({ "puzzle": ".Zipper~R1C1~R1C2" })),
                 422,
                 Some("invalid-request"),
             ),
@@ -1385,6 +1385,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.cages[]", &constraints["cages"]["items"], members::<Cage>()),
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
         ("Constraints.xv", &constraints["xv"], members::<Xv>()),
+        ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1409,6 +1410,7 @@ fn every_constraint() -> Constraints {
         thermometers: vec![vec![place]],
         kropki: Kropki { white: vec![[place, place]], black: Vec::new(), all_given: false },
         xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
+        whispers: vec![Whispers { line: vec![place, place], difference: Some(1) }],
         even: vec![place],
         odd: vec![place],
     }

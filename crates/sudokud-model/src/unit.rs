@@ -42,6 +42,8 @@ pub enum Unit {
     /// An X's pair does not sum to 10 or a V's to 5, or, with every mark given, a pair without a
     /// mark does.
     Xv,
+    /// Neighbours on a whispers line differ by less than its difference.
+    Whispers,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -50,7 +52,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 17] = [
+    pub const ALL: [Unit; 18] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -66,6 +68,7 @@ impl Unit {
         Unit::Thermometer,
         Unit::Kropki,
         Unit::Xv,
+        Unit::Whispers,
         Unit::Even,
         Unit::Odd,
     ];
@@ -88,6 +91,7 @@ impl Unit {
             Unit::Thermometer => "thermometer",
             Unit::Kropki => "kropki",
             Unit::Xv => "xv",
+            Unit::Whispers => "whispers",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -112,6 +116,7 @@ impl Unit {
             Unit::Thermometer => "does not rise along its thermometer",
             Unit::Kropki => "breaks a Kropki dot",
             Unit::Xv => "breaks an X or V",
+            Unit::Whispers => "is too close to its neighbour on a whispers line",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

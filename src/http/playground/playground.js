@@ -160,7 +160,8 @@ function regionIds(regions) {
 
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
- * with their sums, thermometers, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
+ * with their sums, thermometers, whispers lines (a difference they give at the first cell), Kropki
+ * dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -209,6 +210,13 @@ function drawRules() {
     draw('polyline', { points }, 'thermometer');
     const [row, col] = thermometer[0];
     draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.35 }, 'bulb');
+  }
+  for (const { line, difference } of constraints.whispers ?? []) {
+    draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'whispers');
+    if (difference != null) {
+      const [row, col] = line[0];
+      draw('text', { x: col + 0.92, y: row + 0.92 }, 'whispers-difference').textContent = String(difference);
+    }
   }
   for (const colour of ['white', 'black']) {
     for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {

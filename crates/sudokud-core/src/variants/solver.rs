@@ -590,7 +590,7 @@ mod tests {
     use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
-    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions, Xv};
+    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions, Whispers, Xv};
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
@@ -646,6 +646,13 @@ mod tests {
         for path in &constraints.thermometers {
             let values: Vec<i32> = path.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
             if values.windows(2).any(|pair| pair[0] >= pair[1]) {
+                return true;
+            }
+        }
+        for whispers in &constraints.whispers {
+            let difference = whispers.difference.map_or(size.div_ceil(2) as i32, |difference| difference as i32);
+            let values: Vec<i32> = whispers.line.iter().map(|place| value(at(place))).collect();
+            if values.windows(2).any(|pair| pair[0] != 0 && pair[1] != 0 && (pair[0] - pair[1]).abs() < difference) {
                 return true;
             }
         }
@@ -795,6 +802,12 @@ mod tests {
         kropki.all_given = random.below(8) == 0;
         c.kropki = kropki;
         c.xv = random_marks(shape, random, |random| walk(random, 2, false));
+        if random.below(3) == 0 {
+            let length = 2 + random.below(3);
+            let line = walk(random, length, true);
+            let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
+            c.whispers.push(Whispers { line, difference });
+        }
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
