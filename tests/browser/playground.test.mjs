@@ -604,6 +604,10 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   sent = nextBody('/v1/validate');
   await act('Validate');
   assert.deepEqual((await sent).constraints, { whispers });
+  // A palindrome from a link: drawn as a grey line.
+  const palindromes = [[[0, 0], [1, 1], [2, 1]]];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ palindromes }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.palindrome').count(), 1, 'the palindrome drawn');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

@@ -142,12 +142,16 @@ async fn x_and_v_letters_sit_on_their_edges() {
 }
 
 /// A whispers line: green through the middles of its cells (a diagonal step too), nowhere
-/// else; a difference the line gives is written in its first cell's lower right corner.
+/// else; a difference the line gives is written in its first cell's lower right corner. A
+/// palindrome: grey, the same way.
 #[tokio::test]
-async fn a_whispers_line_is_green_through_its_cells() {
+async fn whispers_lines_are_green_and_palindromes_grey_through_their_cells() {
     let body = json!({
         "board": ".".repeat(36),
-        "constraints": { "whispers": [{ "line": [[0, 0], [1, 1], [1, 2]] }, { "line": [[4, 0], [4, 1]], "difference": 4 }] },
+        "constraints": {
+            "whispers": [{ "line": [[0, 0], [1, 1], [1, 2]] }, { "line": [[4, 0], [4, 1]], "difference": 4 }],
+            "palindromes": [[[2, 3], [3, 4], [4, 5], [5, 4]]]
+        },
         "format": "png",
         "width": 600
     });
@@ -175,6 +179,12 @@ async fn a_whispers_line_is_green_through_its_cells() {
             .count()
     };
     assert!(ink(4.0, 0.0) > 0, "the difference is written");
+    // The palindrome: grey through its cells, not green.
+    let grey = |(red, green, blue): (u8, u8, u8)| red == green && green == blue && (0x80..0xc0).contains(&red);
+    for (row, col) in [(2.5, 3.5), (2.75, 3.75), (3.5, 4.5), (5.5, 4.5)] {
+        assert!(grey(pixel(row, col)), "({row}, {col}) is on the palindrome: {:?}", pixel(row, col));
+    }
+    assert!(!grey(pixel(3.5, 3.5)), "the palindrome's cells only");
     assert_eq!(ink(0.0, 0.0), 0, "a line without a difference has no label");
 }
 

@@ -1411,6 +1411,7 @@ fn every_constraint() -> Constraints {
         kropki: Kropki { white: vec![[place, place]], black: Vec::new(), all_given: false },
         xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
         whispers: vec![Whispers { line: vec![place, place], difference: Some(1) }],
+        palindromes: vec![vec![place, place]],
         even: vec![place],
         odd: vec![place],
     }

@@ -62,6 +62,9 @@ pub struct Constraints {
     /// Whispers lines: neighbours along each differ by at least its difference.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub whispers: Vec<Whispers>,
+    /// Palindromes: each line reads the same both ways.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub palindromes: Vec<Vec<Place>>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -235,6 +238,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 13);
+        assert_eq!(member::members::<Constraints>().len(), 14);
     }
 }

@@ -44,6 +44,8 @@ pub enum Unit {
     Xv,
     /// Neighbours on a whispers line differ by less than its difference.
     Whispers,
+    /// Cells mirrored on a palindrome differ.
+    Palindrome,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -52,7 +54,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 18] = [
+    pub const ALL: [Unit; 19] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -69,6 +71,7 @@ impl Unit {
         Unit::Kropki,
         Unit::Xv,
         Unit::Whispers,
+        Unit::Palindrome,
         Unit::Even,
         Unit::Odd,
     ];
@@ -92,6 +95,7 @@ impl Unit {
             Unit::Kropki => "kropki",
             Unit::Xv => "xv",
             Unit::Whispers => "whispers",
+            Unit::Palindrome => "palindrome",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -117,6 +121,7 @@ impl Unit {
             Unit::Kropki => "breaks a Kropki dot",
             Unit::Xv => "breaks an X or V",
             Unit::Whispers => "is too close to its neighbour on a whispers line",
+            Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

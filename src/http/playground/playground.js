@@ -160,8 +160,8 @@ function regionIds(regions) {
 
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
- * with their sums, thermometers, whispers lines (a difference they give at the first cell), Kropki
- * dots, X and V marks and even and odd cells. From the server's constraints when it made them,
+ * with their sums, thermometers, whispers lines (a difference they give at the first cell),
+ * palindromes, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -217,6 +217,9 @@ function drawRules() {
       const [row, col] = line[0];
       draw('text', { x: col + 0.92, y: row + 0.92 }, 'whispers-difference').textContent = String(difference);
     }
+  }
+  for (const palindrome of constraints.palindromes ?? []) {
+    draw('polyline', { points: palindrome.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'palindrome');
   }
   for (const colour of ['white', 'black']) {
     for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {

@@ -656,6 +656,12 @@ mod tests {
                 return true;
             }
         }
+        for palindrome in &constraints.palindromes {
+            let values: Vec<i32> = palindrome.iter().map(|place| value(at(place))).collect();
+            if values.iter().zip(values.iter().rev()).any(|(&a, &b)| a != 0 && b != 0 && a != b) {
+                return true;
+            }
+        }
         let dot = |places: &[Place; 2]| (value(at(&places[0])), value(at(&places[1])));
         let consecutive = |a: i32, b: i32| (a - b).abs() == 1;
         let double = |a: i32, b: i32| a == 2 * b || b == 2 * a;
@@ -808,6 +814,10 @@ mod tests {
             let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
             c.whispers.push(Whispers { line, difference });
         }
+        if random.below(4) == 0 {
+            let length = 2 + random.below(3);
+            c.palindromes.push(walk(random, length, true));
+        }
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
@@ -837,7 +847,7 @@ mod tests {
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
         let mut random = SplitMix64(15);
         let mut counted = [0usize; 4];
-        for _ in 0..2000 {
+        for _ in 0..3000 {
             let shape = Shape::new(2, 2).unwrap();
             let constraints = random_constraints(shape, &mut random);
             let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };

@@ -12,7 +12,8 @@
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
 //! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
 //! `StrictKropki`, `X`, `V`, `StrictXV` and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
-//! first when it gives one; a line through a cell again is read as lines cut there). Any other type is refused by name
+//! first when it gives one; a line through a cell again is read as lines cut there) and
+//! `Palindrome`. Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
@@ -176,6 +177,10 @@ impl Reader {
                 };
                 let line = self.cells(kind, cells)?;
                 self.constraints.whispers.extend(whispers_lines(&line, difference));
+            }
+            "Palindrome" => {
+                let line = self.cells(kind, args)?;
+                self.constraints.palindromes.push(line);
             }
             "WhiteDot" => self.pairs(kind, args, Pairs::White)?,
             "BlackDot" => self.pairs(kind, args, Pairs::Black)?,
@@ -345,7 +350,6 @@ fn unsupported(kind: &str) -> ShareError {
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
         "Between" => "between lines",
         "Lockout" => "lockout lines",
-        "Palindrome" => "palindromes",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
         "SumLine" => "sum lines",
@@ -475,6 +479,9 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         let difference = whispers.difference.map(|difference| difference.to_string());
         item(&mut out, "Whisper", &mut difference.into_iter().chain(cells(&whispers.line)));
     }
+    for palindrome in &constraints.palindromes {
+        item(&mut out, "Palindrome", &mut cells(palindrome));
+    }
     for (pairs, kind) in [
         (&constraints.kropki.white, "WhiteDot"),
         (&constraints.kropki.black, "BlackDot"),
@@ -537,7 +544,7 @@ mod tests {
                     .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
-                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5";
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -568,6 +575,7 @@ mod tests {
                 Whispers { line: vec![place(5, 0), place(4, 1)], difference: None },
                 Whispers { line: vec![place(5, 2), place(5, 3), place(4, 4)], difference: Some(2) },
             ],
+            palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
         };

@@ -281,6 +281,7 @@ mod tests {
             line.retain(|place| !seen.contains(place) && (seen.push(*place), true).1);
             line
         };
+        constraints.palindromes = vec![line(4)];
         constraints.whispers = vec![
             Whispers { line: line(3), difference: None },
             Whispers { line: line(2), difference: Some(difference) },

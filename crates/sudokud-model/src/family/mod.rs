@@ -21,6 +21,7 @@ pub mod cages;
 pub mod diagonals;
 pub mod dots;
 mod non_consecutive;
+mod palindromes;
 mod parity;
 pub mod regions;
 mod thermometers;
@@ -69,6 +70,8 @@ families!(
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
+    // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
+    palindromes::Palindromes,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -136,11 +139,11 @@ impl Builder {
     }
 
     /// The rule of a relation already between `first` and `second` (either way round) that no
-    /// two different digits keep together with `rule` and its `parameter`: two marks on one pair
-    /// that contradict.
+    /// two digits keep together with `rule` and its `parameter`: two marks on one pair that
+    /// contradict.
     pub(crate) fn clash(&self, first: u16, second: u16, rule: &PairRule, parameter: u32) -> Option<Unit> {
         let size = self.shape.size() as u8;
-        let digits = || (1..=size).flat_map(|a| (1..=size).filter(move |&b| b != a).map(move |b| (a, b)));
+        let digits = || (1..=size).flat_map(|a| (1..=size).map(move |b| (a, b)));
         self.pairs.iter().find_map(|pair| {
             let relation = &self.relations[usize::from(pair.relation)];
             let swapped = match (pair.first, pair.second) {
@@ -426,6 +429,7 @@ pub(crate) mod tests {
             (&xv::NO_MARK, 0),
             (&whispers::APART, 1),
             (&whispers::APART, 3),
+            (&palindromes::MIRRORED, 0),
         ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;

@@ -121,4 +121,15 @@ mod tests {
         let dutch = "r5c5 and r5c6 are neighbours on a whispers line, so they differ by at least 4";
         assert_eq!(sentences(json, &five)[0], format!("{dutch}, so r5c6 can't be 2, 3, 4, 6, 7 or 8."));
     }
+
+    /// The neighbour rule across a palindrome: a digit placed at one end is the other end's
+    /// only candidate.
+    #[test]
+    fn a_palindrome_says_its_mirrored_cells_are_the_same_digit() {
+        let mut cells = [0; 81];
+        cells[2 * 9 + 2] = 7;
+        let said = sentences(r#"{"palindromes":[[[2,2],[3,3],[4,4]]]}"#, &cells);
+        let mirror = "r3c3 and r5c5 mirror each other on a palindrome, so they are the same digit";
+        assert_eq!(said, [format!("{mirror}, so r5c5 can't be 1, 2, 3, 4, 5, 6, 8 or 9.")]);
+    }
 }
