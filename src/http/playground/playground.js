@@ -51,6 +51,11 @@ let cells = [];
  */
 let rules = null;
 
+/** The cells of the line being drawn, row-major, while Draw line is on; null when it is off. */
+let drawing = null;
+const drawLineButton = document.getElementById('draw-line');
+const lineKindElement = document.getElementById('line-kind');
+
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
  * is off. Drawn small in the blank cells, over the variant's marks.
@@ -221,6 +226,9 @@ function drawRules() {
   for (const palindrome of constraints.palindromes ?? []) {
     draw('polyline', { points: palindrome.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'palindrome');
   }
+  if (drawing?.length) {
+    draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
+  }
   for (const colour of ['white', 'black']) {
     for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {
       draw('circle', { cx: (c1 + c2) / 2 + 0.5, cy: (r1 + r2) / 2 + 0.5, r: 0.12 }, 'dot', colour);
@@ -351,6 +359,49 @@ function saveToFragment() {
     const made = rules ? `;constraints=${encodeURIComponent(JSON.stringify(rules))}` : '';
     history.replaceState(null, '', `#${box}${current}${named}${made}`);
   }
+}
+
+/**
+ * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
+ * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, or a
+ * palindrome), which are then sent with every request and kept in the address.
+ */
+function toggleLine() {
+  if (drawing === null) {
+    drawing = [];
+    drawLineButton.setAttribute('aria-pressed', 'true');
+    say('Click the line\'s cells in order, each touching the last, then press Draw line again.', 'ok');
+    return;
+  }
+  const line = drawing.map((index) => [Math.floor(index / shape.size), index % shape.size]);
+  drawing = null;
+  drawLineButton.setAttribute('aria-pressed', 'false');
+  if (line.length < 2) {
+    drawRules();
+    say('A line joins two cells at least: none was added.', 'error');
+    return;
+  }
+  const kind = lineKindElement.value;
+  rules = rules ?? {};
+  if (kind === 'palindromes') rules.palindromes = [...(rules.palindromes ?? []), line];
+  else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
+}
+
+/** Remove lines: the whispers lines and palindromes leave the constraints. */
+function removeLines() {
+  if (rules) {
+    delete rules.whispers;
+    delete rules.palindromes;
+    if (Object.keys(rules).length === 0) rules = null;
+  }
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say('Removed the lines.', 'ok');
 }
 
 /** A person changed a cell: earlier marks no longer describe the board. */
@@ -654,6 +705,15 @@ document.getElementById('generate').addEventListener('click', generate);
 document.getElementById('daily').addEventListener('click', daily);
 document.getElementById('print').addEventListener('click', print);
 pencilButton.addEventListener('click', togglePencil);
+drawLineButton.addEventListener('click', toggleLine);
+document.getElementById('remove-lines').addEventListener('click', removeLines);
+// While a line is drawn, a cell clicked joins it (once).
+boardElement.addEventListener('click', (event) => {
+  const index = cells.indexOf(event.target);
+  if (drawing === null || index < 0 || drawing.includes(index)) return;
+  drawing.push(index);
+  drawRules();
+});
 variantElement.addEventListener('change', () => {
   rules = null;
   clearMarks();
