@@ -276,9 +276,12 @@ mod tests {
         let difference = cell().0 % (size - 1) + 1;
         // A shared line through a cell again is read as lines cut there: these pass each once.
         let mut line = |count: usize| {
-            let mut line = cells(&mut cell, count);
-            let mut seen = Vec::new();
-            line.retain(|place| !seen.contains(place) && (seen.push(*place), true).1);
+            let mut line: Vec<Place> = Vec::new();
+            for place in cells(&mut cell, count) {
+                if !line.contains(&place) {
+                    line.push(place);
+                }
+            }
             line
         };
         constraints.palindromes = vec![line(4)];
