@@ -1,10 +1,11 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
-//! thermometers, dots, X and V marks, parity cells and givens anywhere, in or out of the grid),
+//! thermometers, dots, X and V marks, whispers lines, palindromes, parity cells and givens anywhere, in or out
+//! of the grid),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
 //! pencil marks, in each format (a 100-pixel PNG): the drawing must never panic, whatever the
-//! cages, thermometers, dots and marks.
+//! cages, thermometers, dots, marks and lines.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,7 +13,7 @@ use sudokud::puzzle::Puzzle;
 use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
-use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset};
+use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, Whispers};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
@@ -36,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 9 {
+        match op % 11 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -53,6 +54,19 @@ fuzz_target!(|data: &[u8]| {
             5 => constraints.odd.push(at),
             6 => constraints.xv.x.push([at, beside]),
             7 => constraints.xv.v.push([at, beside]),
+            8 => {
+                // A whispers line of 1 to 4 cells walking down and right from `at`, with any
+                // difference up to 15 (most of them too large or 0) or none.
+                let line = (0..u64::from(c % 4) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                let difference = (op & 0x80 != 0).then_some(u64::from(c >> 4));
+                constraints.whispers.push(Whispers { line, difference });
+            }
+            9 => {
+                // A palindrome of 1 to 4 cells, the same walk: mirrored cells often share a house.
+                constraints
+                    .palindromes
+                    .push((0..u64::from(c % 4) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect())
+            }
             _ => {
                 if at.0 < size && at.1 < size {
                     cells[(at.0 * size + at.1) as usize] = c % (size as u8 + 1);

@@ -1,6 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
-//! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, even and odd
-//! cells), its
+//! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, whispers lines,
+//! palindromes, even and odd cells), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -24,6 +24,12 @@ const SHADE: Color = Color(0xdd, 0xdd, 0xdd);
 const THERMOMETER: Color = Color(0xc4, 0xc4, 0xc4);
 /// Diagonals.
 const DIAGONAL: Color = Color(0x99, 0x99, 0x99);
+/// Whispers lines: the community's green.
+const WHISPERS: Color = Color(0x67, 0xf0, 0x67);
+/// Palindromes: the community's grey, darker than a thermometer's.
+const PALINDROME: Color = Color(0x9a, 0x9a, 0x9a);
+/// A whispers line's difference, written beside its first cell: a darker green that reads on white.
+const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
 
 /// Shares of the grid's side above it for a title, and below for a caption.
 const TITLE_BAND: f32 = 0.09;
@@ -210,8 +216,8 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
     scene.stroke(thick, Stroke { color: Color::BLACK, width: 0.07 * grid.cell, dash: None, round: false });
 }
 
-/// What lies under the grid's lines: shaded windows, even and odd cells, thermometers and
-/// diagonals.
+/// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
+/// lines, palindromes and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -231,6 +237,14 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
         scene.fill(Path::circle(grid.centre(bulb), 0.36 * cell), THERMOMETER);
         let tube = Path::polyline(thermometer.iter().map(|&place| grid.centre(place)));
         scene.stroke(tube, Stroke { color: THERMOMETER, width: 0.24 * cell, dash: None, round: true });
+    }
+    for whispers in &constraints.whispers {
+        let line = Path::polyline(whispers.line.iter().map(|&place| grid.centre(place)));
+        scene.stroke(line, Stroke { color: WHISPERS, width: 0.18 * cell, dash: None, round: true });
+    }
+    for palindrome in &constraints.palindromes {
+        let line = Path::polyline(palindrome.iter().map(|&place| grid.centre(place)));
+        scene.stroke(line, Stroke { color: PALINDROME, width: 0.14 * cell, dash: None, round: true });
     }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
@@ -260,6 +274,16 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
         let width = Font::get().width(&label, size);
         scene.fill(Path::rect(x + 0.04 * cell, y + 0.04 * cell, width + 0.06 * cell, 0.26 * cell), Color::WHITE);
         scene.text(&label, Point(x + 0.07 * cell, y + 0.26 * cell), size, Color::BLACK);
+    }
+    // A difference a line gives, small at the bottom right of its first cell (a cage's sum
+    // takes the top left).
+    for whispers in &constraints.whispers {
+        let (Some(difference), Some(&first)) = (whispers.difference, whispers.line.first()) else { continue };
+        let label = difference.to_string();
+        let size = 0.22 * cell;
+        let Point(x, y) = grid.corner(first.0 as usize + 1, first.1 as usize + 1);
+        let width = Font::get().width(&label, size);
+        scene.text(&label, Point(x - width - 0.06 * cell, y - 0.06 * cell), size, WHISPERS_LABEL);
     }
     let dots = constraints.kropki.white.iter().map(|pair| (pair, false));
     for (&[first, second], black) in dots.chain(constraints.kropki.black.iter().map(|pair| (pair, true))) {

@@ -595,6 +595,38 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   sent = nextBody('/v1/validate');
   assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (5), r1c2 (3).');
   assert.deepEqual((await sent).constraints, { xv });
+  // Whispers lines from a link: drawn as green lines, a difference a line gives written at its
+  // first cell, and sent with every request.
+  const whispers = [{ line: [[0, 0], [1, 1], [1, 2]] }, { line: [[8, 0], [8, 1]], difference: 4 }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ whispers }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 2, 'the lines drawn');
+  assert.deepEqual(await page.locator('#board .overlay text.whispers-difference').allTextContents(), ['4']);
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints, { whispers });
+  // A palindrome from a link: drawn as a grey line.
+  const palindromes = [[[0, 0], [1, 1], [2, 1]]];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ palindromes }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.palindrome').count(), 1, 'the palindrome drawn');
+  // Lines drawn by hand: Draw line, three cells clicked, Draw line again; a Dutch line, then a
+  // palindrome; sent with the next request, and gone with Remove lines.
+  await page.goto(`${BASE}/#${PUZZLE}`);
+  const cell = (index) => page.locator('#board input').nth(index);
+  for (const [kind, indices] of [['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]]]) {
+    await page.getByLabel('Line', { exact: true }).selectOption(kind);
+    await page.getByRole('button', { name: 'Draw line' }).click();
+    for (const index of indices) await cell(index).click();
+    await page.getByRole('button', { name: 'Draw line' }).click();
+  }
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints, {
+    whispers: [{ line: [[6, 6], [7, 7], [8, 8]], difference: 4 }],
+    palindromes: [[[6, 2], [7, 3], [8, 4]]],
+  });
+  assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
+  await page.getByRole('button', { name: 'Remove lines' }).click();
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome').count(), 0);
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

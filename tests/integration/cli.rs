@@ -428,10 +428,10 @@ fn the_input_format_flag_overrides_what_the_first_line_tells() {
 fn shared_puzzles_are_read_a_line_each_with_their_rules() {
     let killer = ".Shape~4x4.~R1C1_1~R4C1_3.Cage~5~R1C1~R1C2.Cage~6~R2C3~R3C3";
     let input = format!(
-        "{killer}\n# a comment\n\n  https://sigh.github.io/Interactive-Sudoku-Solver/?q={killer}  \n.Whisper~R1C1~R1C2\n"
+        "{killer}\n# a comment\n\n  https://sigh.github.io/Interactive-Sudoku-Solver/?q={killer}  \n.Zipper~R1C1~R1C2\n"
     );
     let solved = stdout_lines(&run(&["solve", "--input-format", "shared"], &input));
-    let refused = "error\tinvalid-request: the ISS rule `Whisper` (German whispers) is not one sudokud has\tline 5";
+    let refused = "error\tinvalid-request: the ISS rule `Zipper` (zipper lines) is not one sudokud has\tline 5";
     assert_eq!(solved, ["1432234141233214", "1432234141233214", refused]);
     let rated = stdout_lines(&run(&["rate", "--input-format", "shared"], &input));
     assert!(

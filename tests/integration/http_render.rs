@@ -141,6 +141,53 @@ async fn x_and_v_letters_sit_on_their_edges() {
     assert!(ink(x.0, x.1, upper_left.0, upper_left.1) > 0 && ink(v.0, v.1, upper_left.0, upper_left.1) > 0);
 }
 
+/// A whispers line: green through the middles of its cells (a diagonal step too), nowhere
+/// else; a difference the line gives is written in its first cell's lower right corner. A
+/// palindrome: grey, the same way.
+#[tokio::test]
+async fn whispers_lines_are_green_and_palindromes_grey_through_their_cells() {
+    let body = json!({
+        "board": ".".repeat(36),
+        "constraints": {
+            "whispers": [{ "line": [[0, 0], [1, 1], [1, 2]] }, { "line": [[4, 0], [4, 1]], "difference": 4 }],
+            "palindromes": [[[2, 3], [3, 4], [4, 5], [5, 4]]]
+        },
+        "format": "png",
+        "width": 600
+    });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    let (margin, cell) = (24.0, 92.0);
+    let pixel =
+        |row: f32, col: f32| rgb(&image, (margin + col * cell).round() as u32, (margin + row * cell).round() as u32);
+    let green = |(red, green, blue): (u8, u8, u8)| green > 200 && red < 150 && blue < 150;
+    // On the line: the first cell's middle, the diagonal step's three quarters, the last step.
+    for (row, col) in [(0.5, 0.5), (0.75, 0.75), (1.5, 2.2), (4.5, 0.8)] {
+        assert!(green(pixel(row, col)), "({row}, {col}) is on a line: {:?}", pixel(row, col));
+    }
+    // Off it: beside the diagonal step, and a cell no line passes.
+    for (row, col) in [(0.25, 0.75), (3.5, 3.5), (1.5, 0.5)] {
+        assert!(!green(pixel(row, col)), "({row}, {col}) is off the lines");
+    }
+    // The 4 of the second line, dark green, in r5c1's lower right corner; none in r1c1's.
+    let ink = |row: f32, col: f32| {
+        (0..20)
+            .flat_map(|dy| (0..20).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| {
+                let (red, green, blue) = pixel(row + 0.7 + dy as f32 * 0.01, col + 0.7 + dx as f32 * 0.01);
+                i32::from(green) > i32::from(red) + 40 && i32::from(green) > i32::from(blue) + 40 && green < 160
+            })
+            .count()
+    };
+    assert!(ink(4.0, 0.0) > 0, "the difference is written");
+    // The palindrome: grey through its cells, not green.
+    let grey = |(red, green, blue): (u8, u8, u8)| red == green && green == blue && (0x80..0xc0).contains(&red);
+    for (row, col) in [(2.5, 3.5), (2.75, 3.75), (3.5, 4.5), (5.5, 4.5)] {
+        assert!(grey(pixel(row, col)), "({row}, {col}) is on the palindrome: {:?}", pixel(row, col));
+    }
+    assert!(!grey(pixel(3.5, 3.5)), "the palindrome's cells only");
+    assert_eq!(ink(0.0, 0.0), 0, "a line without a difference has no label");
+}
+
 #[tokio::test]
 async fn a_png_has_the_width_asked_and_dark_givens_where_the_board_has_them() {
     let png = drawn("/v1/render", json!({ "board": PUZZLE, "format": "png", "width": 450 }), "image/png").await;

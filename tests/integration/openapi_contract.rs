@@ -34,7 +34,7 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Xv};
+use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -503,7 +503,7 @@ fn cases() -> Vec<Case> {
             ),
             case(
                 "a rule sudokud lacks",
-                shared(path, json!({ "puzzle": ".Whisper~R1C1~R1C2" })),
+                shared(path, json!({ "puzzle": ".Zipper~R1C1~R1C2" })),
                 422,
                 Some("invalid-request"),
             ),
@@ -1418,6 +1418,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.cages[]", &constraints["cages"]["items"], members::<Cage>()),
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
         ("Constraints.xv", &constraints["xv"], members::<Xv>()),
+        ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1442,6 +1443,8 @@ fn every_constraint() -> Constraints {
         thermometers: vec![vec![place]],
         kropki: Kropki { white: vec![[place, place]], black: Vec::new(), all_given: false },
         xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
+        whispers: vec![Whispers { line: vec![place, place], difference: Some(1) }],
+        palindromes: vec![vec![place, place]],
         even: vec![place],
         odd: vec![place],
     }

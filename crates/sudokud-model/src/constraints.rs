@@ -14,6 +14,7 @@ pub use crate::family::cages::Cage;
 pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::regions::{RegionId, Regions};
+pub use crate::family::whispers::Whispers;
 pub use crate::family::xv::Xv;
 
 /// A cell as `[row, col]`, both 0-based.
@@ -58,6 +59,12 @@ pub struct Constraints {
     /// X and V marks between orthogonal neighbours.
     #[serde(default, skip_serializing_if = "Xv::is_empty")]
     pub xv: Xv,
+    /// Whispers lines: neighbours along each differ by at least its difference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub whispers: Vec<Whispers>,
+    /// Palindromes: each line reads the same both ways.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub palindromes: Vec<Vec<Place>>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -87,8 +94,8 @@ impl Constraints {
 }
 
 /// Where `member` goes when it is a member of an object inside the constraints (a cage, the
-/// Kropki dots, the X and V marks), its path starting with `prefix`: "inside `kropki`", or each
-/// place that has a member of the name.
+/// Kropki dots, the X and V marks, a whispers line), its path starting with `prefix`: "inside
+/// `kropki`", or each place that has a member of the name.
 fn nested_home(member: &str, prefix: &str) -> Option<String> {
     let mut places = Vec::new();
     for (members, place) in [(member::members::<Kropki>(), "kropki"), (member::members::<Xv>(), "xv")] {
@@ -98,6 +105,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<Cage>().contains(&member) {
         places.push(format!("each cage of `{prefix}cages`"));
+    }
+    if member::members::<Whispers>().contains(&member) {
+        places.push(format!("each line of `{prefix}whispers`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -228,6 +238,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 12);
+        assert_eq!(member::members::<Constraints>().len(), 14);
     }
 }

@@ -42,6 +42,10 @@ pub enum Unit {
     /// An X's pair does not sum to 10 or a V's to 5, or, with every mark given, a pair without a
     /// mark does.
     Xv,
+    /// Neighbours on a whispers line differ by less than its difference.
+    Whispers,
+    /// Cells mirrored on a palindrome differ.
+    Palindrome,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -50,7 +54,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 17] = [
+    pub const ALL: [Unit; 19] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -66,6 +70,8 @@ impl Unit {
         Unit::Thermometer,
         Unit::Kropki,
         Unit::Xv,
+        Unit::Whispers,
+        Unit::Palindrome,
         Unit::Even,
         Unit::Odd,
     ];
@@ -88,6 +94,8 @@ impl Unit {
             Unit::Thermometer => "thermometer",
             Unit::Kropki => "kropki",
             Unit::Xv => "xv",
+            Unit::Whispers => "whispers",
+            Unit::Palindrome => "palindrome",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -112,6 +120,8 @@ impl Unit {
             Unit::Thermometer => "does not rise along its thermometer",
             Unit::Kropki => "breaks a Kropki dot",
             Unit::Xv => "breaks an X or V",
+            Unit::Whispers => "is too close to its neighbour on a whispers line",
+            Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

@@ -52,6 +52,11 @@ let cells = [];
  */
 let rules = null;
 
+/** The cells of the line being drawn, row-major, while Draw line is on; null when it is off. */
+let drawing = null;
+const drawLineButton = document.getElementById('draw-line');
+const lineKindElement = document.getElementById('line-kind');
+
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
  * is off. Drawn small in the blank cells, over the variant's marks.
@@ -161,7 +166,8 @@ function regionIds(regions) {
 
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
- * with their sums, thermometers, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
+ * with their sums, thermometers, whispers lines (a difference they give at the first cell),
+ * palindromes, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -210,6 +216,19 @@ function drawRules() {
     draw('polyline', { points }, 'thermometer');
     const [row, col] = thermometer[0];
     draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.35 }, 'bulb');
+  }
+  for (const { line, difference } of constraints.whispers ?? []) {
+    draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'whispers');
+    if (difference != null) {
+      const [row, col] = line[0];
+      draw('text', { x: col + 0.92, y: row + 0.92 }, 'whispers-difference').textContent = String(difference);
+    }
+  }
+  for (const palindrome of constraints.palindromes ?? []) {
+    draw('polyline', { points: palindrome.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'palindrome');
+  }
+  if (drawing?.length) {
+    draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
   }
   for (const colour of ['white', 'black']) {
     for (const [[r1, c1], [r2, c2]] of constraints.kropki?.[colour] ?? []) {
@@ -341,6 +360,49 @@ function saveToFragment() {
     const made = rules ? `;constraints=${encodeURIComponent(JSON.stringify(rules))}` : '';
     history.replaceState(null, '', `#${box}${current}${named}${made}`);
   }
+}
+
+/**
+ * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
+ * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, or a
+ * palindrome), which are then sent with every request and kept in the address.
+ */
+function toggleLine() {
+  if (drawing === null) {
+    drawing = [];
+    drawLineButton.setAttribute('aria-pressed', 'true');
+    say('Click the line\'s cells in order, each touching the last, then press Draw line again.', 'ok');
+    return;
+  }
+  const line = drawing.map((index) => [Math.floor(index / shape.size), index % shape.size]);
+  drawing = null;
+  drawLineButton.setAttribute('aria-pressed', 'false');
+  if (line.length < 2) {
+    drawRules();
+    say('A line joins two cells at least: none was added.', 'error');
+    return;
+  }
+  const kind = lineKindElement.value;
+  rules = rules ?? {};
+  if (kind === 'palindromes') rules.palindromes = [...(rules.palindromes ?? []), line];
+  else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
+}
+
+/** Remove lines: the whispers lines and palindromes leave the constraints. */
+function removeLines() {
+  if (rules) {
+    delete rules.whispers;
+    delete rules.palindromes;
+    if (Object.keys(rules).length === 0) rules = null;
+  }
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say('Removed the lines.', 'ok');
 }
 
 /** A person changed a cell: earlier marks no longer describe the board. */
@@ -687,6 +749,15 @@ linkElement.addEventListener('keydown', (event) => {
 });
 document.getElementById('sudokupad').addEventListener('click', openInSudokuPad);
 pencilButton.addEventListener('click', togglePencil);
+drawLineButton.addEventListener('click', toggleLine);
+document.getElementById('remove-lines').addEventListener('click', removeLines);
+// While a line is drawn, a cell clicked joins it (once).
+boardElement.addEventListener('click', (event) => {
+  const index = cells.indexOf(event.target);
+  if (drawing === null || index < 0 || drawing.includes(index)) return;
+  drawing.push(index);
+  drawRules();
+});
 variantElement.addEventListener('change', () => {
   rules = null;
   clearMarks();

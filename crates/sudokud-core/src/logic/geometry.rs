@@ -491,6 +491,8 @@ pub(crate) mod tests {
                 && c.thermometers.is_empty()
                 && c.kropki == Default::default()
                 && c.xv == Default::default()
+                && c.whispers.is_empty()
+                && c.palindromes.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

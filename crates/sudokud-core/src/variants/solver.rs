@@ -675,7 +675,7 @@ mod tests {
     use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
-    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions, Xv};
+    use crate::variants::{Cage, Constraints, Diagonals, Kropki, Place, Regions, Whispers, Xv};
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
@@ -731,6 +731,19 @@ mod tests {
         for path in &constraints.thermometers {
             let values: Vec<i32> = path.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
             if values.windows(2).any(|pair| pair[0] >= pair[1]) {
+                return true;
+            }
+        }
+        for whispers in &constraints.whispers {
+            let difference = whispers.difference.map_or(size.div_ceil(2) as i32, |difference| difference as i32);
+            let values: Vec<i32> = whispers.line.iter().map(|place| value(at(place))).collect();
+            if values.windows(2).any(|pair| pair[0] != 0 && pair[1] != 0 && (pair[0] - pair[1]).abs() < difference) {
+                return true;
+            }
+        }
+        for palindrome in &constraints.palindromes {
+            let values: Vec<i32> = palindrome.iter().map(|place| value(at(place))).collect();
+            if values.iter().zip(values.iter().rev()).any(|(&a, &b)| a != 0 && b != 0 && a != b) {
                 return true;
             }
         }
@@ -880,6 +893,16 @@ mod tests {
         kropki.all_given = random.below(8) == 0;
         c.kropki = kropki;
         c.xv = random_marks(shape, random, |random| walk(random, 2, false));
+        if random.below(3) == 0 {
+            let length = 2 + random.below(3);
+            let line = walk(random, length, true);
+            let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
+            c.whispers.push(Whispers { line, difference });
+        }
+        if random.below(4) == 0 {
+            let length = 2 + random.below(3);
+            c.palindromes.push(walk(random, length, true));
+        }
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
@@ -909,7 +932,7 @@ mod tests {
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
         let mut random = SplitMix64(15);
         let mut counted = [0usize; 4];
-        for _ in 0..2000 {
+        for _ in 0..3000 {
             let shape = Shape::new(2, 2).unwrap();
             let constraints = random_constraints(shape, &mut random);
             let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };

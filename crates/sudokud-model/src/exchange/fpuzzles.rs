@@ -5,15 +5,19 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
-//! `extraregion`, `thermometer`'s `lines`, `odd`, `even`), marks between two cells
-//! (`difference`, `ratio`, `xv`) and `negative`, the marks whose absence is a rule too. Cells are
-//! named `R1C1`. What sudokud has, it reads and writes; any other rule, and the drawings whose
-//! meaning the puzzle's rules give only in words (`line`, `circle`, `rectangle`, `cage`, `text`),
-//! is refused by name, never dropped. A player's entries and pencil marks are not read.
+//! `extraregion`, `thermometer`'s, `whispers`' and `palindrome`'s `lines`, a whispers line's
+//! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
+//! the marks whose absence is a rule too. Cells are named `R1C1`. What sudokud has, it reads and
+//! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
+//! (`line`, `circle`, `rectangle`, `cage`, `text`), is refused by name, never dropped. A `line`
+//! that f-puzzles drew for a line rule it also wrote as its own member (`fromConstraint`:
+//! `Whispers`, `German Whispers`, `Dutch Whispers`) is that rule's drawing, and is read as
+//! nothing more when the member has a line of its cells. A player's entries and pencil marks are
+//! not read.
 
 use serde_json::{Map, Value, json};
 
-use super::{ShareError, SharedPuzzle, check_writable, numbered};
+use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{Cage, Constraints, Diagonals, Place, RegionId, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
@@ -57,11 +61,12 @@ pub fn read_json(json: &str) -> Result<SharedPuzzle, ShareError> {
     let shape = Shape::default_for(size)
         .filter(|_| SIZES.contains(&size))
         .ok_or_else(|| unsupported("size", format!("a {size}x{size} grid")))?;
-    let mut reader = Reader { size, constraints: Constraints::default() };
+    let mut reader = Reader { size, constraints: Constraints::default(), drawn: Vec::new() };
     let (givens, regions) = reader.grid(object.get("grid"))?;
     for (key, value) in &object {
         reader.member(key, value)?;
     }
+    reader.check_drawn()?;
     let default_regions: Vec<usize> = (0..size * size).map(|cell| shape.box_of(cell / size, cell % size)).collect();
     if regions != default_regions {
         let rows = regions.chunks(size).map(|row| row.iter().map(|&id| RegionId(id as u64)).collect());
@@ -75,7 +80,15 @@ pub fn read_json(json: &str) -> Result<SharedPuzzle, ShareError> {
 struct Reader {
     size: usize,
     constraints: Constraints,
+    /// The `line` drawings of line rules (`fromConstraint`), each with its cells: each must be a
+    /// line of its rule's own member.
+    drawn: Vec<(String, Vec<Place>)>,
 }
+
+/// The `fromConstraint` names of the `line` drawings f-puzzles makes for rules it also writes
+/// as their own members, with the member.
+const DRAWN_RULES: [(&str, &str); 3] =
+    [("Whispers", "whispers"), ("German Whispers", "whispers"), ("Dutch Whispers", "whispers")];
 
 impl Reader {
     /// The givens and each cell's region (its box unless the cell names one).
@@ -221,9 +234,7 @@ impl Reader {
             }
             "thermometer" => {
                 for thermometer in self.items(key, value)? {
-                    let lines = thermometer.get("lines").and_then(Value::as_array);
-                    for line in lines.ok_or_else(|| malformed("a `thermometer` has no `lines`"))? {
-                        let cells = self.cells(key, Some(line))?;
+                    for cells in self.lines(key, thermometer)? {
                         self.constraints.thermometers.push(cells);
                     }
                 }
@@ -245,6 +256,38 @@ impl Reader {
                     list.push(pair);
                 }
             }
+            "whispers" => {
+                for whispers in self.items(key, value)? {
+                    let difference = match whispers.get("value") {
+                        None | Some(Value::Null) => None,
+                        Some(value) => {
+                            let number = value.as_u64().or_else(|| value.as_str().and_then(|text| text.parse().ok()));
+                            Some(number.ok_or_else(|| malformed(format!("`{value}` is no whispers difference")))?)
+                        }
+                    };
+                    for line in self.lines(key, whispers)? {
+                        self.constraints.whispers.extend(whispers_lines(&line, difference));
+                    }
+                }
+            }
+            "palindrome" => {
+                for palindrome in self.items(key, value)? {
+                    for cells in self.lines(key, palindrome)? {
+                        self.constraints.palindromes.push(cells);
+                    }
+                }
+            }
+            "line" => {
+                for line in self.items(key, value)? {
+                    let rule = line.get("fromConstraint").and_then(Value::as_str).unwrap_or_default();
+                    if !DRAWN_RULES.iter().any(|(drawn, _)| *drawn == rule) {
+                        return Err(unsupported(key, describe(key)));
+                    }
+                    for cells in self.lines(key, line)? {
+                        self.drawn.push((rule.to_owned(), cells));
+                    }
+                }
+            }
             "odd" | "even" => {
                 for cell in self.items(key, value)? {
                     let name = cell.get("cell").and_then(Value::as_str).unwrap_or("");
@@ -253,6 +296,36 @@ impl Reader {
                 }
             }
             other => return Err(unsupported(other, describe(other))),
+        }
+        Ok(())
+    }
+
+    /// The cells of each of a line rule's `lines`.
+    fn lines(&self, key: &str, item: &Map<String, Value>) -> Result<Vec<Vec<Place>>, ShareError> {
+        let lines = item.get("lines").and_then(Value::as_array);
+        let lines = lines.ok_or_else(|| malformed(format!("a `{key}` has no `lines`")))?;
+        lines.iter().map(|line| self.cells(key, Some(line))).collect()
+    }
+
+    /// Refuses a `line` drawn for a rule whose own member has no line of its cells: the drawing
+    /// would be all there is of the rule.
+    fn check_drawn(&self) -> Result<(), ShareError> {
+        for (rule, cells) in &self.drawn {
+            let member = DRAWN_RULES.iter().find(|(drawn, _)| drawn == rule).map_or("", |(_, member)| member);
+            // The drawing in the pieces its member was read as.
+            let (lines, pieces): (Vec<&Vec<Place>>, Vec<Vec<Place>>) = match member {
+                "whispers" => (
+                    self.constraints.whispers.iter().map(|whispers| &whispers.line).collect(),
+                    whispers_lines(cells, None).into_iter().map(|whispers| whispers.line).collect(),
+                ),
+                _ => (Vec::new(), vec![cells.clone()]),
+            };
+            if !pieces.iter().all(|piece| lines.contains(&piece)) {
+                return Err(unsupported(
+                    "line",
+                    format!("a line drawn as {rule} without its `{member}` member: a drawing sudokud cannot read"),
+                ));
+            }
         }
         Ok(())
     }
@@ -291,10 +364,8 @@ fn describe(key: &str) -> &'static str {
         "sandwichsum" => "sandwich sums",
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
-        "palindrome" => "palindromes",
         "betweenline" => "between lines",
         "renban" | "renbanline" => "renban lines",
-        "whispers" | "germanwhispers" => "German whispers",
         "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
         "quadruple" => "quadruples",
@@ -375,6 +446,11 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     });
     let regions = constraints.extra_regions.iter().map(|region| json!({ "cells": names(region) }));
     let thermometers = constraints.thermometers.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
+        Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
+        None => json!({ "lines": [names(&whispers.line)] }),
+    });
     let pairs = |pairs: &[[Place; 2]], value: Option<&str>| -> Vec<Value> {
         let pair = |pair: &[Place; 2]| match value {
             Some(value) => json!({ "cells": names(pair), "value": value }),
@@ -389,6 +465,8 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("killercage", cages.collect()),
         ("extraregion", regions.collect()),
         ("thermometer", thermometers.collect()),
+        ("whispers", whispers.collect()),
+        ("palindrome", palindromes.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -425,7 +503,7 @@ fn region_ids(regions: &Regions, size: usize) -> Result<Vec<usize>, ShareError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Kropki, Xv};
+    use crate::constraints::{Kropki, Whispers, Xv};
     use crate::random::SplitMix64;
 
     fn place(row: u64, col: u64) -> Place {
@@ -453,6 +531,9 @@ mod tests {
             "ratio": [{ "cells": ["R5C2", "R6C2"], "value": "2" }],
             "xv": [{ "cells": ["R1C5", "R1C6"], "value": "X" }, { "cells": ["R2C5", "R2C6"], "value": "V" }],
             "odd": [{ "cell": "R1C3" }], "even": [{ "cell": "R1C4" }],
+            "whispers": [{ "lines": [["R6C1", "R5C2"]] }, { "lines": [["R6C3", "R6C4"], ["R5C5", "R5C6"]], "value": "2" }],
+            "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
+            "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
             "arrow": []
         });
         let puzzle = read_json(&data.to_string()).unwrap();
@@ -477,6 +558,12 @@ mod tests {
                 all_given: true,
             },
             xv: Xv { x: vec![[place(0, 4), place(0, 5)]], v: vec![[place(1, 4), place(1, 5)]], all_given: true },
+            whispers: vec![
+                Whispers { line: vec![place(5, 0), place(4, 1)], difference: None },
+                Whispers { line: vec![place(5, 2), place(5, 3)], difference: Some(2) },
+                Whispers { line: vec![place(4, 4), place(4, 5)], difference: Some(2) },
+            ],
+            palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };
@@ -513,6 +600,17 @@ mod tests {
             "the f-puzzles rule `arrow` (arrows) is not one sudokud has"
         );
         assert!(refused(json!({ "line": [{ "lines": [["R1C1", "R1C2"]] }] })).contains("`line` (drawings whose rule"));
+        let drawn = json!({ "line": [{ "lines": [["R1C1", "R1C2"]], "fromConstraint": "Dutch Whispers" }] });
+        assert!(refused(drawn).contains("`line` (a line drawn as Dutch Whispers without its `whispers` member"));
+        let elsewhere = json!({
+            "whispers": [{ "lines": [["R2C1", "R2C2"]] }],
+            "line": [{ "lines": [["R1C1", "R1C2"]], "fromConstraint": "Whispers" }]
+        });
+        assert!(refused(elsewhere).contains("a line drawn as Whispers without"));
+        assert!(
+            refused(json!({ "whispers": [{ "lines": [["R1C1", "R1C2"]], "value": "x" }] }))
+                .contains("is no whispers difference")
+        );
         assert!(
             refused(json!({ "difference": [{ "cells": ["R1C1", "R1C2"], "value": "3" }] })).contains("a mark of `3`")
         );

@@ -11,10 +11,12 @@
 //! `2_4_6_8` and `1_3_5_7_9`), `Shape`, `NoBoxes` with `Jigsaw` (regions in place of the boxes),
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
 //! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
-//! `StrictKropki`, `X`, `V` and `StrictXV`. Any other type is refused by name
+//! `StrictKropki`, `X`, `V`, `StrictXV` and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
+//! first when it gives one; a line through a cell again is read as lines cut there) and
+//! `Palindrome`. Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
-use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered};
+use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{Cage, Constraints, Diagonals, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
@@ -163,6 +165,22 @@ impl Reader {
             "Thermo" => {
                 let cells = self.cells(kind, args)?;
                 self.constraints.thermometers.push(cells);
+            }
+            "Whisper" => {
+                // The difference, when given, comes first; a cell is never a number.
+                let (difference, cells) = match args.split_first() {
+                    Some((first, cells)) if first.bytes().all(|byte| byte.is_ascii_digit()) => {
+                        let difference = first.parse().map_err(|_| malformed(format!("`{first}` is no difference")))?;
+                        (Some(difference), cells)
+                    }
+                    _ => (None, args),
+                };
+                let line = self.cells(kind, cells)?;
+                self.constraints.whispers.extend(whispers_lines(&line, difference));
+            }
+            "Palindrome" => {
+                let line = self.cells(kind, args)?;
+                self.constraints.palindromes.push(line);
             }
             "WhiteDot" => self.pairs(kind, args, Pairs::White)?,
             "BlackDot" => self.pairs(kind, args, Pairs::Black)?,
@@ -324,7 +342,6 @@ enum Pairs {
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
-        "Whisper" => "German whispers",
         "Renban" => "renban lines",
         "Arrow" | "DoubleArrow" | "PillArrow" => "arrows",
         "LittleKiller" => "little killer diagonals",
@@ -333,7 +350,6 @@ fn unsupported(kind: &str) -> ShareError {
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
         "Between" => "between lines",
         "Lockout" => "lockout lines",
-        "Palindrome" => "palindromes",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
         "SumLine" => "sum lines",
@@ -459,6 +475,13 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     for thermometer in &constraints.thermometers {
         item(&mut out, "Thermo", &mut cells(thermometer));
     }
+    for whispers in &constraints.whispers {
+        let difference = whispers.difference.map(|difference| difference.to_string());
+        item(&mut out, "Whisper", &mut difference.into_iter().chain(cells(&whispers.line)));
+    }
+    for palindrome in &constraints.palindromes {
+        item(&mut out, "Palindrome", &mut cells(palindrome));
+    }
     for (pairs, kind) in [
         (&constraints.kropki.white, "WhiteDot"),
         (&constraints.kropki.black, "BlackDot"),
@@ -498,7 +521,7 @@ fn layout(regions: &Regions) -> Result<String, ShareError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Kropki, Xv};
+    use crate::constraints::{Kropki, Whispers, Xv};
     use crate::family::diagonals;
     use crate::random::SplitMix64;
 
@@ -520,7 +543,8 @@ mod tests {
         let text = ".Shape~6x6.~R1C1_2_4_6~R1C2_1_3_5~R6C6_6.Cage~7~R1C1~R1C2.Cage~~R2C1\
                     .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
-                    .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku";
+                    .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -547,6 +571,11 @@ mod tests {
                 all_given: true,
             },
             xv: Xv { x: vec![[place(0, 4), place(0, 5)]], v: vec![[place(1, 4), place(1, 5)]], all_given: true },
+            whispers: vec![
+                Whispers { line: vec![place(5, 0), place(4, 1)], difference: None },
+                Whispers { line: vec![place(5, 2), place(5, 3), place(4, 4)], difference: Some(2) },
+            ],
+            palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
         };
@@ -583,10 +612,7 @@ mod tests {
     #[test]
     fn what_sudokud_lacks_is_refused_by_name() {
         let refused = |text: &str| read(text).unwrap_err().to_string();
-        assert_eq!(
-            refused(".~R1C1_5.Whisper~R8C1~R7C1"),
-            "the ISS rule `Whisper` (German whispers) is not one sudokud has"
-        );
+        assert_eq!(refused(".~R1C1_5.Renban~R8C1~R7C1"), "the ISS rule `Renban` (renban lines) is not one sudokud has");
         assert!(refused(".Or.X~R1C1~R1C2.End").contains("`Or` (a composite of rules)"));
         assert!(
             refused(".~R1C1_1_2").contains("`Given` (`R1C1_1_2`: candidates other than the even or the odd digits)")
@@ -622,6 +648,8 @@ mod tests {
         assert_eq!(refused(".Cage~x~R1C1"), "`x` is no cage sum");
         assert_eq!(refused(".Cage"), "a `Cage` has a sum (or none) and cells");
         assert_eq!(refused(".Thermo"), "`Thermo` names no cells");
+        assert_eq!(refused(".Whisper~4"), "`Whisper` names no cells");
+        assert_eq!(refused(".Whisper~99999999999999999999~R1C1"), "`99999999999999999999` is no difference");
         assert_eq!(refused(".WhiteDot~R1C1~R3C3"), "`WhiteDot~R1C1~R3C3`: no two of its cells are side by side");
         assert_eq!(refused(".Diagonal~2"), "`Diagonal~2` is neither 1 nor -1");
         assert_eq!(refused(".AntiKing~1"), "`AntiKing` takes no arguments");

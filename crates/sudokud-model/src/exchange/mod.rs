@@ -13,7 +13,7 @@ pub mod fpuzzles;
 pub mod iss;
 pub mod killer_line;
 
-use crate::constraints::Constraints;
+use crate::constraints::{Constraints, Place, Whispers};
 use crate::grid::Grid;
 use crate::member::{Choice, choice_traits};
 use crate::shape::Shape;
@@ -166,6 +166,23 @@ fn check_writable(shape: Shape, format: &'static str) -> Result<(), ShareError> 
     Err(ShareError::Inexpressible { format, what })
 }
 
+/// The whispers lines of a shared line that may pass through a cell again (the tools draw
+/// loops so): cut where a cell comes again, each piece starting at the cell before it, so that
+/// every pair of neighbours along the line is a pair of one piece and no piece repeats a cell.
+fn whispers_lines(cells: &[Place], difference: Option<u64>) -> Vec<Whispers> {
+    let mut lines: Vec<Whispers> = Vec::new();
+    let mut line: Vec<Place> = Vec::new();
+    for &cell in cells {
+        if line.contains(&cell) {
+            let last = *line.last().expect("a cell that comes again follows another");
+            lines.push(Whispers { line: std::mem::replace(&mut line, vec![last]), difference });
+        }
+        line.push(cell);
+    }
+    lines.push(Whispers { line, difference });
+    lines
+}
+
 /// Each item's number, from 0, in the order the distinct items first appear: a jigsaw's cells'
 /// region ids as the formats number regions.
 fn numbered<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<usize> {
@@ -238,7 +255,7 @@ fn percent_decoded(value: &str, plus_is_space: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Cage, Diagonals, Place, Regions};
+    use crate::constraints::{Cage, Diagonals, Place, Regions, Whispers};
     use crate::random::SplitMix64;
 
     fn place(row: u64, col: u64) -> Place {
@@ -262,6 +279,23 @@ mod tests {
         constraints.cages =
             vec![Cage { cells: cells(&mut cell, 3), sum: Some(12) }, Cage { cells: cells(&mut cell, 2), sum: None }];
         constraints.thermometers = vec![cells(&mut cell, 4)];
+        // A difference drawn as a cell is: its row, 0 to N - 1, plus one.
+        let difference = cell().0 % (size - 1) + 1;
+        // A shared line through a cell again is read as lines cut there: these pass each once.
+        let mut line = |count: usize| {
+            let mut line: Vec<Place> = Vec::new();
+            for place in cells(&mut cell, count) {
+                if !line.contains(&place) {
+                    line.push(place);
+                }
+            }
+            line
+        };
+        constraints.palindromes = vec![line(4)];
+        constraints.whispers = vec![
+            Whispers { line: line(3), difference: None },
+            Whispers { line: line(2), difference: Some(difference) },
+        ];
         constraints.extra_regions = vec![cells(&mut cell, size as usize)];
         constraints.even = cells(&mut cell, 2);
         constraints.odd = cells(&mut cell, 1);
@@ -278,6 +312,20 @@ mod tests {
         let givens =
             (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
         SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }
+    }
+
+    #[test]
+    fn a_line_through_a_cell_again_is_cut_into_lines_of_the_same_neighbours() {
+        let cells = [place(0, 0), place(0, 1), place(1, 1), place(1, 0), place(0, 1), place(0, 2), place(0, 1)];
+        let lines = whispers_lines(&cells, Some(4));
+        let pieces: Vec<&[Place]> = lines.iter().map(|whispers| &whispers.line[..]).collect();
+        assert_eq!(
+            pieces,
+            [&cells[..4], &cells[3..6], &cells[5..]],
+            "each piece repeats no cell, and every step of the line is a step of one piece"
+        );
+        assert!(lines.iter().all(|whispers| whispers.difference == Some(4)));
+        assert_eq!(whispers_lines(&cells[..3], None).len(), 1);
     }
 
     #[test]

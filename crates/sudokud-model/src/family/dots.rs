@@ -45,8 +45,8 @@ impl Serialize for Kropki {
     }
 }
 
-/// Whether one of two digits is twice the other.
-fn double(first: u32, second: u32) -> bool {
+/// Whether one of two digits is twice the other (a pair rule's test: no parameter).
+fn double(first: u32, second: u32, _: u32) -> bool {
     first == 2 * second || second == 2 * first
 }
 
@@ -54,7 +54,7 @@ fn double(first: u32, second: u32) -> bool {
 pub(crate) static WHITE: PairRule = PairRule {
     unit: Unit::Kropki,
     holds: consecutive,
-    reason: |first, second| format!("{first} and {second} share a white dot, so they are consecutive"),
+    reason: |first, second, _| format!("{first} and {second} share a white dot, so they are consecutive"),
     increasing: false,
 };
 
@@ -62,15 +62,15 @@ pub(crate) static WHITE: PairRule = PairRule {
 pub(crate) static BLACK: PairRule = PairRule {
     unit: Unit::Kropki,
     holds: double,
-    reason: |first, second| format!("{first} and {second} share a black dot, so one is twice the other"),
+    reason: |first, second, _| format!("{first} and {second} share a black dot, so one is twice the other"),
     increasing: false,
 };
 
 /// Two neighbours without a dot, every dot given.
 pub(crate) static NO_DOT: PairRule = PairRule {
     unit: Unit::Kropki,
-    holds: |first, second| !consecutive(first, second) && !double(first, second),
-    reason: |first, second| {
+    holds: |first, second, _| !consecutive(first, second, 0) && !double(first, second, 0),
+    reason: |first, second, _| {
         format!(
             "{first} and {second} have no dot between them and every dot is given, so they are neither consecutive nor one twice the other"
         )

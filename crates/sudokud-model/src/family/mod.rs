@@ -21,9 +21,11 @@ pub mod cages;
 pub mod diagonals;
 pub mod dots;
 mod non_consecutive;
+mod palindromes;
 mod parity;
 pub mod regions;
 mod thermometers;
+pub mod whispers;
 pub mod xv;
 
 pub use non_consecutive::beside_every;
@@ -64,9 +66,12 @@ families!(
     thermometers::Thermometers,
     dots::Dots,
     xv::XvMarks,
+    whispers::WhispersLines,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
+    // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
+    palindromes::Palindromes,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -113,12 +118,19 @@ impl Builder {
         self.house_units.push(unit);
     }
 
-    /// Relates `first`'s digit to `second`'s by `rule`.
+    /// Relates `first`'s digit to `second`'s by `rule`, a rule without a parameter.
     pub(crate) fn relate(&mut self, first: u16, second: u16, rule: &'static PairRule) {
-        let relation = match self.relations.iter().position(|relation| std::ptr::eq(relation.rule, rule)) {
+        self.relate_by(first, second, rule, 0);
+    }
+
+    /// Relates `first`'s digit to `second`'s by `rule` with its `parameter` (a whispers line's
+    /// difference): each rule and parameter is one relation.
+    pub(crate) fn relate_by(&mut self, first: u16, second: u16, rule: &'static PairRule, parameter: u32) {
+        let same = |relation: &Relation| std::ptr::eq(relation.rule, rule) && relation.parameter == parameter;
+        let relation = match self.relations.iter().position(same) {
             Some(index) => index,
             None => {
-                self.relations.push(Relation::new(rule, self.shape.size()));
+                self.relations.push(Relation::new(rule, parameter, self.shape.size()));
                 self.relations.len() - 1
             }
         };
@@ -127,10 +139,11 @@ impl Builder {
     }
 
     /// The rule of a relation already between `first` and `second` (either way round) that no
-    /// two different digits keep together with `rule`: two marks on one pair that contradict.
-    pub(crate) fn clash(&self, first: u16, second: u16, rule: &PairRule) -> Option<Unit> {
+    /// two digits keep together with `rule` and its `parameter`: two marks on one pair that
+    /// contradict.
+    pub(crate) fn clash(&self, first: u16, second: u16, rule: &PairRule, parameter: u32) -> Option<Unit> {
         let size = self.shape.size() as u8;
-        let digits = || (1..=size).flat_map(|a| (1..=size).filter(move |&b| b != a).map(move |b| (a, b)));
+        let digits = || (1..=size).flat_map(|a| (1..=size).map(move |b| (a, b)));
         self.pairs.iter().find_map(|pair| {
             let relation = &self.relations[usize::from(pair.relation)];
             let swapped = match (pair.first, pair.second) {
@@ -139,7 +152,7 @@ impl Builder {
                 _ => return None,
             };
             let keeps = |(a, b): (u8, u8)| {
-                (rule.holds)(u32::from(a), u32::from(b))
+                (rule.holds)(u32::from(a), u32::from(b), parameter)
                     && if swapped { relation.holds(b, a) } else { relation.holds(a, b) }
             };
             (!digits().any(keeps)).then(|| relation.unit())
@@ -172,6 +185,29 @@ impl Builder {
             return Err(ConstraintError::new(member, "has no cells"));
         }
         Ok(cells)
+    }
+
+    /// The cells of a path (a thermometer, a line) as cell indices: inside the grid, none twice,
+    /// at least one, each touching the next, side by side or diagonally.
+    pub(crate) fn path(&self, places: &[Place], member: &str) -> Result<Vec<u16>, ConstraintError> {
+        let path = self.cells(places, member)?;
+        for step in path.windows(2) {
+            if !self.touching(step[0], step[1], true) {
+                let message = format!("{} and {} do not touch", self.name(step[0]), self.name(step[1]));
+                return Err(ConstraintError::new(member, message));
+            }
+        }
+        Ok(path)
+    }
+
+    /// The cells of a line (whispers, a palindrome, renban): a [`Builder::path`] of two cells or
+    /// more.
+    pub(crate) fn line(&self, places: &[Place], member: &str) -> Result<Vec<u16>, ConstraintError> {
+        let line = self.path(places, member)?;
+        if line.len() < 2 {
+            return Err(ConstraintError::new(member, "has 1 cell; a line joins 2 cells at least"));
+        }
+        Ok(line)
     }
 
     /// The two cells a mark between orthogonal neighbours (a dot, an X) sits between, as cell
@@ -218,27 +254,30 @@ pub fn name(size: usize, cell: u16) -> String {
 }
 
 /// How a family of related pairs relates the first cell's digit to the second's (beyond
-/// differing, which peers say): all the engines need of it.
+/// differing, which peers say): all the engines need of it. A rule may take a number, its
+/// parameter (a whispers line's difference), which each pair's [`Relation`] holds; rules
+/// without one are given 0.
 #[derive(Debug)]
 pub struct PairRule {
     /// The rule a pair that breaks it breaks, in conflicts.
     pub unit: Unit,
-    /// Whether digits `first` and `second` keep the relation.
-    pub holds: fn(first: u32, second: u32) -> bool,
+    /// Whether digits `first` and `second` keep the relation with the rule's `parameter`.
+    pub holds: fn(first: u32, second: u32, parameter: u32) -> bool,
     /// Why two cells named `first` and `second` limit each other, for a sentence that goes on
     /// "so ... can't be ...".
-    pub reason: fn(first: &str, second: &str) -> String,
+    pub reason: fn(first: &str, second: &str, parameter: u32) -> String,
     /// Whether the relation is an order (the first smaller): then what a set of digits allows
     /// across is what its smallest (its largest, backwards) allows, and the search reads one
     /// table entry instead of one per digit.
     pub increasing: bool,
 }
 
-/// A [`PairRule`] on a grid of one size, with what each digit allows across listed once, so
-/// the search asks a table, not the rule.
+/// A [`PairRule`] with its parameter on a grid of one size, with what each digit allows across
+/// listed once, so the search asks a table, not the rule.
 #[derive(Clone, Debug)]
 pub struct Relation {
     rule: &'static PairRule,
+    parameter: u32,
     /// Every digit of the grid, as bits.
     full: u32,
     /// Per digit `d` (index `d - 1`) of the first cell, the digits the second may hold.
@@ -249,24 +288,24 @@ pub struct Relation {
 
 impl PartialEq for Relation {
     fn eq(&self, other: &Relation) -> bool {
-        std::ptr::eq(self.rule, other.rule) && self.full == other.full
+        std::ptr::eq(self.rule, other.rule) && self.parameter == other.parameter && self.full == other.full
     }
 }
 
 impl Eq for Relation {}
 
 impl Relation {
-    fn new(rule: &'static PairRule, size: usize) -> Relation {
+    fn new(rule: &'static PairRule, parameter: u32, size: usize) -> Relation {
         let (mut forward, mut backward) = ([0; 32], [0; 32]);
         for first in 1..=size as u32 {
             for second in 1..=size as u32 {
-                if (rule.holds)(first, second) {
+                if (rule.holds)(first, second, parameter) {
                     forward[first as usize - 1] |= 1 << (second - 1);
                     backward[second as usize - 1] |= 1 << (first - 1);
                 }
             }
         }
-        Relation { rule, full: (1 << size) - 1, forward, backward }
+        Relation { rule, parameter, full: (1 << size) - 1, forward, backward }
     }
 
     /// The digits the second cell may hold when the first holds a digit of `first` (bit `d - 1`
@@ -294,12 +333,12 @@ impl Relation {
 
     /// Whether `first` and `second`, both filled, keep the relation.
     pub fn holds(&self, first: u8, second: u8) -> bool {
-        (self.rule.holds)(u32::from(first), u32::from(second))
+        (self.rule.holds)(u32::from(first), u32::from(second), self.parameter)
     }
 
     /// Why cells named `first` and `second` limit each other (see [`PairRule::reason`]).
     pub fn reason(&self, first: &str, second: &str) -> String {
-        (self.rule.reason)(first, second)
+        (self.rule.reason)(first, second, self.parameter)
     }
 
     /// The rule it stands for, in conflicts.
@@ -362,31 +401,40 @@ pub(crate) fn mark_repeats(cells: &[u8], group: &[u16], unit: Unit, broken: &mut
     }
 }
 
-/// The digits `first` and `second` are consecutive.
-fn consecutive(first: u32, second: u32) -> bool {
+/// The digits `first` and `second` are consecutive (a pair rule's test: no parameter).
+fn consecutive(first: u32, second: u32, _: u32) -> bool {
     first.abs_diff(second) == 1
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The error of building `json`'s constraints on a grid of `shape`, or none.
+    pub(crate) fn refused(shape: Shape, json: &str) -> Option<String> {
+        let constraints: Constraints = serde_json::from_str(json).unwrap();
+        crate::variant::Variant::new(shape, None, &constraints).err().map(|error| error.to_string())
+    }
 
     #[test]
     fn support_is_the_union_of_what_each_digit_allows() {
         let rules = [
-            &thermometers::RISING,
-            &dots::WHITE,
-            &dots::BLACK,
-            &dots::NO_DOT,
-            &non_consecutive::APART,
-            &xv::X,
-            &xv::V,
-            &xv::NO_MARK,
+            (&thermometers::RISING, 0),
+            (&dots::WHITE, 0),
+            (&dots::BLACK, 0),
+            (&dots::NO_DOT, 0),
+            (&non_consecutive::APART, 0),
+            (&xv::X, 0),
+            (&xv::V, 0),
+            (&xv::NO_MARK, 0),
+            (&whispers::APART, 1),
+            (&whispers::APART, 3),
+            (&palindromes::MIRRORED, 0),
         ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;
-            for rule in rules {
-                let relation = Relation::new(rule, size);
+            for (rule, parameter) in rules {
+                let relation = Relation::new(rule, parameter, size);
                 let sets = (0..=full).step_by(if size > 9 { 97 } else { 1 });
                 for first in sets {
                     for reversed in [false, true] {

@@ -8,8 +8,8 @@ use crate::variant::ConstraintError;
 /// Two orthogonal neighbours.
 pub(crate) static APART: PairRule = PairRule {
     unit: Unit::NonConsecutive,
-    holds: |first, second| !consecutive(first, second),
-    reason: |first, second| format!("{first} and {second} are side by side, so they are not consecutive"),
+    holds: |first, second, _| !consecutive(first, second, 0),
+    reason: |first, second, _| format!("{first} and {second} are side by side, so they are not consecutive"),
     increasing: false,
 };
 

@@ -8,8 +8,8 @@ use crate::variant::{ConstraintError, Variant};
 /// A thermometer's step, from the cell nearer the bulb: the first is smaller.
 pub(crate) static RISING: PairRule = PairRule {
     unit: Unit::Thermometer,
-    holds: |first, second| first < second,
-    reason: |first, second| {
+    holds: |first, second, _| first < second,
+    reason: |first, second, _| {
         format!("{first} and {second} are steps of a thermometer, {first} nearer the bulb, so {first} is smaller")
     },
     increasing: true,
@@ -23,7 +23,7 @@ impl Family for Thermometers {
         let size = rules.shape.size();
         for (number, thermometer) in constraints.thermometers.iter().enumerate() {
             let member = format!("constraints.thermometers[{number}]");
-            let path = rules.cells(thermometer, &member)?;
+            let path = rules.path(thermometer, &member)?;
             if path.len() > size {
                 let found = path.len();
                 return Err(ConstraintError::new(
@@ -32,12 +32,7 @@ impl Family for Thermometers {
                 ));
             }
             for step in path.windows(2) {
-                let (first, second) = (step[0], step[1]);
-                if !rules.touching(first, second, true) {
-                    let message = format!("{} and {} do not touch", rules.name(first), rules.name(second));
-                    return Err(ConstraintError::new(member, message));
-                }
-                rules.relate(first, second, &RISING);
+                rules.relate(step[0], step[1], &RISING);
             }
         }
         Ok(())

@@ -77,24 +77,26 @@ const V_SUM: u32 = 5;
 /// engines to take 5 from them at once.
 pub(crate) static X: PairRule = PairRule {
     unit: Unit::Xv,
-    holds: |first, second| first + second == X_SUM && first != second,
-    reason: |first, second| format!("{first} and {second} share an X, so they are two different digits summing to 10"),
+    holds: |first, second, _| first + second == X_SUM && first != second,
+    reason: |first, second, _| {
+        format!("{first} and {second} share an X, so they are two different digits summing to 10")
+    },
     increasing: false,
 };
 
 /// A V.
 pub(crate) static V: PairRule = PairRule {
     unit: Unit::Xv,
-    holds: |first, second| first + second == V_SUM,
-    reason: |first, second| format!("{first} and {second} share a V, so they sum to 5"),
+    holds: |first, second, _| first + second == V_SUM,
+    reason: |first, second, _| format!("{first} and {second} share a V, so they sum to 5"),
     increasing: false,
 };
 
 /// Two neighbours without a mark, every mark given.
 pub(crate) static NO_MARK: PairRule = PairRule {
     unit: Unit::Xv,
-    holds: |first, second| first + second != X_SUM && first + second != V_SUM,
-    reason: |first, second| {
+    holds: |first, second, _| first + second != X_SUM && first + second != V_SUM,
+    reason: |first, second, _| {
         format!(
             "{first} and {second} have no X or V between them and every X and V is given, so they sum to neither 10 nor 5"
         )
@@ -130,7 +132,7 @@ impl Family for XvMarks {
                     let message = format!("{names} are marked already by `{}`", members[earlier]);
                     return Err(ConstraintError::new(member, message));
                 }
-                if let Some(unit) = rules.clash(first, second, rule) {
+                if let Some(unit) = rules.clash(first, second, rule, 0) {
                     let message = format!(
                         "no two digits of {names} sum to {sum} and keep the {} rule between them too",
                         unit.name()
@@ -151,15 +153,8 @@ impl Family for XvMarks {
 
 #[cfg(test)]
 mod tests {
-    use crate::constraints::Constraints;
+    use crate::family::tests::refused;
     use crate::shape::Shape;
-    use crate::variant::Variant;
-
-    /// The error of building `json`'s constraints on a grid of `shape`, or none.
-    fn refused(shape: Shape, json: &str) -> Option<String> {
-        let constraints: Constraints = serde_json::from_str(json).unwrap();
-        Variant::new(shape, None, &constraints).err().map(|error| error.to_string())
-    }
 
     #[test]
     fn each_mark_that_cannot_fit_names_its_member_and_cells() {

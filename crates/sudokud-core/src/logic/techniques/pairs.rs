@@ -72,15 +72,13 @@ mod tests {
         assert!(puzzles.len() >= 10 && six > 0 && compared > 400, "{} puzzles, {compared} steps", puzzles.len());
     }
 
-    /// The neighbour rule through an X and a V on an empty grid: what each mark rules out, in
-    /// the sentence a player reads.
-    #[test]
-    fn x_and_v_marks_say_their_sums() {
-        let json = r#"{"xv":{"x":[[[0,0],[0,1]]],"v":[[[1,0],[1,1]]]}}"#;
+    /// Every neighbour-rule step in a row on a 9x9 grid of `cells` under `json`'s constraints,
+    /// each applied before the next is looked for: the sentences a player reads.
+    fn sentences(json: &str, cells: &[u8; 81]) -> Vec<String> {
         let constraints: crate::variants::Constraints = serde_json::from_str(json).unwrap();
         let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
         let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9");
-        let mut grid = Grid::of_values(&geometry, &[0; 81]);
+        let mut grid = Grid::of_values(&geometry, cells);
         let (mut out, mut said) = (Deduction::new(), Vec::new());
         out.start(Technique::NeighbourRule);
         while neighbour_rule(&grid, &mut out) {
@@ -88,6 +86,14 @@ mod tests {
             out.eliminations.iter().for_each(|removed| _ = grid.eliminate(removed.cell, removed.digit));
             out.reset();
         }
+        said
+    }
+
+    /// The neighbour rule through an X and a V on an empty grid: what each mark rules out, in
+    /// the sentence a player reads.
+    #[test]
+    fn x_and_v_marks_say_their_sums() {
+        let said = sentences(r#"{"xv":{"x":[[[0,0],[0,1]]],"v":[[[1,0],[1,1]]]}}"#, &[0; 81]);
         let x = "r1c1 and r1c2 share an X, so they are two different digits summing to 10";
         let v = "r2c1 and r2c2 share a V, so they sum to 5";
         assert_eq!(
@@ -99,5 +105,31 @@ mod tests {
                 format!("{v}, so r2c1 can't be 5, 6, 7, 8 or 9."),
             ]
         );
+    }
+
+    /// The neighbour rule along whispers lines: the German default leaves 5 no neighbour on 9x9,
+    /// and a Dutch line's 4 rules nothing out while every digit is open (each has a neighbour 4
+    /// away), but leaves a 5's neighbour 1 or 9.
+    #[test]
+    fn whispers_lines_say_their_difference() {
+        let json = r#"{"whispers":[{"line":[[4,4],[4,5]],"difference":4},{"line":[[0,0],[1,1]]}]}"#;
+        let german = "r1c1 and r2c2 are neighbours on a whispers line, so they differ by at least 5";
+        let both = [format!("{german}, so r2c2 can't be 5."), format!("{german}, so r1c1 can't be 5.")];
+        assert_eq!(sentences(json, &[0; 81]), both);
+        let mut five = [0; 81];
+        five[4 * 9 + 4] = 5;
+        let dutch = "r5c5 and r5c6 are neighbours on a whispers line, so they differ by at least 4";
+        assert_eq!(sentences(json, &five)[0], format!("{dutch}, so r5c6 can't be 2, 3, 4, 6, 7 or 8."));
+    }
+
+    /// The neighbour rule across a palindrome: a digit placed at one end is the other end's
+    /// only candidate.
+    #[test]
+    fn a_palindrome_says_its_mirrored_cells_are_the_same_digit() {
+        let mut cells = [0; 81];
+        cells[2 * 9 + 2] = 7;
+        let said = sentences(r#"{"palindromes":[[[2,2],[3,3],[4,4]]]}"#, &cells);
+        let mirror = "r3c3 and r5c5 mirror each other on a palindrome, so they are the same digit";
+        assert_eq!(said, [format!("{mirror}, so r5c5 can't be 1, 2, 3, 4, 5, 6, 8 or 9.")]);
     }
 }
