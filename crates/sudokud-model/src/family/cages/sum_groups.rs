@@ -159,7 +159,7 @@ const MOST_DIFFERENCE_CELLS: usize = 6;
 /// The sum differences of a variant with `houses` (N cells each, of kinds `units`) and `cages`
 /// with sums: over every run of 2 to N - 1 consecutive rows, and of columns, the cages with more
 /// than half their cells inside taken in. Kept where the innies or the outies are at most two
-/// cells and all at most [`MOST_DIFFERENCE_CELLS`], each once, at most [`MAX_CAGES`]. Runs of
+/// cells and all at most six, each once, at most [`MAX_CAGES`]. Runs of
 /// boxes measured no better. None where cages with sums overlap.
 pub fn sum_differences(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumDifference> {
     let cells = size * size;
