@@ -168,12 +168,14 @@ fn check_writable(shape: Shape, format: &'static str) -> Result<(), ShareError> 
 
 /// The whispers lines of a shared line that may pass through a cell again (the tools draw
 /// loops so): cut where a cell comes again, each piece starting at the cell before it, so that
-/// every pair of neighbours along the line is a pair of one piece and no piece repeats a cell.
+/// every pair of neighbours along the line is a pair of one piece and no piece repeats a cell. A
+/// cell written twice in a row is no step and no loop: it stays, for the rules to refuse, and
+/// the pieces read back as they are.
 fn whispers_lines(cells: &[Place], difference: Option<u64>) -> Vec<Whispers> {
     let mut lines: Vec<Whispers> = Vec::new();
     let mut line: Vec<Place> = Vec::new();
     for &cell in cells {
-        if line.contains(&cell) {
+        if line.contains(&cell) && line.last() != Some(&cell) {
             let last = *line.last().expect("a cell that comes again follows another");
             lines.push(Whispers { line: std::mem::replace(&mut line, vec![last]), difference });
         }
@@ -326,6 +328,14 @@ mod tests {
         );
         assert!(lines.iter().all(|whispers| whispers.difference == Some(4)));
         assert_eq!(whispers_lines(&cells[..3], None).len(), 1);
+        // Written back and read again, the pieces stay as they are, a doubled cell too (the
+        // fuzzer's `R7C1~R7C1~R7C2~R8C3`).
+        let doubled = [place(6, 0), place(6, 0), place(6, 1), place(7, 2), place(6, 1)];
+        let pieces = whispers_lines(&doubled, None);
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        for piece in &pieces {
+            assert_eq!(whispers_lines(&piece.line, None), [piece.clone()]);
+        }
     }
 
     #[test]
