@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::extract::{JsonBody, JsonObject, sole_string_member};
 use super::{ApiError, AppState};
 use crate::board::{Format, FormattedGrid, JsonBoard};
-use crate::exchange::{self, SharedFormat};
+use crate::exchange::{self, SharedFormat, SharedPuzzle};
 use crate::member::{self, Object, object_traits};
 use crate::metrics::Work;
 use crate::puzzle::Puzzle;
@@ -376,9 +376,9 @@ pub(super) async fn import(JsonBody(request): JsonBody<ImportRequest>) -> Result
         puzzle: Some(shared),
     };
     let (puzzle, format) = board.puzzle()?;
-    let shared = puzzle.to_shared();
-    let board = FormattedGrid { grid: puzzle.grid(), format };
-    Ok(Json(ImportResponse { board, shape: puzzle.shape(), constraints: shared.constraints }))
+    let SharedPuzzle { givens, constraints } = puzzle.to_shared();
+    let board = FormattedGrid { grid: AnyGrid::from(givens), format };
+    Ok(Json(ImportResponse { board, shape: puzzle.shape(), constraints }))
 }
 
 /// The body of `/v1/count`.

@@ -706,14 +706,16 @@ boardElement.addEventListener('input', (event) => {
 });
 
 // A pasted board fills the grid, wherever the focus is; one of another size switches the grid to
-// that size (with its default box). A pasted link of another tool loads its puzzle; the link
-// field takes what is pasted into it as it is.
+// that size (with its default box). Other text of more than a symbol, unless it is made of
+// board symbols alone (a board mistyped), is a puzzle another tool shares, which the server
+// tells apart and reads. The link field takes what is pasted into it as it is.
 document.addEventListener('paste', (event) => {
   if (event.target === linkElement) return;
   const text = event.clipboardData?.getData('text') ?? '';
   const board = parseBoard(text);
   const index = cells.indexOf(event.target);
-  if (!board && text.trim().length > 1 && /^(https?:|[.{]|N4Ig)/.test(text.trim())) {
+  const symbolsOnly = /^[\s.0-9A-Pa-p]*$/.test(text);
+  if (!board && text.trim().length > 1 && !symbolsOnly) {
     event.preventDefault();
     loadShared(text);
   } else if (board) {

@@ -35,36 +35,13 @@ pub struct SumGroup {
 /// out: no one adds those up. None when cages with sums overlap, where cells would count twice.
 pub fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumGroup> {
     let cells = size * size;
-    // The cage with a sum each cell is in, if any.
-    let mut cage_of = vec![None; cells];
-    for (number, cage) in cages.iter().enumerate().filter(|(_, cage)| cage.sum.is_some()) {
-        for &cell in &cage.cells {
-            if cage_of[usize::from(cell)].replace(number).is_some() {
-                return Vec::new();
-            }
-        }
-    }
+    let Some(cage_of) = summed_cage_of(cells, cages) else { return Vec::new() };
     if cage_of.iter().all(Option::is_none) {
         return Vec::new();
     }
     let house = |number: usize| &houses[number * size..(number + 1) * size];
     let mut areas: Vec<Vec<u16>> = (0..units.len()).map(|number| vec![number as u16]).collect();
-    // Wider areas: k consecutive rows, then k consecutive columns, when the rows and columns are
-    // houses 0..N and N..2N.
-    if units.len() >= 2 * size
-        && units[..2 * size]
-            .iter()
-            .enumerate()
-            .all(|(number, &unit)| unit == if number < size { Unit::Row } else { Unit::Column })
-    {
-        for first_line in [0, size] {
-            for width in 2..size {
-                for start in first_line..=first_line + size - width {
-                    areas.push((start..start + width).map(|number| number as u16).collect());
-                }
-            }
-        }
-    }
+    areas.extend(line_runs(size, units));
     // Two boxes or regions side by side, the killer player's 45 rule on a pair of boxes.
     let blocks: Vec<usize> =
         (0..units.len()).filter(|&number| matches!(units[number], Unit::Box | Unit::Region)).collect();
@@ -137,6 +114,42 @@ pub fn sum_groups(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule
     groups
 }
 
+/// The cage with a sum each of `cells` cells is in, if any; `None` when such cages overlap, where
+/// cells would count twice.
+fn summed_cage_of(cells: usize, cages: &[CageRule]) -> Option<Vec<Option<usize>>> {
+    let mut cage_of = vec![None; cells];
+    for (number, cage) in cages.iter().enumerate().filter(|(_, cage)| cage.sum.is_some()) {
+        for &cell in &cage.cells {
+            if cage_of[usize::from(cell)].replace(number).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(cage_of)
+}
+
+/// Every run of 2 to N - 1 consecutive rows, then of columns, as house numbers, when the rows and
+/// columns are houses 0..N and N..2N.
+fn line_runs(size: usize, units: &[Unit]) -> Vec<Vec<u16>> {
+    let lines_first = units.len() >= 2 * size
+        && units[..2 * size]
+            .iter()
+            .enumerate()
+            .all(|(number, &unit)| unit == if number < size { Unit::Row } else { Unit::Column });
+    if !lines_first {
+        return Vec::new();
+    }
+    let mut runs = Vec::new();
+    for first_line in [0, size] {
+        for width in 2..size {
+            for start in first_line..=first_line + size - width {
+                runs.push((start..start + width).map(|number| number as u16).collect());
+            }
+        }
+    }
+    runs
+}
+
 /// Cells whose digits add up to `difference` more than other cells' digits do, by the 45 rule
 /// over an area: the innies of the area less the outies of the cages mostly inside it. A
 /// killer's meandering cages rarely leave innies alone or outies alone, but taking in each cage
@@ -163,35 +176,16 @@ const MOST_DIFFERENCE_CELLS: usize = 6;
 /// boxes measured no better. None where cages with sums overlap.
 pub fn sum_differences(size: usize, houses: &[u16], units: &[Unit], cages: &[CageRule]) -> Vec<SumDifference> {
     let cells = size * size;
+    if summed_cage_of(cells, cages).is_none() {
+        return Vec::new();
+    }
     let summed: Vec<&CageRule> = cages.iter().filter(|cage| cage.sum.is_some()).collect();
-    let mut caged = vec![false; cells];
-    for cage in &summed {
-        for &cell in &cage.cells {
-            if std::mem::replace(&mut caged[usize::from(cell)], true) {
-                return Vec::new();
-            }
-        }
-    }
     let house = |number: usize| &houses[number * size..(number + 1) * size];
-    let of_kind =
-        |kinds: &[Unit]| -> Vec<usize> { (0..units.len()).filter(|&number| kinds.contains(&units[number])).collect() };
-    let rows = of_kind(&[Unit::Row]);
-    let columns = of_kind(&[Unit::Column]);
-    let mut areas: Vec<Vec<usize>> = Vec::new();
-    for lines in [&rows, &columns] {
-        if lines.len() == size {
-            for width in 2..size {
-                for start in 0..=size - width {
-                    areas.push(lines[start..start + width].to_vec());
-                }
-            }
-        }
-    }
     let total = (size * (size + 1) / 2) as i32;
     let mut found: Vec<SumDifference> = Vec::new();
-    for area in areas {
+    for area in line_runs(size, units) {
         let mut inside = vec![false; cells];
-        area.iter().flat_map(|&number| house(number)).for_each(|&cell| inside[usize::from(cell)] = true);
+        area.iter().flat_map(|&number| house(usize::from(number))).for_each(|&cell| inside[usize::from(cell)] = true);
         let mut taken = vec![false; cells];
         let mut pieces_sum = 0i32;
         for cage in &summed {
