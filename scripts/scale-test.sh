@@ -116,13 +116,16 @@ for c in "${replicas[@]}"; do
 done
 ok "${replicas[*]}: running, read-only, no capabilities, one CPU each; $lb running"
 
-# Ready when the lb answers through a replica (the replicas start in milliseconds).
+# Ready when the lb answers through a replica. The replicas start in milliseconds, but on a
+# fresh machine the host port's forwarding can take longer to come up: allow 60 s, and say
+# what curl last saw (and the lb's port mapping) if it never answers.
 ready=0
-for _ in $(seq 1 100); do
-  if curl -fsS -o /dev/null --max-time 1 "http://127.0.0.1:$host_port/readyz" 2>/dev/null; then ready=1; break; fi
+last=""
+for _ in $(seq 1 300); do
+  if last=$(curl -fsS -o /dev/null --max-time 1 "http://127.0.0.1:$host_port/readyz" 2>&1); then ready=1; break; fi
   sleep 0.2
 done
-[ "$ready" = 1 ] || die "GET /readyz through the lb did not answer 200 within 20 s"
+[ "$ready" = 1 ] || die "GET /readyz through the lb did not answer 200 within 60 s (last: ${last:-no output}; lb ports: $(podman port "$lb" 2>&1 | tr '\n' ' '))"
 for c in "${replicas[@]}"; do
   quiet "health-$c" podman healthcheck run "$c"   # the image's exec-form HEALTHCHECK
 done
