@@ -21,7 +21,7 @@
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
 //! A count guesses first in the cells whose guesses most often ended in contradictions, per
-//! candidate ([`Branch::Conflicts`]); a random solution for generation, in the cells of fewest
+//! candidate (`Branch::Conflicts`); a random solution for generation, in the cells of fewest
 //! candidates. Relabeling digits, as the generic search does to restart, would break sums,
 //! thermometers and dots; a restart here breaks ties between guesses at random instead, and tries
 //! a random digit.
