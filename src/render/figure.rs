@@ -1,6 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, whispers lines,
-//! palindromes, even and odd cells), its
+//! palindromes, renban lines, even and odd cells), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -28,6 +28,8 @@ const DIAGONAL: Color = Color(0x99, 0x99, 0x99);
 const WHISPERS: Color = Color(0x67, 0xf0, 0x67);
 /// Palindromes: the community's grey, darker than a thermometer's.
 const PALINDROME: Color = Color(0x9a, 0x9a, 0x9a);
+/// Renban lines: the community's purple.
+const RENBAN: Color = Color(0xf0, 0x67, 0xf0);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
 
@@ -217,7 +219,7 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes and diagonals.
+/// lines, palindromes, renban lines and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -245,6 +247,10 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     for palindrome in &constraints.palindromes {
         let line = Path::polyline(palindrome.iter().map(|&place| grid.centre(place)));
         scene.stroke(line, Stroke { color: PALINDROME, width: 0.14 * cell, dash: None, round: true });
+    }
+    for renban in &constraints.renbans {
+        let line = Path::polyline(renban.iter().map(|&place| grid.centre(place)));
+        scene.stroke(line, Stroke { color: RENBAN, width: 0.18 * cell, dash: None, round: true });
     }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };

@@ -1445,6 +1445,7 @@ fn every_constraint() -> Constraints {
         xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
         whispers: vec![Whispers { line: vec![place, place], difference: Some(1) }],
         palindromes: vec![vec![place, place]],
+        renbans: vec![vec![place, place]],
         even: vec![place],
         odd: vec![place],
     }

@@ -65,6 +65,9 @@ pub struct Constraints {
     /// Palindromes: each line reads the same both ways.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub palindromes: Vec<Vec<Place>>,
+    /// Renban lines: each line's digits are a set of consecutive digits, in any order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renbans: Vec<Vec<Place>>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -238,6 +241,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 14);
+        assert_eq!(member::members::<Constraints>().len(), 15);
     }
 }

@@ -167,7 +167,7 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
+ * palindromes, renban lines, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -226,6 +226,9 @@ function drawRules() {
   }
   for (const palindrome of constraints.palindromes ?? []) {
     draw('polyline', { points: palindrome.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'palindrome');
+  }
+  for (const renban of constraints.renbans ?? []) {
+    draw('polyline', { points: renban.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'renban');
   }
   if (drawing?.length) {
     draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
@@ -364,8 +367,8 @@ function saveToFragment() {
 
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
- * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, or a
- * palindrome), which are then sent with every request and kept in the address.
+ * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
+ * palindrome or a renban line), which are then sent with every request and kept in the address.
  */
 function toggleLine() {
   if (drawing === null) {
@@ -384,7 +387,7 @@ function toggleLine() {
   }
   const kind = lineKindElement.value;
   rules = rules ?? {};
-  if (kind === 'palindromes') rules.palindromes = [...(rules.palindromes ?? []), line];
+  if (kind === 'palindromes' || kind === 'renbans') rules[kind] = [...(rules[kind] ?? []), line];
   else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
   clearMarks();
   drawRules();
@@ -392,11 +395,12 @@ function toggleLine() {
   say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
 }
 
-/** Remove lines: the whispers lines and palindromes leave the constraints. */
+/** Remove lines: the whispers lines, palindromes and renban lines leave the constraints. */
 function removeLines() {
   if (rules) {
     delete rules.whispers;
     delete rules.palindromes;
+    delete rules.renbans;
     if (Object.keys(rules).length === 0) rules = null;
   }
   clearMarks();

@@ -15,6 +15,9 @@
 //!   least and most, or with three open cells or fewer exactly the digits the others can
 //!   complete (the killer player's 45 rule: they took "Killing with flowers", a hard killer
 //!   without givens, from 0.88 s to 0.09 s; docs/benchmarks.md);
+//! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
+//!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
+//!   digits differ as peers);
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -30,6 +33,7 @@ use crate::sizes::solver::{
 use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
 /// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
@@ -125,6 +129,8 @@ struct Search<'v, 'i, I> {
     stale_differences: [u64; MAX_CAGES / 64],
     /// The same for the hidden cages.
     stale_hidden: [u64; MAX_CAGES / 64],
+    /// The same for the renban lines.
+    stale_renbans: [u64; MAX_RENBANS / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -160,6 +166,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_groups: [0; MAX_CAGES / 64],
             stale_differences: [0; MAX_CAGES / 64],
             stale_hidden: [0; MAX_CAGES / 64],
+            stale_renbans: [0; MAX_RENBANS / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -180,6 +187,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_groups, self.variant.sum_groups.len());
         fill_first(&mut self.stale_differences, self.variant.sum_differences.len());
         fill_first(&mut self.stale_hidden, self.variant.hidden_cages.len());
+        fill_first(&mut self.stale_renbans, self.variant.renbans.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -253,7 +261,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
             let Some(related) = self.relations() else { return false };
             let Some(caged) = self.cages() else { return false };
-            if related || caged {
+            let Some(lined) = self.renbans() else { return false };
+            if related || caged || lined {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -384,6 +393,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &hidden in variant.hidden_cages_of(cell) {
                     mark(&mut self.stale_hidden, usize::from(hidden));
                 }
+                for &line in variant.renbans_of(cell) {
+                    mark(&mut self.stale_renbans, usize::from(line));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -426,6 +438,29 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let taken = (difference.cells.len() - difference.added) as i32;
             let sum = u32::try_from(difference.difference + taken * (size as i32 + 1)).ok();
             removed |= self.bound_sum(&difference.cells, difference.added, sum?)?;
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale renban line's cells to the runs of consecutive digits that still fit
+    /// it ([`renban_support`]): whether anything went, or `None` on a contradiction.
+    fn renbans(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size();
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_renbans);
+        for line in set_bits(&stale).map(|number| &variant.renbans[number]) {
+            let (mut candidates, mut kept) = ([0u32; 32], [0u32; 32]);
+            for (digits, &cell) in candidates.iter_mut().zip(line) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            let length = line.len();
+            if renban_support(size, &candidates[..length], &mut kept[..length]) == 0 {
+                return None;
+            }
+            for (&cell, &digits) in line.iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
         }
         Some(removed)
     }
@@ -611,6 +646,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_groups = [0; MAX_CAGES / 64];
         self.stale_differences = [0; MAX_CAGES / 64];
         self.stale_hidden = [0; MAX_CAGES / 64];
+        self.stale_renbans = [0; MAX_RENBANS / 64];
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
 
@@ -744,6 +780,13 @@ mod tests {
         for palindrome in &constraints.palindromes {
             let values: Vec<i32> = palindrome.iter().map(|place| value(at(place))).collect();
             if values.iter().zip(values.iter().rev()).any(|(&a, &b)| a != 0 && b != 0 && a != b) {
+                return true;
+            }
+        }
+        for renban in &constraints.renbans {
+            let values: Vec<i32> = renban.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
+            let spread = values.iter().max().zip(values.iter().min()).map_or(0, |(high, low)| high - low);
+            if repeats(&renban.iter().map(at).collect::<Vec<_>>()) || spread >= renban.len() as i32 {
                 return true;
             }
         }
@@ -902,6 +945,10 @@ mod tests {
         if random.below(4) == 0 {
             let length = 2 + random.below(3);
             c.palindromes.push(walk(random, length, true));
+        }
+        if random.below(3) == 0 {
+            let length = 2 + random.below(3);
+            c.renbans.push(walk(random, length, true));
         }
         for _ in 0..random.below(3) {
             let cell = place(random);

@@ -5,7 +5,7 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
-//! `extraregion`, `thermometer`'s, `whispers`' and `palindrome`'s `lines`, a whispers line's
+//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
 //! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too. Cells are named `R1C1`. What sudokud has, it reads and
 //! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
@@ -277,6 +277,13 @@ impl Reader {
                     }
                 }
             }
+            "renban" => {
+                for renban in self.items(key, value)? {
+                    for cells in self.lines(key, renban)? {
+                        self.constraints.renbans.push(cells);
+                    }
+                }
+            }
             "line" => {
                 for line in self.items(key, value)? {
                     let rule = line.get("fromConstraint").and_then(Value::as_str).unwrap_or_default();
@@ -365,7 +372,7 @@ fn describe(key: &str) -> &'static str {
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
         "betweenline" => "between lines",
-        "renban" | "renbanline" => "renban lines",
+        "renbanline" => "renban lines",
         "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
         "quadruple" => "quadruples",
@@ -447,6 +454,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let regions = constraints.extra_regions.iter().map(|region| json!({ "cells": names(region) }));
     let thermometers = constraints.thermometers.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
         Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
         None => json!({ "lines": [names(&whispers.line)] }),
@@ -467,6 +475,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("thermometer", thermometers.collect()),
         ("whispers", whispers.collect()),
         ("palindrome", palindromes.collect()),
+        ("renban", renbans.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -534,6 +543,7 @@ mod tests {
             "whispers": [{ "lines": [["R6C1", "R5C2"]] }, { "lines": [["R6C3", "R6C4"], ["R5C5", "R5C6"]], "value": "2" }],
             "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
             "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
+            "renban": [{ "lines": [["R6C4", "R6C5"]] }],
             "arrow": []
         });
         let puzzle = read_json(&data.to_string()).unwrap();
@@ -564,6 +574,7 @@ mod tests {
                 Whispers { line: vec![place(4, 4), place(4, 5)], difference: Some(2) },
             ],
             palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
+            renbans: vec![vec![place(5, 3), place(5, 4)]],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };

@@ -294,6 +294,7 @@ mod tests {
             line
         };
         constraints.palindromes = vec![line(4)];
+        constraints.renbans = vec![line(3), line(2)];
         constraints.whispers = vec![
             Whispers { line: line(3), difference: None },
             Whispers { line: line(2), difference: Some(difference) },

@@ -24,6 +24,7 @@ mod non_consecutive;
 mod palindromes;
 mod parity;
 pub mod regions;
+pub mod renban;
 mod thermometers;
 pub mod whispers;
 pub mod xv;
@@ -67,6 +68,7 @@ families!(
     dots::Dots,
     xv::XvMarks,
     whispers::WhispersLines,
+    renban::Renbans,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -85,6 +87,8 @@ pub(crate) struct Builder {
     pub(crate) cages: Vec<cages::CageRule>,
     pub(crate) pairs: Vec<Pair>,
     pub(crate) relations: Vec<Relation>,
+    /// The renban lines' cells, in order.
+    pub(crate) renbans: Vec<Vec<u16>>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -107,6 +111,7 @@ impl Builder {
             cages: Vec::new(),
             pairs: Vec::new(),
             relations: Vec::new(),
+            renbans: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }
