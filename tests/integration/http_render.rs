@@ -143,15 +143,17 @@ async fn x_and_v_letters_sit_on_their_edges() {
 
 /// A whispers line: green through the middles of its cells (a diagonal step too), nowhere
 /// else; a difference the line gives is written in its first cell's lower right corner. A
-/// palindrome: grey, the same way; a renban line purple.
+/// palindrome: grey, the same way; a renban line purple; an arrow a grey outlined bulb and a
+/// thin grey shaft.
 #[tokio::test]
-async fn whispers_lines_are_green_palindromes_grey_and_renban_lines_purple_through_their_cells() {
+async fn whispers_lines_are_green_palindromes_grey_renban_lines_purple_and_arrows_grey_through_their_cells() {
     let body = json!({
         "board": ".".repeat(36),
         "constraints": {
             "whispers": [{ "line": [[0, 0], [1, 1], [1, 2]] }, { "line": [[4, 0], [4, 1]], "difference": 4 }],
             "palindromes": [[[2, 3], [3, 4], [4, 5], [5, 4]]],
-            "renbans": [[[5, 1], [5, 2]]]
+            "renbans": [[[5, 1], [5, 2]]],
+            "arrows": [{ "bulb": [[2, 0]], "line": [[2, 1], [2, 2]] }]
         },
         "format": "png",
         "width": 600
@@ -193,6 +195,12 @@ async fn whispers_lines_are_green_palindromes_grey_and_renban_lines_purple_throu
     for (row, col) in [(5.5, 0.5), (4.5, 0.8), (3.5, 3.5)] {
         assert!(!purple(pixel(row, col)), "({row}, {col}) is off the renban line");
     }
+    // The arrow: a white bulb in a grey ring, a grey shaft, nothing beside it.
+    assert_eq!(pixel(2.5, 0.5), (255, 255, 255), "inside the bulb");
+    for (row, col) in [(2.5, 0.87), (2.13, 0.5), (2.5, 1.5), (2.5, 2.3)] {
+        assert!(grey(pixel(row, col)), "({row}, {col}) is on the arrow: {:?}", pixel(row, col));
+    }
+    assert!(!grey(pixel(2.2, 1.5)), "beside the shaft");
     assert_eq!(ink(0.0, 0.0), 0, "a line without a difference has no label");
 }
 

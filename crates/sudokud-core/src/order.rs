@@ -304,6 +304,7 @@ impl Order {
             })
         };
         let renbans = || constraints.is_some_and(|constraints| !constraints.renbans.is_empty());
+        let arrows = || constraints.is_some_and(|constraints| !constraints.arrows.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -316,6 +317,7 @@ impl Order {
                 ));
             }
             Technique::Renban if !renbans() => return Err(missing("renban lines")),
+            Technique::Arrow if !arrows() => return Err(missing("arrows")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -608,6 +610,7 @@ mod tests {
                 "a rule between two cells, such as a thermometer, a Kropki dot or non-consecutive",
             ),
             (Technique::Renban, "renban lines"),
+            (Technique::Arrow, "arrows"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -48,6 +48,8 @@ pub enum Unit {
     Palindrome,
     /// A renban line's digits repeat, or lie further apart than the line is long.
     Renban,
+    /// An arrow's bulb is out of reach of its shaft's sum.
+    Arrow,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -56,7 +58,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 20] = [
+    pub const ALL: [Unit; 21] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -75,6 +77,7 @@ impl Unit {
         Unit::Whispers,
         Unit::Palindrome,
         Unit::Renban,
+        Unit::Arrow,
         Unit::Even,
         Unit::Odd,
     ];
@@ -100,6 +103,7 @@ impl Unit {
             Unit::Whispers => "whispers",
             Unit::Palindrome => "palindrome",
             Unit::Renban => "renban",
+            Unit::Arrow => "arrow",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -127,6 +131,7 @@ impl Unit {
             Unit::Whispers => "is too close to its neighbour on a whispers line",
             Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Renban => "breaks the run of consecutive digits on its renban line",
+            Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

@@ -155,7 +155,8 @@ impl<C: CellSet> Geometry<C> {
     pub(crate) fn of_variant(variant: &Variant) -> Option<Geometry<C>> {
         let houses = variant.houses().zip(&variant.house_units).map(|(cells, &unit)| (unit, cells.to_vec()));
         let mut geometry = Geometry::of_houses(variant.shape().size(), houses.collect())?;
-        let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty() || !variant.renbans.is_empty();
+        let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
+        beyond_houses |= !variant.renbans.is_empty() || !variant.arrows.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -494,6 +495,7 @@ pub(crate) mod tests {
                 && c.whispers.is_empty()
                 && c.palindromes.is_empty()
                 && c.renbans.is_empty()
+                && c.arrows.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

@@ -18,6 +18,9 @@
 //! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
 //!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
 //!   digits differ as peers);
+//! - an arrow keeps its bulb's number between the least and most its shaft can add up to, and
+//!   each shaft cell within what the bulb leaves once the other cells' least and most are taken
+//!   (bounds both ways, a pill's digits weighted as its number's);
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -31,6 +34,7 @@ use crate::sizes::solver::{
     Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, open_place,
 };
 use crate::sizes::{Grid, MAX_CELLS};
+use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
 use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
@@ -131,6 +135,8 @@ struct Search<'v, 'i, I> {
     stale_hidden: [u64; MAX_CAGES / 64],
     /// The same for the renban lines.
     stale_renbans: [u64; MAX_RENBANS / 64],
+    /// The same for the arrows.
+    stale_arrows: [u64; MAX_ARROWS / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -167,6 +173,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_differences: [0; MAX_CAGES / 64],
             stale_hidden: [0; MAX_CAGES / 64],
             stale_renbans: [0; MAX_RENBANS / 64],
+            stale_arrows: [0; MAX_ARROWS / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -188,6 +195,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_differences, self.variant.sum_differences.len());
         fill_first(&mut self.stale_hidden, self.variant.hidden_cages.len());
         fill_first(&mut self.stale_renbans, self.variant.renbans.len());
+        fill_first(&mut self.stale_arrows, self.variant.arrows.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -262,7 +270,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let Some(related) = self.relations() else { return false };
             let Some(caged) = self.cages() else { return false };
             let Some(lined) = self.renbans() else { return false };
-            if related || caged || lined {
+            let Some(aimed) = self.arrows() else { return false };
+            if related || caged || lined || aimed {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -396,6 +405,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &line in variant.renbans_of(cell) {
                     mark(&mut self.stale_renbans, usize::from(line));
                 }
+                for &arrow in variant.arrows_of(cell) {
+                    mark(&mut self.stale_arrows, usize::from(arrow));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -460,6 +472,34 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
             for (&cell, &digits) in line.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
+            }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale arrow's cells to the digits that keep its bulb's number within its
+    /// shaft's reach and the other way round ([`arrow_range`]): whether anything went, or `None`
+    /// on a contradiction.
+    fn arrows(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_arrows);
+        for arrow in set_bits(&stale).map(|number| &variant.arrows[number]) {
+            let range = |candidates: u32| {
+                let digits = candidates & !SOLVED;
+                (digits != 0).then(|| (digits.trailing_zeros() + 1, 32 - digits.leading_zeros()))
+            };
+            let bounds = arrow_bounds(arrow, |cell| range(self.candidates[usize::from(cell)]))?;
+            for (cell, weight, bulb) in arrow.terms() {
+                let cell = usize::from(cell);
+                let own = range(self.candidates[cell])?;
+                let (low, high) = arrow_range(bounds, weight, bulb, own);
+                if low > high {
+                    return None;
+                }
+                if (low, high) != own {
+                    removed |= self.narrow(cell, (2u32 << (high - 1)) - (1 << (low - 1)))?;
+                }
             }
         }
         Some(removed)
@@ -647,6 +687,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_differences = [0; MAX_CAGES / 64];
         self.stale_hidden = [0; MAX_CAGES / 64];
         self.stale_renbans = [0; MAX_RENBANS / 64];
+        self.stale_arrows = [0; MAX_ARROWS / 64];
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
 
@@ -787,6 +828,14 @@ mod tests {
             let values: Vec<i32> = renban.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
             let spread = values.iter().max().zip(values.iter().min()).map_or(0, |(high, low)| high - low);
             if repeats(&renban.iter().map(at).collect::<Vec<_>>()) || spread >= renban.len() as i32 {
+                return true;
+            }
+        }
+        for arrow in &constraints.arrows {
+            let bulb: Vec<i32> = arrow.bulb.iter().map(|place| value(at(place))).collect();
+            let shaft: Vec<i32> = arrow.line.iter().map(|place| value(at(place))).collect();
+            let number = bulb.iter().fold(0, |number, &digit| 10 * number + digit);
+            if bulb.iter().chain(&shaft).all(|&v| v != 0) && number != shaft.iter().sum::<i32>() {
                 return true;
             }
         }
@@ -949,6 +998,13 @@ mod tests {
         if random.below(3) == 0 {
             let length = 2 + random.below(3);
             c.renbans.push(walk(random, length, true));
+        }
+        if random.below(4) == 0 {
+            // A bulb and a shaft of one or two cells, walked as one line.
+            let length = 2 + random.below(2);
+            let mut cells = walk(random, length, true);
+            let shaft = cells.split_off(1);
+            c.arrows.push(crate::variants::Arrow { bulb: cells, line: shaft });
         }
         for _ in 0..random.below(3) {
             let cell = place(random);

@@ -17,6 +17,7 @@ use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
 mod anti_chess;
+pub mod arrows;
 pub mod cages;
 pub mod diagonals;
 pub mod dots;
@@ -69,6 +70,7 @@ families!(
     xv::XvMarks,
     whispers::WhispersLines,
     renban::Renbans,
+    arrows::Arrows,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -89,6 +91,7 @@ pub(crate) struct Builder {
     pub(crate) relations: Vec<Relation>,
     /// The renban lines' cells, in order.
     pub(crate) renbans: Vec<Vec<u16>>,
+    pub(crate) arrows: Vec<arrows::ArrowRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -112,6 +115,7 @@ impl Builder {
             pairs: Vec::new(),
             relations: Vec::new(),
             renbans: Vec::new(),
+            arrows: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

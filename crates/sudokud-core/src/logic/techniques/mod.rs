@@ -13,6 +13,7 @@ use forcing::Nesting;
 mod chains;
 pub(crate) use chains::trace_chain;
 mod als;
+mod arrows;
 mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
@@ -60,6 +61,7 @@ pub(super) fn find_changed<C: CellSet>(
         CageSum => sums::cage_sum(grid, out),
         NeighbourRule => pairs::neighbour_rule(grid, out),
         Renban => renban::renban(grid, out),
+        Arrow => arrows::arrow(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -218,6 +220,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         CageSum | InniesOuties | CageCombination => sums::describe(geometry, deduction),
         NeighbourRule => pairs::describe(geometry, deduction),
         Renban => renban::describe(grid, deduction),
+        Arrow => arrows::describe(grid, deduction),
     }
 }
 

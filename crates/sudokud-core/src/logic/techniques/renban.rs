@@ -76,7 +76,7 @@ pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::logic::geometry::tests::checked_path;
     use crate::logic::grid::Cells;
@@ -85,26 +85,43 @@ mod tests {
     use crate::sizes::Shape;
     use sudokud_model::variant::Variant;
 
-    /// Every renban step in a row on a 9x9 grid of `cells` under `json`'s constraints, each
+    /// Every `technique` step in a row on a 9x9 grid of `cells` under `json`'s constraints, each
     /// applied before the next is looked for: the sentences a player reads.
-    fn sentences(json: &str, cells: &[u8; 81]) -> Vec<String> {
+    pub(in crate::logic::techniques) fn sentences(technique: Technique, json: &str, cells: &[u8; 81]) -> Vec<String> {
         let constraints: crate::variants::Constraints = serde_json::from_str(json).unwrap();
         let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
         let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9");
         let mut grid = Grid::of_values(&geometry, cells);
         std::iter::from_fn(|| {
-            let step = run(Technique::Renban, &grid)?;
-            let said = super::super::describe(&grid, &step);
+            let step = run(technique, &grid)?;
+            let said = crate::logic::techniques::describe(&grid, &step);
             step.eliminations.iter().for_each(|removed| _ = grid.eliminate(removed.cell, removed.digit));
             Some(said)
         })
         .collect()
     }
 
+    /// The sentences of the `technique` steps on the path of ISS's example `name` (MIT, in
+    /// `tests/data/variants/iss_examples.jsonl`) through to its published solution, every step
+    /// checked against it.
+    pub(in crate::logic::techniques) fn iss_example_steps(name: &str, technique: Technique) -> Vec<String> {
+        let path = format!("{}/../../tests/data/variants/iss_examples.jsonl", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let example = text.lines().find(|line| line.contains(&format!("\"name\": \"{name}\""))).expect("the example");
+        let example: serde_json::Value = serde_json::from_str(example).unwrap();
+        let shared = sudokud_model::exchange::iss::read(example["input"].as_str().unwrap()).unwrap();
+        let variant = Variant::new(Shape::CLASSIC, None, &shared.constraints).unwrap();
+        let geometry = Geometry::<Cells>::of_variant(&variant).unwrap();
+        let solution: Vec<u8> = example["solution"].as_str().unwrap().bytes().map(|byte| byte - b'0').collect();
+        let (_, steps) = checked_path(&geometry, shared.givens.cells(), &solution);
+        steps.into_iter().filter(|step| step.technique == technique).map(|step| step.explanation).collect()
+    }
+
     /// A 5 on a line of three leaves the others 3 to 7; a 1 leaves them 2 and 3; a line of
     /// seven in a row whose 1 and 9 lie elsewhere, and an open pair, rule nothing out.
     #[test]
     fn a_line_keeps_the_runs_that_fit() {
+        let renban = |json: &str, cells: &[u8; 81]| sentences(Technique::Renban, json, cells);
         let json = r#"{"renbans":[[[0,0],[0,1],[1,2]]]}"#;
         let line = "r1c1, r1c2 and r2c3 lie on a renban line, so they hold 3 consecutive digits";
         let mut cells = [0; 81];
@@ -112,36 +129,26 @@ mod tests {
         let fit = format!("{line}; only the runs 3-5, 4-6 and 5-7 fit their candidates");
         let expected =
             [format!("{fit}, so r1c2 can't be 1, 2, 8 or 9."), format!("{fit}, so r2c3 can't be 1, 2, 8 or 9.")];
-        assert_eq!(sentences(json, &cells), expected);
+        assert_eq!(renban(json, &cells), expected);
         cells[0] = 1;
         let fit = format!("{line}; only the run 1-3 fits their candidates");
         let expected = [
             format!("{fit}, so r1c2 can't be 4, 5, 6, 7, 8 or 9."),
             format!("{fit}, so r2c3 can't be 4, 5, 6, 7, 8 or 9."),
         ];
-        assert_eq!(sentences(json, &cells), expected);
+        assert_eq!(renban(json, &cells), expected);
         let mut cells = [0; 81];
         (cells[7], cells[8]) = (1, 9);
         let json = r#"{"renbans":[[[0,0],[0,1],[0,2],[0,3],[0,4],[0,5],[0,6]]]}"#;
-        assert!(sentences(json, &cells).is_empty());
-        assert!(sentences(r#"{"renbans":[[[4,4],[4,5]]]}"#, &[0; 81]).is_empty());
+        assert!(renban(json, &cells).is_empty());
+        assert!(renban(r#"{"renbans":[[[4,4],[4,5]]]}"#, &[0; 81]).is_empty());
     }
 
-    /// ISS's 'Leven (renban lines and black dots, MIT) explained through to its published
-    /// solution, every step checked against it, the renban step among them.
+    /// ISS's 'Leven (renban lines and black dots) explained through to its published solution,
+    /// the renban step among its steps.
     #[test]
     fn the_iss_renban_example_is_explained_to_its_solution() {
-        let path = format!("{}/../../tests/data/variants/iss_examples.jsonl", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
-        let example = text.lines().find(|line| line.contains("\"'Leven\"")).expect("the example");
-        let example: serde_json::Value = serde_json::from_str(example).unwrap();
-        let shared = sudokud_model::exchange::iss::read(example["input"].as_str().unwrap()).unwrap();
-        let variant = Variant::new(Shape::CLASSIC, None, &shared.constraints).unwrap();
-        let geometry = Geometry::<Cells>::of_variant(&variant).unwrap();
-        let solution: Vec<u8> = example["solution"].as_str().unwrap().bytes().map(|byte| byte - b'0').collect();
-        let (_, steps) = checked_path(&geometry, shared.givens.cells(), &solution);
-        let renban: Vec<&String> =
-            steps.iter().filter(|step| step.technique == Technique::Renban).map(|step| &step.explanation).collect();
+        let renban = iss_example_steps("'Leven", Technique::Renban);
         assert!(renban.len() >= 5, "{renban:?}");
         assert!(renban.iter().all(|said| said.contains(" lie on a renban line, so they hold 4 consecutive digits")));
     }
