@@ -17,10 +17,13 @@
 //!   without givens, from 0.88 s to 0.09 s; docs/benchmarks.md);
 //! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
 //!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
-//!   digits differ as peers);
+//!   digits differ as peers), and a digit every such run holds goes in the one cell that can
+//!   hold it, when only one can;
 //! - an arrow keeps its bulb's number between the least and most its shaft can add up to, and
 //!   each shaft cell within what the bulb leaves once the other cells' least and most are taken
-//!   (bounds both ways, a pill's digits weighted as its number's);
+//!   (bounds both ways, a pill's digits weighted as its number's); a one-cell bulb's arrow, the
+//!   shaft less the bulb adding up to 0, is narrowed as a sum difference (exactly with three
+//!   open cells or fewer);
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -467,8 +470,24 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 *digits = self.candidates[usize::from(cell)] & !SOLVED;
             }
             let length = line.len();
-            if renban_support(size, &candidates[..length], &mut kept[..length]) == 0 {
+            let runs = renban_support(size, &candidates[..length], &mut kept[..length]);
+            if runs == 0 {
                 return None;
+            }
+            // The digits every run that fits holds: each is on the line, so a cell that alone
+            // can hold it holds it.
+            let run = (1u32 << length) - 1;
+            let lowest = runs.trailing_zeros();
+            let mut required = (run << lowest) & (run << (31 - runs.leading_zeros()));
+            while required != 0 {
+                let digit = required & required.wrapping_neg();
+                required &= required - 1;
+                let mut holders = kept[..length].iter().enumerate().filter(|&(_, &digits)| digits & digit != 0);
+                match (holders.next(), holders.next()) {
+                    (None, _) => return None,
+                    (Some((only, _)), None) => kept[only] = digit,
+                    _ => {}
+                }
             }
             for (&cell, &digits) in line.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
@@ -482,9 +501,16 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     /// on a contradiction.
     fn arrows(&mut self) -> Option<bool> {
         let variant = self.variant;
+        let size = variant.shape().size() as u32;
         let mut removed = false;
         let stale = std::mem::take(&mut self.stale_arrows);
         for arrow in set_bits(&stale).map(|number| &variant.arrows[number]) {
+            if let [_] = arrow.bulb[..] {
+                // The shaft less the bulb adds up to 0: a sum difference, narrowed exactly when
+                // few cells are open.
+                removed |= self.bound_sum(&arrow.shaft_then_bulb, arrow.shaft.len(), size + 1)?;
+                continue;
+            }
             let range = |candidates: u32| {
                 let digits = candidates & !SOLVED;
                 (digits != 0).then(|| (digits.trailing_zeros() + 1, 32 - digits.leading_zeros()))

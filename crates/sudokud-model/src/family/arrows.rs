@@ -50,6 +50,9 @@ pub struct ArrowRule {
     pub bulb: Vec<u16>,
     /// The shaft's cells.
     pub shaft: Vec<u16>,
+    /// The shaft's cells, then the bulb's: a one-cell bulb's arrow is the sum difference of
+    /// the shaft less the bulb, 0.
+    pub shaft_then_bulb: Vec<u16>,
 }
 
 impl ArrowRule {
@@ -129,7 +132,8 @@ impl Family for Arrows {
                 let message = format!("starts at {}, which touches no cell of the bulb", rules.name(shaft[0]));
                 return Err(ConstraintError::new(format!("{member}.line"), message));
             }
-            let rule = ArrowRule { bulb, shaft };
+            let shaft_then_bulb = shaft.iter().chain(&bulb).copied().collect();
+            let rule = ArrowRule { bulb, shaft, shaft_then_bulb };
             let bounds = arrow_bounds(&rule, |_| Some((1, size))).expect("every digit open");
             let [(bulb_least, bulb_most), (shaft_least, shaft_most)] = bounds;
             if shaft_least > bulb_most {
@@ -248,7 +252,7 @@ mod tests {
     /// other cells within their ranges completes are all inside the range.
     #[test]
     fn a_cells_range_holds_every_digit_some_filling_completes() {
-        let arrow = ArrowRule { bulb: vec![0, 1], shaft: vec![2, 3, 4] };
+        let arrow = ArrowRule { bulb: vec![0, 1], shaft: vec![2, 3, 4], shaft_then_bulb: vec![2, 3, 4, 0, 1] };
         let mut state = 3u64;
         let mut next = move |below: u32| {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
