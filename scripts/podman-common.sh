@@ -36,9 +36,12 @@ print_summary() {
   printf '    %s\n' "${summary[@]}"
 }
 
+# A port a container publishes may refuse connections (its forwarding left behind by a run that
+# was killed) and still be taken: podman would publish it twice, to the old container.
 free_port() {
-  local p=$1
-  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do
+  local p=$1 published
+  published=$(podman ps -a --format '{{.Ports}}' 2>/dev/null | grep -o ':[0-9]*->' | sed 's/[^0-9]//g' || true)
+  while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || grep -qx "$p" <<<"$published"; do
     p=$((p + 1))
     [ "$p" -lt $(($1 + 200)) ] || die "no free port in $1..$p"
   done

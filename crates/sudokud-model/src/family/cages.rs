@@ -135,6 +135,16 @@ impl CageRule {
         let allowed = allowed & !placed;
         (allowed != 0).then_some(allowed)
     }
+
+    /// The digits every listed set that makes the sum, holds the `placed` digits and fits the
+    /// open cells' candidates `open` has beyond `placed`: digits the open cells must take (three
+    /// cells making 8 are {1,2,5} or {1,3,4}: 1 is required). None for a cage without a list, or
+    /// when no set fits.
+    pub fn required_digits(&self, placed: u32, open: u32) -> u32 {
+        let sets = self.combinations.iter().filter(|&&set| set & placed == placed && set & !placed & !open == 0);
+        let common = sets.fold(u32::MAX, |common, set| common & set);
+        if self.combinations.is_empty() || common == u32::MAX { 0 } else { common & !placed }
+    }
 }
 
 /// The cages.
@@ -339,6 +349,41 @@ mod tests {
         }
         // Too many sets to list: 12 of 25 digits adding up to 156.
         assert!(combinations(25, 12, 156).is_empty());
+    }
+
+    #[test]
+    fn required_digits_are_in_every_digit_set_that_still_fits() {
+        // Random cages, placed digits and open candidates, against the sets of 1-9 counted afresh.
+        let mut state = 5u64;
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for _ in 0..2_000 {
+            let count = 2 + next(6) as usize;
+            let sum = count as u32 * (count as u32 + 1) / 2 + next(20) as u32;
+            let cage = CageRule {
+                cells: (0..count as u16).collect(),
+                sum: Some(sum),
+                combinations: combinations(9, count, sum),
+            };
+            let placed =
+                (0..9).filter(|_| next(6) == 0).take(count - 1).fold(0u32, |placed, digit| placed | 1 << digit);
+            let open = next(512) as u32;
+            let fitting = (0u32..512).filter(|set| {
+                let total: u32 = (0..9).filter(|d| set >> d & 1 == 1).map(|d| d + 1).sum();
+                set.count_ones() as usize == count
+                    && total == sum
+                    && set & placed == placed
+                    && set & !placed & !open == 0
+            });
+            let common = fitting.fold(None, |common: Option<u32>, set| Some(common.map_or(set, |common| common & set)));
+            assert_eq!(
+                cage.required_digits(placed, open),
+                common.map_or(0, |common| common & !placed),
+                "{count} cells, {sum}"
+            );
+        }
     }
 
     #[test]
