@@ -1,5 +1,5 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
-//! thermometers, dots, X and V marks, whispers lines, palindromes, parity cells and givens anywhere, in or out
+//! thermometers, dots, X and V marks, whispers lines, palindromes, renban lines, arrows, parity cells and givens anywhere, in or out
 //! of the grid),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
@@ -13,7 +13,7 @@ use sudokud::puzzle::Puzzle;
 use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
-use sudokud::variants::{Cage, Constraints, Diagonals, Place, Preset, Whispers};
+use sudokud::variants::{Arrow, Cage, Constraints, Diagonals, Place, Preset, Whispers};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 11 {
+        match op % 13 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -66,6 +66,18 @@ fuzz_target!(|data: &[u8]| {
                 constraints
                     .palindromes
                     .push((0..u64::from(c % 4) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect())
+            }
+            10 => {
+                // A renban line of 1 to 16 cells, the same walk: long ones are refused on small grids.
+                constraints
+                    .renbans
+                    .push((0..u64::from(c % 16) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect())
+            }
+            11 => {
+                // An arrow: a bulb of 1 to 4 cells along the row, a shaft of 1 to 8 walking down.
+                let bulb = (0..u64::from(c % 4) + 1).map(|step| Place(at.0, at.1 + step)).collect();
+                let line = (1..u64::from(c >> 4) % 8 + 2).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                constraints.arrows.push(Arrow { bulb, line });
             }
             _ => {
                 if at.0 < size && at.1 < size {

@@ -1,6 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, whispers lines,
-//! palindromes, even and odd cells), its
+//! palindromes, renban lines, arrows, even and odd cells), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -28,6 +28,10 @@ const DIAGONAL: Color = Color(0x99, 0x99, 0x99);
 const WHISPERS: Color = Color(0x67, 0xf0, 0x67);
 /// Palindromes: the community's grey, darker than a thermometer's.
 const PALINDROME: Color = Color(0x9a, 0x9a, 0x9a);
+/// Arrows, their bulbs' outlines and their shafts: the community's grey.
+const ARROW: Color = Color(0x8a, 0x8a, 0x8a);
+/// Renban lines: the community's purple.
+const RENBAN: Color = Color(0xf0, 0x67, 0xf0);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
 
@@ -217,7 +221,7 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes and diagonals.
+/// lines, palindromes, renban lines, arrows and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -246,6 +250,13 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
         let line = Path::polyline(palindrome.iter().map(|&place| grid.centre(place)));
         scene.stroke(line, Stroke { color: PALINDROME, width: 0.14 * cell, dash: None, round: true });
     }
+    for renban in &constraints.renbans {
+        let line = Path::polyline(renban.iter().map(|&place| grid.centre(place)));
+        scene.stroke(line, Stroke { color: RENBAN, width: 0.18 * cell, dash: None, round: true });
+    }
+    for arrow in &constraints.arrows {
+        draw_arrow(scene, grid, &arrow.bulb, &arrow.line);
+    }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
     if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
@@ -253,6 +264,42 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
     if matches!(constraints.diagonals, Some(Diagonals::Anti | Diagonals::Both)) {
         scene.stroke(Path::line(Point(left + side, top), Point(left, top + side)), diagonal);
+    }
+}
+
+/// An arrow as the community draws it: its bulb a grey outline (a circle, or a capsule round a
+/// pill), its shaft a thin grey line from the bulb's edge through its cells, with a head at the end.
+fn draw_arrow(scene: &mut Scene, grid: &GridBox, bulb: &[Place], shaft: &[Place]) {
+    let cell = grid.cell;
+    let (radius, outline) = (0.4 * cell, 0.06 * cell);
+    let line = Stroke { color: ARROW, width: outline, dash: None, round: true };
+    // A thick grey stroke under a thinner white one leaves the outline.
+    for (color, width) in [(ARROW, 2.0 * radius), (Color::WHITE, 2.0 * radius - 2.0 * outline)] {
+        match bulb {
+            [one] => scene.fill(Path::circle(grid.centre(*one), width / 2.0), color),
+            _ => {
+                let pill = Path::polyline(bulb.iter().map(|&place| grid.centre(place)));
+                scene.stroke(pill, Stroke { color, width, dash: None, round: true });
+            }
+        }
+    }
+    let (Some(&first), Some(&last)) = (shaft.first(), shaft.last()) else { return };
+    // From the bulb's cell nearest the shaft, at its edge.
+    let nearest = |place: &&Place| place.0.abs_diff(first.0).max(place.1.abs_diff(first.1));
+    let Some(&from) = bulb.iter().min_by_key(nearest) else { return };
+    let (Point(x0, y0), Point(x1, y1)) = (grid.centre(from), grid.centre(first));
+    let length = ((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt().max(f32::EPSILON);
+    let start = Point(x0 + (x1 - x0) * radius / length, y0 + (y1 - y0) * radius / length);
+    let points = std::iter::once(start).chain(shaft.iter().map(|&place| grid.centre(place)));
+    scene.stroke(Path::polyline(points), line);
+    // The head: two strokes back from the tip, 35 degrees either side of the last step.
+    let before = if shaft.len() > 1 { grid.centre(shaft[shaft.len() - 2]) } else { start };
+    let (Point(tx, ty), Point(bx, by)) = (grid.centre(last), before);
+    let angle = (ty - by).atan2(tx - bx);
+    for side in [-1.0f32, 1.0] {
+        let back = angle + std::f32::consts::PI - side * 35f32.to_radians();
+        let end = Point(tx + 0.25 * cell * back.cos(), ty + 0.25 * cell * back.sin());
+        scene.stroke(Path::line(Point(tx, ty), end), line);
     }
 }
 

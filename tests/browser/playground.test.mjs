@@ -608,11 +608,21 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const palindromes = [[[0, 0], [1, 1], [2, 1]]];
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ palindromes }))}`);
   assert.equal(await page.locator('#board .overlay polyline.palindrome').count(), 1, 'the palindrome drawn');
-  // Lines drawn by hand: Draw line, three cells clicked, Draw line again; a Dutch line, then a
-  // palindrome; sent with the next request, and gone with Remove lines.
+  // A renban line from a link: drawn too.
+  const renbans = [[[4, 4], [4, 5]]];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ renbans }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.renban').count(), 1, 'the renban line drawn');
+  // An arrow from a link: its bulb, its shaft and its head.
+  const arrows = [{ bulb: [[0, 0]], line: [[1, 1], [2, 2]] }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ arrows }))}`);
+  assert.equal(await page.locator('#board .overlay circle.arrow-bulb').count(), 1, 'the bulb drawn');
+  assert.equal(await page.locator('#board .overlay polyline.arrow').count(), 2, 'the shaft and its head drawn');
+  // Lines drawn by hand: Draw line, three cells clicked, Draw line again; a Dutch line, a
+  // palindrome and a renban line; sent with the next request, and gone with Remove lines.
   await page.goto(`${BASE}/#${PUZZLE}`);
   const cell = (index) => page.locator('#board input').nth(index);
-  for (const [kind, indices] of [['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]]]) {
+  const drawn = [['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]], ['renbans', [2, 12, 22]], ['pill', [36, 37, 46]]];
+  for (const [kind, indices] of drawn) {
     await page.getByLabel('Line', { exact: true }).selectOption(kind);
     await page.getByRole('button', { name: 'Draw line' }).click();
     for (const index of indices) await cell(index).click();
@@ -623,10 +633,13 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.deepEqual((await sent).constraints, {
     whispers: [{ line: [[6, 6], [7, 7], [8, 8]], difference: 4 }],
     palindromes: [[[6, 2], [7, 3], [8, 4]]],
+    renbans: [[[0, 2], [1, 3], [2, 4]]],
+    arrows: [{ bulb: [[4, 0], [4, 1]], line: [[5, 1]] }],
   });
+  assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow').count(), 0);
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

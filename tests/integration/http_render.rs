@@ -143,14 +143,17 @@ async fn x_and_v_letters_sit_on_their_edges() {
 
 /// A whispers line: green through the middles of its cells (a diagonal step too), nowhere
 /// else; a difference the line gives is written in its first cell's lower right corner. A
-/// palindrome: grey, the same way.
+/// palindrome: grey, the same way; a renban line purple; an arrow a grey outlined bulb and a
+/// thin grey shaft.
 #[tokio::test]
-async fn whispers_lines_are_green_and_palindromes_grey_through_their_cells() {
+async fn whispers_lines_are_green_palindromes_grey_renban_lines_purple_and_arrows_grey_through_their_cells() {
     let body = json!({
         "board": ".".repeat(36),
         "constraints": {
             "whispers": [{ "line": [[0, 0], [1, 1], [1, 2]] }, { "line": [[4, 0], [4, 1]], "difference": 4 }],
-            "palindromes": [[[2, 3], [3, 4], [4, 5], [5, 4]]]
+            "palindromes": [[[2, 3], [3, 4], [4, 5], [5, 4]]],
+            "renbans": [[[5, 1], [5, 2]]],
+            "arrows": [{ "bulb": [[2, 0]], "line": [[2, 1], [2, 2]] }]
         },
         "format": "png",
         "width": 600
@@ -185,6 +188,19 @@ async fn whispers_lines_are_green_and_palindromes_grey_through_their_cells() {
         assert!(grey(pixel(row, col)), "({row}, {col}) is on the palindrome: {:?}", pixel(row, col));
     }
     assert!(!grey(pixel(3.5, 3.5)), "the palindrome's cells only");
+    let purple = |(red, green, blue): (u8, u8, u8)| red > 200 && blue > 200 && green < 150;
+    for (row, col) in [(5.5, 1.5), (5.5, 2.2)] {
+        assert!(purple(pixel(row, col)), "({row}, {col}) is on the renban line: {:?}", pixel(row, col));
+    }
+    for (row, col) in [(5.5, 0.5), (4.5, 0.8), (3.5, 3.5)] {
+        assert!(!purple(pixel(row, col)), "({row}, {col}) is off the renban line");
+    }
+    // The arrow: a white bulb in a grey ring, a grey shaft, nothing beside it.
+    assert_eq!(pixel(2.5, 0.5), (255, 255, 255), "inside the bulb");
+    for (row, col) in [(2.5, 0.87), (2.13, 0.5), (2.5, 1.5), (2.5, 2.3)] {
+        assert!(grey(pixel(row, col)), "({row}, {col}) is on the arrow: {:?}", pixel(row, col));
+    }
+    assert!(!grey(pixel(2.2, 1.5)), "beside the shaft");
     assert_eq!(ink(0.0, 0.0), 0, "a line without a difference has no label");
 }
 

@@ -34,7 +34,7 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
+use sudokud::variants::{Arrow, Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1445,6 +1445,8 @@ fn every_constraint() -> Constraints {
         xv: Xv { x: vec![[place, place]], v: Vec::new(), all_given: false },
         whispers: vec![Whispers { line: vec![place, place], difference: Some(1) }],
         palindromes: vec![vec![place, place]],
+        renbans: vec![vec![place, place]],
+        arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
         even: vec![place],
         odd: vec![place],
     }

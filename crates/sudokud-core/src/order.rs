@@ -303,6 +303,8 @@ impl Order {
                     .is_ok_and(|variant| !variant.pairs.is_empty())
             })
         };
+        let renbans = || constraints.is_some_and(|constraints| !constraints.renbans.is_empty());
+        let arrows = || constraints.is_some_and(|constraints| !constraints.arrows.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -314,6 +316,8 @@ impl Order {
                     "a rule between two cells, such as a thermometer, a Kropki dot or non-consecutive",
                 ));
             }
+            Technique::Renban if !renbans() => return Err(missing("renban lines")),
+            Technique::Arrow if !arrows() => return Err(missing("arrows")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -605,6 +609,8 @@ mod tests {
                 Technique::NeighbourRule,
                 "a rule between two cells, such as a thermometer, a Kropki dot or non-consecutive",
             ),
+            (Technique::Renban, "renban lines"),
+            (Technique::Arrow, "arrows"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::member::{self, Choice, Object, choice_traits, object_traits};
 
+pub use crate::family::arrows::Arrow;
 pub use crate::family::cages::Cage;
 pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
@@ -65,6 +66,12 @@ pub struct Constraints {
     /// Palindromes: each line reads the same both ways.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub palindromes: Vec<Vec<Place>>,
+    /// Renban lines: each line's digits are a set of consecutive digits, in any order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renbans: Vec<Vec<Place>>,
+    /// Arrows: the digits along each shaft add up to its bulb (a pill's digits read as a number).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrows: Vec<Arrow>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -108,6 +115,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<Whispers>().contains(&member) {
         places.push(format!("each line of `{prefix}whispers`"));
+    }
+    if member::members::<Arrow>().contains(&member) {
+        places.push(format!("each arrow of `{prefix}arrows`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -238,6 +248,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 14);
+        assert_eq!(member::members::<Constraints>().len(), 16);
     }
 }

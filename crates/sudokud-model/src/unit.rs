@@ -46,6 +46,10 @@ pub enum Unit {
     Whispers,
     /// Cells mirrored on a palindrome differ.
     Palindrome,
+    /// A renban line's digits repeat, or lie further apart than the line is long.
+    Renban,
+    /// An arrow's bulb is out of reach of its shaft's sum.
+    Arrow,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -54,7 +58,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 19] = [
+    pub const ALL: [Unit; 21] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -72,6 +76,8 @@ impl Unit {
         Unit::Xv,
         Unit::Whispers,
         Unit::Palindrome,
+        Unit::Renban,
+        Unit::Arrow,
         Unit::Even,
         Unit::Odd,
     ];
@@ -96,6 +102,8 @@ impl Unit {
             Unit::Xv => "xv",
             Unit::Whispers => "whispers",
             Unit::Palindrome => "palindrome",
+            Unit::Renban => "renban",
+            Unit::Arrow => "arrow",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -122,6 +130,8 @@ impl Unit {
             Unit::Xv => "breaks an X or V",
             Unit::Whispers => "is too close to its neighbour on a whispers line",
             Unit::Palindrome => "differs from its mirror cell on a palindrome",
+            Unit::Renban => "breaks the run of consecutive digits on its renban line",
+            Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

@@ -10,6 +10,7 @@ use crate::unit::{Conflict, Unit, Units};
 
 use crate::family::cages::sum_groups::{sum_differences, sum_groups};
 
+pub use crate::family::arrows::ArrowRule;
 pub use crate::family::cages::sum_groups::{SumDifference, SumGroup};
 pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
@@ -81,6 +82,14 @@ pub struct Variant {
     pub hidden_cages: Vec<CageRule>,
     /// For each cell, the hidden cages it is in.
     cell_hidden_cages: PerCell,
+    /// The renban lines' cells, in order: their digits are consecutive, in any order.
+    pub renbans: Vec<Vec<u16>>,
+    /// For each cell, the renban lines it is on.
+    cell_renbans: PerCell,
+    /// The arrows: each bulb's number is its shaft's sum.
+    pub arrows: Vec<ArrowRule>,
+    /// For each cell, the arrows it is on (bulb or shaft).
+    cell_arrows: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -93,7 +102,7 @@ impl Variant {
         let constraints = with_preset(shape, preset, constraints)?;
         let mut rules = Builder::new(shape);
         family::build(&constraints, &mut rules)?;
-        let Builder { houses, house_units, cages, pairs, relations, allowed, moves, .. } = rules;
+        let Builder { houses, house_units, cages, pairs, relations, renbans, arrows, allowed, moves, .. } = rules;
         if pairs.len() > MAX_PAIRS {
             let message = format!(
                 "{} related pairs of cells from thermometers and dots; at most {MAX_PAIRS} are taken",
@@ -109,9 +118,10 @@ impl Variant {
                 mates[usize::from(cell)].extend(house.iter().filter(|&&other| other != cell));
             }
         }
-        for cage in &cages {
-            for &cell in &cage.cells {
-                mates[usize::from(cell)].extend(cage.cells.iter().filter(|&&other| other != cell));
+        // A cage's and a renban line's digits differ.
+        for group in cages.iter().map(|cage| &cage.cells).chain(&renbans) {
+            for &cell in group {
+                mates[usize::from(cell)].extend(group.iter().filter(|&&other| other != cell));
             }
         }
         for (cell, cell_mates) in mates.iter_mut().enumerate() {
@@ -135,6 +145,8 @@ impl Variant {
         let cell_houses = PerCell::index(cells, houses.chunks_exact(size).map(<[u16]>::to_vec));
         let cell_pairs = PerCell::index(cells, pairs.iter().map(|pair| vec![pair.first, pair.second]));
         let cell_cages = PerCell::index(cells, cages.iter().map(|cage| cage.cells.clone()));
+        let cell_renbans = PerCell::index(cells, renbans.iter().cloned());
+        let cell_arrows = PerCell::index(cells, arrows.iter().map(|arrow| arrow.terms().map(|term| term.0).collect()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -164,6 +176,10 @@ impl Variant {
             cell_sum_differences,
             hidden_cages,
             cell_hidden_cages,
+            renbans,
+            cell_renbans,
+            arrows,
+            cell_arrows,
             allowed,
         })
     }
@@ -268,6 +284,16 @@ impl Variant {
     /// The hidden cages (indices into `hidden_cages`) `cell` is in.
     pub fn hidden_cages_of(&self, cell: usize) -> &[u16] {
         self.cell_hidden_cages.of(cell)
+    }
+
+    /// The renban lines (indices into `renbans`) `cell` is on.
+    pub fn renbans_of(&self, cell: usize) -> &[u16] {
+        self.cell_renbans.of(cell)
+    }
+
+    /// The arrows (indices into `arrows`) `cell` is on, in its bulb or on its shaft.
+    pub fn arrows_of(&self, cell: usize) -> &[u16] {
+        self.cell_arrows.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.

@@ -159,6 +159,40 @@ function draw(kind, attributes, ...classes) {
   return element;
 }
 
+/**
+ * An arrow as the community draws it: its bulb a grey outline (a circle, or a capsule round a
+ * pill), its shaft a thin grey line from the bulb's edge, with a head at its end.
+ */
+function drawArrow({ bulb, line }) {
+  const centre = ([row, col]) => [col + 0.5, row + 0.5];
+  const points = (cells) => cells.map((cell) => centre(cell).join(',')).join(' ');
+  if (bulb.length === 1) {
+    const [cx, cy] = centre(bulb[0]);
+    draw('circle', { cx, cy, r: 0.37 }, 'arrow-bulb');
+  } else {
+    // A wide grey stroke under a narrower white one leaves the outline.
+    draw('polyline', { points: points(bulb) }, 'arrow-pill');
+    draw('polyline', { points: points(bulb) }, 'arrow-pill', 'inside');
+  }
+  if (line.length === 0) return;
+  // From the bulb's cell nearest the shaft, at its edge.
+  const [first] = line;
+  const distance = ([row, col]) => Math.max(Math.abs(row - first[0]), Math.abs(col - first[1]));
+  const [x0, y0] = centre(bulb.reduce((best, cell) => (distance(cell) < distance(best) ? cell : best)));
+  const [x1, y1] = centre(first);
+  const length = Math.hypot(x1 - x0, y1 - y0) || 1;
+  const start = [x0 + ((x1 - x0) * 0.4) / length, y0 + ((y1 - y0) * 0.4) / length];
+  const shaft = [start, ...line.map(centre)];
+  draw('polyline', { points: shaft.map((point) => point.join(',')).join(' ') }, 'arrow');
+  const [[bx, by], [tx, ty]] = shaft.slice(-2);
+  const angle = Math.atan2(ty - by, tx - bx);
+  const head = [-1, 1].map((side) => {
+    const back = angle + Math.PI - (side * 35 * Math.PI) / 180;
+    return `${tx + 0.25 * Math.cos(back)},${ty + 0.25 * Math.sin(back)}`;
+  });
+  draw('polyline', { points: `${head[0]} ${tx},${ty} ${head[1]}` }, 'arrow');
+}
+
 /** The region id of each cell, row-major, from the API's `regions` (rows of ids, or one string). */
 function regionIds(regions) {
   return typeof regions === 'string' ? [...regions.replace(/\s+/g, '')] : regions.flat();
@@ -167,7 +201,7 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
+ * palindromes, renban lines, arrows, Kropki dots, X and V marks and even and odd cells. From the server's constraints when it made them,
  * else from the picked preset alone.
  */
 function drawRules() {
@@ -227,6 +261,10 @@ function drawRules() {
   for (const palindrome of constraints.palindromes ?? []) {
     draw('polyline', { points: palindrome.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'palindrome');
   }
+  for (const renban of constraints.renbans ?? []) {
+    draw('polyline', { points: renban.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'renban');
+  }
+  for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
   if (drawing?.length) {
     draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
   }
@@ -364,8 +402,8 @@ function saveToFragment() {
 
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
- * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, or a
- * palindrome), which are then sent with every request and kept in the address.
+ * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
+ * palindrome, a renban line, or an arrow whose first cell, or first two for a pill, is its bulb), which are then sent with every request and kept in the address.
  */
 function toggleLine() {
   if (drawing === null) {
@@ -384,19 +422,29 @@ function toggleLine() {
   }
   const kind = lineKindElement.value;
   rules = rules ?? {};
-  if (kind === 'palindromes') rules.palindromes = [...(rules.palindromes ?? []), line];
-  else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
+  if (kind === 'palindromes' || kind === 'renbans') rules[kind] = [...(rules[kind] ?? []), line];
+  else if (kind === 'arrow' || kind === 'pill') {
+    const bulbCells = kind === 'pill' ? 2 : 1;
+    if (line.length <= bulbCells) {
+      drawRules();
+      say('An arrow needs a shaft past its bulb: none was added.', 'error');
+      return;
+    }
+    rules.arrows = [...(rules.arrows ?? []), { bulb: line.slice(0, bulbCells), line: line.slice(bulbCells) }];
+  } else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
   clearMarks();
   drawRules();
   saveToFragment();
   say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
 }
 
-/** Remove lines: the whispers lines and palindromes leave the constraints. */
+/** Remove lines: the whispers lines, palindromes, renban lines and arrows leave the constraints. */
 function removeLines() {
   if (rules) {
     delete rules.whispers;
     delete rules.palindromes;
+    delete rules.renbans;
+    delete rules.arrows;
     if (Object.keys(rules).length === 0) rules = null;
   }
   clearMarks();

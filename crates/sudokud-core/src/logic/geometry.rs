@@ -156,6 +156,7 @@ impl<C: CellSet> Geometry<C> {
         let houses = variant.houses().zip(&variant.house_units).map(|(cells, &unit)| (unit, cells.to_vec()));
         let mut geometry = Geometry::of_houses(variant.shape().size(), houses.collect())?;
         let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
+        beyond_houses |= !variant.renbans.is_empty() || !variant.arrows.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -369,7 +370,7 @@ pub(crate) mod tests {
     /// The engine's path over `geometry` from `puzzle` to `solution` (values, row-major), every
     /// elimination and placement checked against the solution, with its steps in the grid-size
     /// engine's form.
-    fn checked_path<'g, C: CellSet>(
+    pub(crate) fn checked_path<'g, C: CellSet>(
         geometry: &'g Geometry<C>,
         puzzle: &[u8],
         solution: &[u8],
@@ -493,6 +494,8 @@ pub(crate) mod tests {
                 && c.xv == Default::default()
                 && c.whispers.is_empty()
                 && c.palindromes.is_empty()
+                && c.renbans.is_empty()
+                && c.arrows.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

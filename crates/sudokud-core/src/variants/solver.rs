@@ -17,6 +17,15 @@
 //!   least and most, or with three open cells or fewer exactly the digits the others can
 //!   complete (the killer player's 45 rule: they took "Killing with flowers", a hard killer
 //!   without givens, from 0.88 s to 0.09 s; docs/benchmarks.md);
+//! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
+//!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
+//!   digits differ as peers), and a digit every such run holds goes in the one cell that can
+//!   hold it, when only one can;
+//! - an arrow keeps its bulb's number between the least and most its shaft can add up to, and
+//!   each shaft cell within what the bulb leaves once the other cells' least and most are taken
+//!   (bounds both ways, a pill's digits weighted as its number's); a one-cell bulb's arrow, the
+//!   shaft less the bulb adding up to 0, is narrowed as a sum difference (exactly with three
+//!   open cells or fewer);
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -33,8 +42,10 @@ use crate::sizes::solver::{
     Branching, Count, RESTART_GUESSES, SOLVED, Stop, after_guess, branch, hidden_digits, open_place,
 };
 use crate::sizes::{Grid, MAX_CELLS};
+use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
 /// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
@@ -131,6 +142,10 @@ struct Search<'v, 'i, I> {
     stale_differences: [u64; MAX_CAGES / 64],
     /// The same for the hidden cages.
     stale_hidden: [u64; MAX_CAGES / 64],
+    /// The same for the renban lines.
+    stale_renbans: [u64; MAX_RENBANS / 64],
+    /// The same for the arrows.
+    stale_arrows: [u64; MAX_ARROWS / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -200,6 +215,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_groups: [0; MAX_CAGES / 64],
             stale_differences: [0; MAX_CAGES / 64],
             stale_hidden: [0; MAX_CAGES / 64],
+            stale_renbans: [0; MAX_RENBANS / 64],
+            stale_arrows: [0; MAX_ARROWS / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -224,6 +241,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_groups, self.variant.sum_groups.len());
         fill_first(&mut self.stale_differences, self.variant.sum_differences.len());
         fill_first(&mut self.stale_hidden, self.variant.hidden_cages.len());
+        fill_first(&mut self.stale_renbans, self.variant.renbans.len());
+        fill_first(&mut self.stale_arrows, self.variant.arrows.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -297,7 +316,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
             let Some(related) = self.relations() else { return false };
             let Some(caged) = self.cages() else { return false };
-            if related || caged {
+            let Some(lined) = self.renbans() else { return false };
+            let Some(aimed) = self.arrows() else { return false };
+            if related || caged || lined || aimed {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -428,6 +449,12 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &hidden in variant.hidden_cages_of(cell) {
                     mark(&mut self.stale_hidden, usize::from(hidden));
                 }
+                for &line in variant.renbans_of(cell) {
+                    mark(&mut self.stale_renbans, usize::from(line));
+                }
+                for &arrow in variant.arrows_of(cell) {
+                    mark(&mut self.stale_arrows, usize::from(arrow));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -470,6 +497,80 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let taken = (difference.cells.len() - difference.added) as i32;
             let sum = u32::try_from(difference.difference + taken * (size as i32 + 1)).ok();
             removed |= self.bound_sum(&difference.cells, difference.added, sum?)?;
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale renban line's cells to the runs of consecutive digits that still fit
+    /// it ([`renban_support`]): whether anything went, or `None` on a contradiction.
+    fn renbans(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size();
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_renbans);
+        for line in set_bits(&stale).map(|number| &variant.renbans[number]) {
+            let (mut candidates, mut kept) = ([0u32; 32], [0u32; 32]);
+            for (digits, &cell) in candidates.iter_mut().zip(line) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            let length = line.len();
+            let runs = renban_support(size, &candidates[..length], &mut kept[..length]);
+            if runs == 0 {
+                return None;
+            }
+            // The digits every run that fits holds: each is on the line, so a cell that alone
+            // can hold it holds it.
+            let run = (1u32 << length) - 1;
+            let lowest = runs.trailing_zeros();
+            let mut required = (run << lowest) & (run << (31 - runs.leading_zeros()));
+            while required != 0 {
+                let digit = required & required.wrapping_neg();
+                required &= required - 1;
+                let mut holders = kept[..length].iter().enumerate().filter(|&(_, &digits)| digits & digit != 0);
+                match (holders.next(), holders.next()) {
+                    (None, _) => return None,
+                    (Some((only, _)), None) => kept[only] = digit,
+                    _ => {}
+                }
+            }
+            for (&cell, &digits) in line.iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale arrow's cells to the digits that keep its bulb's number within its
+    /// shaft's reach and the other way round ([`arrow_range`]): whether anything went, or `None`
+    /// on a contradiction.
+    fn arrows(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size() as u32;
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_arrows);
+        for arrow in set_bits(&stale).map(|number| &variant.arrows[number]) {
+            if let [_] = arrow.bulb[..] {
+                // The shaft less the bulb adds up to 0: a sum difference, narrowed exactly when
+                // few cells are open.
+                removed |= self.bound_sum(&arrow.shaft_then_bulb, arrow.shaft.len(), size + 1)?;
+                continue;
+            }
+            let range = |candidates: u32| {
+                let digits = candidates & !SOLVED;
+                (digits != 0).then(|| (digits.trailing_zeros() + 1, 32 - digits.leading_zeros()))
+            };
+            let bounds = arrow_bounds(arrow, |cell| range(self.candidates[usize::from(cell)]))?;
+            for (cell, weight, bulb) in arrow.terms() {
+                let cell = usize::from(cell);
+                let own = range(self.candidates[cell])?;
+                let (low, high) = arrow_range(bounds, weight, bulb, own);
+                if low > high {
+                    return None;
+                }
+                if (low, high) != own {
+                    removed |= self.narrow(cell, (2u32 << (high - 1)) - (1 << (low - 1)))?;
+                }
+            }
         }
         Some(removed)
     }
@@ -738,6 +839,8 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_groups = [0; MAX_CAGES / 64];
         self.stale_differences = [0; MAX_CAGES / 64];
         self.stale_hidden = [0; MAX_CAGES / 64];
+        self.stale_renbans = [0; MAX_RENBANS / 64];
+        self.stale_arrows = [0; MAX_ARROWS / 64];
         self.guessed_cell = Some(cell);
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
@@ -872,6 +975,21 @@ mod tests {
         for palindrome in &constraints.palindromes {
             let values: Vec<i32> = palindrome.iter().map(|place| value(at(place))).collect();
             if values.iter().zip(values.iter().rev()).any(|(&a, &b)| a != 0 && b != 0 && a != b) {
+                return true;
+            }
+        }
+        for renban in &constraints.renbans {
+            let values: Vec<i32> = renban.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
+            let spread = values.iter().max().zip(values.iter().min()).map_or(0, |(high, low)| high - low);
+            if repeats(&renban.iter().map(at).collect::<Vec<_>>()) || spread >= renban.len() as i32 {
+                return true;
+            }
+        }
+        for arrow in &constraints.arrows {
+            let bulb: Vec<i32> = arrow.bulb.iter().map(|place| value(at(place))).collect();
+            let shaft: Vec<i32> = arrow.line.iter().map(|place| value(at(place))).collect();
+            let number = bulb.iter().fold(0, |number, &digit| 10 * number + digit);
+            if bulb.iter().chain(&shaft).all(|&v| v != 0) && number != shaft.iter().sum::<i32>() {
                 return true;
             }
         }
@@ -1030,6 +1148,17 @@ mod tests {
         if random.below(4) == 0 {
             let length = 2 + random.below(3);
             c.palindromes.push(walk(random, length, true));
+        }
+        if random.below(3) == 0 {
+            let length = 2 + random.below(3);
+            c.renbans.push(walk(random, length, true));
+        }
+        if random.below(4) == 0 {
+            // A bulb and a shaft of one or two cells, walked as one line.
+            let length = 2 + random.below(2);
+            let mut cells = walk(random, length, true);
+            let shaft = cells.split_off(1);
+            c.arrows.push(crate::variants::Arrow { bulb: cells, line: shaft });
         }
         for _ in 0..random.below(3) {
             let cell = place(random);

@@ -5,7 +5,7 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
-//! `extraregion`, `thermometer`'s, `whispers`' and `palindrome`'s `lines`, a whispers line's
+//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
 //! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too. Cells are named `R1C1`. What sudokud has, it reads and
 //! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
@@ -18,7 +18,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Cage, Constraints, Diagonals, Place, RegionId, Regions};
+use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Place, RegionId, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -277,6 +277,24 @@ impl Reader {
                     }
                 }
             }
+            "renban" => {
+                for renban in self.items(key, value)? {
+                    for cells in self.lines(key, renban)? {
+                        self.constraints.renbans.push(cells);
+                    }
+                }
+            }
+            "arrow" => {
+                for arrow in self.items(key, value)? {
+                    let bulb = self.cells(key, arrow.get("cells"))?;
+                    let [line] = &self.lines(key, arrow)?[..] else {
+                        return Err(unsupported(key, "an arrow with several shafts adding up together"));
+                    };
+                    // A shaft is drawn from a cell of its bulb.
+                    let line = line.iter().skip_while(|place| bulb.contains(place)).copied().collect();
+                    self.constraints.arrows.push(Arrow { bulb, line });
+                }
+            }
             "line" => {
                 for line in self.items(key, value)? {
                     let rule = line.get("fromConstraint").and_then(Value::as_str).unwrap_or_default();
@@ -359,13 +377,12 @@ impl Reader {
 /// What a member sudokud does not read is, where it is a rule the variant community uses.
 fn describe(key: &str) -> &'static str {
     match key {
-        "arrow" => "arrows",
         "littlekillersum" => "little killer diagonals",
         "sandwichsum" => "sandwich sums",
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
         "betweenline" => "between lines",
-        "renban" | "renbanline" => "renban lines",
+        "renbanline" => "renban lines",
         "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
         "quadruple" => "quadruples",
@@ -447,6 +464,12 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let regions = constraints.extra_regions.iter().map(|region| json!({ "cells": names(region) }));
     let thermometers = constraints.thermometers.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    // A shaft drawn from its bulb's last cell.
+    let arrows = constraints.arrows.iter().map(|arrow| {
+        let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
+        json!({ "cells": names(&arrow.bulb), "lines": [names(&line)] })
+    });
     let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
         Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
         None => json!({ "lines": [names(&whispers.line)] }),
@@ -467,6 +490,8 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("thermometer", thermometers.collect()),
         ("whispers", whispers.collect()),
         ("palindrome", palindromes.collect()),
+        ("renban", renbans.collect()),
+        ("arrow", arrows.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -534,7 +559,8 @@ mod tests {
             "whispers": [{ "lines": [["R6C1", "R5C2"]] }, { "lines": [["R6C3", "R6C4"], ["R5C5", "R5C6"]], "value": "2" }],
             "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
             "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
-            "arrow": []
+            "renban": [{ "lines": [["R6C4", "R6C5"]] }],
+            "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }]
         });
         let puzzle = read_json(&data.to_string()).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -564,6 +590,11 @@ mod tests {
                 Whispers { line: vec![place(4, 4), place(4, 5)], difference: Some(2) },
             ],
             palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
+            renbans: vec![vec![place(5, 3), place(5, 4)]],
+            arrows: vec![
+                Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
+                Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3)] },
+            ],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };
@@ -596,8 +627,8 @@ mod tests {
             read_json(&data.to_string()).unwrap_err().to_string()
         };
         assert_eq!(
-            refused(json!({ "arrow": [{ "cells": ["R1C1"], "lines": [["R1C1", "R1C2"]] }] })),
-            "the f-puzzles rule `arrow` (arrows) is not one sudokud has"
+            refused(json!({ "arrow": [{ "cells": ["R1C1"], "lines": [["R1C1", "R1C2"], ["R1C1", "R2C1"]] }] })),
+            "the f-puzzles rule `arrow` (an arrow with several shafts adding up together) is not one sudokud has"
         );
         assert!(refused(json!({ "line": [{ "lines": [["R1C1", "R1C2"]] }] })).contains("`line` (drawings whose rule"));
         let drawn = json!({ "line": [{ "lines": [["R1C1", "R1C2"]], "fromConstraint": "Dutch Whispers" }] });

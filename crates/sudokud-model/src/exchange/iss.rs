@@ -13,11 +13,12 @@
 //! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
 //! `StrictKropki`, `X`, `V`, `StrictXV` and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
 //! first when it gives one; a line through a cell again is read as lines cut there) and
-//! `Palindrome`. Any other type is refused by name
+//! `Palindrome`, `Renban`, `Arrow` (the bulb's cell first) and `PillArrow` (`PillArrow~2~R1C1~R1C2~R2C3`:
+//! the pill's size, its cells, read left to right and top to bottom, then the shaft). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Cage, Constraints, Diagonals, Place, Regions};
+use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -182,6 +183,24 @@ impl Reader {
                 let line = self.cells(kind, args)?;
                 self.constraints.palindromes.push(line);
             }
+            "Renban" => {
+                let line = self.cells(kind, args)?;
+                self.constraints.renbans.push(line);
+            }
+            "Arrow" | "PillArrow" => {
+                let (pill, cells) = match (kind, args.split_first()) {
+                    ("PillArrow", Some((size, cells))) => {
+                        (size.parse().map_err(|_| malformed(format!("`{size}` is no pill size")))?, cells)
+                    }
+                    _ => (1, args),
+                };
+                let mut line = self.cells(kind, cells)?;
+                if pill == 0 || pill >= line.len() {
+                    return Err(malformed(format!("`{kind}` has no shaft past its bulb of {pill}")));
+                }
+                let bulb = line.drain(..pill).collect();
+                self.constraints.arrows.push(Arrow { bulb, line });
+            }
             "WhiteDot" => self.pairs(kind, args, Pairs::White)?,
             "BlackDot" => self.pairs(kind, args, Pairs::Black)?,
             "X" => self.pairs(kind, args, Pairs::X)?,
@@ -342,8 +361,7 @@ enum Pairs {
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
-        "Renban" => "renban lines",
-        "Arrow" | "DoubleArrow" | "PillArrow" => "arrows",
+        "DoubleArrow" => "double arrows (two circles adding up to the line between them)",
         "LittleKiller" => "little killer diagonals",
         "Sandwich" => "sandwich sums",
         "XSum" => "X-sums",
@@ -482,6 +500,14 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     for palindrome in &constraints.palindromes {
         item(&mut out, "Palindrome", &mut cells(palindrome));
     }
+    for renban in &constraints.renbans {
+        item(&mut out, "Renban", &mut cells(renban));
+    }
+    for arrow in &constraints.arrows {
+        let pill = (arrow.bulb.len() > 1).then(|| arrow.bulb.len().to_string());
+        let kind = if pill.is_some() { "PillArrow" } else { "Arrow" };
+        item(&mut out, kind, &mut pill.into_iter().chain(cells(&arrow.bulb)).chain(cells(&arrow.line)));
+    }
     for (pairs, kind) in [
         (&constraints.kropki.white, "WhiteDot"),
         (&constraints.kropki.black, "BlackDot"),
@@ -544,7 +570,7 @@ mod tests {
                     .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
-                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6";
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -576,6 +602,11 @@ mod tests {
                 Whispers { line: vec![place(5, 2), place(5, 3), place(4, 4)], difference: Some(2) },
             ],
             palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
+            renbans: vec![vec![place(5, 3), place(5, 4)]],
+            arrows: vec![
+                Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
+                Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3), place(2, 3)] },
+            ],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
         };
@@ -612,8 +643,13 @@ mod tests {
     #[test]
     fn what_sudokud_lacks_is_refused_by_name() {
         let refused = |text: &str| read(text).unwrap_err().to_string();
-        assert_eq!(refused(".~R1C1_5.Renban~R8C1~R7C1"), "the ISS rule `Renban` (renban lines) is not one sudokud has");
+        assert_eq!(
+            refused(".~R1C1_5.Between~R8C1~R7C1"),
+            "the ISS rule `Between` (between lines) is not one sudokud has"
+        );
         assert!(refused(".Or.X~R1C1~R1C2.End").contains("`Or` (a composite of rules)"));
+        assert!(refused(".DoubleArrow~R1C1~R1C2~R1C3").contains("`DoubleArrow` (double arrows (two circles adding up"));
+        assert!(refused(".PillArrow~2~R1C1~R1C2").contains("`PillArrow` has no shaft past its bulb of 2"));
         assert!(
             refused(".~R1C1_1_2").contains("`Given` (`R1C1_1_2`: candidates other than the even or the odd digits)")
         );

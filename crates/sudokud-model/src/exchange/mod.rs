@@ -294,6 +294,13 @@ mod tests {
             line
         };
         constraints.palindromes = vec![line(4)];
+        constraints.renbans = vec![line(3), line(2)];
+        // A shaft never passes its own bulb (f-puzzles draws it from there).
+        let bulb = line(2);
+        let shaft: Vec<Place> = line(3).into_iter().filter(|place| !bulb.contains(place)).collect();
+        if !shaft.is_empty() {
+            constraints.arrows = vec![crate::constraints::Arrow { bulb, line: shaft }];
+        }
         constraints.whispers = vec![
             Whispers { line: line(3), difference: None },
             Whispers { line: line(2), difference: Some(difference) },

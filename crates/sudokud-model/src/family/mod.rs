@@ -17,6 +17,7 @@ use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
 mod anti_chess;
+pub mod arrows;
 pub mod cages;
 pub mod diagonals;
 pub mod dots;
@@ -24,6 +25,7 @@ mod non_consecutive;
 mod palindromes;
 mod parity;
 pub mod regions;
+pub mod renban;
 mod thermometers;
 pub mod whispers;
 pub mod xv;
@@ -67,6 +69,8 @@ families!(
     dots::Dots,
     xv::XvMarks,
     whispers::WhispersLines,
+    renban::Renbans,
+    arrows::Arrows,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -85,6 +89,9 @@ pub(crate) struct Builder {
     pub(crate) cages: Vec<cages::CageRule>,
     pub(crate) pairs: Vec<Pair>,
     pub(crate) relations: Vec<Relation>,
+    /// The renban lines' cells, in order.
+    pub(crate) renbans: Vec<Vec<u16>>,
+    pub(crate) arrows: Vec<arrows::ArrowRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -107,6 +114,8 @@ impl Builder {
             cages: Vec::new(),
             pairs: Vec::new(),
             relations: Vec::new(),
+            renbans: Vec::new(),
+            arrows: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

@@ -79,6 +79,11 @@ fn forced_apart(rules: &Builder, equal: &mut [u16]) -> Option<(u16, u16, String)
             return Some((a, b, "share a cage".to_owned()));
         }
     }
+    for line in &rules.renbans {
+        if let Some((a, b)) = pairs(line).into_iter().find(|&(a, b)| same(a, b)) {
+            return Some((a, b, "share a renban line".to_owned()));
+        }
+    }
     for cell in 0..rules.shape.cells() {
         let (row, col) = ((cell / size) as isize, (cell % size) as isize);
         for &(down, right) in &rules.moves {

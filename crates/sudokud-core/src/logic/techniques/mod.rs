@@ -13,11 +13,13 @@ use forcing::Nesting;
 mod chains;
 pub(crate) use chains::trace_chain;
 mod als;
+mod arrows;
 mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
 mod intersections;
 mod pairs;
+mod renban;
 mod singles;
 mod strong_links;
 mod subsets;
@@ -58,6 +60,8 @@ pub(super) fn find_changed<C: CellSet>(
         HiddenSingleLine => singles::hidden_single(grid, out, LINES),
         CageSum => sums::cage_sum(grid, out),
         NeighbourRule => pairs::neighbour_rule(grid, out),
+        Renban => renban::renban(grid, out),
+        Arrow => arrows::arrow(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -215,6 +219,8 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         XCycle | YCycle | XYCycle => forcing::describe_cycle(geometry, deduction),
         CageSum | InniesOuties | CageCombination => sums::describe(geometry, deduction),
         NeighbourRule => pairs::describe(geometry, deduction),
+        Renban => renban::describe(grid, deduction),
+        Arrow => arrows::describe(grid, deduction),
     }
 }
 
