@@ -197,7 +197,14 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             for (cell, score) in scores[..variant.shape().cells()].iter_mut().enumerate() {
                 let houses = variant.houses_of(cell).iter().map(|&house| variant.house(usize::from(house)).len());
                 let cages = variant.cages_of(cell).iter().map(|&cage| variant.cages[usize::from(cage)].cells.len());
-                *score = (houses.sum::<usize>() + cages.sum::<usize>() + 2 * variant.pairs_of(cell).len()) as u32;
+                let renbans = variant.renbans_of(cell).iter().map(|&line| variant.renbans[usize::from(line)].len());
+                let arrows = variant
+                    .arrows_of(cell)
+                    .iter()
+                    .map(|&arrow| variant.arrows[usize::from(arrow)].shaft_then_bulb.len());
+                let lines = renbans.sum::<usize>() + arrows.sum::<usize>();
+                *score =
+                    (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
         }
         Search {
