@@ -525,24 +525,14 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             if runs == 0 {
                 return None;
             }
-            // The digits every run that fits holds: each is on the line, so a cell that alone
-            // can hold it holds it.
-            let run = (1u32 << length) - 1;
-            let lowest = runs.trailing_zeros();
-            let mut required = (run << lowest) & (run << (31 - runs.leading_zeros()));
-            while required != 0 {
-                let digit = required & required.wrapping_neg();
-                required &= required - 1;
-                let mut holders = kept[..length].iter().enumerate().filter(|&(_, &digits)| digits & digit != 0);
-                match (holders.next(), holders.next()) {
-                    (None, _) => return None,
-                    (Some((only, _)), None) => kept[only] = digit,
-                    _ => {}
-                }
-            }
             for (&cell, &digits) in line.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
             }
+            // The digits every run that fits holds are on the line, whose cells differ: placed
+            // or locked as a cage's required digits.
+            let run = (1u32 << length) - 1;
+            let required = (run << runs.trailing_zeros()) & (run << (31 - runs.leading_zeros()));
+            removed |= self.required_in(line, required)?;
         }
         Some(removed)
     }
@@ -610,14 +600,15 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
         }
         let required = cage.required_digits(placed, open & allowed);
-        Some(removed | self.cage_required(&cage.cells, required)?)
+        Some(removed | self.required_in(&cage.cells, required)?)
     }
 
-    /// Each digit of `required` must take one of its places among the cage's open cells: a
-    /// lone place holds it, and a cell outside that sees every place loses it (locked
-    /// candidates through the cage, as through a house). Halved the guesses on hard killers.
-    /// Whether anything went, or `None` when a required digit has no place.
-    fn cage_required(&mut self, cage: &[u16], required: u32) -> Option<bool> {
+    /// Each digit of `required` must take one of its places among `cage`'s cells (a cage or a
+    /// renban line: cells that differ): a lone place holds it, and a cell outside that sees every
+    /// place loses it (locked candidates through the cage, as through a house). Halved the
+    /// guesses on hard killers. Whether anything went, or `None` when a required digit has no
+    /// place.
+    fn required_in(&mut self, cage: &[u16], required: u32) -> Option<bool> {
         let variant = self.variant;
         let words = variant.set_words();
         let mut removed = false;
