@@ -34,7 +34,9 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Arrow, Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
+use sudokud::variants::{
+    Arrow, Cage, Constraints, Diagonals, Direction, Kropki, LittleKiller, Place, Preset, Regions, Whispers, Xv,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1394,6 +1396,9 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     assert_eq!(count["maximum"], MAX_GENERATE_BATCH, "GenerateBatchRequest.count");
     let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());
     assert_eq!(schemas["Constraints"]["properties"]["diagonals"]["enum"], diagonals, "Constraints.diagonals");
+    let directions = names(Direction::ALL.iter().map(ToString::to_string).collect());
+    let clue = &schemas["Constraints"]["properties"]["little_killers"]["items"]["properties"];
+    assert_eq!(clue["direction"]["enum"], directions, "Constraints.little_killers[].direction");
     let units = names(Unit::ALL.iter().map(|unit| unit.name().to_owned()).collect());
     assert_eq!(schemas["Conflict"]["properties"]["units"]["items"]["enum"], units, "Conflict.units");
     assert_eq!(schemas["Conflict"]["properties"]["units"]["maxItems"], Unit::ALL.len(), "Conflict.units");
@@ -1419,6 +1424,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
         ("Constraints.xv", &constraints["xv"], members::<Xv>()),
         ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
+        ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1447,6 +1453,7 @@ fn every_constraint() -> Constraints {
         palindromes: vec![vec![place, place]],
         renbans: vec![vec![place, place]],
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
+        little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
         even: vec![place],
         odd: vec![place],
     }

@@ -50,6 +50,8 @@ pub enum Unit {
     Renban,
     /// An arrow's bulb is out of reach of its shaft's sum.
     Arrow,
+    /// A little killer's diagonal is out of reach of its sum.
+    LittleKiller,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -58,7 +60,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 21] = [
+    pub const ALL: [Unit; 22] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -78,6 +80,7 @@ impl Unit {
         Unit::Palindrome,
         Unit::Renban,
         Unit::Arrow,
+        Unit::LittleKiller,
         Unit::Even,
         Unit::Odd,
     ];
@@ -104,6 +107,7 @@ impl Unit {
             Unit::Palindrome => "palindrome",
             Unit::Renban => "renban",
             Unit::Arrow => "arrow",
+            Unit::LittleKiller => "little_killer",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -132,6 +136,7 @@ impl Unit {
             Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Renban => "breaks the run of consecutive digits on its renban line",
             Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
+            Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

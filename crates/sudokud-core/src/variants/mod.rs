@@ -10,7 +10,10 @@ pub mod solver;
 
 pub(crate) use sudokud_model::{constraints, variant};
 
-pub use constraints::{Arrow, Cage, Constraints, Diagonals, Kropki, Place, Preset, RegionId, Regions, Whispers, Xv};
+pub use constraints::{
+    Arrow, Cage, Constraints, Diagonals, Direction, Kropki, LittleKiller, Place, Preset, RegionId, Regions, Whispers,
+    Xv,
+};
 pub use variant::{ConstraintError, Variant, windows};
 
 /// The killer's innie and outie groups (`sudokud_model::family::cages::sum_groups`) on generated puzzles and
