@@ -228,6 +228,7 @@ mod tests {
         assert_eq!(refused(r#"{"v":[]}"#), "`v` belongs inside `xv`, not here");
         assert_eq!(refused(r#"{"all_given":true}"#), "`all_given` belongs inside `kropki` or `xv`, not here");
         assert_eq!(refused(r#"{"sum":3}"#), "`sum` belongs inside each cage of `cages`, not here");
+        assert_eq!(refused(r#"{"less":[0,0]}"#), "`less` belongs inside each sign of `greater_than`, not here");
         // A cage and the dots are objects of their own members too.
         assert_eq!(refused(r#"{"cages":[[[[0,0],[0,1]],3]]}"#), "found an array; expected an object");
         assert_eq!(

@@ -141,10 +141,12 @@ mod tests {
     use crate::family::tests::refused;
     use crate::shape::Shape;
 
+    /// A cell as `(row, col)`.
+    type At = (u8, u8);
+
     /// `signs` as the member's JSON, each `(greater, less)`.
-    fn signs(signs: &[((u8, u8), (u8, u8))]) -> String {
-        let sign =
-            |((gr, gc), (lr, lc)): &((u8, u8), (u8, u8))| format!(r#"{{"greater":[{gr},{gc}],"less":[{lr},{lc}]}}"#);
+    fn signs(signs: &[(At, At)]) -> String {
+        let sign = |((gr, gc), (lr, lc)): &(At, At)| format!(r#"{{"greater":[{gr},{gc}],"less":[{lr},{lc}]}}"#);
         format!(r#"{{"greater_than":[{}]}}"#, signs.iter().map(sign).collect::<Vec<_>>().join(","))
     }
 
