@@ -108,7 +108,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `whispers`, `palindromes`, `renbans`, `arrows`, `even`, `odd`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `even`, `odd`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
@@ -117,6 +117,14 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (
             json!({ "constraints": { "kropki": { "black": [[[0, 0], [1, 0]]] }, "xv": { "x": [[[1, 0], [0, 0]]] } } }),
             "`constraints.xv.x[0]`: no two digits of r2c1 and r1c1 sum to 10 and keep the kropki rule between them too",
+        ),
+        (
+            json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "less": [0, 2] }] } }),
+            "`constraints.greater_than[0]`: r1c1 and r1c3 are not side by side",
+        ),
+        (
+            json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "smaller": [0, 1] }] } }),
+            "`constraints.greater_than[0]`: unknown member `smaller`; expected `greater`, `less`",
         ),
         (
             json!({ "constraints": { "diagonals": "left" } }),

@@ -34,7 +34,9 @@ use sudokud::http::{App, AppState, MAX_GENERATE_BATCH, PROBLEM_BASE, ROUTES, Rea
 use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
-use sudokud::variants::{Arrow, Cage, Constraints, Diagonals, Kropki, Place, Preset, Regions, Whispers, Xv};
+use sudokud::variants::{
+    Arrow, Cage, Constraints, Diagonals, GreaterThan, Kropki, Place, Preset, Regions, Whispers, Xv,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
@@ -1419,6 +1421,8 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
         ("Constraints.xv", &constraints["xv"], members::<Xv>()),
         ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
+        ("Constraints.arrows[]", &constraints["arrows"]["items"], members::<Arrow>()),
+        ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1447,6 +1451,7 @@ fn every_constraint() -> Constraints {
         palindromes: vec![vec![place, place]],
         renbans: vec![vec![place, place]],
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
+        greater_than: vec![GreaterThan { greater: place, less: place }],
         even: vec![place],
         odd: vec![place],
     }

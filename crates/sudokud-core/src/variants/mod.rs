@@ -1,6 +1,6 @@
 //! Variant Sudoku: diagonals, extra regions, jigsaw regions, killer cages, anti-knight,
-//! anti-king, non-consecutive, thermometers, Kropki dots, X and V marks and even/odd cells, as
-//! data next to a board of any size, alone or combined.
+//! anti-king, non-consecutive, thermometers, Kropki dots, X and V marks, greater-than signs and
+//! even/odd cells, as data next to a board of any size, alone or combined.
 //!
 //! [`Constraints`] is what a request gives, [`Preset`] a variant by name; [`Variant::new`] checks
 //! them against the grid's shape once and builds the houses, peers, pair relations and cage sums
@@ -10,7 +10,9 @@ pub mod solver;
 
 pub(crate) use sudokud_model::{constraints, variant};
 
-pub use constraints::{Arrow, Cage, Constraints, Diagonals, Kropki, Place, Preset, RegionId, Regions, Whispers, Xv};
+pub use constraints::{
+    Arrow, Cage, Constraints, Diagonals, GreaterThan, Kropki, Place, Preset, RegionId, Regions, Whispers, Xv,
+};
 pub use variant::{ConstraintError, Variant, windows};
 
 /// The killer's innie and outie groups (`sudokud_model::family::cages::sum_groups`) on generated puzzles and

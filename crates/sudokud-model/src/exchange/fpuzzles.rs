@@ -13,7 +13,8 @@
 //! that f-puzzles drew for a line rule it also wrote as its own member (`fromConstraint`:
 //! `Whispers`, `German Whispers`, `Dutch Whispers`) is that rule's drawing, and is read as
 //! nothing more when the member has a line of its cells. A player's entries and pencil marks are
-//! not read.
+//! not read. f-puzzles has no greater-than signs between cells (its `minimum` and `maximum`
+//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written.
 
 use serde_json::{Map, Value, json};
 
@@ -402,6 +403,10 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let size = shape.size();
     check_writable(shape, FORMAT)?;
     let constraints = &puzzle.constraints;
+    if !constraints.greater_than.is_empty() {
+        let what = "greater-than signs: f-puzzles has no such rule".to_owned();
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
     let regions = constraints.regions.as_ref().map(|regions| region_ids(regions, size)).transpose()?;
     let grid: Vec<Value> = puzzle
         .givens
@@ -595,6 +600,7 @@ mod tests {
                 Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
                 Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3)] },
             ],
+            greater_than: Vec::new(),
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };
@@ -687,6 +693,13 @@ mod tests {
         for shape in [4, 6, 8, 9, 10, 12, 15, 16].map(|size| Shape::default_for(size).unwrap()) {
             for _ in 0..20 {
                 let mut puzzle = super::super::tests::random_puzzle(shape, &mut random);
+                // f-puzzles has no greater-than signs: a puzzle with some is refused, never
+                // written without them.
+                if !puzzle.constraints.greater_than.is_empty() {
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
+                    puzzle.constraints.greater_than.clear();
+                }
                 let data = encode(&puzzle).unwrap();
                 // Regions come back as rows of their numbers in the order they first appear.
                 if let Some(regions) = &puzzle.constraints.regions {

@@ -21,6 +21,7 @@ pub mod arrows;
 pub mod cages;
 pub mod diagonals;
 pub mod dots;
+pub mod greater_than;
 mod non_consecutive;
 mod palindromes;
 mod parity;
@@ -68,6 +69,7 @@ families!(
     thermometers::Thermometers,
     dots::Dots,
     xv::XvMarks,
+    greater_than::Signs,
     whispers::WhispersLines,
     renban::Renbans,
     arrows::Arrows,
@@ -436,6 +438,7 @@ pub(crate) mod tests {
             (&xv::X, 0),
             (&xv::V, 0),
             (&xv::NO_MARK, 0),
+            (&greater_than::LESS, 0),
             (&whispers::APART, 1),
             (&whispers::APART, 3),
             (&palindromes::MIRRORED, 0),
