@@ -1,7 +1,8 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
-//! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, whispers lines,
-//! palindromes, renban lines, arrows, even and odd cells, and little killers' clues outside the
-//! grid, in a margin the grid leaves for them only when there are some), its
+//! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
+//! signs, whispers lines, palindromes, renban lines, arrows, even and odd cells, and little
+//! killers' clues outside the grid, in a margin the grid leaves for them only when there are
+//! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -311,8 +312,8 @@ fn draw_arrow(scene: &mut Scene, grid: &GridBox, bulb: &[Place], shaft: &[Place]
 }
 
 /// What lies over the grid's lines: killer cages with their sums, Kropki dots, X and V letters
-/// on a white square where the two cells meet, as printed puzzles show them, and little killers'
-/// clues outside the grid.
+/// on a white square where the two cells meet, as printed puzzles show them, greater-than signs
+/// across the edge between their cells, and little killers' clues outside the grid.
 fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for cage in &constraints.cages {
@@ -357,6 +358,25 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
         scene.fill(Path::rect(x - half, y - half, 2.0 * half, 2.0 * half), Color::WHITE);
         centred_glyph(scene, letter, Point(x, y), 0.24 * cell, Color::BLACK);
     }
+    for sign in &constraints.greater_than {
+        scene.stroke(
+            chevron(grid, sign.greater, sign.less),
+            Stroke { color: Color::BLACK, width: 0.04 * cell, dash: None, round: true },
+        );
+    }
+}
+
+/// A greater-than sign: a chevron on the middle of the edge between `greater` and `less`, open
+/// towards the greater and pointing at the smaller.
+fn chevron(grid: &GridBox, greater: Place, less: Place) -> Path {
+    let (from, to) = (grid.centre(greater), grid.centre(less));
+    let middle = from.lerp(to, 0.5);
+    // A cell's step from the greater to the smaller, and how deep and wide the chevron is.
+    let (down, right) = ((to.1 - from.1) / grid.cell, (to.0 - from.0) / grid.cell);
+    let (depth, half) = (0.07 * grid.cell, 0.16 * grid.cell);
+    let arm =
+        |side: f32| Point(middle.0 - right * depth - side * down * half, middle.1 - down * depth + side * right * half);
+    Path::polyline([arm(1.0), Point(middle.0 + right * depth, middle.1 + down * depth), arm(-1.0)])
 }
 
 /// A little killer as printed puzzles show it: its sum in the band outside the grid, beside the

@@ -675,6 +675,48 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });
 
+test('greater-than signs: drawn from a link, cycled by a click near an edge or Shift and an arrow, sent with requests', async () => {
+  // From a link: a chevron per sign; PUZZLE's 5 and 3 in r1c1 and r1c2 break a sign saying 3 is
+  // greater, which validation shows.
+  const wrong = [{ greater: [0, 1], less: [0, 0] }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ greater_than: wrong }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.sign').count(), 1, 'the sign drawn');
+  assert.match(await act('Validate'), /^2 conflicting cells: r1c1 \(5\), r1c2 \(3\)\.$/);
+  // By hand: a click near r1c1's right edge cycles the sign there, the left cell greater first.
+  await page.goto(`${BASE}/#${PUZZLE}`);
+  const signs = page.getByRole('button', { name: 'Greater-than signs' });
+  await signs.click();
+  assert.equal(await signs.getAttribute('aria-pressed'), 'true');
+  const { width, height } = await cell(1, 1).boundingBox();
+  const said = async (action) => {
+    await action();
+    return page.locator('#message').textContent();
+  };
+  const nearRight = () => cell(1, 1).click({ position: { x: width * 0.92, y: height / 2 } });
+  assert.equal(await said(nearRight), 'r1c1 is greater than r1c2.');
+  assert.equal(await said(nearRight), 'r1c2 is greater than r1c1.');
+  assert.equal(await said(nearRight), 'Removed the sign between r1c1 and r1c2.');
+  assert.equal(await page.locator('#board .overlay polyline.sign').count(), 0, 'no sign left');
+  // By keyboard: Shift and an arrow key on the focused cell; the border has no neighbour.
+  await cell(2, 1).focus();
+  assert.equal(await said(() => page.keyboard.press('Shift+ArrowUp')), 'r1c1 is greater than r2c1.');
+  // The solution has 5 over 6 there: the other way round.
+  assert.equal(await said(() => page.keyboard.press('Shift+ArrowUp')), 'r2c1 is greater than r1c1.');
+  assert.match(await said(() => page.keyboard.press('Shift+ArrowLeft')), /the grid's border/);
+  assert.equal(await focused(), 'Row 2, column 1', 'the arrows cycle signs rather than move');
+  assert.match(fragment(), /;constraints=/, 'the signs kept in the address');
+  let sent = nextBody('/v1/solve');
+  assert.match(await act('Solve'), /^Solved/);
+  assert.deepEqual((await sent).constraints, { greater_than: [{ greater: [1, 0], less: [0, 0] }] });
+  // Signs off: the arrows move again, and a click changes no sign.
+  await signs.click();
+  await cell(2, 1).focus();
+  await page.keyboard.press('Shift+ArrowUp');
+  assert.equal(await focused(), 'Row 1, column 1');
+  await nearRight();
+  assert.equal(await page.locator('#board .overlay polyline.sign').count(), 1, 'the sign stays');
+});
+
 test('a shared puzzle: loaded from the field or pasted, drawn with its rules, solved, opened in SudokuPad', async () => {
   await page.goto(`${BASE}/`);
   // A 4x4 killer as the Interactive Sudoku Solver shares it, and its one solution.

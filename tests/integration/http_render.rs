@@ -154,6 +154,44 @@ async fn x_and_v_letters_sit_on_their_edges() {
     assert!(ink(x.0, x.1, upper_left.0, upper_left.1) > 0 && ink(v.0, v.1, upper_left.0, upper_left.1) > 0);
 }
 
+/// Greater-than signs: a chevron across the edge between the two cells, its point on the smaller
+/// cell's side of the line and its arms on the greater's, one either way round and one
+/// vertical.
+#[tokio::test]
+async fn greater_than_signs_point_at_the_smaller_cell() {
+    let body = json!({
+        "board": ".".repeat(36),
+        "constraints": { "greater_than": [
+            { "greater": [0, 0], "less": [0, 1] },
+            { "greater": [2, 4], "less": [2, 3] },
+            { "greater": [1, 3], "less": [0, 3] }
+        ] },
+        "format": "png",
+        "width": 600
+    });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    // The grid sits within a margin of 4 % of the width; 6 cells of 92 pixels.
+    let (margin, cell) = (24.0, 92.0);
+    // Whether there is ink within 2 pixels of a point, given from an edge's middle in cells.
+    let at = |(row, col): (f32, f32), (dx, dy): (f32, f32)| {
+        let (x, y) = (margin + col * cell + dx * cell, margin + row * cell + dy * cell);
+        let near = |centre: f32| (centre.round() as u32 - 2)..=(centre.round() as u32 + 2);
+        near(y).any(|y| near(x).any(|x| is_dark(rgb(&image, x, y))))
+    };
+    // Each sign's edge middle (thin lines, clear of the boxes'), and a cell's step from its
+    // greater cell to its smaller.
+    for (middle, (right, down)) in [((0.5, 1.0), (1.0, 0.0)), ((2.5, 4.0), (-1.0, 0.0)), ((1.0, 3.5), (0.0, -1.0))] {
+        let step = |along: f32, across: f32| (right * along - down * across, down * along + right * across);
+        assert!(at(middle, step(0.06, 0.0)), "{middle:?}: the point, on the smaller cell's side");
+        assert!(!at(middle, step(-0.06, 0.0)), "{middle:?}: nothing on the greater's side of the point");
+        for across in [-0.13, 0.13] {
+            assert!(at(middle, step(-0.06, across)), "{middle:?}: an arm's end, on the greater's side");
+            assert!(!at(middle, step(0.06, across)), "{middle:?}: nothing beside the point");
+        }
+    }
+    assert!(!at((1.5, 1.0), (0.06, 0.0)), "an edge without a sign has its line alone");
+}
+
 /// A whispers line: green through the middles of its cells (a diagonal step too), nowhere
 /// else; a difference the line gives is written in its first cell's lower right corner. A
 /// palindrome: grey, the same way; a renban line purple; an arrow a grey outlined bulb and a

@@ -108,7 +108,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `even`, `odd`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `even`, `odd`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
@@ -125,6 +125,14 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (
             json!({ "constraints": { "little_killers": [{ "sum": 10, "start": [0, 4], "direction": "left" }] } }),
             r#"`constraints.little_killers[0].direction`: found "left"; expected one of "down_right", "down_left", "up_right", "up_left""#,
+        ),
+        (
+            json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "less": [0, 2] }] } }),
+            "`constraints.greater_than[0]`: r1c1 and r1c3 are not side by side",
+        ),
+        (
+            json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "smaller": [0, 1] }] } }),
+            "`constraints.greater_than[0]`: unknown member `smaller`; expected `greater`, `less`",
         ),
         (
             json!({ "constraints": { "diagonals": "left" } }),

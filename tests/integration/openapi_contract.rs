@@ -35,7 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, Kropki, LittleKiller, Place, Preset, Regions, Whispers, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, Regions,
+    Whispers, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1424,6 +1425,8 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.kropki", &constraints["kropki"], members::<Kropki>()),
         ("Constraints.xv", &constraints["xv"], members::<Xv>()),
         ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
+        ("Constraints.arrows[]", &constraints["arrows"]["items"], members::<Arrow>()),
+        ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
         ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
     ];
     let requests = sudokud::http::request_members();
@@ -1454,6 +1457,7 @@ fn every_constraint() -> Constraints {
         renbans: vec![vec![place, place]],
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
         little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
+        greater_than: vec![GreaterThan { greater: place, less: place }],
         even: vec![place],
         odd: vec![place],
     }

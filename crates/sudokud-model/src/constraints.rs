@@ -14,6 +14,7 @@ pub use crate::family::arrows::Arrow;
 pub use crate::family::cages::Cage;
 pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
+pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
 pub use crate::family::regions::{RegionId, Regions};
 pub use crate::family::whispers::Whispers;
@@ -61,6 +62,10 @@ pub struct Constraints {
     /// X and V marks between orthogonal neighbours.
     #[serde(default, skip_serializing_if = "Xv::is_empty")]
     pub xv: Xv,
+    /// Greater-than signs between orthogonal neighbours: one cell's digit is greater than the
+    /// other's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub greater_than: Vec<GreaterThan>,
     /// Whispers lines: neighbours along each differ by at least its difference.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub whispers: Vec<Whispers>,
@@ -122,6 +127,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<Arrow>().contains(&member) {
         places.push(format!("each arrow of `{prefix}arrows`"));
+    }
+    if member::members::<GreaterThan>().contains(&member) {
+        places.push(format!("each sign of `{prefix}greater_than`"));
     }
     if member::members::<LittleKiller>().contains(&member) {
         places.push(format!("each clue of `{prefix}little_killers`"));
@@ -234,6 +242,7 @@ mod tests {
             refused(r#"{"direction":"up_left"}"#),
             "`direction` belongs inside each clue of `little_killers`, not here"
         );
+        assert_eq!(refused(r#"{"less":[0,0]}"#), "`less` belongs inside each sign of `greater_than`, not here");
         // A cage and the dots are objects of their own members too.
         assert_eq!(refused(r#"{"cages":[[[[0,0],[0,1]],3]]}"#), "found an array; expected an object");
         assert_eq!(
@@ -262,6 +271,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 17);
+        assert_eq!(member::members::<Constraints>().len(), 18);
     }
 }

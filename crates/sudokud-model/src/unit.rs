@@ -42,6 +42,8 @@ pub enum Unit {
     /// An X's pair does not sum to 10 or a V's to 5, or, with every mark given, a pair without a
     /// mark does.
     Xv,
+    /// A greater-than sign's cells hold digits the other way round.
+    GreaterThan,
     /// Neighbours on a whispers line differ by less than its difference.
     Whispers,
     /// Cells mirrored on a palindrome differ.
@@ -60,7 +62,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 22] = [
+    pub const ALL: [Unit; 23] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -76,6 +78,7 @@ impl Unit {
         Unit::Thermometer,
         Unit::Kropki,
         Unit::Xv,
+        Unit::GreaterThan,
         Unit::Whispers,
         Unit::Palindrome,
         Unit::Renban,
@@ -103,6 +106,7 @@ impl Unit {
             Unit::Thermometer => "thermometer",
             Unit::Kropki => "kropki",
             Unit::Xv => "xv",
+            Unit::GreaterThan => "greater_than",
             Unit::Whispers => "whispers",
             Unit::Palindrome => "palindrome",
             Unit::Renban => "renban",
@@ -132,6 +136,7 @@ impl Unit {
             Unit::Thermometer => "does not rise along its thermometer",
             Unit::Kropki => "breaks a Kropki dot",
             Unit::Xv => "breaks an X or V",
+            Unit::GreaterThan => "is on the wrong side of a greater-than sign",
             Unit::Whispers => "is too close to its neighbour on a whispers line",
             Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Renban => "breaks the run of consecutive digits on its renban line",

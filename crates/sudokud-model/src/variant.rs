@@ -522,6 +522,12 @@ mod tests {
                 vec![cell(0, 0, 1, r#""xv""#), cell(0, 1, 3, r#""xv""#)],
             ),
             ("14.. .... .... ....", r#"{"xv":{"v":[[[0,0],[0,1]]],"all_given":true}}"#, vec![]),
+            ("31.. .... .... ....", r#"{"greater_than":[{"greater":[0,0],"less":[0,1]}]}"#, vec![]),
+            (
+                "2... 3... .... ....",
+                r#"{"greater_than":[{"greater":[0,0],"less":[1,0]}]}"#,
+                vec![cell(0, 0, 2, r#""greater_than""#), cell(1, 0, 3, r#""greater_than""#)],
+            ),
             (
                 "1... 4... .... ....",
                 r#"{"xv":{"v":[[[0,0],[0,1]]],"all_given":true}}"#,

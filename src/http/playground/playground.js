@@ -63,6 +63,10 @@ const OUTSIDE_BAND = 0.75;
 /** A little killer's direction as the API names it, for a step of rows down and columns right. */
 const DIRECTIONS = { '1,1': 'down_right', '1,-1': 'down_left', '-1,1': 'up_right', '-1,-1': 'up_left' };
 
+/** Whether a click on a cell (or Shift and an arrow key) cycles the greater-than sign on its nearest edge. */
+let signing = false;
+const signsButton = document.getElementById('signs');
+
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
  * is off. Drawn small in the blank cells, over the variant's marks.
@@ -199,6 +203,15 @@ function drawArrow({ bulb, line }) {
   draw('polyline', { points: `${head[0]} ${tx},${ty} ${head[1]}` }, 'arrow');
 }
 
+/** A greater-than sign: a chevron on the middle of the edge between its cells, pointing at the smaller. */
+function drawSign({ greater: [gr, gc], less: [lr, lc] }) {
+  const [down, right] = [lr - gr, lc - gc];
+  const [x, y] = [(gc + lc) / 2 + 0.5, (gr + lr) / 2 + 0.5];
+  const [depth, half] = [0.07, 0.16];
+  const arm = (side) => `${x - right * depth - side * down * half},${y - down * depth + side * right * half}`;
+  draw('polyline', { points: `${arm(1)} ${x + right * depth},${y + down * depth} ${arm(-1)}` }, 'sign');
+}
+
 /**
  * A little killer as the server draws it: its sum in the band outside the grid beside the cell
  * before its diagonal's first, nudged away from a small arrow that points at that cell's corner.
@@ -231,9 +244,9 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, renban lines, arrows, Kropki dots, X and V marks, even and odd cells, and little
- * killers' clues in a band outside the grid (made room for only when there are some). From the
- * server's constraints when it made them, else from the picked preset alone.
+ * palindromes, renban lines, arrows, Kropki dots, X and V marks, greater-than signs, even and
+ * odd cells, and little killers' clues in a band outside the grid (made room for only when there
+ * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
 function drawRules() {
   overlay.replaceChildren();
@@ -315,6 +328,7 @@ function drawRules() {
       draw('text', { x, y }, 'xv', letter).textContent = letter.toUpperCase();
     }
   }
+  for (const sign of constraints.greater_than ?? []) drawSign(sign);
   // Even cells as grey squares and odd ones as grey circles, behind the digit.
   for (const [row, col] of constraints.even ?? []) {
     draw('rect', { x: col + 0.15, y: row + 0.15, width: 0.7, height: 0.7 }, 'parity', 'even');
@@ -443,6 +457,7 @@ function saveToFragment() {
  */
 function toggleLine() {
   if (drawing === null) {
+    if (signing) toggleSigns();
     drawing = [];
     drawLineButton.setAttribute('aria-pressed', 'true');
     say('Click the line\'s cells in order, each touching the last, then press Draw line again.', 'ok');
@@ -524,6 +539,53 @@ function removeLines() {
   drawRules();
   saveToFragment();
   say('Removed the lines and clues.', 'ok');
+}
+
+/**
+ * Signs: turned on, a click on a cell cycles the greater-than sign on the edge nearest the click,
+ * and Shift with an arrow key the one on that side of the cell with the focus (see `cycleSign`).
+ */
+function toggleSigns() {
+  if (drawing !== null) toggleLine();
+  signing = !signing;
+  signsButton.setAttribute('aria-pressed', String(signing));
+  say(signing ? 'Click a cell near an edge, or press Shift and an arrow key, to cycle the greater-than sign there: none, then the left or upper cell greater, then the other.' : 'Signs off.', 'ok');
+}
+
+/**
+ * Cycles the greater-than sign on the edge between the cell at `row`, `col` and its neighbour a
+ * `[down, right]` step away: none, the left or upper cell greater, the other greater, none again.
+ * The signs join the constraints, sent with every request and kept in the address.
+ */
+function cycleSign(row, col, [down, right]) {
+  const { size } = shape;
+  const [otherRow, otherCol] = [row + down, col + right];
+  if (otherRow < 0 || otherCol < 0 || otherRow >= size || otherCol >= size) {
+    say('That edge is the grid\'s border: a sign goes between two cells.', 'error');
+    return;
+  }
+  const [first, second] = down + right > 0 ? [[row, col], [otherRow, otherCol]] : [[otherRow, otherCol], [row, col]];
+  const same = ([r1, c1], [r2, c2]) => r1 === r2 && c1 === c2;
+  const signs = [...(rules?.greater_than ?? [])];
+  const at = signs.findIndex(({ greater, less }) => [greater, less].every((end) => same(end, first) || same(end, second)));
+  const [one, other] = [first, second].map(([row, col]) => cellName({ row, col }));
+  let said = `Removed the sign between ${one} and ${other}.`;
+  if (at < 0) {
+    signs.push({ greater: first, less: second });
+    said = `${one} is greater than ${other}.`;
+  } else if (same(signs[at].greater, first)) {
+    signs[at] = { greater: second, less: first };
+    said = `${other} is greater than ${one}.`;
+  } else {
+    signs.splice(at, 1);
+  }
+  rules = { ...(rules ?? {}), greater_than: signs };
+  if (signs.length === 0) delete rules.greater_than;
+  if (Object.keys(rules).length === 0) rules = null;
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(said, 'ok');
 }
 
 /** A person changed a cell: earlier marks no longer describe the board. */
@@ -810,6 +872,8 @@ boardElement.addEventListener('keydown', (event) => {
     next();
   } else if (key === 'Backspace' || key === 'Delete') {
     edit(index, '');
+  } else if (key in ARROWS && signing && event.shiftKey) {
+    cycleSign(row, col, ARROWS[key]);
   } else if (key in ARROWS) {
     focusCell(row + ARROWS[key][0], col + ARROWS[key][1]);
   } else if (key.length !== 1) {
@@ -873,10 +937,18 @@ linkElement.addEventListener('keydown', (event) => {
 document.getElementById('sudokupad').addEventListener('click', openInSudokuPad);
 pencilButton.addEventListener('click', togglePencil);
 drawLineButton.addEventListener('click', toggleLine);
+signsButton.addEventListener('click', toggleSigns);
 document.getElementById('remove-lines').addEventListener('click', removeLines);
-// While a line is drawn, a cell clicked joins it (once).
+// While a line is drawn, a cell clicked joins it (once); while signs are on, a click cycles the
+// sign on the cell's edge nearest to it.
 boardElement.addEventListener('click', (event) => {
   const index = cells.indexOf(event.target);
+  if (signing && index >= 0) {
+    const [x, y] = [event.offsetX / event.target.clientWidth, event.offsetY / event.target.clientHeight];
+    const [, step] = [[x, [0, -1]], [1 - x, [0, 1]], [y, [-1, 0]], [1 - y, [1, 0]]].reduce((a, b) => (b[0] < a[0] ? b : a));
+    cycleSign(Math.floor(index / shape.size), index % shape.size, step);
+    return;
+  }
   if (drawing === null || index < 0 || drawing.includes(index)) return;
   drawing.push(index);
   drawRules();

@@ -142,7 +142,7 @@ pub enum Refused {
     /// The variant is not generated at the size (see
     /// [`Puzzle::variant_levels`](crate::puzzle::Puzzle::variant_levels)).
     #[error(
-        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+        "{variant} puzzles are not generated at {size}x{size} (regions up to 15x15; thermometers, Kropki dots, X and V marks, greater-than signs and even or odd cells up to 9x9; non-consecutive not at 4x4)"
     )]
     Size {
         /// The variant's name, or `these constraints`.
@@ -556,7 +556,7 @@ mod tests {
         let refused = offers(Shape::new(4, 4).unwrap(), Some(Preset::Windoku), &Constraints::default(), Level::Easy);
         assert_eq!(
             refused.unwrap_err().to_string(),
-            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots, X and V marks and even or odd cells up to 9x9; non-consecutive not at 4x4)"
+            "windoku puzzles are not generated at 16x16 (regions up to 15x15; thermometers, Kropki dots, X and V marks, greater-than signs and even or odd cells up to 9x9; non-consecutive not at 4x4)"
         );
     }
 

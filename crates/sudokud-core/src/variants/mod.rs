@@ -1,6 +1,6 @@
 //! Variant Sudoku: diagonals, extra regions, jigsaw regions, killer cages, anti-knight,
-//! anti-king, non-consecutive, thermometers, Kropki dots, X and V marks and even/odd cells, as
-//! data next to a board of any size, alone or combined.
+//! anti-king, non-consecutive, thermometers, Kropki dots, X and V marks, greater-than signs and
+//! even/odd cells, as data next to a board of any size, alone or combined.
 //!
 //! [`Constraints`] is what a request gives, [`Preset`] a variant by name; [`Variant::new`] checks
 //! them against the grid's shape once and builds the houses, peers, pair relations and cage sums
@@ -11,8 +11,8 @@ pub mod solver;
 pub(crate) use sudokud_model::{constraints, variant};
 
 pub use constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, Kropki, LittleKiller, Place, Preset, RegionId, Regions, Whispers,
-    Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, RegionId,
+    Regions, Whispers, Xv,
 };
 pub use variant::{ConstraintError, Variant, windows};
 

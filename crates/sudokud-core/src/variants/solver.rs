@@ -923,7 +923,7 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, Kropki, LittleKiller, Place, Regions, Whispers, Xv,
+        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Regions, Whispers, Xv,
     };
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
@@ -1035,6 +1035,11 @@ mod tests {
             if marks.iter().map(dot).any(|(a, b)| a != 0 && b != 0 && a + b != sum) {
                 return true;
             }
+        }
+        let sign = |sign: &GreaterThan| (value(at(&sign.greater)), value(at(&sign.less)));
+        if constraints.greater_than.iter().map(sign).any(|(greater, less)| less != 0 && greater != 0 && greater <= less)
+        {
+            return true;
         }
         for (first, second) in (0..size * size).flat_map(|a| (0..size * size).map(move |b| (a, b))) {
             let (a, b) = (value(first), value(second));
@@ -1164,6 +1169,11 @@ mod tests {
         kropki.all_given = random.below(8) == 0;
         c.kropki = kropki;
         c.xv = random_marks(shape, random, |random| walk(random, 2, false));
+        for _ in 0..random.below(2) {
+            if let [greater, less] = walk(random, 2, false)[..] {
+                c.greater_than.push(GreaterThan { greater, less });
+            }
+        }
         if random.below(3) == 0 {
             let length = 2 + random.below(3);
             let line = walk(random, length, true);
@@ -1306,35 +1316,32 @@ mod tests {
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }
 
-    /// 6x6 XV puzzles: the marks of a random solved grid (every X and V, or a few of them),
-    /// some of its digits as givens, sometimes one wrong; so that some have one solution,
-    /// several or none.
-    #[test]
-    fn counts_agree_with_a_naive_search_on_xv_6x6() {
+    /// 6x6 puzzles of marks between neighbours taken from a random solved grid: `start` gives
+    /// each its constraints before the marks, `mark` adds what it makes of a pair of neighbours
+    /// and their digits in the solution (or nothing); some of the solution's digits are given,
+    /// sometimes one wrong, so that some have one solution, several or none.
+    fn counts_agree_on_marks_of_6x6_solutions(
+        seed: u64,
+        start: impl Fn(&mut SplitMix64) -> Constraints,
+        mark: impl Fn(&mut SplitMix64, &mut Constraints, [Place; 2], (u8, u8)),
+    ) {
         let shape = Shape::new(2, 3).unwrap();
         let size = shape.size();
         let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
-        let mut random = SplitMix64(11);
+        let mut random = SplitMix64(seed);
         let mut counted = [0usize; 4];
         for seed in 0..40 {
             let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
             let value = |cell: usize| solution.cells()[cell];
-            let mut xv = Xv { all_given: random.below(2) == 0, ..Xv::default() };
+            let mut constraints = start(&mut random);
             for (first, second) in (0..size * size).flat_map(|cell| [(cell, cell + 1), (cell, cell + size)]) {
                 let (row, col) = (first / size, first % size);
                 let beside = if second == first + 1 { col + 1 < size } else { row + 1 < size };
-                let keep = xv.all_given || random.below(3) == 0;
-                if !beside || !keep {
-                    continue;
-                }
-                let pair = [Place(row as u64, col as u64), Place((second / size) as u64, (second % size) as u64)];
-                match value(first) + value(second) {
-                    10 => xv.x.push(pair),
-                    5 => xv.v.push(pair),
-                    _ => {}
+                if beside {
+                    let pair = [Place(row as u64, col as u64), Place((second / size) as u64, (second % size) as u64)];
+                    mark(&mut random, &mut constraints, pair, (value(first), value(second)));
                 }
             }
-            let constraints = Constraints { xv, ..Constraints::default() };
             let mut cells: Vec<u8> =
                 solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
             if random.below(4) == 0 {
@@ -1399,6 +1406,43 @@ mod tests {
             counted[count] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 XV puzzles: every X and V of a random solved grid, or a few of them.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_xv_6x6() {
+        counts_agree_on_marks_of_6x6_solutions(
+            11,
+            |random| Constraints {
+                xv: Xv { all_given: random.below(2) == 0, ..Xv::default() },
+                ..Constraints::default()
+            },
+            |random, constraints, pair, digits| {
+                let xv = &mut constraints.xv;
+                if xv.all_given || random.below(3) == 0 {
+                    match digits.0 + digits.1 {
+                        10 => xv.x.push(pair),
+                        5 => xv.v.push(pair),
+                        _ => {}
+                    }
+                }
+            },
+        );
+    }
+
+    /// 6x6 greater-than puzzles: a sign between a third of a random solved grid's neighbours.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_greater_than_signs_6x6() {
+        counts_agree_on_marks_of_6x6_solutions(
+            13,
+            |_| Constraints::default(),
+            |random, constraints, [first, second], (a, b)| {
+                if random.below(3) == 0 {
+                    let (greater, less) = if a > b { (first, second) } else { (second, first) };
+                    constraints.greater_than.push(GreaterThan { greater, less });
+                }
+            },
+        );
     }
 
     #[test]

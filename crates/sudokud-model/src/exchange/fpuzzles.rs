@@ -15,7 +15,8 @@
 //! that f-puzzles drew for a line rule it also wrote as its own member (`fromConstraint`:
 //! `Whispers`, `German Whispers`, `Dutch Whispers`) is that rule's drawing, and is read as
 //! nothing more when the member has a line of its cells. A player's entries and pencil marks are
-//! not read.
+//! not read. f-puzzles has no greater-than signs between cells (its `minimum` and `maximum`
+//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written.
 
 use serde_json::{Map, Value, json};
 
@@ -456,6 +457,10 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let size = shape.size();
     check_writable(shape, FORMAT)?;
     let constraints = &puzzle.constraints;
+    if !constraints.greater_than.is_empty() {
+        let what = "greater-than signs: f-puzzles has no such rule".to_owned();
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
     let regions = constraints.regions.as_ref().map(|regions| region_ids(regions, size)).transpose()?;
     let grid: Vec<Value> = puzzle
         .givens
@@ -670,6 +675,7 @@ mod tests {
                 LittleKiller { sum: 1, start: place(5, 0), direction: Direction::UpLeft },
                 LittleKiller { sum: 21, start: place(5, 5), direction: Direction::UpLeft },
             ],
+            greater_than: Vec::new(),
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };
@@ -777,6 +783,13 @@ mod tests {
         for shape in [4, 6, 8, 9, 10, 12, 15, 16].map(|size| Shape::default_for(size).unwrap()) {
             for _ in 0..20 {
                 let mut puzzle = super::super::tests::random_puzzle(shape, &mut random);
+                // f-puzzles has no greater-than signs: a puzzle with some is refused, never
+                // written without them.
+                if !puzzle.constraints.greater_than.is_empty() {
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
+                    puzzle.constraints.greater_than.clear();
+                }
                 let data = encode(&puzzle).unwrap();
                 // Regions come back as rows of their numbers in the order they first appear.
                 if let Some(regions) = &puzzle.constraints.regions {

@@ -11,7 +11,8 @@
 //! `2_4_6_8` and `1_3_5_7_9`), `Shape`, `NoBoxes` with `Jigsaw` (regions in place of the boxes),
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
 //! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
-//! `StrictKropki`, `X`, `V`, `StrictXV` and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
+//! `StrictKropki`, `X`, `V`, `StrictXV`, `GreaterThan` (`GreaterThan~R1C1~R1C2`: each cell greater than
+//! the later cells beside it) and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
 //! first when it gives one; a line through a cell again is read as lines cut there) and
 //! `Palindrome`, `Renban`, `Arrow` (the bulb's cell first), `PillArrow` (`PillArrow~2~R1C1~R1C2~R2C3`:
 //! the pill's size, its cells, read left to right and top to bottom, then the shaft) and
@@ -21,7 +22,7 @@
 //! never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, Place, Regions};
+use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -215,10 +216,14 @@ impl Reader {
                 })?;
                 self.constraints.little_killers.push(LittleKiller { sum, start, direction });
             }
-            "WhiteDot" => self.pairs(kind, args, Pairs::White)?,
-            "BlackDot" => self.pairs(kind, args, Pairs::Black)?,
-            "X" => self.pairs(kind, args, Pairs::X)?,
-            "V" => self.pairs(kind, args, Pairs::V)?,
+            "WhiteDot" => self.constraints.kropki.white.extend(self.pairs(kind, args)?),
+            "BlackDot" => self.constraints.kropki.black.extend(self.pairs(kind, args)?),
+            "X" => self.constraints.xv.x.extend(self.pairs(kind, args)?),
+            "V" => self.constraints.xv.v.extend(self.pairs(kind, args)?),
+            "GreaterThan" => {
+                let signs = self.pairs(kind, args)?.into_iter().map(|[greater, less]| GreaterThan { greater, less });
+                self.constraints.greater_than.extend(signs);
+            }
             other => return Err(unsupported(other)),
         }
         Ok(())
@@ -278,7 +283,9 @@ impl Reader {
         Ok(())
     }
 
-    fn pairs(&mut self, kind: &str, args: &[&str], pairs: Pairs) -> Result<(), ShareError> {
+    /// The pairs of an item's cells that are side by side, each earlier cell first (as ISS pairs
+    /// them: its greater-than signs make the earlier cell the greater).
+    fn pairs(&self, kind: &str, args: &[&str]) -> Result<Vec<[Place; 2]>, ShareError> {
         let cells = self.cells(kind, args)?;
         let side_by_side = |a: Place, b: Place| a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1;
         let found: Vec<[Place; 2]> = cells
@@ -291,15 +298,7 @@ impl Reader {
         if found.is_empty() {
             return Err(malformed(format!("`{kind}~{}`: no two of its cells are side by side", args.join("~"))));
         }
-        let constraints = &mut self.constraints;
-        let list = match pairs {
-            Pairs::White => &mut constraints.kropki.white,
-            Pairs::Black => &mut constraints.kropki.black,
-            Pairs::X => &mut constraints.xv.x,
-            Pairs::V => &mut constraints.xv.v,
-        };
-        list.extend(found);
-        Ok(())
+        Ok(found)
     }
 
     fn cells(&self, kind: &str, args: &[&str]) -> Result<Vec<Place>, ShareError> {
@@ -361,15 +360,6 @@ impl Reader {
         let givens = Grid::new(shape, self.givens).expect("every given is a digit of the grid");
         Ok(SharedPuzzle { givens, constraints: self.constraints })
     }
-}
-
-/// The lists of marks between two cells.
-#[derive(Clone, Copy)]
-enum Pairs {
-    White,
-    Black,
-    X,
-    V,
 }
 
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
@@ -559,6 +549,9 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         };
         item(&mut out, "LittleKiller", &mut [clue.sum.to_string(), cell(&named)].into_iter());
     }
+    for sign in &constraints.greater_than {
+        item(&mut out, "GreaterThan", &mut cells(&[sign.greater, sign.less]));
+    }
     for (pairs, kind) in [
         (&constraints.kropki.white, "WhiteDot"),
         (&constraints.kropki.black, "BlackDot"),
@@ -622,6 +615,7 @@ mod tests {
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
+                    .GreaterThan~R5C3~R5C2~R4C3\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -649,6 +643,11 @@ mod tests {
                 all_given: true,
             },
             xv: Xv { x: vec![[place(0, 4), place(0, 5)]], v: vec![[place(1, 4), place(1, 5)]], all_given: true },
+            // The first cell is greater than each later one beside it; r5c2 and r4c3 only touch.
+            greater_than: vec![
+                GreaterThan { greater: place(4, 2), less: place(4, 1) },
+                GreaterThan { greater: place(4, 2), less: place(3, 2) },
+            ],
             whispers: vec![
                 Whispers { line: vec![place(5, 0), place(4, 1)], difference: None },
                 Whispers { line: vec![place(5, 2), place(5, 3), place(4, 4)], difference: Some(2) },
@@ -798,6 +797,7 @@ mod tests {
         assert_eq!(refused(".Whisper~4"), "`Whisper` names no cells");
         assert_eq!(refused(".Whisper~99999999999999999999~R1C1"), "`99999999999999999999` is no difference");
         assert_eq!(refused(".WhiteDot~R1C1~R3C3"), "`WhiteDot~R1C1~R3C3`: no two of its cells are side by side");
+        assert_eq!(refused(".GreaterThan~R1C1~R2C2"), "`GreaterThan~R1C1~R2C2`: no two of its cells are side by side");
         assert_eq!(refused(".Diagonal~2"), "`Diagonal~2` is neither 1 nor -1");
         assert_eq!(refused(".AntiKing~1"), "`AntiKing` takes no arguments");
         assert_eq!(refused(".Jigsaw~0011"), "a `Jigsaw` layout has a character for each of the 81 cells");

@@ -278,6 +278,14 @@ mod tests {
         constraints.kropki.black = pairs(&mut cell);
         constraints.xv.x = pairs(&mut cell);
         constraints.xv.v = pairs(&mut cell);
+        // Signs both ways: greater on the left in even rows, on the right in odd ones.
+        constraints.greater_than = pairs(&mut cell)
+            .into_iter()
+            .map(|[left, right]| match left.0 % 2 {
+                0 => crate::constraints::GreaterThan { greater: left, less: right },
+                _ => crate::constraints::GreaterThan { greater: right, less: left },
+            })
+            .collect();
         constraints.cages =
             vec![Cage { cells: cells(&mut cell, 3), sum: Some(12) }, Cage { cells: cells(&mut cell, 2), sum: None }];
         constraints.thermometers = vec![cells(&mut cell, 4)];

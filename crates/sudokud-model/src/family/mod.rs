@@ -21,6 +21,7 @@ pub mod arrows;
 pub mod cages;
 pub mod diagonals;
 pub mod dots;
+pub mod greater_than;
 pub mod little_killers;
 mod non_consecutive;
 mod palindromes;
@@ -69,6 +70,7 @@ families!(
     thermometers::Thermometers,
     dots::Dots,
     xv::XvMarks,
+    greater_than::Signs,
     whispers::WhispersLines,
     renban::Renbans,
     arrows::Arrows,
@@ -440,6 +442,7 @@ pub(crate) mod tests {
             (&xv::X, 0),
             (&xv::V, 0),
             (&xv::NO_MARK, 0),
+            (&greater_than::LESS, 0),
             (&whispers::APART, 1),
             (&whispers::APART, 3),
             (&palindromes::MIRRORED, 0),

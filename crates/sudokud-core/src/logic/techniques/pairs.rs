@@ -1,5 +1,5 @@
-//! A variant's related pairs of cells (a thermometer's step, a Kropki dot, an X or a V, neighbours
-//! that may not be consecutive): the neighbour rule. Each pair's [`Relation`] says which digits
+//! A variant's related pairs of cells (a thermometer's step, a Kropki dot, an X or a V, a
+//! greater-than sign, neighbours that may not be consecutive): the neighbour rule. Each pair's [`Relation`] says which digits
 //! of one cell the other's candidates leave.
 //!
 //! [`Relation`]: sudokud_model::variant::Relation
@@ -120,6 +120,30 @@ mod tests {
         five[4 * 9 + 4] = 5;
         let dutch = "r5c5 and r5c6 are neighbours on a whispers line, so they differ by at least 4";
         assert_eq!(sentences(json, &five)[0], format!("{dutch}, so r5c6 can't be 2, 3, 4, 6, 7 or 8."));
+    }
+
+    /// The neighbour rule across a greater-than sign: the greater cell can't be 1, the smaller
+    /// can't be 9, and a digit placed narrows the other side.
+    #[test]
+    fn a_greater_than_sign_says_which_cell_is_greater() {
+        let json = r#"{"greater_than":[{"greater":[0,1],"less":[0,0]}]}"#;
+        let sign = "r1c2 is greater than r1c1 by the sign between them";
+        assert_eq!(
+            sentences(json, &[0; 81]),
+            [format!("{sign}, so r1c2 can't be 1."), format!("{sign}, so r1c1 can't be 9.")]
+        );
+        let mut cells = [0; 81];
+        cells[1] = 4;
+        assert_eq!(sentences(json, &cells), [format!("{sign}, so r1c1 can't be 5, 6, 7, 8 or 9.")]);
+    }
+
+    /// ISS's Fortress (greater-than signs and givens) explained through to its published
+    /// solution, the signs' steps among its steps.
+    #[test]
+    fn the_iss_greater_than_example_is_explained_to_its_solution() {
+        let steps = super::super::renban::tests::iss_example_steps("Fortress", Technique::NeighbourRule);
+        assert!(steps.len() >= 10, "{steps:?}");
+        assert!(steps.iter().all(|said| said.contains(" by the sign between them, so ")), "{steps:?}");
     }
 
     /// The neighbour rule across a palindrome: a digit placed at one end is the other end's
