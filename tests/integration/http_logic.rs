@@ -39,8 +39,9 @@ async fn rate_names_the_level_and_the_techniques() {
     let placed: u64 = techniques.iter().map(|used| used["count"].as_u64().unwrap()).sum();
     assert_eq!(placed as usize, 81 - board(PUZZLE).givens(), "singles place every blank");
 
-    // Puzzles this hard may take longer than the default solve timeout: give it time enough.
-    let patient = router(&ServeConfig { solve_timeout_ms: 120_000, ..config() });
+    // Puzzles this hard may take longer than the default solve and request timeouts (5 s, which
+    // a loaded machine passed once): give it time enough.
+    let patient = router(&ServeConfig { solve_timeout_ms: 120_000, request_timeout_ms: 120_000, ..config() });
     let reply = send(patient, post_json("/v1/rate", json!({ "board": HARDEST }).to_string())).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!((&reply.body["level"], &reply.body["solved_by_logic"]), (&json!("extreme"), &json!(true)));
