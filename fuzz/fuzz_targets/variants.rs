@@ -1,11 +1,11 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
-//! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban lines, arrows, parity cells and givens anywhere, in or out
-//! of the grid),
+//! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
+//! lines, arrows, little killers, parity cells and givens anywhere, in or out of the grid),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
 //! pencil marks, in each format (a 100-pixel PNG): the drawing must never panic, whatever the
-//! cages, thermometers, dots, marks, signs and lines.
+//! cages, thermometers, dots, marks, signs, lines and clues outside the grid.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +13,9 @@ use sudokud::puzzle::Puzzle;
 use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
-use sudokud::variants::{Arrow, Cage, Constraints, Diagonals, GreaterThan, Place, Preset, Whispers};
+use sudokud::variants::{
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Preset, Whispers,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&[shape_choice, polls, flags], mut ops)) = data.split_first_chunk::<3>() else { return };
@@ -37,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 14 {
+        match op % 15 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -83,6 +85,13 @@ fuzz_target!(|data: &[u8]| {
                 // A greater-than sign between `at` and the cell beside it, either way round.
                 let (greater, less) = if op & 0x80 != 0 { (beside, at) } else { (at, beside) };
                 constraints.greater_than.push(GreaterThan { greater, less });
+            }
+            13 => {
+                // A little killer from `at` any way, of a sum up to 63: many start off the edge or
+                // sum past their cells' reach.
+                let ways = [Direction::DownRight, Direction::DownLeft, Direction::UpRight, Direction::UpLeft];
+                let direction = ways[usize::from(c % 4)];
+                constraints.little_killers.push(LittleKiller { sum: u64::from(c >> 2), start: at, direction });
             }
             _ => {
                 if at.0 < size && at.1 < size {

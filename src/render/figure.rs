@@ -1,13 +1,15 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
-//! signs, whispers lines, palindromes, renban lines, arrows, even and odd cells), its
+//! signs, whispers lines, palindromes, renban lines, arrows, even and odd cells, and little
+//! killers' clues outside the grid, in a margin the grid leaves for them only when there are
+//! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
 
 use crate::puzzle::Puzzle;
 use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::variants::{Constraints, Diagonals, Place};
+use crate::variants::{Constraints, Diagonals, LittleKiller, Place};
 
 use super::font::Font;
 use super::scene::{Color, Path, Point, Scene, Stroke};
@@ -34,6 +36,10 @@ const ARROW: Color = Color(0x8a, 0x8a, 0x8a);
 const RENBAN: Color = Color(0xf0, 0x67, 0xf0);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
+
+/// The band around the grid for clues outside it (little killers), in cells: the grid and its
+/// band fill the figure's width, as the grid alone does without such clues.
+const OUTSIDE_BAND: f32 = 0.75;
 
 /// Shares of the grid's side above it for a title, and below for a caption.
 const TITLE_BAND: f32 = 0.09;
@@ -78,11 +84,13 @@ impl Figure<'_> {
             scene.text_centred(title, at.0 + width / 2.0, top + 0.07 * width, size, Color::BLACK);
             top += TITLE_BAND * width;
         }
-        let grid = GridBox {
-            left: at.0,
-            top,
-            cell: width / self.puzzle.shape().size() as f32,
-            size: self.puzzle.shape().size(),
+        let size = self.puzzle.shape().size();
+        let outside = self.puzzle.variant().is_some_and(|variant| !variant.constraints().little_killers.is_empty());
+        let grid = if outside {
+            let cell = width / (size as f32 + 2.0 * OUTSIDE_BAND);
+            GridBox { left: at.0 + OUTSIDE_BAND * cell, top: top + OUTSIDE_BAND * cell, cell, size }
+        } else {
+            GridBox { left: at.0, top, cell: width / size as f32, size }
         };
         if let Some(variant) = self.puzzle.variant() {
             draw_under_lines(scene, &grid, variant.constraints());
@@ -304,8 +312,8 @@ fn draw_arrow(scene: &mut Scene, grid: &GridBox, bulb: &[Place], shaft: &[Place]
 }
 
 /// What lies over the grid's lines: killer cages with their sums, Kropki dots, X and V letters
-/// on a white square where the two cells meet, as printed puzzles show them, and greater-than
-/// signs across the edge between their cells.
+/// on a white square where the two cells meet, as printed puzzles show them, greater-than signs
+/// across the edge between their cells, and little killers' clues outside the grid.
 fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for cage in &constraints.cages {
@@ -340,6 +348,9 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
         scene.fill(dot.clone(), if black { Color::BLACK } else { Color::WHITE });
         scene.stroke(dot, Stroke { color: Color::BLACK, width: 0.025 * cell, dash: None, round: false });
     }
+    for clue in &constraints.little_killers {
+        draw_little_killer(scene, grid, clue);
+    }
     let marks = constraints.xv.x.iter().map(|pair| (pair, 'X'));
     for (&[first, second], letter) in marks.chain(constraints.xv.v.iter().map(|pair| (pair, 'V'))) {
         let Point(x, y) = grid.centre(first).lerp(grid.centre(second), 0.5);
@@ -366,6 +377,44 @@ fn chevron(grid: &GridBox, greater: Place, less: Place) -> Path {
     let arm =
         |side: f32| Point(middle.0 - right * depth - side * down * half, middle.1 - down * depth + side * right * half);
     Path::polyline([arm(1.0), Point(middle.0 + right * depth, middle.1 + down * depth), arm(-1.0)])
+}
+
+/// A little killer as printed puzzles show it: its sum in the band outside the grid, beside the
+/// cell before the diagonal's first, and a small arrow pointing at that first cell's corner.
+fn draw_little_killer(scene: &mut Scene, grid: &GridBox, clue: &LittleKiller) {
+    let cell = grid.cell;
+    let (rows, cols) = clue.direction.step();
+    let (row, col) = clue.clue();
+    // Along each axis: the outside cell's middle in the grid's range, the band's middle beyond
+    // it; nudged back from the arrow.
+    let at = |coordinate: i64, step: i64, start: f32| {
+        let step = step as f32;
+        if (0..grid.size as i64).contains(&coordinate) {
+            start + (coordinate as f32 + 0.5) * cell - 0.14 * step * cell
+        } else if coordinate < 0 {
+            start - OUTSIDE_BAND / 2.0 * cell - 0.08 * step * cell
+        } else {
+            start + grid.side() + OUTSIDE_BAND / 2.0 * cell - 0.08 * step * cell
+        }
+    };
+    let label = clue.sum.to_string();
+    let height = 0.22 * cell;
+    let size = height * Font::get().units_per_em / Font::get().cap_height;
+    scene.text_centred(&label, at(col, cols, grid.left), at(row, rows, grid.top) + height / 2.0, size, Color::BLACK);
+    // The arrow ends just short of the corner the clue's cell shares with the diagonal's first.
+    let first = grid.centre(clue.start);
+    let (dx, dy) = (cols as f32 * cell, rows as f32 * cell);
+    let corner = Point(first.0 - dx / 2.0, first.1 - dy / 2.0);
+    let tip = Point(corner.0 - 0.05 * dx, corner.1 - 0.05 * dy);
+    let tail = Point(corner.0 - 0.3 * dx, corner.1 - 0.3 * dy);
+    let line = Stroke { color: Color::BLACK, width: 0.025 * cell, dash: None, round: true };
+    scene.stroke(Path::line(tail, tip), line);
+    let angle = dy.atan2(dx);
+    for side in [-1.0f32, 1.0] {
+        let back = angle + std::f32::consts::PI - side * 35f32.to_radians();
+        let end = Point(tip.0 + 0.1 * cell * back.cos(), tip.1 + 0.1 * cell * back.sin());
+        scene.stroke(Path::line(tip, end), line);
+    }
 }
 
 /// A cage's outline, drawn a little inside its cells: each side of a cage cell that borders a

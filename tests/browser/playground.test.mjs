@@ -617,6 +617,20 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ arrows }))}`);
   assert.equal(await page.locator('#board .overlay circle.arrow-bulb').count(), 1, 'the bulb drawn');
   assert.equal(await page.locator('#board .overlay polyline.arrow').count(), 2, 'the shaft and its head drawn');
+  // Little killers from a link: each sum outside the grid with its arrow, the frame making room
+  // for them; sent with every request.
+  const littleKillers = [{ sum: 12, start: [0, 2], direction: 'down_left' }, { sum: 3, start: [8, 0], direction: 'up_left' }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ little_killers: littleKillers }))}`);
+  assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12', '3']);
+  assert.equal(await page.locator('#board .overlay .little-killer-arrow').count(), 4, 'each arrow and its head');
+  assert.ok(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside')), 'room for the clues');
+  const frame = await page.locator('.board-frame').boundingBox();
+  const clue = await page.locator('#board .overlay text.little-killer').first().boundingBox();
+  const grid = await page.locator('#board').boundingBox();
+  assert.ok(clue.y + clue.height <= grid.y && clue.y >= frame.y, `the clue above the grid, inside its frame: ${JSON.stringify({ clue, grid, frame })}`);
+  sent = nextBody('/v1/solve');
+  assert.match(await act('Solve'), /The solution is unique\.$/);
+  assert.deepEqual((await sent).constraints, { little_killers: littleKillers });
   // Lines drawn by hand: Draw line, three cells clicked, Draw line again; a Dutch line, a
   // palindrome and a renban line; sent with the next request, and gone with Remove lines.
   await page.goto(`${BASE}/#${PUZZLE}`);
@@ -638,8 +652,25 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   });
   assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
+  // A little killer by hand: its diagonal's first two cells from the edge, and the sum beside.
+  const clueBy = async (indices, sum) => {
+    await page.getByLabel('Line', { exact: true }).selectOption('little-killer');
+    await page.getByLabel('Sum', { exact: true }).fill(String(sum));
+    await page.getByRole('button', { name: 'Draw line' }).click();
+    for (const index of indices) await cell(index).click();
+    await page.getByRole('button', { name: 'Draw line' }).click();
+    return page.locator('#message').textContent();
+  };
+  assert.equal(await clueBy([2, 10], 12), 'Added a little killer of 12 from r1c3, down and left.');
+  assert.equal(await clueBy([40, 50], 12), 'A little killer was not added: its first cell is not on the edge of the grid the clue sits beyond.');
+  assert.equal(await clueBy([2, 3], 12), 'A little killer was not added: its first two cells are not diagonal neighbours.');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints.little_killers, [{ sum: 12, start: [0, 2], direction: 'down_left' }]);
+  assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12']);
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .little-killer').count(), 0);
+  assert.ok(!(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside'))), 'no room kept');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);
 });

@@ -61,7 +61,14 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
         }
     }
     // A one-line killer among them ("Killing with flowers") is read as well as the strings.
-    assert_eq!((solved.len(), refused, other_formats), (20, 41, 1), "solved: {solved:?}");
+    assert_eq!((solved.len(), refused, other_formats), (21, 40, 1), "solved: {solved:?}");
+    // Little killers are read; the disjoint groups beside them are not, yet.
+    let barbed = examples().into_iter().find(|example| example.name == "The Barbed Cross").expect("the example");
+    assert!(
+        matches!(exchange::read(&barbed.input), Err(ShareError::Unsupported { rule, .. }) if rule == "DisjointSets"),
+        "{:?}",
+        exchange::read(&barbed.input)
+    );
 }
 
 /// A puzzle of the f-puzzles set: its data as links carry it, and its published solution.

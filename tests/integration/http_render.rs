@@ -68,6 +68,19 @@ async fn svgs_are_byte_stable() {
         "title": "Every mark"
     });
     assert_golden("six-variant.svg", &drawn("/v1/render", variant, "image/svg+xml").await);
+    // Little killers' clues outside the grid, on every side and a corner.
+    let clues = json!({
+        "board": ".".repeat(16),
+        "constraints": { "little_killers": [
+            { "sum": 10, "start": [0, 0], "direction": "down_right" },
+            { "sum": 7, "start": [0, 2], "direction": "down_left" },
+            { "sum": 5, "start": [2, 3], "direction": "up_left" },
+            { "sum": 3, "start": [3, 1], "direction": "up_right" },
+            { "sum": 4, "start": [1, 0], "direction": "down_right" }
+        ] },
+        "title": "Little killers"
+    });
+    assert_golden("four-little-killers.svg", &drawn("/v1/render", clues, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.
@@ -240,6 +253,42 @@ async fn whispers_lines_are_green_palindromes_grey_renban_lines_purple_and_arrow
     }
     assert!(!grey(pixel(2.2, 1.5)), "beside the shaft");
     assert_eq!(ink(0.0, 0.0), 0, "a line without a difference has no label");
+}
+
+/// Little killers: the grid leaves a band of three quarters of a cell on every side for the clues
+/// outside it, each sum written beside the cell before its diagonal's first with an arrow at
+/// that cell's corner; without clues, the grid fills the width as ever.
+#[tokio::test]
+async fn little_killer_clues_sit_in_a_band_outside_the_grid() {
+    let board = "1".to_owned() + &".".repeat(35);
+    let clue = json!({ "sum": 17, "start": [0, 2], "direction": "down_left" });
+    let body = json!({ "board": board, "constraints": { "little_killers": [clue] }, "format": "png", "width": 600 });
+    let image = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    assert_eq!((image.width(), image.height()), (600, 600));
+    // Within the 4 % margin, 7.5 cells across: the grid from 79.2 to 520.8, cells of 73.6.
+    let (left, cell) = (24.0 + 0.75 * 73.6, 73.6);
+    let dark = |row: f32, col: f32| {
+        is_dark(rgb(&image, (left + col * cell).round() as u32, (left + row * cell).round() as u32))
+    };
+    let ink = |(row0, col0): (f32, f32), (row1, col1): (f32, f32)| {
+        let steps = |from: f32, to: f32| (0..=20).map(move |step| from + (to - from) * step as f32 / 20.0);
+        steps(row0, row1)
+            .flat_map(|row| steps(col0, col1).map(move |col| (row, col)))
+            .filter(|&(row, col)| dark(row, col))
+            .count()
+    };
+    assert!(dark(0.5, 0.0) && dark(0.0, 0.5) && dark(6.0, 3.5), "the grid's frame, inside the band");
+    assert!(ink((0.3, 0.3), (0.7, 0.7)) > 0, "r1c1's given, where the grid now is");
+    // The 17 above r1c4, right of its middle, away from the arrow that points down and to the
+    // left at r1c3's top right corner.
+    assert!(ink((-0.6, 3.5), (-0.3, 3.9)) > 10, "the sum above the grid");
+    assert_eq!(ink((-0.6, 3.0), (-0.35, 3.35)), 0, "the sum clear of the arrow");
+    assert!(ink((-0.3, 3.03), (-0.03, 3.3)) > 5, "the arrow up to the corner");
+    assert_eq!(ink((-0.7, 0.5), (-0.1, 2.5)), 0, "nothing else above the grid");
+    // The same grid without clues is drawn as before: the frame at the 4 % margin.
+    let body = json!({ "board": ".".repeat(36), "format": "png", "width": 600 });
+    let plain = Pixmap::decode_png(&drawn("/v1/render", body, "image/png").await).unwrap();
+    assert!(is_dark(rgb(&plain, 24, 300)) && !is_dark(rgb(&image, 24, 300)));
 }
 
 #[tokio::test]

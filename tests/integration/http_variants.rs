@@ -108,7 +108,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `even`, `odd`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `even`, `odd`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
@@ -117,6 +117,14 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (
             json!({ "constraints": { "kropki": { "black": [[[0, 0], [1, 0]]] }, "xv": { "x": [[[1, 0], [0, 0]]] } } }),
             "`constraints.xv.x[0]`: no two digits of r2c1 and r1c1 sum to 10 and keep the kropki rule between them too",
+        ),
+        (
+            json!({ "constraints": { "little_killers": [{ "sum": 10, "start": [4, 4], "direction": "up_left" }] } }),
+            "`constraints.little_killers[0].start`: r5c5 is not on the grid's edge for an arrow up and to the left (the bottom row or the right column): the clue before it would be r6c6, inside the grid",
+        ),
+        (
+            json!({ "constraints": { "little_killers": [{ "sum": 10, "start": [0, 4], "direction": "left" }] } }),
+            r#"`constraints.little_killers[0].direction`: found "left"; expected one of "down_right", "down_left", "up_right", "up_left""#,
         ),
         (
             json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "less": [0, 2] }] } }),

@@ -35,7 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, GreaterThan, Kropki, Place, Preset, Regions, Whispers, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, Regions,
+    Whispers, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1396,6 +1397,9 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     assert_eq!(count["maximum"], MAX_GENERATE_BATCH, "GenerateBatchRequest.count");
     let diagonals = names(Diagonals::ALL.iter().map(ToString::to_string).collect());
     assert_eq!(schemas["Constraints"]["properties"]["diagonals"]["enum"], diagonals, "Constraints.diagonals");
+    let directions = names(Direction::ALL.iter().map(ToString::to_string).collect());
+    let clue = &schemas["Constraints"]["properties"]["little_killers"]["items"]["properties"];
+    assert_eq!(clue["direction"]["enum"], directions, "Constraints.little_killers[].direction");
     let units = names(Unit::ALL.iter().map(|unit| unit.name().to_owned()).collect());
     assert_eq!(schemas["Conflict"]["properties"]["units"]["items"]["enum"], units, "Conflict.units");
     assert_eq!(schemas["Conflict"]["properties"]["units"]["maxItems"], Unit::ALL.len(), "Conflict.units");
@@ -1423,6 +1427,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
         ("Constraints.arrows[]", &constraints["arrows"]["items"], members::<Arrow>()),
         ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
+        ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1451,6 +1456,7 @@ fn every_constraint() -> Constraints {
         palindromes: vec![vec![place, place]],
         renbans: vec![vec![place, place]],
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
+        little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
         greater_than: vec![GreaterThan { greater: place, less: place }],
         even: vec![place],
         odd: vec![place],

@@ -305,6 +305,7 @@ impl Order {
         };
         let renbans = || constraints.is_some_and(|constraints| !constraints.renbans.is_empty());
         let arrows = || constraints.is_some_and(|constraints| !constraints.arrows.is_empty());
+        let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -318,6 +319,7 @@ impl Order {
             }
             Technique::Renban if !renbans() => return Err(missing("renban lines")),
             Technique::Arrow if !arrows() => return Err(missing("arrows")),
+            Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -611,6 +613,7 @@ mod tests {
             ),
             (Technique::Renban, "renban lines"),
             (Technique::Arrow, "arrows"),
+            (Technique::LittleKiller, "little killers"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -15,6 +15,7 @@ pub use crate::family::cages::Cage;
 pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
+pub use crate::family::little_killers::{Direction, LittleKiller};
 pub use crate::family::regions::{RegionId, Regions};
 pub use crate::family::whispers::Whispers;
 pub use crate::family::xv::Xv;
@@ -77,6 +78,9 @@ pub struct Constraints {
     /// Arrows: the digits along each shaft add up to its bulb (a pill's digits read as a number).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arrows: Vec<Arrow>,
+    /// Little killers: clues outside the grid, each the sum of the digits along its diagonal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub little_killers: Vec<LittleKiller>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -126,6 +130,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<GreaterThan>().contains(&member) {
         places.push(format!("each sign of `{prefix}greater_than`"));
+    }
+    if member::members::<LittleKiller>().contains(&member) {
+        places.push(format!("each clue of `{prefix}little_killers`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -227,7 +234,14 @@ mod tests {
         assert_eq!(refused(r#"{"white":[]}"#), "`white` belongs inside `kropki`, not here");
         assert_eq!(refused(r#"{"v":[]}"#), "`v` belongs inside `xv`, not here");
         assert_eq!(refused(r#"{"all_given":true}"#), "`all_given` belongs inside `kropki` or `xv`, not here");
-        assert_eq!(refused(r#"{"sum":3}"#), "`sum` belongs inside each cage of `cages`, not here");
+        assert_eq!(
+            refused(r#"{"sum":3}"#),
+            "`sum` belongs inside each cage of `cages` or each clue of `little_killers`, not here"
+        );
+        assert_eq!(
+            refused(r#"{"direction":"up_left"}"#),
+            "`direction` belongs inside each clue of `little_killers`, not here"
+        );
         assert_eq!(refused(r#"{"less":[0,0]}"#), "`less` belongs inside each sign of `greater_than`, not here");
         // A cage and the dots are objects of their own members too.
         assert_eq!(refused(r#"{"cages":[[[[0,0],[0,1]],3]]}"#), "found an array; expected an object");
@@ -257,6 +271,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 17);
+        assert_eq!(member::members::<Constraints>().len(), 18);
     }
 }

@@ -52,6 +52,8 @@ pub enum Unit {
     Renban,
     /// An arrow's bulb is out of reach of its shaft's sum.
     Arrow,
+    /// A little killer's diagonal is out of reach of its sum.
+    LittleKiller,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -60,7 +62,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 22] = [
+    pub const ALL: [Unit; 23] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -81,6 +83,7 @@ impl Unit {
         Unit::Palindrome,
         Unit::Renban,
         Unit::Arrow,
+        Unit::LittleKiller,
         Unit::Even,
         Unit::Odd,
     ];
@@ -108,6 +111,7 @@ impl Unit {
             Unit::Palindrome => "palindrome",
             Unit::Renban => "renban",
             Unit::Arrow => "arrow",
+            Unit::LittleKiller => "little_killer",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -137,6 +141,7 @@ impl Unit {
             Unit::Palindrome => "differs from its mirror cell on a palindrome",
             Unit::Renban => "breaks the run of consecutive digits on its renban line",
             Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
+            Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

@@ -14,6 +14,7 @@ pub use crate::family::arrows::ArrowRule;
 pub use crate::family::cages::sum_groups::{SumDifference, SumGroup};
 pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
+pub use crate::family::little_killers::LittleKillerRule;
 pub use crate::family::{Pair, Relation};
 
 /// Most houses a variant may have: 3 x 25 rows, columns and regions, two diagonals and the extra
@@ -90,6 +91,10 @@ pub struct Variant {
     pub arrows: Vec<ArrowRule>,
     /// For each cell, the arrows it is on (bulb or shaft).
     cell_arrows: PerCell,
+    /// The little killers: the digits along each diagonal add up to its sum, repeats allowed.
+    pub little_killers: Vec<LittleKillerRule>,
+    /// For each cell, the little killers' diagonals it is on.
+    cell_little_killers: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -102,7 +107,19 @@ impl Variant {
         let constraints = with_preset(shape, preset, constraints)?;
         let mut rules = Builder::new(shape);
         family::build(&constraints, &mut rules)?;
-        let Builder { houses, house_units, cages, pairs, relations, renbans, arrows, allowed, moves, .. } = rules;
+        let Builder {
+            houses,
+            house_units,
+            cages,
+            pairs,
+            relations,
+            renbans,
+            arrows,
+            little_killers,
+            allowed,
+            moves,
+            ..
+        } = rules;
         if pairs.len() > MAX_PAIRS {
             let message = format!(
                 "{} related pairs of cells from thermometers and dots; at most {MAX_PAIRS} are taken",
@@ -147,6 +164,7 @@ impl Variant {
         let cell_cages = PerCell::index(cells, cages.iter().map(|cage| cage.cells.clone()));
         let cell_renbans = PerCell::index(cells, renbans.iter().cloned());
         let cell_arrows = PerCell::index(cells, arrows.iter().map(|arrow| arrow.terms().map(|term| term.0).collect()));
+        let cell_little_killers = PerCell::index(cells, little_killers.iter().map(|rule| rule.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -180,6 +198,8 @@ impl Variant {
             cell_renbans,
             arrows,
             cell_arrows,
+            little_killers,
+            cell_little_killers,
             allowed,
         })
     }
@@ -294,6 +314,11 @@ impl Variant {
     /// The arrows (indices into `arrows`) `cell` is on, in its bulb or on its shaft.
     pub fn arrows_of(&self, cell: usize) -> &[u16] {
         self.cell_arrows.of(cell)
+    }
+
+    /// The little killers (indices into `little_killers`) whose diagonals pass `cell`.
+    pub fn little_killers_of(&self, cell: usize) -> &[u16] {
+        self.cell_little_killers.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.

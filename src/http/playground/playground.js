@@ -56,6 +56,12 @@ let rules = null;
 let drawing = null;
 const drawLineButton = document.getElementById('draw-line');
 const lineKindElement = document.getElementById('line-kind');
+const clueSumElement = document.getElementById('clue-sum');
+const boardFrame = document.querySelector('.board-frame');
+/** The band outside the grid that little killers' clues sit in, in cells, as the server draws it. */
+const OUTSIDE_BAND = 0.75;
+/** A little killer's direction as the API names it, for a step of rows down and columns right. */
+const DIRECTIONS = { '1,1': 'down_right', '1,-1': 'down_left', '-1,1': 'up_right', '-1,-1': 'up_left' };
 
 /** Whether a click on a cell (or Shift and an arrow key) cycles the greater-than sign on its nearest edge. */
 let signing = false;
@@ -206,6 +212,30 @@ function drawSign({ greater: [gr, gc], less: [lr, lc] }) {
   draw('polyline', { points: `${arm(1)} ${x + right * depth},${y + down * depth} ${arm(-1)}` }, 'sign');
 }
 
+/**
+ * A little killer as the server draws it: its sum in the band outside the grid beside the cell
+ * before its diagonal's first, nudged away from a small arrow that points at that cell's corner.
+ */
+function drawLittleKiller({ sum, start, direction }) {
+  const { size } = shape;
+  const [rows, cols] = Object.keys(DIRECTIONS).find((step) => DIRECTIONS[step] === direction).split(',').map(Number);
+  const [row, col] = [start[0] - rows, start[1] - cols];
+  const at = (coordinate, step) => {
+    if (coordinate >= 0 && coordinate < size) return coordinate + 0.5 - 0.14 * step;
+    return (coordinate < 0 ? -OUTSIDE_BAND / 2 : size + OUTSIDE_BAND / 2) - 0.08 * step;
+  };
+  draw('text', { x: at(col, cols), y: at(row, rows) }, 'little-killer').textContent = String(sum);
+  const [cx, cy] = [start[1] + 0.5 - cols / 2, start[0] + 0.5 - rows / 2];
+  const [tx, ty] = [cx - 0.05 * cols, cy - 0.05 * rows];
+  draw('line', { x1: cx - 0.3 * cols, y1: cy - 0.3 * rows, x2: tx, y2: ty }, 'little-killer-arrow');
+  const angle = Math.atan2(rows, cols);
+  const head = [-1, 1].map((side) => {
+    const back = angle + Math.PI - (side * 35 * Math.PI) / 180;
+    return `${tx + 0.1 * Math.cos(back)},${ty + 0.1 * Math.sin(back)}`;
+  });
+  draw('polyline', { points: `${head[0]} ${tx},${ty} ${head[1]}` }, 'little-killer-arrow');
+}
+
 /** The region id of each cell, row-major, from the API's `regions` (rows of ids, or one string). */
 function regionIds(regions) {
   return typeof regions === 'string' ? [...regions.replace(/\s+/g, '')] : regions.flat();
@@ -214,9 +244,9 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, renban lines, arrows, Kropki dots, X and V marks, greater-than signs and even and
- * odd cells. From the server's constraints when it made them,
- * else from the picked preset alone.
+ * palindromes, renban lines, arrows, Kropki dots, X and V marks, greater-than signs, even and
+ * odd cells, and little killers' clues in a band outside the grid (made room for only when there
+ * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
 function drawRules() {
   overlay.replaceChildren();
@@ -279,6 +309,9 @@ function drawRules() {
     draw('polyline', { points: renban.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'renban');
   }
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
+  const clues = constraints.little_killers ?? [];
+  boardFrame.classList.toggle('outside', clues.length > 0);
+  for (const clue of clues) drawLittleKiller(clue);
   if (drawing?.length) {
     draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
   }
@@ -418,7 +451,9 @@ function saveToFragment() {
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
  * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
- * palindrome, a renban line, or an arrow whose first cell, or first two for a pill, is its bulb), which are then sent with every request and kept in the address.
+ * palindrome, a renban line, an arrow whose first cell, or first two for a pill, is its bulb, or
+ * a little killer of the sum beside the picker whose diagonal's first two cells were clicked),
+ * which are then sent with every request and kept in the address.
  */
 function toggleLine() {
   if (drawing === null) {
@@ -437,6 +472,10 @@ function toggleLine() {
     return;
   }
   const kind = lineKindElement.value;
+  if (kind === 'little-killer') {
+    addLittleKiller(line);
+    return;
+  }
   rules = rules ?? {};
   if (kind === 'palindromes' || kind === 'renbans') rules[kind] = [...(rules[kind] ?? []), line];
   else if (kind === 'arrow' || kind === 'pill') {
@@ -454,19 +493,52 @@ function toggleLine() {
   say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
 }
 
-/** Remove lines: the whispers lines, palindromes, renban lines and arrows leave the constraints. */
+/**
+ * A little killer from the first two cells of `line` (its diagonal's first cell, on the grid's edge
+ * the clue sits beyond, and the next along it) and the sum beside the picker; or why none was added.
+ */
+function addLittleKiller(line) {
+  const { size } = shape;
+  const [[row, col], [nextRow, nextCol]] = line;
+  const direction = DIRECTIONS[`${nextRow - row},${nextCol - col}`];
+  const sum = Number(clueSumElement.value);
+  const clueRow = row - (nextRow - row);
+  const clueCol = col - (nextCol - col);
+  const outside = clueRow < 0 || clueRow >= size || clueCol < 0 || clueCol >= size;
+  let refused = null;
+  if (!direction) refused = 'its first two cells are not diagonal neighbours';
+  else if (!outside) refused = 'its first cell is not on the edge of the grid the clue sits beyond';
+  else if (!Number.isInteger(sum) || sum < 1) refused = 'its sum is not a whole number from 1';
+  if (refused) {
+    drawRules();
+    say(`A little killer was not added: ${refused}.`, 'error');
+    return;
+  }
+  rules = rules ?? {};
+  rules.little_killers = [...(rules.little_killers ?? []), { sum, start: [row, col], direction }];
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(`Added a little killer of ${sum} from ${cellName({ row, col })}, ${direction.replace('_', ' and ')}.`, 'ok');
+}
+
+/**
+ * Remove lines: the whispers lines, palindromes, renban lines, arrows and little killers leave the
+ * constraints.
+ */
 function removeLines() {
   if (rules) {
     delete rules.whispers;
     delete rules.palindromes;
     delete rules.renbans;
     delete rules.arrows;
+    delete rules.little_killers;
     if (Object.keys(rules).length === 0) rules = null;
   }
   clearMarks();
   drawRules();
   saveToFragment();
-  say('Removed the lines.', 'ok');
+  say('Removed the lines and clues.', 'ok');
 }
 
 /**

@@ -156,7 +156,8 @@ impl<C: CellSet> Geometry<C> {
         let houses = variant.houses().zip(&variant.house_units).map(|(cells, &unit)| (unit, cells.to_vec()));
         let mut geometry = Geometry::of_houses(variant.shape().size(), houses.collect())?;
         let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
-        beyond_houses |= !variant.renbans.is_empty() || !variant.arrows.is_empty();
+        beyond_houses |=
+            !variant.renbans.is_empty() || !variant.arrows.is_empty() || !variant.little_killers.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -496,6 +497,7 @@ pub(crate) mod tests {
                 && c.palindromes.is_empty()
                 && c.renbans.is_empty()
                 && c.arrows.is_empty()
+                && c.little_killers.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

@@ -11,8 +11,8 @@
 //!   and a digit every such set holds goes to its one place in the cage, or from the cells
 //!   outside that see all its places;
 //! - a house's innies are a cage no clue draws (their digits differ), narrowed as the cages;
-//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant), and a
-//!   sum difference (a run of rows or columns: its innies less the outies of the cages mostly
+//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant), a
+//!   little killer's diagonal (its digits may repeat, as an innie group's), and a sum difference (a run of rows or columns: its innies less the outies of the cages mostly
 //!   inside it), keeps in each open cell the digits that leave the others a sum between their
 //!   least and most, or with three open cells or fewer exactly the digits the others can
 //!   complete (the killer player's 45 rule: they took "Killing with flowers", a hard killer
@@ -45,6 +45,7 @@ use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
 use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
@@ -146,6 +147,8 @@ struct Search<'v, 'i, I> {
     stale_renbans: [u64; MAX_RENBANS / 64],
     /// The same for the arrows.
     stale_arrows: [u64; MAX_ARROWS / 64],
+    /// The same for the little killers.
+    stale_little_killers: [u64; MAX_LITTLE_KILLERS / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -202,7 +205,11 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     .arrows_of(cell)
                     .iter()
                     .map(|&arrow| variant.arrows[usize::from(arrow)].shaft_then_bulb.len());
-                let lines = renbans.sum::<usize>() + arrows.sum::<usize>();
+                let diagonals = variant
+                    .little_killers_of(cell)
+                    .iter()
+                    .map(|&clue| variant.little_killers[usize::from(clue)].cells.len());
+                let lines = renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>();
                 *score =
                     (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
@@ -224,6 +231,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_hidden: [0; MAX_CAGES / 64],
             stale_renbans: [0; MAX_RENBANS / 64],
             stale_arrows: [0; MAX_ARROWS / 64],
+            stale_little_killers: [0; MAX_LITTLE_KILLERS / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -250,6 +258,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_hidden, self.variant.hidden_cages.len());
         fill_first(&mut self.stale_renbans, self.variant.renbans.len());
         fill_first(&mut self.stale_arrows, self.variant.arrows.len());
+        fill_first(&mut self.stale_little_killers, self.variant.little_killers.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -462,6 +471,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &arrow in variant.arrows_of(cell) {
                     mark(&mut self.stale_arrows, usize::from(arrow));
                 }
+                for &clue in variant.little_killers_of(cell) {
+                    mark(&mut self.stale_little_killers, usize::from(clue));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -480,8 +492,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         self.remove(cell, self.full & !allowed)
     }
 
-    /// Narrows each stale cage's open cells to the digits that can still make its sum: whether
-    /// anything went, or `None` on a contradiction.
+    /// Narrows each stale cage's open cells to the digits that can still make its sum, and each
+    /// stale sum group's, sum difference's and little killer's: whether anything went, or `None`
+    /// on a contradiction.
     fn cages(&mut self) -> Option<bool> {
         let variant = self.variant;
         let size = variant.shape().size() as u32;
@@ -504,6 +517,10 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let taken = (difference.cells.len() - difference.added) as i32;
             let sum = u32::try_from(difference.difference + taken * (size as i32 + 1)).ok();
             removed |= self.bound_sum(&difference.cells, difference.added, sum?)?;
+        }
+        let stale = std::mem::take(&mut self.stale_little_killers);
+        for clue in set_bits(&stale).map(|number| &variant.little_killers[number]) {
+            removed |= self.bound_sum(&clue.cells, clue.cells.len(), clue.sum)?;
         }
         Some(removed)
     }
@@ -645,8 +662,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
-    /// Narrows the open cells of `cells`, whose digits add up to `sum` (an innie or outie group,
-    /// whose digits may repeat), to the digits that leave the others a sum they can make:
+    /// Narrows the open cells of `cells`, whose digits add up to `sum` (an innie or outie group or
+    /// a little killer's diagonal, whose digits may repeat), to the digits that leave the others a sum they can make:
     /// whether anything went, or `None` when no digits can make it. The cells from `added` on
     /// are taken away rather than added (a sum difference's outies): their digit d counts as
     /// N + 1 - d, and `sum` includes N + 1 for each. Up to [`EXACT_CELLS`] open cells, exactly;
@@ -839,6 +856,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_hidden = [0; MAX_CAGES / 64];
         self.stale_renbans = [0; MAX_RENBANS / 64];
         self.stale_arrows = [0; MAX_ARROWS / 64];
+        self.stale_little_killers = [0; MAX_LITTLE_KILLERS / 64];
         self.guessed_cell = Some(cell);
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
@@ -904,7 +922,9 @@ mod tests {
     use crate::interrupt::{Never, PollBudget};
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
-    use crate::variants::{Cage, Constraints, Diagonals, GreaterThan, Kropki, Place, Regions, Whispers, Xv};
+    use crate::variants::{
+        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Regions, Whispers, Xv,
+    };
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
@@ -980,6 +1000,13 @@ mod tests {
             let values: Vec<i32> = renban.iter().map(|place| value(at(place))).filter(|&v| v != 0).collect();
             let spread = values.iter().max().zip(values.iter().min()).map_or(0, |(high, low)| high - low);
             if repeats(&renban.iter().map(at).collect::<Vec<_>>()) || spread >= renban.len() as i32 {
+                return true;
+            }
+        }
+        for clue in &constraints.little_killers {
+            let digits: Vec<i32> = clue.cells(size).iter().map(|place| value(at(place))).collect();
+            let total: i32 = digits.iter().sum();
+            if total > clue.sum as i32 || (digits.iter().all(|&v| v != 0) && total != clue.sum as i32) {
                 return true;
             }
         }
@@ -1168,6 +1195,19 @@ mod tests {
             let shaft = cells.split_off(1);
             c.arrows.push(crate::variants::Arrow { bulb: cells, line: shaft });
         }
+        if random.below(3) == 0 {
+            // A clue from a random edge cell, pointing into the grid, of a sum its cells reach.
+            let (edge, last) = (random.below(size) as u64, size as u64 - 1);
+            let (start, direction) = [
+                (Place(0, edge), Direction::DownLeft),
+                (Place(0, edge), Direction::DownRight),
+                (Place(last, edge), Direction::UpLeft),
+                (Place(last, edge), Direction::UpRight),
+            ][random.below(4)];
+            let length = LittleKiller { sum: 0, start, direction }.cells(size).len();
+            let sum = (length + random.below(length * (size - 1) + 1)) as u64;
+            c.little_killers.push(LittleKiller { sum, start, direction });
+        }
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
@@ -1197,7 +1237,7 @@ mod tests {
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
         let mut random = SplitMix64(15);
         let mut counted = [0usize; 4];
-        for _ in 0..4000 {
+        for _ in 0..4500 {
             let shape = Shape::new(2, 2).unwrap();
             let constraints = random_constraints(shape, &mut random);
             let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };
@@ -1307,15 +1347,63 @@ mod tests {
             if random.below(4) == 0 {
                 cells[random.below(size * size)] = 1 + random.below(size) as u8;
             }
-            let expected = naive_count(shape, &constraints, &mut cells.clone(), 3);
-            let variant = Variant::new(shape, None, &constraints).unwrap();
-            let grid = Grid::new(shape, cells).unwrap();
-            let count = count_solutions(&grid, &variant, 3, &mut Never).unwrap();
-            assert_eq!(count.solutions, expected, "{constraints:?} on {grid}");
-            if let Some(first) = count.first {
-                assert!(!breaks(shape, &constraints, first.cells()) && first.is_complete(), "{constraints:?}: {first}");
+            counted[checked_count(shape, &constraints, cells).expect("marks of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// The solutions of `cells` under `constraints`, up to 3, the search's count held to the
+    /// naive one's and its first solution checked; `None` when the constraints do not fit.
+    fn checked_count(shape: Shape, constraints: &Constraints, cells: Vec<u8>) -> Option<usize> {
+        let variant = Variant::new(shape, None, constraints).ok()?;
+        let expected = naive_count(shape, constraints, &mut cells.clone(), 3);
+        let grid = Grid::new(shape, cells).unwrap();
+        let count = count_solutions(&grid, &variant, 3, &mut Never).unwrap();
+        assert_eq!(count.solutions, expected, "{constraints:?} on {grid}");
+        if let Some(first) = count.first {
+            assert!(!breaks(shape, constraints, first.cells()) && first.is_complete(), "{constraints:?}: {first}");
+        }
+        Some(expected)
+    }
+
+    /// 6x6 little killers: clues of a random solved grid from random edge cells, each the sum of
+    /// its diagonal (one sometimes off by one), some of its digits as givens; so that some have
+    /// one solution, several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_little_killers_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(13);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let last = size as u64 - 1;
+            let mut constraints = Constraints::default();
+            for _ in 0..2 + random.below(5) {
+                let edge = random.below(size) as u64;
+                let (start, direction) = [
+                    (Place(0, edge), Direction::DownLeft),
+                    (Place(edge, 0), Direction::DownRight),
+                    (Place(last, edge), Direction::UpRight),
+                    (Place(edge, last), Direction::UpLeft),
+                ][random.below(4)];
+                let clue = LittleKiller { sum: 0, start, direction };
+                let sum = clue
+                    .cells(size)
+                    .iter()
+                    .map(|place| u64::from(solution.cells()[place.0 as usize * size + place.1 as usize]))
+                    .sum::<u64>();
+                constraints.little_killers.push(LittleKiller { sum, ..clue });
             }
-            counted[expected] += 1;
+            if random.below(4) == 0 {
+                constraints.little_killers[0].sum += 1;
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
+            // A sum moved past what its cells can make is refused.
+            let Some(count) = checked_count(shape, &constraints, cells) else { continue };
+            counted[count] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }

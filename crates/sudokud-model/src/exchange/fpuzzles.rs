@@ -7,7 +7,9 @@
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
 //! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
 //! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
-//! the marks whose absence is a rule too. Cells are named `R1C1`. What sudokud has, it reads and
+//! the marks whose absence is a rule too, and clues outside the grid (`littlekillersum`: the
+//! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
+//! diagonal's `cells` and the sum its `value`). Cells are named `R1C1`. What sudokud has, it reads and
 //! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
 //! (`line`, `circle`, `rectangle`, `cage`, `text`), is refused by name, never dropped. A `line`
 //! that f-puzzles drew for a line rule it also wrote as its own member (`fromConstraint`:
@@ -19,7 +21,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Place, RegionId, Regions};
+use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, Place, RegionId, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -296,6 +298,12 @@ impl Reader {
                     self.constraints.arrows.push(Arrow { bulb, line });
                 }
             }
+            "littlekillersum" => {
+                for clue in self.items(key, value)? {
+                    let clue = self.little_killer(clue)?;
+                    self.constraints.little_killers.push(clue);
+                }
+            }
             "line" => {
                 for line in self.items(key, value)? {
                     let rule = line.get("fromConstraint").and_then(Value::as_str).unwrap_or_default();
@@ -317,6 +325,49 @@ impl Reader {
             other => return Err(unsupported(other, describe(other))),
         }
         Ok(())
+    }
+
+    /// A `littlekillersum`: its clue's `cell` outside the grid, its `direction`, its sum as its
+    /// `value`, and its `cells`, when listed, the diagonal the arrow points along.
+    fn little_killer(&self, clue: &Map<String, Value>) -> Result<LittleKiller, ShareError> {
+        let key = "littlekillersum";
+        let name = clue.get("cell").and_then(Value::as_str).unwrap_or("");
+        let direction = match clue.get("direction").and_then(Value::as_str) {
+            Some(direction) => FPUZZLES_DIRECTIONS.iter().find(|(written, _)| *written == direction).map(|&(_, d)| d),
+            None => None,
+        };
+        let direction = direction
+            .ok_or_else(|| malformed(format!("the `{key}` at `{name}` has no direction of UL, UR, DL, DR")))?;
+        let sum = match clue.get("value") {
+            Some(Value::String(text)) if !text.trim().is_empty() => text.trim().parse().ok(),
+            Some(Value::Number(number)) => number.as_u64(),
+            None | Some(_) => return Err(unsupported(key, format!("an arrow at `{name}` without its sum"))),
+        };
+        let sum = sum.ok_or_else(|| malformed(format!("the `{key}` at `{name}` has no sum of digits")))?;
+        // The clue's cell, 0 and N + 1 outside the grid, and one step on from it the diagonal's
+        // first.
+        let size = self.size as i64;
+        let outside = name
+            .strip_prefix(['R', 'r'])
+            .and_then(|rest| rest.split_once(['C', 'c']))
+            .and_then(|(row, col)| Some((row.parse::<i64>().ok()?, col.parse::<i64>().ok()?)))
+            .filter(|&(row, col)| (0..=size + 1).contains(&row) && (0..=size + 1).contains(&col));
+        let inside = |coordinate: i64| (1..=size).contains(&coordinate);
+        let (row, col) = outside
+            .filter(|&(row, col)| !inside(row) || !inside(col))
+            .ok_or_else(|| malformed(format!("`{name}` is no cell outside a {0}x{0} grid, as `R0C1`", self.size)))?;
+        let (rows, cols) = direction.step();
+        let (first_row, first_col) = (row + rows, col + cols);
+        if !inside(first_row) || !inside(first_col) {
+            return Err(malformed(format!("the `{key}` at `{name}` points past the grid")));
+        }
+        let little_killer = LittleKiller { sum, start: Place(first_row as u64 - 1, first_col as u64 - 1), direction };
+        if let Some(cells) = clue.get("cells")
+            && self.cells(key, Some(cells))? != little_killer.cells(self.size)
+        {
+            return Err(malformed(format!("the `{key}` at `{name}` lists cells off its diagonal")));
+        }
+        Ok(little_killer)
     }
 
     /// The cells of each of a line rule's `lines`.
@@ -378,7 +429,6 @@ impl Reader {
 /// What a member sudokud does not read is, where it is a rule the variant community uses.
 fn describe(key: &str) -> &'static str {
     match key {
-        "littlekillersum" => "little killer diagonals",
         "sandwichsum" => "sandwich sums",
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
@@ -396,6 +446,10 @@ fn describe(key: &str) -> &'static str {
         _ => "a member of f-puzzles data",
     }
 }
+
+/// f-puzzles' names of the ways a little killer's arrow points.
+const FPUZZLES_DIRECTIONS: [(&str, Direction); 4] =
+    [("UL", Direction::UpLeft), ("UR", Direction::UpRight), ("DL", Direction::DownLeft), ("DR", Direction::DownRight)];
 
 /// `puzzle` as an f-puzzles JSON object.
 pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
@@ -475,6 +529,16 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
         json!({ "cells": names(&arrow.bulb), "lines": [names(&line)] })
     });
+    let little_killers = constraints.little_killers.iter().map(|clue| {
+        let (row, col) = clue.clue();
+        let direction = FPUZZLES_DIRECTIONS.iter().find(|(_, direction)| *direction == clue.direction);
+        json!({
+            "cell": format!("R{}C{}", row + 1, col + 1),
+            "cells": names(&clue.cells(size)),
+            "direction": direction.map_or("", |(written, _)| written),
+            "value": clue.sum.to_string(),
+        })
+    });
     let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
         Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
         None => json!({ "lines": [names(&whispers.line)] }),
@@ -497,6 +561,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("palindrome", palindromes.collect()),
         ("renban", renbans.collect()),
         ("arrow", arrows.collect()),
+        ("littlekillersum", little_killers.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -565,7 +630,12 @@ mod tests {
             "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
             "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
-            "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }]
+            "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
+            "littlekillersum": [
+                { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
+                { "cell": "R7C2", "direction": "UL", "value": 1 },
+                { "cell": "R7C7", "cells": ["R6C6", "R5C5", "R4C4", "R3C3", "R2C2", "R1C1"], "direction": "UL", "value": "21" }
+            ]
         });
         let puzzle = read_json(&data.to_string()).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -599,6 +669,11 @@ mod tests {
             arrows: vec![
                 Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
                 Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3)] },
+            ],
+            little_killers: vec![
+                LittleKiller { sum: 11, start: place(0, 1), direction: Direction::DownLeft },
+                LittleKiller { sum: 1, start: place(5, 0), direction: Direction::UpLeft },
+                LittleKiller { sum: 21, start: place(5, 5), direction: Direction::UpLeft },
             ],
             greater_than: Vec::new(),
             even: vec![place(1, 1), place(0, 3)],
@@ -653,6 +728,10 @@ mod tests {
         );
         assert!(refused(json!({ "negative": ["ratio"] })).contains("one kind of Kropki dot given in full"));
         assert!(refused(json!({ "fog": true })).contains("`fog` (a member of f-puzzles data)"));
+        assert_eq!(
+            refused(json!({ "littlekillersum": [{ "cell": "R0C3", "direction": "DL", "value": "" }] })),
+            "the f-puzzles rule `littlekillersum` (an arrow at `R0C3` without its sum) is not one sudokud has"
+        );
         let mut grid = empty(9);
         grid[0][0] = json!({ "givenPencilMarks": [1, 2] });
         assert!(read_json(&json!({ "size": 9, "grid": grid }).to_string()).unwrap_err().to_string().contains("[1, 2]"));
@@ -684,6 +763,17 @@ mod tests {
         assert_eq!(with(json!({ "ratio": [{ "cells": ["R1C1"] }] })), "a `ratio` has two cells");
         assert_eq!(with(json!({ "antiking": "yes" })), "`antiking` is not true or false");
         assert_eq!(with(json!({ "odd": [1] })), "`odd` is not a list of objects");
+        let clue = |cell: &str, direction: &str, value: Value| {
+            with(json!({ "littlekillersum": [{ "cell": cell, "direction": direction, "value": value }] }))
+        };
+        assert_eq!(clue("R0C3", "D", json!("5")), "the `littlekillersum` at `R0C3` has no direction of UL, UR, DL, DR");
+        assert_eq!(clue("R0C3", "DL", json!("x")), "the `littlekillersum` at `R0C3` has no sum of digits");
+        assert_eq!(clue("R2C2", "DL", json!("5")), "`R2C2` is no cell outside a 4x4 grid, as `R0C1`");
+        assert_eq!(clue("R0C7", "DL", json!("5")), "`R0C7` is no cell outside a 4x4 grid, as `R0C1`");
+        assert_eq!(clue("R0C3", "UL", json!("5")), "the `littlekillersum` at `R0C3` points past the grid");
+        let off =
+            json!({ "littlekillersum": [{ "cell": "R0C3", "cells": ["R1C2"], "direction": "DL", "value": "5" }] });
+        assert_eq!(with(off), "the `littlekillersum` at `R0C3` lists cells off its diagonal");
         assert!(matches!(decode("not base64!"), Err(ShareError::Malformed { .. })));
     }
 

@@ -14,12 +14,15 @@
 //! `StrictKropki`, `X`, `V`, `StrictXV`, `GreaterThan` (`GreaterThan~R1C1~R1C2`: each cell greater than
 //! the later cells beside it) and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
 //! first when it gives one; a line through a cell again is read as lines cut there) and
-//! `Palindrome`, `Renban`, `Arrow` (the bulb's cell first) and `PillArrow` (`PillArrow~2~R1C1~R1C2~R2C3`:
-//! the pill's size, its cells, read left to right and top to bottom, then the shaft). Any other type is refused by name
-//! ([`ShareError::Unsupported`]), never dropped.
+//! `Palindrome`, `Renban`, `Arrow` (the bulb's cell first), `PillArrow` (`PillArrow~2~R1C1~R1C2~R2C3`:
+//! the pill's size, its cells, read left to right and top to bottom, then the shaft) and
+//! `LittleKiller` (`LittleKiller~23~R1C5`: the sum, then the cell ISS names the diagonal by, at
+//! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
+//! one cell, which ISS lacks, is refused). Any other type is refused by name ([`ShareError::Unsupported`]),
+//! never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Arrow, Cage, Constraints, Diagonals, GreaterThan, Place, Regions};
+use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Regions};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -202,6 +205,17 @@ impl Reader {
                 let bulb = line.drain(..pill).collect();
                 self.constraints.arrows.push(Arrow { bulb, line });
             }
+            "LittleKiller" => {
+                let [sum, cell] = args else {
+                    return Err(malformed("a `LittleKiller` has a sum and a cell".to_owned()));
+                };
+                let sum = sum.parse().map_err(|_| malformed(format!("`{sum}` is no little killer's sum")))?;
+                let start = self.place(cell)?;
+                let direction = iss_direction(start, self.size).ok_or_else(|| {
+                    malformed(format!("`{cell}` is the end of no diagonal ISS names a little killer by"))
+                })?;
+                self.constraints.little_killers.push(LittleKiller { sum, start, direction });
+            }
             "WhiteDot" => self.constraints.kropki.white.extend(self.pairs(kind, args)?),
             "BlackDot" => self.constraints.kropki.black.extend(self.pairs(kind, args)?),
             "X" => self.constraints.xv.x.extend(self.pairs(kind, args)?),
@@ -352,7 +366,6 @@ impl Reader {
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "DoubleArrow" => "double arrows (two circles adding up to the line between them)",
-        "LittleKiller" => "little killer diagonals",
         "Sandwich" => "sandwich sums",
         "XSum" => "X-sums",
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
@@ -376,6 +389,33 @@ fn unsupported(kind: &str) -> ShareError {
         _ => "a rule of the Interactive Sudoku Solver",
     };
     ShareError::Unsupported { tool: TOOL, rule: kind.to_owned(), what: what.to_owned() }
+}
+
+/// The way ISS's little killer named by `cell` points on a grid of `size`, or `None` where no
+/// diagonal of two cells or more is named by it. ISS names each diagonal once, by one end: a
+/// cell of the left column (not the last) pointing down and to the right, of the right column
+/// (not the first or last) up and to the left, of the top row (not the first) down and to the
+/// left, of the bottom row (not the first or last) up and to the right.
+fn iss_direction(cell: Place, size: usize) -> Option<Direction> {
+    let last = size as u64 - 1;
+    match cell {
+        Place(row, 0) if row < last => Some(Direction::DownRight),
+        Place(row, col) if col == last && (1..last).contains(&row) => Some(Direction::UpLeft),
+        Place(0, col) if col >= 1 => Some(Direction::DownLeft),
+        Place(row, col) if row == last && (1..last).contains(&col) => Some(Direction::UpRight),
+        _ => None,
+    }
+}
+
+/// The cell ISS names the diagonal of `clue` by: its first cell, or its last when the clue sits
+/// at the other end from ISS's (the same cells, the same sum); `None` for a diagonal of one cell,
+/// which ISS has no little killer for.
+fn iss_little_killer_cell(clue: &LittleKiller, size: usize) -> Option<Place> {
+    let cells = clue.cells(size);
+    let ends = [(cells.first()?, clue.direction), (cells.last()?, clue.direction.reversed())];
+    let named =
+        ends.into_iter().find(|&(&cell, direction)| cells.len() > 1 && iss_direction(cell, size) == Some(direction));
+    named.map(|(&cell, _)| cell)
 }
 
 /// The windows `Windoku` means: boxes' shapes one cell in from the edges and one apart, as many as
@@ -498,6 +538,17 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         let kind = if pill.is_some() { "PillArrow" } else { "Arrow" };
         item(&mut out, kind, &mut pill.into_iter().chain(cells(&arrow.bulb)).chain(cells(&arrow.line)));
     }
+    for clue in &constraints.little_killers {
+        let Some(named) = iss_little_killer_cell(clue, size) else {
+            let start = clue.start;
+            return Err(inexpressible(format!(
+                "a little killer of one cell (r{}c{}): its little killers run along two cells or more",
+                start.0 + 1,
+                start.1 + 1
+            )));
+        };
+        item(&mut out, "LittleKiller", &mut [clue.sum.to_string(), cell(&named)].into_iter());
+    }
     for sign in &constraints.greater_than {
         item(&mut out, "GreaterThan", &mut cells(&[sign.greater, sign.less]));
     }
@@ -564,7 +615,8 @@ mod tests {
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
-                    .GreaterThan~R5C3~R5C2~R4C3";
+                    .GreaterThan~R5C3~R5C2~R4C3\
+                    .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -606,10 +658,69 @@ mod tests {
                 Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
                 Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3), place(2, 3)] },
             ],
+            little_killers: vec![
+                LittleKiller { sum: 9, start: place(1, 0), direction: Direction::DownRight },
+                LittleKiller { sum: 12, start: place(0, 5), direction: Direction::DownLeft },
+                LittleKiller { sum: 8, start: place(2, 5), direction: Direction::UpLeft },
+                LittleKiller { sum: 7, start: place(5, 1), direction: Direction::UpRight },
+            ],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
         };
         assert_eq!(puzzle.constraints, expected);
+    }
+
+    /// ISS names each diagonal of two cells or more by one end: a clue drawn at the other end is
+    /// written at ISS's (the same cells and sum), and one of a single cell is refused.
+    #[test]
+    fn a_little_killer_is_written_at_the_end_iss_names_it_by() {
+        let written = |start: Place, direction| {
+            let clue = LittleKiller { sum: 20, start, direction };
+            let constraints = Constraints { little_killers: vec![clue], ..Constraints::default() };
+            write(&SharedPuzzle { givens: Grid::empty(Shape::CLASSIC), constraints })
+        };
+        // ISS's own ends read back as they are.
+        assert_eq!(written(place(0, 0), Direction::DownRight).unwrap(), ".LittleKiller~20~R1C1");
+        // The main diagonal from its other end, and a diagonal from the top row pointing down and
+        // to the right: ISS names both by the other end.
+        assert_eq!(written(place(8, 8), Direction::UpLeft).unwrap(), ".LittleKiller~20~R1C1");
+        assert_eq!(written(place(0, 3), Direction::DownRight).unwrap(), ".LittleKiller~20~R6C9");
+        assert_eq!(written(place(8, 0), Direction::UpRight).unwrap(), ".LittleKiller~20~R1C9");
+        assert_eq!(written(place(2, 0), Direction::UpRight).unwrap(), ".LittleKiller~20~R1C3");
+        assert_eq!(written(place(8, 4), Direction::UpLeft).unwrap(), ".LittleKiller~20~R5C1");
+        let back = read(".LittleKiller~20~R6C9").unwrap().constraints.little_killers;
+        assert_eq!(back, [LittleKiller { sum: 20, start: place(5, 8), direction: Direction::UpLeft }]);
+        assert_eq!(
+            written(place(8, 0), Direction::UpLeft).unwrap_err().to_string(),
+            "an ISS constraint string cannot hold a little killer of one cell (r9c1): its little killers run along two cells or more"
+        );
+        // Every diagonal of two cells or more has one end ISS names it by, on every size.
+        for size in [4usize, 6, 9, 16] {
+            let last = size as u64 - 1;
+            for edge in 0..size as u64 {
+                for (start, direction) in [
+                    (place(0, edge), Direction::DownLeft),
+                    (place(0, edge), Direction::DownRight),
+                    (place(last, edge), Direction::UpLeft),
+                    (place(last, edge), Direction::UpRight),
+                    (place(edge, 0), Direction::DownRight),
+                    (place(edge, last), Direction::DownLeft),
+                ] {
+                    let clue = LittleKiller { sum: 1, start, direction };
+                    let named = iss_little_killer_cell(&clue, size);
+                    assert_eq!(named.is_some(), clue.cells(size).len() > 1, "{clue:?} on {size}x{size}");
+                    if let Some(named) = named {
+                        let from_iss =
+                            LittleKiller { sum: 1, start: named, direction: iss_direction(named, size).unwrap() };
+                        let mut cells = from_iss.cells(size);
+                        cells.sort_unstable_by_key(|place| (place.0, place.1));
+                        let mut expected = clue.cells(size);
+                        expected.sort_unstable_by_key(|place| (place.0, place.1));
+                        assert_eq!(cells, expected, "{clue:?} on {size}x{size}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -692,6 +803,10 @@ mod tests {
         assert_eq!(refused(".Jigsaw~0011"), "a `Jigsaw` layout has a character for each of the 81 cells");
         assert_eq!(refused(".Shape~6x6.Shape~6x6"), "it has two `Shape` items");
         assert_eq!(refused(".Shape~six"), "`Shape~six` is no shape, as `Shape~6x6`");
+        assert_eq!(refused(".LittleKiller~5"), "a `LittleKiller` has a sum and a cell");
+        assert_eq!(refused(".LittleKiller~x~R1C1"), "`x` is no little killer's sum");
+        assert_eq!(refused(".LittleKiller~5~R5C5"), "`R5C5` is the end of no diagonal ISS names a little killer by");
+        assert_eq!(refused(".LittleKiller~5~R9C9"), "`R9C9` is the end of no diagonal ISS names a little killer by");
     }
 
     #[test]

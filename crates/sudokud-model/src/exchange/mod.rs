@@ -257,7 +257,7 @@ fn percent_decoded(value: &str, plus_is_space: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Cage, Diagonals, Place, Regions, Whispers};
+    use crate::constraints::{Cage, Diagonals, Direction, LittleKiller, Place, Regions, Whispers};
     use crate::random::SplitMix64;
 
     fn place(row: u64, col: u64) -> Place {
@@ -291,6 +291,18 @@ mod tests {
         constraints.thermometers = vec![cells(&mut cell, 4)];
         // A difference drawn as a cell is: its row, 0 to N - 1, plus one.
         let difference = cell().0 % (size - 1) + 1;
+        // A clue at the end of its diagonal ISS names it by, which both formats write as it is
+        // (ISS writes a clue at the other end at its own: iss.rs tests that).
+        let Place(edge, way) = cell();
+        let edge = edge % (size - 1);
+        let (start, direction) = match way % 4 {
+            0 => (place(edge, 0), Direction::DownRight),
+            1 => (place(0, edge + 1), Direction::DownLeft),
+            2 => (place(edge.max(1), size - 1), Direction::UpLeft),
+            _ => (place(size - 1, edge.max(1)), Direction::UpRight),
+        };
+        let sum = cell().0 * size + cell().1;
+        constraints.little_killers = vec![LittleKiller { sum, start, direction }];
         // A shared line through a cell again is read as lines cut there: these pass each once.
         let mut line = |count: usize| {
             let mut line: Vec<Place> = Vec::new();

@@ -22,6 +22,7 @@ pub mod cages;
 pub mod diagonals;
 pub mod dots;
 pub mod greater_than;
+pub mod little_killers;
 mod non_consecutive;
 mod palindromes;
 mod parity;
@@ -73,6 +74,7 @@ families!(
     whispers::WhispersLines,
     renban::Renbans,
     arrows::Arrows,
+    little_killers::LittleKillers,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -94,6 +96,7 @@ pub(crate) struct Builder {
     /// The renban lines' cells, in order.
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
+    pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -118,6 +121,7 @@ impl Builder {
             relations: Vec::new(),
             renbans: Vec::new(),
             arrows: Vec::new(),
+            little_killers: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

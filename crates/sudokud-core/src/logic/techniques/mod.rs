@@ -62,6 +62,7 @@ pub(super) fn find_changed<C: CellSet>(
         NeighbourRule => pairs::neighbour_rule(grid, out),
         Renban => renban::renban(grid, out),
         Arrow => arrows::arrow(grid, out),
+        LittleKiller => sums::little_killer(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -221,6 +222,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         NeighbourRule => pairs::describe(geometry, deduction),
         Renban => renban::describe(grid, deduction),
         Arrow => arrows::describe(grid, deduction),
+        LittleKiller => sums::describe_little_killer(grid, deduction),
     }
 }
 

@@ -1,10 +1,11 @@
 //! A variant's sums: a cage's digit sets ruling out candidates (cage sum), the cells a house's
 //! total and its cages' sums leave adding up to a known sum (innies and outies, the 45 rule),
-//! and a cage's sum made in every way its cells' candidates allow (cage combination).
+//! a cage's sum made in every way its cells' candidates allow (cage combination), and a little
+//! killer's diagonal adding up to its clue (little killer).
 //!
-//! The cages and sum groups are the rule set's ([`Geometry::rules`]); cells whose digits may not
-//! repeat are the geometry's peers, so a cage's cells (cage mates) and innies sharing a house
-//! are told apart from cells that may repeat.
+//! The cages, sum groups and little killers are the rule set's ([`Geometry::rules`]); cells
+//! whose digits may not repeat are the geometry's peers, so a cage's cells (cage mates) and
+//! innies or a diagonal's cells sharing a house are told apart from cells that may repeat.
 
 use sudokud_model::family::cages::{MAX_SUM_CELLS, sum_support};
 use sudokud_model::variant::SumGroup;
@@ -58,23 +59,8 @@ pub(super) fn cage_sum<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool 
 pub(super) fn innies_outies<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let Some(rules) = grid.geometry().rules() else { return false };
     for (number, group) in rules.sum_groups.iter().enumerate() {
-        let Some((open, count, left)) = open_sum(grid, &group.cells, group.sum, MAX_OPEN_INNIES) else { continue };
-        let open = &open[..count];
-        let (support, _) = support(grid, open, left);
-        // No way at all: only a wrong grid gets here.
-        if open.is_empty() || support[..count].contains(&0) {
+        if !every_way(grid, &group.cells, group.sum, out) {
             continue;
-        }
-        if let [cell] = open {
-            out.place(*cell, left as u8);
-            out.add_digits([left as u8]);
-        } else {
-            for (&cell, &support) in open.iter().zip(&support) {
-                out.eliminate_digits(grid, cell, !support);
-            }
-            if !out.finish() {
-                continue;
-            }
         }
         out.houses.extend(group.houses.iter().map(|&house| usize::from(house)));
         out.add_cells(group.cells.iter().map(|&cell| usize::from(cell)));
@@ -82,6 +68,97 @@ pub(super) fn innies_outies<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> 
         return true;
     }
     false
+}
+
+/// A little killer's diagonal, whose digits add up to its clue: with at most
+/// [`MAX_OPEN_INNIES`] open cells, its sum made in every way their candidates allow, as innies
+/// are; with more, one cell's digits the least and most of the other open cells leave.
+pub(super) fn little_killer<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    for (number, clue) in rules.little_killers.iter().enumerate() {
+        if !every_way(grid, &clue.cells, clue.sum, out) && !within_bounds(grid, &clue.cells, clue.sum, out) {
+            continue;
+        }
+        out.add_cells(clue.cells.iter().map(|&cell| usize::from(cell)));
+        out.rule = number;
+        return true;
+    }
+    false
+}
+
+/// Cells whose digits add up to `sum` (repeats allowed but between peers), with at most
+/// [`MAX_OPEN_INNIES`] open, their sum made in every way their candidates allow: the open cell's
+/// digit when one is open, else each candidate no way uses leaves its cell. Whether `out` has a
+/// placement or an elimination.
+fn every_way<C: CellSet>(grid: &Grid<C>, cells: &[u16], sum: u32, out: &mut Deduction) -> bool {
+    let Some((open, count, left)) = open_sum(grid, cells, sum, MAX_OPEN_INNIES) else { return false };
+    let open = &open[..count];
+    let (support, _) = support(grid, open, left);
+    // No way at all: only a wrong grid gets here.
+    if open.is_empty() || support[..count].contains(&0) {
+        return false;
+    }
+    if let [cell] = open {
+        out.place(*cell, left as u8);
+        out.add_digits([left as u8]);
+        return true;
+    }
+    for (&cell, &support) in open.iter().zip(&support) {
+        out.eliminate_digits(grid, cell, !support);
+    }
+    out.finish()
+}
+
+/// Cells whose digits add up to `sum` (repeats allowed), more than [`MAX_OPEN_INNIES`] of them
+/// open: the first open cell holding a candidate the other open cells' least and most put out
+/// of reach loses it ([`open_bounds`]). Whether `out` has an elimination.
+fn within_bounds<C: CellSet>(grid: &Grid<C>, cells: &[u16], sum: u32, out: &mut Deduction) -> bool {
+    let Some((open, left)) = open_cells(grid, cells, sum) else { return false };
+    if open.len() <= MAX_OPEN_INNIES {
+        return false;
+    }
+    for &cell in &open {
+        let (least, most) = open_bounds(grid, &open, cell);
+        // The digit is the sum less the others', between left - most and left - least.
+        let Some(high) = left.checked_sub(least) else { return false };
+        let low = left.saturating_sub(most).max(1);
+        let kept = below(high) & !below(low - 1);
+        // None kept: only a wrong grid gets here.
+        if grid.candidates(cell) & kept == 0 {
+            return false;
+        }
+        out.eliminate_digits(grid, cell, !kept);
+        if out.finish() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The digits 1 to `most` as bits.
+fn below(most: u32) -> u32 {
+    if most >= 32 { u32::MAX } else { (1u32 << most) - 1 }
+}
+
+/// The open cells of `cells`, whose digits add up to `sum`, and what they add up to; `None` when
+/// the placed digits exceed the sum.
+fn open_cells<C: CellSet>(grid: &Grid<C>, cells: &[u16], sum: u32) -> Option<(Vec<usize>, u32)> {
+    let (mut open, mut left) = (Vec::with_capacity(cells.len()), sum);
+    for &cell in cells {
+        match grid.value(usize::from(cell)) {
+            0 => open.push(usize::from(cell)),
+            value => left = left.checked_sub(u32::from(value))?,
+        }
+    }
+    Some((open, left))
+}
+
+/// The least and most the cells of `open` other than `cell` make together, each its smallest
+/// and largest candidate.
+fn open_bounds<C: CellSet>(grid: &Grid<C>, open: &[usize], cell: usize) -> (u32, u32) {
+    let others = open.iter().filter(|&&other| other != cell).map(|&other| grid.candidates(other));
+    others
+        .fold((0, 0), |(least, most), digits| (least + digits.trailing_zeros() + 1, most + 32 - digits.leading_zeros()))
 }
 
 /// A cage with two to [`MAX_SUM_CELLS`] open cells, its sum made in every way its cells'
@@ -194,6 +271,35 @@ pub(super) fn describe<C: CellSet>(geometry: &Geometry<C>, deduction: &Deduction
     }
 }
 
+/// `r1c3, r2c2 and r3c1 add up to 11 by their little killer, so r1c3 and r3c1 add up to 6: trying
+/// every way their candidates can, r1c3 can't be 6.`, read off `grid` before the step.
+pub(super) fn describe_little_killer<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> String {
+    let geometry = grid.geometry();
+    let rules = geometry.rules().expect("a little killer is found only on a variant");
+    let clue = &rules.little_killers[deduction.rule];
+    let names = |cells: &[usize]| cell_list(geometry, cells.iter().copied());
+    let diagonal = names(&deduction.cells);
+    let said = format!("{diagonal} add up to {} by their little killer", clue.sum);
+    let (open, left) = open_cells(grid, &clue.cells, clue.sum).expect("a step is found where the sum is in reach");
+    // What the open cells add up to, when some cells are placed.
+    let rest =
+        if open.len() == clue.cells.len() { String::new() } else { format!(", so {} add up to {left}", names(&open)) };
+    if let Some(placed) = deduction.placements.first() {
+        let others: Vec<usize> = deduction.cells.iter().copied().filter(|&cell| cell != placed.cell).collect();
+        let hold = if others.len() == 1 { "holds" } else { "hold" };
+        let (cell, digit) = (geometry.cell_name(placed.cell), symbol(placed.digit));
+        return format!("{said} and {} {hold} {}, so {cell} = {digit}.", names(&others), clue.sum - left);
+    }
+    let (eliminated, lost) = (eliminated_cells(geometry, deduction), lost_digits(deduction));
+    if open.len() <= MAX_OPEN_INNIES {
+        return format!("{said}{rest}: trying every way their candidates can, {eliminated} can't be {lost}.");
+    }
+    let cell = deduction.eliminations[0].cell;
+    let (least, most) = open_bounds(grid, &open, cell);
+    let others = if rest.is_empty() { "the other cells" } else { "the others of them" };
+    format!("{said}{rest}; {others} make {least} to {most}, so {eliminated} can't be {lost}.")
+}
+
 /// The digits a step removes, each once, smallest first: `3 or 4`.
 pub(super) fn lost_digits(deduction: &Deduction) -> String {
     let lost = deduction.eliminations.iter().fold(0u32, |set, removed| set | bit(removed.digit));
@@ -266,6 +372,61 @@ mod tests {
             assert!(used.contains(&technique), "{technique:?}: {used:?}");
         }
         assert!(six > 0 && compared > 150, "{six} 6x6, {compared} steps compared");
+    }
+
+    /// A little killer's short diagonal made in every way (three cells of one box: 1, 2 and 3), a
+    /// long one bounded by the least its other cells make, and a last open cell placed.
+    #[test]
+    fn a_little_killer_keeps_the_digits_that_make_its_sum() {
+        use crate::logic::techniques::renban::tests::sentences;
+        let clue = |sum: u32, start: [u8; 2], direction: &str| {
+            format!(
+                r#"{{"little_killers":[{{"sum":{sum},"start":[{},{}],"direction":"{direction}"}}]}}"#,
+                start[0], start[1]
+            )
+        };
+        let said = sentences(Technique::LittleKiller, &clue(6, [0, 2], "down_left"), &[0; 81]);
+        assert_eq!(
+            said,
+            [
+                "r1c3, r2c2 and r3c1 add up to 6 by their little killer: trying every way their candidates can, r1c3, r2c2 and r3c1 can't be 4, 5, 6, 7, 8 or 9."
+            ]
+        );
+        let main = clue(12, [0, 0], "down_right");
+        let diagonal = "r1c1, r2c2, r3c3, r4c4, r5c5, r6c6, r7c7, r8c8 and r9c9 add up to 12 by their little killer";
+        let said = sentences(Technique::LittleKiller, &main, &[0; 81]);
+        assert_eq!(said[0], format!("{diagonal}; the other cells make 8 to 72, so r1c1 can't be 5, 6, 7, 8 or 9."));
+        let mut cells = [0; 81];
+        cells[0] = 1;
+        let said = sentences(Technique::LittleKiller, &main, &cells);
+        // r3c3, in r1c1's box, is 2 at least.
+        assert_eq!(
+            said[0],
+            format!(
+                "{diagonal}, so r2c2, r3c3, r4c4, r5c5, r6c6, r7c7, r8c8 and r9c9 add up to 11; the others of them make 8 to 63, so r2c2 can't be 4, 5, 6, 7, 8 or 9."
+            )
+        );
+        let constraints: crate::variants::Constraints = serde_json::from_str(&clue(9, [1, 0], "up_right")).unwrap();
+        let variant = Variant::new(Shape::CLASSIC, None, &constraints).unwrap();
+        let geometry = Geometry::<Cells>::of_variant(&variant).expect("9x9");
+        let mut cells = [0; 81];
+        cells[9] = 4;
+        let grid = crate::logic::grid::Grid::of_values(&geometry, &cells);
+        let step = crate::logic::techniques::testing::run(Technique::LittleKiller, &grid).expect("a placement");
+        assert_eq!(
+            super::super::describe(&grid, &step),
+            "r2c1 and r1c2 add up to 9 by their little killer and r2c1 holds 4, so r1c2 = 5."
+        );
+    }
+
+    /// ISS's Little Killer Sudoku (MIT) explained through to its published solution, every step
+    /// checked against it, little killer steps among them; and a last open cell placed.
+    #[test]
+    fn the_iss_little_killer_example_is_explained_to_its_solution() {
+        use crate::logic::techniques::renban::tests::iss_example_steps;
+        let steps = iss_example_steps("Little Killer Sudoku", Technique::LittleKiller);
+        assert!(steps.len() >= 3, "{steps:?}");
+        assert!(steps.iter().all(|said| said.contains(" by their little killer")), "{steps:?}");
     }
 
     /// An innie of two boxes side by side names them as a pair, not as a run of houses.
