@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
-//! lines, arrows, little killers, parity cells and givens anywhere, in or out of the grid),
+//! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the grid),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 15 {
+        match op % 16 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -92,6 +92,13 @@ fuzz_target!(|data: &[u8]| {
                 let ways = [Direction::DownRight, Direction::DownLeft, Direction::UpRight, Direction::UpLeft];
                 let direction = ways[usize::from(c % 4)];
                 constraints.little_killers.push(LittleKiller { sum: u64::from(c >> 2), start: at, direction });
+            }
+            14 => {
+                // A between line of 1 to 8 cells, the same walk as a whispers line: too short ones
+                // are refused, long ones leave their circles far apart.
+                constraints
+                    .between_lines
+                    .push((0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect())
             }
             _ => {
                 if at.0 < size && at.1 < size {

@@ -1,6 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
-//! signs, whispers lines, palindromes, renban lines, arrows, even and odd cells, and little
+//! signs, whispers lines, palindromes, renban lines, arrows, between lines, even and odd cells, and little
 //! killers' clues outside the grid, in a margin the grid leaves for them only when there are
 //! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
@@ -229,7 +229,7 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes, renban lines, arrows and diagonals.
+/// lines, palindromes, renban lines, arrows, between lines and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -265,6 +265,9 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     for arrow in &constraints.arrows {
         draw_arrow(scene, grid, &arrow.bulb, &arrow.line);
     }
+    for line in &constraints.between_lines {
+        draw_circled_line(scene, grid, line);
+    }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
     if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
@@ -275,6 +278,27 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
 }
 
+/// A line with a circle at each end (a between line), as the community draws it: a grey line
+/// through its cells' middles, and over each end a white circle in a grey ring, as an arrow's
+/// bulb.
+fn draw_circled_line(scene: &mut Scene, grid: &GridBox, cells: &[Place]) {
+    let cell = grid.cell;
+    let line = Path::polyline(cells.iter().map(|&place| grid.centre(place)));
+    scene.stroke(line, Stroke { color: ARROW, width: 0.08 * cell, dash: None, round: true });
+    for end in [cells.first(), cells.last()].into_iter().flatten() {
+        for (color, radius) in ring(cell) {
+            scene.fill(Path::circle(grid.centre(*end), radius), color);
+        }
+    }
+}
+
+/// The two fills of a circle's grey ring on a grid of `cell`: a grey disc under a smaller white
+/// one, as `(colour, radius)`, first drawn first.
+fn ring(cell: f32) -> [(Color, f32); 2] {
+    let (radius, outline) = (0.4 * cell, 0.06 * cell);
+    [(ARROW, radius), (Color::WHITE, radius - outline)]
+}
+
 /// An arrow as the community draws it: its bulb a grey outline (a circle, or a capsule round a
 /// pill), its shaft a thin grey line from the bulb's edge through its cells, with a head at the end.
 fn draw_arrow(scene: &mut Scene, grid: &GridBox, bulb: &[Place], shaft: &[Place]) {
@@ -282,7 +306,8 @@ fn draw_arrow(scene: &mut Scene, grid: &GridBox, bulb: &[Place], shaft: &[Place]
     let (radius, outline) = (0.4 * cell, 0.06 * cell);
     let line = Stroke { color: ARROW, width: outline, dash: None, round: true };
     // A thick grey stroke under a thinner white one leaves the outline.
-    for (color, width) in [(ARROW, 2.0 * radius), (Color::WHITE, 2.0 * radius - 2.0 * outline)] {
+    for (color, half_width) in ring(cell) {
+        let width = 2.0 * half_width;
         match bulb {
             [one] => scene.fill(Path::circle(grid.centre(*one), width / 2.0), color),
             _ => {

@@ -617,6 +617,11 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ arrows }))}`);
   assert.equal(await page.locator('#board .overlay circle.arrow-bulb').count(), 1, 'the bulb drawn');
   assert.equal(await page.locator('#board .overlay polyline.arrow').count(), 2, 'the shaft and its head drawn');
+  // A between line from a link: a grey line, a ringed circle at each end.
+  const betweenLines = [[[0, 0], [1, 1], [2, 1], [3, 2]]];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ between_lines: betweenLines }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.between').count(), 1, 'the between line drawn');
+  assert.equal(await page.locator('#board .overlay circle.line-circle').count(), 2, 'its two circles drawn');
   // Little killers from a link: each sum outside the grid with its arrow, the frame making room
   // for them; sent with every request.
   const littleKillers = [{ sum: 12, start: [0, 2], direction: 'down_left' }, { sum: 3, start: [8, 0], direction: 'up_left' }];
@@ -632,16 +637,21 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.match(await act('Solve'), /The solution is unique\.$/);
   assert.deepEqual((await sent).constraints, { little_killers: littleKillers });
   // Lines drawn by hand: Draw line, three cells clicked, Draw line again; a Dutch line, a
-  // palindrome and a renban line; sent with the next request, and gone with Remove lines.
+  // palindrome, a renban line and a between line; sent with the next request, and gone with
+  // Remove lines; a between line of two cells is refused.
   await page.goto(`${BASE}/#${PUZZLE}`);
   const cell = (index) => page.locator('#board input').nth(index);
-  const drawn = [['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]], ['renbans', [2, 12, 22]], ['pill', [36, 37, 46]]];
+  const drawn = [
+    ['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]], ['renbans', [2, 12, 22]], ['pill', [36, 37, 46]],
+    ['between_lines', [18, 28, 38]], ['between_lines', [30, 31]],
+  ];
   for (const [kind, indices] of drawn) {
     await page.getByLabel('Line', { exact: true }).selectOption(kind);
     await page.getByRole('button', { name: 'Draw line' }).click();
     for (const index of indices) await cell(index).click();
     await page.getByRole('button', { name: 'Draw line' }).click();
   }
+  assert.equal(await page.locator('#message').textContent(), 'A between line has a cell between its two circles: none was added.');
   sent = nextBody('/v1/validate');
   await act('Validate');
   assert.deepEqual((await sent).constraints, {
@@ -649,6 +659,7 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
     palindromes: [[[6, 2], [7, 3], [8, 4]]],
     renbans: [[[0, 2], [1, 3], [2, 4]]],
     arrows: [{ bulb: [[4, 0], [4, 1]], line: [[5, 1]] }],
+    between_lines: [[[2, 0], [3, 1], [4, 2]]],
   });
   assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
@@ -669,7 +680,7 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   assert.deepEqual((await sent).constraints.little_killers, [{ sum: 12, start: [0, 2], direction: 'down_left' }]);
   assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12']);
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .little-killer').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .little-killer').count(), 0);
   assert.ok(!(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside'))), 'no room kept');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);

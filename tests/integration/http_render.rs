@@ -81,6 +81,13 @@ async fn svgs_are_byte_stable() {
         "title": "Little killers"
     });
     assert_golden("four-little-killers.svg", &drawn("/v1/render", clues, "image/svg+xml").await);
+    // Between lines: grey through their cells, a ringed circle at each end.
+    let lines = json!({
+        "board": "1.......2.......",
+        "constraints": { "between_lines": [[[0, 0], [1, 1], [2, 1], [3, 2]], [[0, 3], [1, 3], [2, 3]]] },
+        "title": "Between lines"
+    });
+    assert_golden("four-between-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.

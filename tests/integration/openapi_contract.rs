@@ -1457,6 +1457,7 @@ fn every_constraint() -> Constraints {
         renbans: vec![vec![place, place]],
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
         little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
+        between_lines: vec![vec![place, place, place]],
         greater_than: vec![GreaterThan { greater: place, less: place }],
         even: vec![place],
         odd: vec![place],

@@ -81,6 +81,10 @@ pub struct Constraints {
     /// Little killers: clues outside the grid, each the sum of the digits along its diagonal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub little_killers: Vec<LittleKiller>,
+    /// Between lines, a circle at each end: the digits between lie strictly between the
+    /// circles'.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub between_lines: Vec<Vec<Place>>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -271,6 +275,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 18);
+        assert_eq!(member::members::<Constraints>().len(), 19);
     }
 }

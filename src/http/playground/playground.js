@@ -216,6 +216,17 @@ function drawSign({ greater: [gr, gc], less: [lr, lc] }) {
  * A little killer as the server draws it: its sum in the band outside the grid beside the cell
  * before its diagonal's first, nudged away from a small arrow that points at that cell's corner.
  */
+/**
+ * A line with a circle at each end (a between line): a grey line of `kind`'s class through its
+ * cells' middles, and over each end a white circle in a grey ring, as an arrow's bulb.
+ */
+function drawCircledLine(line, kind) {
+  draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, kind);
+  for (const [row, col] of [line[0], line[line.length - 1]]) {
+    draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.37 }, 'line-circle');
+  }
+}
+
 function drawLittleKiller({ sum, start, direction }) {
   const { size } = shape;
   const [rows, cols] = Object.keys(DIRECTIONS).find((step) => DIRECTIONS[step] === direction).split(',').map(Number);
@@ -244,8 +255,8 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, renban lines, arrows, Kropki dots, X and V marks, greater-than signs, even and
- * odd cells, and little killers' clues in a band outside the grid (made room for only when there
+ * palindromes, renban lines, arrows, between lines (a ringed circle at each end), Kropki dots,
+ * X and V marks, greater-than signs, even and odd cells, and little killers' clues in a band outside the grid (made room for only when there
  * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
 function drawRules() {
@@ -309,6 +320,7 @@ function drawRules() {
     draw('polyline', { points: renban.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'renban');
   }
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
+  for (const line of constraints.between_lines ?? []) drawCircledLine(line, 'between');
   const clues = constraints.little_killers ?? [];
   boardFrame.classList.toggle('outside', clues.length > 0);
   for (const clue of clues) drawLittleKiller(clue);
@@ -451,8 +463,8 @@ function saveToFragment() {
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
  * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
- * palindrome, a renban line, an arrow whose first cell, or first two for a pill, is its bulb, or
- * a little killer of the sum beside the picker whose diagonal's first two cells were clicked),
+ * palindrome, a renban line, a between line of three cells or more whose ends are its circles, an
+ * arrow whose first cell, or first two for a pill, is its bulb, or a little killer of the sum beside the picker whose diagonal's first two cells were clicked),
  * which are then sent with every request and kept in the address.
  */
 function toggleLine() {
@@ -476,8 +488,13 @@ function toggleLine() {
     addLittleKiller(line);
     return;
   }
+  if (kind === 'between_lines' && line.length < 3) {
+    drawRules();
+    say('A between line has a cell between its two circles: none was added.', 'error');
+    return;
+  }
   rules = rules ?? {};
-  if (kind === 'palindromes' || kind === 'renbans') rules[kind] = [...(rules[kind] ?? []), line];
+  if (kind === 'palindromes' || kind === 'renbans' || kind === 'between_lines') rules[kind] = [...(rules[kind] ?? []), line];
   else if (kind === 'arrow' || kind === 'pill') {
     const bulbCells = kind === 'pill' ? 2 : 1;
     if (line.length <= bulbCells) {
@@ -523,8 +540,8 @@ function addLittleKiller(line) {
 }
 
 /**
- * Remove lines: the whispers lines, palindromes, renban lines, arrows and little killers leave the
- * constraints.
+ * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines and little
+ * killers leave the constraints.
  */
 function removeLines() {
   if (rules) {
@@ -532,6 +549,7 @@ function removeLines() {
     delete rules.palindromes;
     delete rules.renbans;
     delete rules.arrows;
+    delete rules.between_lines;
     delete rules.little_killers;
     if (Object.keys(rules).length === 0) rules = null;
   }

@@ -26,6 +26,9 @@
 //!   (bounds both ways, a pill's digits weighted as its number's); a one-cell bulb's arrow, the
 //!   shaft less the bulb adding up to 0, is narrowed as a sum difference (exactly with three
 //!   open cells or fewer);
+//! - a between line keeps in its circles the digits of the pairs, either way round, that leave
+//!   every cell between them a candidate strictly between, and in those cells the candidates some
+//!   such pair allows ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -45,6 +48,7 @@ use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::lines::{Ends, MAX_LINES};
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
 use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
 
@@ -149,6 +153,8 @@ struct Search<'v, 'i, I> {
     stale_arrows: [u64; MAX_ARROWS / 64],
     /// The same for the little killers.
     stale_little_killers: [u64; MAX_LITTLE_KILLERS / 64],
+    /// The same for the lines read whole (between lines).
+    stale_lines: [u64; MAX_LINES / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -209,7 +215,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     .little_killers_of(cell)
                     .iter()
                     .map(|&clue| variant.little_killers[usize::from(clue)].cells.len());
-                let lines = renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>();
+                let whole = variant.lines_of(cell).iter().map(|&line| variant.lines[usize::from(line)].cells.len());
+                let lines =
+                    renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>() + whole.sum::<usize>();
                 *score =
                     (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
@@ -232,6 +240,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_renbans: [0; MAX_RENBANS / 64],
             stale_arrows: [0; MAX_ARROWS / 64],
             stale_little_killers: [0; MAX_LITTLE_KILLERS / 64],
+            stale_lines: [0; MAX_LINES / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -259,6 +268,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_renbans, self.variant.renbans.len());
         fill_first(&mut self.stale_arrows, self.variant.arrows.len());
         fill_first(&mut self.stale_little_killers, self.variant.little_killers.len());
+        fill_first(&mut self.stale_lines, self.variant.lines.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -334,7 +344,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let Some(caged) = self.cages() else { return false };
             let Some(lined) = self.renbans() else { return false };
             let Some(aimed) = self.arrows() else { return false };
-            if related || caged || lined || aimed {
+            let Some(bounded) = self.lines() else { return false };
+            if related || caged || lined || aimed || bounded {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -474,6 +485,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &clue in variant.little_killers_of(cell) {
                     mark(&mut self.stale_little_killers, usize::from(clue));
                 }
+                for &line in variant.lines_of(cell) {
+                    mark(&mut self.stale_lines, usize::from(line));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -584,6 +598,33 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 if (low, high) != own {
                     removed |= self.narrow(cell, (2u32 << (high - 1)) - (1 << (low - 1)))?;
                 }
+            }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale line read whole (a between line) to the digits that still fit it
+    /// ([`LineRule::support`](sudokud_model::family::lines::LineRule::support)): whether anything went, or `None` on a contradiction.
+    fn lines(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size();
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_lines);
+        // Most variants have no such lines: no buffers to clear then.
+        if stale.iter().all(|&word| word == 0) {
+            return Some(false);
+        }
+        let (mut candidates, mut kept) = ([0u32; MAX_CELLS], [0u32; MAX_CELLS]);
+        for line in set_bits(&stale).map(|number| &variant.lines[number]) {
+            let length = line.cells.len();
+            for (digits, &cell) in candidates.iter_mut().zip(&line.cells) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            if line.support(size, &candidates[..length], &mut kept[..length]) == Ends::default() {
+                return None;
+            }
+            for (&cell, &digits) in line.cells.iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
             }
         }
         Some(removed)
@@ -857,6 +898,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_renbans = [0; MAX_RENBANS / 64];
         self.stale_arrows = [0; MAX_ARROWS / 64];
         self.stale_little_killers = [0; MAX_LITTLE_KILLERS / 64];
+        self.stale_lines = [0; MAX_LINES / 64];
         self.guessed_cell = Some(cell);
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
@@ -1007,6 +1049,15 @@ mod tests {
             let digits: Vec<i32> = clue.cells(size).iter().map(|place| value(at(place))).collect();
             let total: i32 = digits.iter().sum();
             if total > clue.sum as i32 || (digits.iter().all(|&v| v != 0) && total != clue.sum as i32) {
+                return true;
+            }
+        }
+        for line in &constraints.between_lines {
+            let values: Vec<i32> = line.iter().map(|place| value(at(place))).collect();
+            let (first, last) = (values[0], values[values.len() - 1]);
+            let (low, high) = (first.min(last), first.max(last));
+            let inside = &values[1..values.len() - 1];
+            if low != 0 && inside.iter().any(|&digit| digit != 0 && (digit <= low || digit >= high)) {
                 return true;
             }
         }
@@ -1187,6 +1238,10 @@ mod tests {
         if random.below(3) == 0 {
             let length = 2 + random.below(3);
             c.renbans.push(walk(random, length, true));
+        }
+        if random.below(4) == 0 {
+            let length = 3 + random.below(2);
+            c.between_lines.push(walk(random, length, true));
         }
         if random.below(4) == 0 {
             // A bulb and a shaft of one or two cells, walked as one line.
@@ -1406,6 +1461,57 @@ mod tests {
             counted[count] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 between lines: walks through a random solved grid whose ends' digits hold every digit
+    /// between them along the walk (now and then one taken whatever it holds, so that some have no
+    /// solution), half the solution's digits as givens; so that some have one solution,
+    /// several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_between_lines_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(17);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| solution.cells()[place.0 as usize * size + place.1 as usize];
+            let mut constraints = Constraints::default();
+            while constraints.between_lines.len() < 2 + random.below(3) {
+                let length = 3 + random.below(3);
+                let line = random_walk(shape, &mut random, length);
+                let (first, last) = (digit(&line[0]), digit(&line[line.len() - 1]));
+                let (low, high) = (first.min(last), first.max(last));
+                let between = line[1..line.len() - 1].iter().all(|place| (low + 1..high).contains(&digit(place)));
+                if line.len() >= 3 && (between || random.below(12) == 0) {
+                    constraints.between_lines.push(line);
+                }
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
+            counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// A walk of up to `length` cells from a random cell, each touching the last (side by side or
+    /// diagonally), none twice.
+    fn random_walk(shape: Shape, random: &mut SplitMix64, length: usize) -> Vec<Place> {
+        let size = shape.size() as i64;
+        let mut path = vec![Place(random.below(shape.size()) as u64, random.below(shape.size()) as u64)];
+        for _ in 0..4 * length {
+            if path.len() == length {
+                break;
+            }
+            let Place(row, col) = *path.last().unwrap();
+            let (row, col) = (row as i64 + random.below(3) as i64 - 1, col as i64 + random.below(3) as i64 - 1);
+            let next = Place(row as u64, col as u64);
+            if (0..size).contains(&row) && (0..size).contains(&col) && !path.contains(&next) {
+                path.push(next);
+            }
+        }
+        path
     }
 
     /// 6x6 XV puzzles: every X and V of a random solved grid, or a few of them.

@@ -5,7 +5,7 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
-//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
+//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and `betweenline`'s `lines`, a whispers line's
 //! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too, and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
@@ -287,6 +287,11 @@ impl Reader {
                     }
                 }
             }
+            "betweenline" => {
+                for line in self.items(key, value)? {
+                    self.constraints.between_lines.extend(self.lines(key, line)?);
+                }
+            }
             "arrow" => {
                 for arrow in self.items(key, value)? {
                     let bulb = self.cells(key, arrow.get("cells"))?;
@@ -432,7 +437,6 @@ fn describe(key: &str) -> &'static str {
         "sandwichsum" => "sandwich sums",
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
-        "betweenline" => "between lines",
         "renbanline" => "renban lines",
         "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
@@ -524,6 +528,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let thermometers = constraints.thermometers.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let between_lines = constraints.between_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
     // A shaft drawn from its bulb's last cell.
     let arrows = constraints.arrows.iter().map(|arrow| {
         let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
@@ -560,6 +565,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("whispers", whispers.collect()),
         ("palindrome", palindromes.collect()),
         ("renban", renbans.collect()),
+        ("betweenline", between_lines.collect()),
         ("arrow", arrows.collect()),
         ("littlekillersum", little_killers.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
@@ -630,6 +636,7 @@ mod tests {
             "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
             "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
+            "betweenline": [{ "lines": [["R2C1", "R3C2", "R3C3"], ["R1C6", "R2C6", "R3C6"]] }],
             "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
             "littlekillersum": [
                 { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
@@ -666,6 +673,10 @@ mod tests {
             ],
             palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
             renbans: vec![vec![place(5, 3), place(5, 4)]],
+            between_lines: vec![
+                vec![place(1, 0), place(2, 1), place(2, 2)],
+                vec![place(0, 5), place(1, 5), place(2, 5)],
+            ],
             arrows: vec![
                 Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
                 Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3)] },

@@ -18,7 +18,8 @@
 //! the pill's size, its cells, read left to right and top to bottom, then the shaft) and
 //! `LittleKiller` (`LittleKiller~23~R1C5`: the sum, then the cell ISS names the diagonal by, at
 //! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
-//! one cell, which ISS lacks, is refused). Any other type is refused by name ([`ShareError::Unsupported`]),
+//! one cell, which ISS lacks, is refused) and `Between` (`Between~R9C5~R8C6~R7C7`: the line's
+//! cells, its circles first and last). Any other type is refused by name ([`ShareError::Unsupported`]),
 //! never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
@@ -190,6 +191,10 @@ impl Reader {
             "Renban" => {
                 let line = self.cells(kind, args)?;
                 self.constraints.renbans.push(line);
+            }
+            "Between" => {
+                let line = self.cells(kind, args)?;
+                self.constraints.between_lines.push(line);
             }
             "Arrow" | "PillArrow" => {
                 let (pill, cells) = match (kind, args.split_first()) {
@@ -369,7 +374,6 @@ fn unsupported(kind: &str) -> ShareError {
         "Sandwich" => "sandwich sums",
         "XSum" => "X-sums",
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
-        "Between" => "between lines",
         "Lockout" => "lockout lines",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
@@ -533,6 +537,9 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     for renban in &constraints.renbans {
         item(&mut out, "Renban", &mut cells(renban));
     }
+    for line in &constraints.between_lines {
+        item(&mut out, "Between", &mut cells(line));
+    }
     for arrow in &constraints.arrows {
         let pill = (arrow.bulb.len() > 1).then(|| arrow.bulb.len().to_string());
         let kind = if pill.is_some() { "PillArrow" } else { "Arrow" };
@@ -614,7 +621,7 @@ mod tests {
                     .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
-                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
         let puzzle = read(text).unwrap();
@@ -654,6 +661,7 @@ mod tests {
             ],
             palindromes: vec![vec![place(3, 3), place(4, 4), place(3, 5)]],
             renbans: vec![vec![place(5, 3), place(5, 4)]],
+            between_lines: vec![vec![place(1, 0), place(2, 1), place(2, 2)]],
             arrows: vec![
                 Arrow { bulb: vec![place(5, 5)], line: vec![place(4, 5), place(3, 5)] },
                 Arrow { bulb: vec![place(0, 2), place(0, 3)], line: vec![place(1, 3), place(2, 3)] },
@@ -754,8 +762,8 @@ mod tests {
     fn what_sudokud_lacks_is_refused_by_name() {
         let refused = |text: &str| read(text).unwrap_err().to_string();
         assert_eq!(
-            refused(".~R1C1_5.Between~R8C1~R7C1"),
-            "the ISS rule `Between` (between lines) is not one sudokud has"
+            refused(".~R1C1_5.Entropic~R8C1~R7C1"),
+            "the ISS rule `Entropic` (entropic lines) is not one sudokud has"
         );
         assert!(refused(".Or.X~R1C1~R1C2.End").contains("`Or` (a composite of rules)"));
         assert!(refused(".DoubleArrow~R1C1~R1C2~R1C3").contains("`DoubleArrow` (double arrows (two circles adding up"));

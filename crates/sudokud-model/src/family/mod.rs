@@ -18,10 +18,12 @@ use crate::variant::{ConstraintError, Variant};
 
 mod anti_chess;
 pub mod arrows;
+mod between_lines;
 pub mod cages;
 pub mod diagonals;
 pub mod dots;
 pub mod greater_than;
+pub mod lines;
 pub mod little_killers;
 mod non_consecutive;
 mod palindromes;
@@ -75,6 +77,7 @@ families!(
     renban::Renbans,
     arrows::Arrows,
     little_killers::LittleKillers,
+    between_lines::BetweenLines,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -97,6 +100,8 @@ pub(crate) struct Builder {
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
+    /// The lines whose rule reads the whole line (between lines).
+    pub(crate) lines: Vec<lines::LineRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -122,6 +127,7 @@ impl Builder {
             renbans: Vec::new(),
             arrows: Vec::new(),
             little_killers: Vec::new(),
+            lines: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

@@ -1,0 +1,125 @@
+//! A variant's lines read whole: a between line's circles bound the digits along it, so each
+//! cell keeps only the digits some pair of circles allows ([`LineRule::support`]).
+
+use sudokud_model::family::lines::{Ends, LineKind, LineRule};
+use sudokud_model::unit::Unit;
+
+use crate::logic::cells::CellSet;
+use crate::logic::grid::{Grid, bit, digits};
+use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
+
+use super::sums::lost_digits;
+
+/// What each cell of `line` keeps in `grid` (a placed cell its digit alone), and the digits its
+/// ends may hold.
+fn support<C: CellSet>(grid: &Grid<C>, line: &LineRule) -> (Vec<u32>, Ends) {
+    let candidates: Vec<u32> = line
+        .cells
+        .iter()
+        .map(|&cell| match grid.value(usize::from(cell)) {
+            0 => grid.candidates(usize::from(cell)),
+            value => bit(value),
+        })
+        .collect();
+    let mut kept = vec![0; candidates.len()];
+    let ends = line.support(grid.geometry().side(), &candidates, &mut kept);
+    (kept, ends)
+}
+
+/// A cell of a line of `unit`'s rule holding a candidate no way of keeping the rule puts there:
+/// one cell's eliminations per step.
+pub(super) fn line<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, unit: Unit) -> bool {
+    let Some(rules) = grid.geometry().rules() else { return false };
+    for (number, line) in rules.lines.iter().enumerate().filter(|(_, line)| line.kind.unit() == unit) {
+        let (kept, ends) = support(grid, line);
+        // Nothing fits: only a wrong grid gets here.
+        if ends == Ends::default() {
+            continue;
+        }
+        for (&cell, &digits) in line.cells.iter().zip(&kept) {
+            out.eliminate_digits(grid, usize::from(cell), !digits);
+            if out.finish() {
+                out.add_cells(line.cells.iter().map(|&cell| usize::from(cell)));
+                out.rule = number;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// `r1c1 and r3c3 are the circles of a between line, so r2c2 holds a digit strictly between
+/// theirs; only a smaller circle of 1 or 2 and a larger of 8 or 9 leave it one, so r2c2 can't be
+/// 1 or 9.`, read off `grid` before the step.
+pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> String {
+    let geometry = grid.geometry();
+    let rules = geometry.rules().expect("a line step is found only on a variant");
+    let line = &rules.lines[deduction.rule];
+    let (_, ends) = support(grid, line);
+    let name = |cell: u16| geometry.cell_name(usize::from(cell));
+    let (first, last) = (name(line.cells[0]), name(line.cells[line.cells.len() - 1]));
+    let inside = &line.cells[1..line.cells.len() - 1];
+    let (hold, them) =
+        if inside.len() == 1 { ("holds a digit", "it one") } else { ("hold digits", "each of them one") };
+    let rule = match line.kind {
+        LineKind::Between => format!(
+            "{first} and {last} are the circles of a between line, so {} {hold} strictly between theirs",
+            cell_list(geometry, inside.iter().map(|&cell| usize::from(cell)))
+        ),
+    };
+    format!(
+        "{rule}; only a smaller circle of {} and a larger of {} leave {them}, so {} can't be {}.",
+        span(ends.low),
+        span(ends.high),
+        eliminated_cells(geometry, deduction),
+        lost_digits(deduction)
+    )
+}
+
+/// Digits for people: `1 to 7` for a run of three or more, else `2 or 4`.
+fn span(set: u32) -> String {
+    let (low, high) = (set.trailing_zeros() + 1, 32 - set.leading_zeros());
+    let run = (2u32 << (high - 1)) - (1 << (low - 1));
+    if set == run && high >= low + 2 {
+        return format!("{} to {}", symbol(low as u8), symbol(high as u8));
+    }
+    digit_list(digits(set), "or")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::logic::step::Technique;
+    use crate::logic::techniques::renban::tests::{iss_example_steps, sentences};
+
+    /// A 2 in one circle of a short line leaves the other 4 to 9 and the cell between 3 to 8; a
+    /// line whose circles are open keeps room between them.
+    #[test]
+    fn a_between_line_keeps_the_digits_between_its_circles() {
+        let json = r#"{"between_lines":[[[0,0],[1,1],[2,2]]]}"#;
+        let mut cells = [0; 81];
+        cells[0] = 2;
+        let said = sentences(Technique::BetweenLine, json, &cells);
+        let rule = "r1c1 and r3c3 are the circles of a between line, so r2c2 holds a digit strictly between theirs";
+        // r2c2 and r3c3, in r1c1's box, have lost its 2 already.
+        let fit = "only a smaller circle of 2 and a larger of 4 to 9 leave it one";
+        assert_eq!(
+            said,
+            [format!("{rule}; {fit}, so r2c2 can't be 1 or 9."), format!("{rule}; {fit}, so r3c3 can't be 1 or 3.")]
+        );
+        let json = r#"{"between_lines":[[[0,0],[0,1],[1,2],[2,2]]]}"#;
+        let said = sentences(Technique::BetweenLine, json, &[0; 81]);
+        assert_eq!(
+            said[0],
+            "r1c1 and r3c3 are the circles of a between line, so r1c2 and r2c3 hold digits strictly between theirs; only a smaller circle of 1 to 7 and a larger of 3 to 9 leave each of them one, so r1c2 can't be 1 or 9."
+        );
+    }
+
+    /// ISS's Between Lines Sudoku (MIT) explained through to its published solution, between
+    /// line steps among its steps.
+    #[test]
+    fn the_iss_between_line_example_is_explained_to_its_solution() {
+        let steps = iss_example_steps("Sudoku Variants Series (173) - Between Lines Sudoku", Technique::BetweenLine);
+        assert!(steps.len() >= 5, "{steps:?}");
+        assert!(steps.iter().all(|said| said.contains(" are the circles of a between line, so ")), "{steps:?}");
+    }
+}
