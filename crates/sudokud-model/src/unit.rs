@@ -24,6 +24,8 @@ pub enum Unit {
     AntiDiagonal,
     /// The digit repeats in an extra region (a windoku window, say).
     ExtraRegion,
+    /// The digit repeats among the cells at the same place in every box.
+    DisjointGroup,
     /// The digit repeats in a killer cage.
     Cage,
     /// The cage's digits cannot make its sum: over it, or all filled and short of it.
@@ -54,6 +56,8 @@ pub enum Unit {
     Arrow,
     /// A little killer's diagonal is out of reach of its sum.
     LittleKiller,
+    /// A quadruple's empty cells are too few for its digits not yet among its cells.
+    Quadruple,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -62,7 +66,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 23] = [
+    pub const ALL: [Unit; 25] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -70,6 +74,7 @@ impl Unit {
         Unit::Diagonal,
         Unit::AntiDiagonal,
         Unit::ExtraRegion,
+        Unit::DisjointGroup,
         Unit::Cage,
         Unit::CageSum,
         Unit::AntiKnight,
@@ -84,6 +89,7 @@ impl Unit {
         Unit::Renban,
         Unit::Arrow,
         Unit::LittleKiller,
+        Unit::Quadruple,
         Unit::Even,
         Unit::Odd,
     ];
@@ -98,6 +104,7 @@ impl Unit {
             Unit::Diagonal => "diagonal",
             Unit::AntiDiagonal => "anti_diagonal",
             Unit::ExtraRegion => "extra_region",
+            Unit::DisjointGroup => "disjoint_group",
             Unit::Cage => "cage",
             Unit::CageSum => "cage_sum",
             Unit::AntiKnight => "anti_knight",
@@ -112,6 +119,7 @@ impl Unit {
             Unit::Renban => "renban",
             Unit::Arrow => "arrow",
             Unit::LittleKiller => "little_killer",
+            Unit::Quadruple => "quadruple",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -128,6 +136,7 @@ impl Unit {
             Unit::Diagonal => "repeats on the main diagonal",
             Unit::AntiDiagonal => "repeats on the anti-diagonal",
             Unit::ExtraRegion => "repeats in an extra region",
+            Unit::DisjointGroup => "repeats in its disjoint group",
             Unit::Cage => "repeats in its cage",
             Unit::CageSum => "breaks its cage's sum",
             Unit::AntiKnight => "is a knight's move from the same digit",
@@ -142,6 +151,7 @@ impl Unit {
             Unit::Renban => "breaks the run of consecutive digits on its renban line",
             Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
             Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
+            Unit::Quadruple => "leaves its quadruple too few cells for the digits in its circle",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

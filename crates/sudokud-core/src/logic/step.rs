@@ -35,6 +35,8 @@ pub enum Technique {
     Arrow,
     /// A variant's little killer: only the digits that let its diagonal add up to its clue.
     LittleKiller,
+    /// A variant's quadruple: the digits in a circle on a corner go among the four cells there.
+    Quadruple,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -149,6 +151,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("renban", "Renban line", 1.5),
     ("arrow", "Arrow", 1.5),
     ("little-killer", "Little killer", 1.5),
+    ("quadruple", "Quadruple", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -193,7 +196,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 48] = [
+    pub const ALL: [Technique; 49] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -202,6 +205,7 @@ impl Technique {
         Technique::Renban,
         Technique::Arrow,
         Technique::LittleKiller,
+        Technique::Quadruple,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

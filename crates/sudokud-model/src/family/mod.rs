@@ -20,12 +20,14 @@ mod anti_chess;
 pub mod arrows;
 pub mod cages;
 pub mod diagonals;
+pub mod disjoint_groups;
 pub mod dots;
 pub mod greater_than;
 pub mod little_killers;
 mod non_consecutive;
 mod palindromes;
 mod parity;
+pub mod quadruples;
 pub mod regions;
 pub mod renban;
 mod thermometers;
@@ -65,6 +67,7 @@ macro_rules! families {
 
 families!(
     regions::Regions,
+    disjoint_groups::DisjointGroups,
     diagonals::ExtraHouses,
     cages::Cages,
     thermometers::Thermometers,
@@ -78,6 +81,8 @@ families!(
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
+    // After every rule whose cells may not repeat a digit, which a digit written twice needs.
+    quadruples::Quadruples,
     // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
     palindromes::Palindromes,
 );
@@ -97,6 +102,7 @@ pub(crate) struct Builder {
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
+    pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -122,6 +128,7 @@ impl Builder {
             renbans: Vec::new(),
             arrows: Vec::new(),
             little_killers: Vec::new(),
+            quadruples: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }
