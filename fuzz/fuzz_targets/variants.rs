@@ -1,6 +1,7 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
-//! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the grid),
+//! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
+//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, and quadruples),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -14,7 +15,8 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Preset, Whispers,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Preset, Quadruple, RegionId,
+    Regions, Whispers,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -39,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 16 {
+        match op % 18 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -99,6 +101,24 @@ fuzz_target!(|data: &[u8]| {
                 constraints
                     .between_lines
                     .push((0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect())
+            }
+            15 => {
+                // Disjoint groups; with the high bit, beside a jigsaw whose regions are the rows,
+                // which has no boxes to group by.
+                constraints.disjoint_groups = true;
+                if op & 0x80 != 0 {
+                    let rows = (0..size).map(|row| vec![RegionId(row); size as usize]);
+                    constraints.regions = Some(Regions::Rows(rows.collect()));
+                }
+            }
+            16 => {
+                // A quadruple on the corner below and right of `at`, of up to four digits from
+                // `c`'s nibbles and `op`'s top bits (0 and past N included, to reach the checks).
+                let digits = [c & 15, c >> 4, op >> 5, (op >> 5) ^ (c & 7)];
+                let count = 1 + usize::from(b % 4);
+                constraints
+                    .quadruples
+                    .push(Quadruple { top_left: at, digits: digits[..count].iter().map(|&d| u64::from(d)).collect() });
             }
             _ => {
                 if at.0 < size && at.1 < size {

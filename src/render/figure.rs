@@ -2,6 +2,8 @@
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
 //! signs, whispers lines, palindromes, renban lines, arrows, between lines, even and odd cells, and little
 //! killers' clues outside the grid, in a margin the grid leaves for them only when there are
+//! signs, whispers lines, palindromes, renban lines, arrows, even and odd cells, quadruples'
+//! circles, and little killers' clues outside the grid, in a margin the grid leaves for them only when there are
 //! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
@@ -129,9 +131,13 @@ fn fit(text: &str, size: f32, width: f32) -> f32 {
     if natural > width { size * width / natural } else { size }
 }
 
-/// The rules a drawing has no mark for, named under it.
+/// The rules a drawing has no mark for, named under it. Disjoint groups are among them: the
+/// rule bears on every cell alike, as anti-knight does, and the community prints it by name in
+/// the rules rather than in the grid; nine tints would drown the other marks and a dot per cell
+/// would sit where pencil marks or the centre digit go.
 fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
     let rules = [
+        (constraints.disjoint_groups, "disjoint groups"),
         (constraints.anti_knight, "anti-knight"),
         (constraints.anti_king, "anti-king"),
         (constraints.non_consecutive, "non-consecutive"),
@@ -388,6 +394,28 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
             chevron(grid, sign.greater, sign.less),
             Stroke { color: Color::BLACK, width: 0.04 * cell, dash: None, round: true },
         );
+    }
+    for quadruple in &constraints.quadruples {
+        draw_quadruple(scene, grid, quadruple.top_left, &quadruple.digits);
+    }
+}
+
+/// A quadruple as the community draws it: a white circle on the corner its four cells share,
+/// its digits small inside, two to a line (one line for one or two digits).
+fn draw_quadruple(scene: &mut Scene, grid: &GridBox, top_left: Place, digits: &[u64]) {
+    let cell = grid.cell;
+    let centre = grid.corner(top_left.0 as usize + 1, top_left.1 as usize + 1);
+    let circle = Path::circle(centre, 0.24 * cell);
+    scene.fill(circle.clone(), Color::WHITE);
+    scene.stroke(circle, Stroke { color: Color::BLACK, width: 0.02 * cell, dash: None, round: false });
+    let lines: Vec<String> =
+        digits.chunks(2).map(|pair| pair.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")).collect();
+    let size = 0.17 * cell;
+    let step = 0.16 * cell;
+    let top = centre.1 - step * (lines.len() as f32 - 1.0) / 2.0;
+    for (number, line) in lines.iter().enumerate() {
+        let baseline = top + number as f32 * step + 0.06 * cell;
+        scene.text_centred(line, centre.0, baseline, size, Color::BLACK);
     }
 }
 

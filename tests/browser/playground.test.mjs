@@ -728,6 +728,61 @@ test('greater-than signs: drawn from a link, cycled by a click near an edge or S
   assert.equal(await page.locator('#board .overlay polyline.sign').count(), 1, 'the sign stays');
 });
 
+test('disjoint groups: turned on and off by their button, sent with requests, pressed when a link has them', async () => {
+  // Two 5s at the top-left of boxes 1 and 5: in no row, column or box together, but in one group.
+  const board = `5${'.'.repeat(29)}5${'.'.repeat(50)}`;
+  await page.goto(`${BASE}/#${board}`);
+  const groups = page.getByRole('button', { name: 'Disjoint groups' });
+  assert.equal(await groups.getAttribute('aria-pressed'), 'false');
+  assert.match(await act('Validate'), /^Valid so far/);
+  await groups.click();
+  assert.equal(await groups.getAttribute('aria-pressed'), 'true');
+  assert.match(await page.locator('#message').textContent(), /^Disjoint groups on/);
+  assert.match(fragment(), /;constraints=/, 'kept in the address');
+  const sent = nextBody('/v1/validate');
+  assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (5), r4c4 (5).');
+  assert.deepEqual((await sent).constraints, { disjoint_groups: true });
+  // From a link, the button says the rule is on; off again, the board is valid.
+  await page.goto(`${BASE}/#${board};constraints=${encodeURIComponent(JSON.stringify({ disjoint_groups: true }))}`);
+  assert.equal(await groups.getAttribute('aria-pressed'), 'true');
+  await groups.click();
+  assert.equal(await groups.getAttribute('aria-pressed'), 'false');
+  assert.match(await act('Validate'), /^Valid so far/);
+  // A jigsaw has no boxes to group by.
+  await page.selectOption('#variant', 'jigsaw');
+  await groups.click();
+  assert.match(await page.locator('#message').textContent(), /need the boxes/);
+  assert.equal(await groups.getAttribute('aria-pressed'), 'false');
+});
+
+test('quadruples: drawn from a link, put on a corner and taken away by a click, sent with requests', async () => {
+  const circle = [{ top_left: [0, 0], digits: [5, 7] }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ quadruples: circle }))}`);
+  assert.equal(await page.locator('#board .overlay circle.quadruple').count(), 1, 'the circle drawn');
+  assert.equal(await page.locator('#board .overlay text.quadruple-digits').textContent(), '5 7');
+  // By hand: the digits in Digits, then a click on the cell whose bottom-right corner it sits on.
+  await page.goto(`${BASE}/#${PUZZLE}`);
+  const quadruples = page.getByRole('button', { name: 'Quadruples' });
+  await quadruples.click();
+  assert.equal(await quadruples.getAttribute('aria-pressed'), 'true');
+  await page.locator('#quad-digits').fill('5');
+  const said = async (row, col) => {
+    await cell(row, col).click();
+    return page.locator('#message').textContent();
+  };
+  assert.equal(await said(1, 1), 'A circle with 5 on the corner of r1c1, r1c2, r2c1 and r2c2.');
+  assert.match(await said(9, 3), /last row or column/);
+  assert.match(fragment(), /;constraints=/, 'kept in the address');
+  const sent = nextBody('/v1/solve');
+  assert.match(await act('Solve'), /^Solved/);
+  assert.deepEqual((await sent).constraints, { quadruples: [{ top_left: [0, 0], digits: [5] }] });
+  await quadruples.click();
+  await quadruples.click();
+  assert.equal(await said(1, 1), 'Removed the circle on the corner of r1c1, r1c2, r2c1 and r2c2.');
+  assert.equal(await page.locator('#board .overlay circle.quadruple').count(), 0, 'no circle left');
+  await quadruples.click();
+});
+
 test('a shared puzzle: loaded from the field or pasted, drawn with its rules, solved, opened in SudokuPad', async () => {
   await page.goto(`${BASE}/`);
   // A 4x4 killer as the Interactive Sudoku Solver shares it, and its one solution.

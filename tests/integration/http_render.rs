@@ -88,6 +88,18 @@ async fn svgs_are_byte_stable() {
         "title": "Between lines"
     });
     assert_golden("four-between-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Disjoint groups, named under the grid as the rules they are, beside a mark that is drawn;
+    // quadruples' circles of one to four digits on their corners.
+    let groups = json!({
+        "board": "1....2..........",
+        "constraints": { "disjoint_groups": true, "diagonals": "main", "quadruples": [
+            { "top_left": [0, 0], "digits": [1, 2, 3, 4] },
+            { "top_left": [2, 2], "digits": [3] },
+            { "top_left": [0, 2], "digits": [2, 4, 1] }
+        ] },
+        "title": "Disjoint groups and quadruples"
+    });
+    assert_golden("disjoint-groups-quadruples.svg", &drawn("/v1/render", groups, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.

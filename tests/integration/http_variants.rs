@@ -96,6 +96,8 @@ async fn batches_take_rules_per_board() {
 
 #[tokio::test]
 async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
+    // A jigsaw whose regions are the rows: no boxes to group by.
+    let rows_as_regions: String = (0..9).map(|row: u32| row.to_string().repeat(9)).collect();
     for (rules, detail) in [
         (
             json!({ "constraints": { "cages": [{ "cells": [[0, 0], [9, 0]], "sum": 5 }] } }),
@@ -108,7 +110,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `even`, `odd`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `disjoint_groups`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `quadruples`, `even`, `odd`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
@@ -125,6 +127,10 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (
             json!({ "constraints": { "little_killers": [{ "sum": 10, "start": [0, 4], "direction": "left" }] } }),
             r#"`constraints.little_killers[0].direction`: found "left"; expected one of "down_right", "down_left", "up_right", "up_left""#,
+        ),
+        (
+            json!({ "constraints": { "disjoint_groups": true, "regions": rows_as_regions } }),
+            "`constraints.disjoint_groups`: needs the boxes: a jigsaw's regions have no same place in each to group",
         ),
         (
             json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "less": [0, 2] }] } }),

@@ -35,8 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, Regions,
-    Whispers, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, Quadruple,
+    Regions, Whispers, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1427,6 +1427,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.whispers[]", &constraints["whispers"]["items"], members::<Whispers>()),
         ("Constraints.arrows[]", &constraints["arrows"]["items"], members::<Arrow>()),
         ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
+        ("Constraints.quadruples[]", &constraints["quadruples"]["items"], members::<Quadruple>()),
         ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
     ];
     let requests = sudokud::http::request_members();
@@ -1445,6 +1446,7 @@ fn every_constraint() -> Constraints {
         diagonals: Some(Diagonals::Both),
         extra_regions: vec![vec![place]],
         regions: Some(Regions::Line(String::new())),
+        disjoint_groups: true,
         cages: vec![Cage { cells: vec![place], sum: None }],
         anti_knight: true,
         anti_king: true,
@@ -1459,6 +1461,7 @@ fn every_constraint() -> Constraints {
         little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
         between_lines: vec![vec![place, place, place]],
         greater_than: vec![GreaterThan { greater: place, less: place }],
+        quadruples: vec![Quadruple { top_left: place, digits: vec![1] }],
         even: vec![place],
         odd: vec![place],
     }

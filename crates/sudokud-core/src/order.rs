@@ -307,6 +307,7 @@ impl Order {
         let arrows = || constraints.is_some_and(|constraints| !constraints.arrows.is_empty());
         let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
         let between_lines = || constraints.is_some_and(|constraints| !constraints.between_lines.is_empty());
+        let quadruples = || constraints.is_some_and(|constraints| !constraints.quadruples.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -322,6 +323,7 @@ impl Order {
             Technique::Arrow if !arrows() => return Err(missing("arrows")),
             Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
+            Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -617,6 +619,7 @@ mod tests {
             (Technique::Arrow, "arrows"),
             (Technique::LittleKiller, "little killers"),
             (Technique::BetweenLine, "between lines"),
+            (Technique::Quadruple, "quadruples"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

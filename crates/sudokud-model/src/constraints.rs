@@ -16,6 +16,7 @@ pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
+pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
 pub use crate::family::whispers::Whispers;
 pub use crate::family::xv::Xv;
@@ -41,6 +42,9 @@ pub struct Constraints {
     /// Regions that replace the boxes (jigsaw): a region id per cell, N regions of N cells.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<Regions>,
+    /// The cells at the same place in every box form a house too (disjoint groups).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disjoint_groups: bool,
     /// Killer cages: no digit repeats in a cage, and its digits add up to its sum when it has one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cages: Vec<Cage>,
@@ -85,6 +89,9 @@ pub struct Constraints {
     /// circles'.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub between_lines: Vec<Vec<Place>>,
+    /// Quadruples: circles on the corner of four cells, each of whose digits appears among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quadruples: Vec<Quadruple>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -137,6 +144,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<LittleKiller>().contains(&member) {
         places.push(format!("each clue of `{prefix}little_killers`"));
+    }
+    if member::members::<Quadruple>().contains(&member) {
+        places.push(format!("each circle of `{prefix}quadruples`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -275,6 +285,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 19);
+        assert_eq!(member::members::<Constraints>().len(), 21);
     }
 }

@@ -24,6 +24,8 @@ pub enum Unit {
     AntiDiagonal,
     /// The digit repeats in an extra region (a windoku window, say).
     ExtraRegion,
+    /// The digit repeats among the cells at the same place in every box.
+    DisjointGroup,
     /// The digit repeats in a killer cage.
     Cage,
     /// The cage's digits cannot make its sum: over it, or all filled and short of it.
@@ -56,6 +58,8 @@ pub enum Unit {
     LittleKiller,
     /// A digit on a between line does not lie strictly between its circles'.
     BetweenLine,
+    /// A quadruple's empty cells are too few for its digits not yet among its cells.
+    Quadruple,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -64,7 +68,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 24] = [
+    pub const ALL: [Unit; 26] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -72,6 +76,7 @@ impl Unit {
         Unit::Diagonal,
         Unit::AntiDiagonal,
         Unit::ExtraRegion,
+        Unit::DisjointGroup,
         Unit::Cage,
         Unit::CageSum,
         Unit::AntiKnight,
@@ -87,6 +92,7 @@ impl Unit {
         Unit::Arrow,
         Unit::LittleKiller,
         Unit::BetweenLine,
+        Unit::Quadruple,
         Unit::Even,
         Unit::Odd,
     ];
@@ -101,6 +107,7 @@ impl Unit {
             Unit::Diagonal => "diagonal",
             Unit::AntiDiagonal => "anti_diagonal",
             Unit::ExtraRegion => "extra_region",
+            Unit::DisjointGroup => "disjoint_group",
             Unit::Cage => "cage",
             Unit::CageSum => "cage_sum",
             Unit::AntiKnight => "anti_knight",
@@ -116,6 +123,7 @@ impl Unit {
             Unit::Arrow => "arrow",
             Unit::LittleKiller => "little_killer",
             Unit::BetweenLine => "between_line",
+            Unit::Quadruple => "quadruple",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -132,6 +140,7 @@ impl Unit {
             Unit::Diagonal => "repeats on the main diagonal",
             Unit::AntiDiagonal => "repeats on the anti-diagonal",
             Unit::ExtraRegion => "repeats in an extra region",
+            Unit::DisjointGroup => "repeats in its disjoint group",
             Unit::Cage => "repeats in its cage",
             Unit::CageSum => "breaks its cage's sum",
             Unit::AntiKnight => "is a knight's move from the same digit",
@@ -147,6 +156,7 @@ impl Unit {
             Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
             Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
             Unit::BetweenLine => "does not lie between the circles of its between line",
+            Unit::Quadruple => "leaves its quadruple too few cells for the digits in its circle",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

@@ -16,6 +16,7 @@ pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
 pub use crate::family::lines::{Ends, LineKind, LineRule};
 pub use crate::family::little_killers::LittleKillerRule;
+pub use crate::family::quadruples::QuadrupleRule;
 pub use crate::family::{Pair, Relation};
 
 /// Most houses a variant may have: 3 x 25 rows, columns and regions, two diagonals and the extra
@@ -49,7 +50,8 @@ pub struct Variant {
     shape: Shape,
     /// The constraints as given, with the preset's folded in.
     constraints: Constraints,
-    /// Houses of N cells each, in order: rows, columns, boxes or regions, diagonals, extras.
+    /// Houses of N cells each, in order: rows, columns, boxes or regions, disjoint groups,
+    /// diagonals, extras.
     pub houses: Vec<u16>,
     /// The rule each house stands for, one per house.
     pub house_units: Vec<Unit>,
@@ -100,6 +102,10 @@ pub struct Variant {
     pub lines: Vec<LineRule>,
     /// For each cell, the lines it is on.
     cell_lines: PerCell,
+    /// The quadruples: each written digit appears among the four cells around its corner.
+    pub quadruples: Vec<QuadrupleRule>,
+    /// For each cell, the quadruples around it.
+    cell_quadruples: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -122,6 +128,7 @@ impl Variant {
             arrows,
             little_killers,
             lines,
+            quadruples,
             allowed,
             moves,
             ..
@@ -172,6 +179,7 @@ impl Variant {
         let cell_arrows = PerCell::index(cells, arrows.iter().map(|arrow| arrow.terms().map(|term| term.0).collect()));
         let cell_little_killers = PerCell::index(cells, little_killers.iter().map(|rule| rule.cells.clone()));
         let cell_lines = PerCell::index(cells, lines.iter().map(|line| line.cells.clone()));
+        let cell_quadruples = PerCell::index(cells, quadruples.iter().map(|rule| rule.cells.to_vec()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -209,6 +217,8 @@ impl Variant {
             cell_little_killers,
             lines,
             cell_lines,
+            quadruples,
+            cell_quadruples,
             allowed,
         })
     }
@@ -333,6 +343,11 @@ impl Variant {
     /// The lines (indices into `lines`) `cell` is on.
     pub fn lines_of(&self, cell: usize) -> &[u16] {
         self.cell_lines.of(cell)
+    }
+
+    /// The quadruples (indices into `quadruples`) around `cell`.
+    pub fn quadruples_of(&self, cell: usize) -> &[u16] {
+        self.cell_quadruples.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.
@@ -576,6 +591,22 @@ mod tests {
                 ".... .1.. ..1. ....",
                 r#"{"extra_regions":[[[1,1],[1,2],[2,1],[2,2]]]}"#,
                 vec![cell(1, 1, 1, r#""extra_region""#), cell(2, 2, 1, r#""extra_region""#)],
+            ),
+            (
+                ".... .12. .31. ....",
+                r#"{"quadruples":[{"top_left":[1,1],"digits":[4]}]}"#,
+                vec![
+                    cell(1, 1, 1, r#""quadruple""#),
+                    cell(1, 2, 2, r#""quadruple""#),
+                    cell(2, 1, 3, r#""quadruple""#),
+                    cell(2, 2, 1, r#""quadruple""#),
+                ],
+            ),
+            ("12.. 3... .... ....", r#"{"quadruples":[{"top_left":[0,0],"digits":[1,4]}]}"#, vec![]),
+            (
+                "1... .... ..1. ....",
+                r#"{"disjoint_groups":true}"#,
+                vec![cell(0, 0, 1, r#""disjoint_group""#), cell(2, 2, 1, r#""disjoint_group""#)],
             ),
         ] {
             assert_eq!(found(grid, constraints), format!("[{}]", expected.join(",")), "{grid} {constraints}");

@@ -66,6 +66,12 @@ const DIRECTIONS = { '1,1': 'down_right', '1,-1': 'down_left', '-1,1': 'up_right
 /** Whether a click on a cell (or Shift and an arrow key) cycles the greater-than sign on its nearest edge. */
 let signing = false;
 const signsButton = document.getElementById('signs');
+/** Whether a click on a cell puts the quadruple of `quadDigitsElement` on its bottom-right corner. */
+let circling = false;
+const quadButton = document.getElementById('quadruples');
+const quadDigitsElement = document.getElementById('quad-digits');
+/** On when the constraints hold disjoint groups: the cells at the same place in every box differ. */
+const disjointButton = document.getElementById('disjoint');
 
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
@@ -264,6 +270,7 @@ function drawRules() {
   const { rows, cols, size } = shape;
   const variant = variantElement.value;
   const constraints = rules ?? {};
+  disjointButton.setAttribute('aria-pressed', String(constraints.disjoint_groups === true));
   const diagonals = constraints.diagonals ?? (variant === 'x' ? 'both' : null);
   if (diagonals === 'main' || diagonals === 'both') draw('line', { x1: 0, y1: 0, x2: size, y2: size }, 'diagonal');
   if (diagonals === 'anti' || diagonals === 'both') draw('line', { x1: size, y1: 0, x2: 0, y2: size }, 'diagonal');
@@ -341,6 +348,15 @@ function drawRules() {
     }
   }
   for (const sign of constraints.greater_than ?? []) drawSign(sign);
+  // A quadruple: a white circle on its corner, its digits inside, two to a line.
+  for (const { top_left: [row, col], digits } of constraints.quadruples ?? []) {
+    draw('circle', { cx: col + 1, cy: row + 1, r: 0.24 }, 'quadruple');
+    const lines = [digits.slice(0, 2), digits.slice(2)].filter((line) => line.length > 0);
+    lines.forEach((line, number) => {
+      const y = row + 1 + (number - (lines.length - 1) / 2) * 0.16;
+      draw('text', { x: col + 1, y }, 'quadruple-digits').textContent = line.join(' ');
+    });
+  }
   // Even cells as grey squares and odd ones as grey circles, behind the digit.
   for (const [row, col] of constraints.even ?? []) {
     draw('rect', { x: col + 0.15, y: row + 0.15, width: 0.7, height: 0.7 }, 'parity', 'even');
@@ -470,6 +486,7 @@ function saveToFragment() {
 function toggleLine() {
   if (drawing === null) {
     if (signing) toggleSigns();
+    if (circling) toggleQuadruples();
     drawing = [];
     drawLineButton.setAttribute('aria-pressed', 'true');
     say('Click the line\'s cells in order, each touching the last, then press Draw line again.', 'ok');
@@ -565,6 +582,7 @@ function removeLines() {
  */
 function toggleSigns() {
   if (drawing !== null) toggleLine();
+  if (circling) toggleQuadruples();
   signing = !signing;
   signsButton.setAttribute('aria-pressed', String(signing));
   say(signing ? 'Click a cell near an edge, or press Shift and an arrow key, to cycle the greater-than sign there: none, then the left or upper cell greater, then the other.' : 'Signs off.', 'ok');
@@ -599,6 +617,70 @@ function cycleSign(row, col, [down, right]) {
   }
   rules = { ...(rules ?? {}), greater_than: signs };
   if (signs.length === 0) delete rules.greater_than;
+  if (Object.keys(rules).length === 0) rules = null;
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(said, 'ok');
+}
+
+/**
+ * Turns disjoint groups on or off: they join the constraints, sent with every request and kept in
+ * the address. A jigsaw has no boxes to group by.
+ */
+function toggleDisjoint() {
+  const on = rules?.disjoint_groups !== true;
+  if (on && (rules?.regions || variantElement.value === 'jigsaw')) {
+    say('Disjoint groups need the boxes: a jigsaw\'s regions have no same place in each.', 'error');
+    return;
+  }
+  rules = { ...(rules ?? {}), disjoint_groups: true };
+  if (!on) delete rules.disjoint_groups;
+  if (Object.keys(rules).length === 0) rules = null;
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  say(on ? 'Disjoint groups on: the cells at the same place in every box hold different digits.' : 'Disjoint groups off.', 'ok');
+}
+
+/** Quadruples: turned on, a click on a cell puts a circle on its bottom-right corner (see `placeQuadruple`). */
+function toggleQuadruples() {
+  if (drawing !== null) toggleLine();
+  if (signing) toggleSigns();
+  circling = !circling;
+  quadButton.setAttribute('aria-pressed', String(circling));
+  say(circling ? 'Put the circle\'s digits in Digits, then click the cell whose bottom-right corner it sits on; a click where a circle is takes it away.' : 'Quadruples off.', 'ok');
+}
+
+/**
+ * Puts a circle with the digits of the Digits field on the corner below and right of the cell at
+ * `row`, `col`, or takes away the one there. The circles join the constraints, sent with every
+ * request and kept in the address.
+ */
+function placeQuadruple(row, col) {
+  const { size } = shape;
+  if (row >= size - 1 || col >= size - 1) {
+    say('That cell is on the last row or column: a circle sits on a corner four cells share.', 'error');
+    return;
+  }
+  const quadruples = [...(rules?.quadruples ?? [])];
+  const at = quadruples.findIndex(({ top_left: [r, c] }) => r === row && c === col);
+  const corner = `the corner of ${cellName({ row, col })}, ${cellName({ row, col: col + 1 })}, ${cellName({ row: row + 1, col })} and ${cellName({ row: row + 1, col: col + 1 })}`;
+  let said;
+  if (at >= 0) {
+    quadruples.splice(at, 1);
+    said = `Removed the circle on ${corner}.`;
+  } else {
+    const digits = [...quadDigitsElement.value.replace(/[\s,]+/g, '')].map((symbol) => SYMBOLS.indexOf(symbol.toUpperCase()) + 1);
+    if (digits.length === 0 || digits.length > 4 || digits.some((digit) => digit < 1 || digit > size)) {
+      say(`Put one to four digits of the grid (1 to ${SYMBOLS[size - 1]}) in Digits first.`, 'error');
+      return;
+    }
+    quadruples.push({ top_left: [row, col], digits });
+    said = `A circle with ${digits.join(', ')} on ${corner}.`;
+  }
+  rules = { ...(rules ?? {}), quadruples };
+  if (quadruples.length === 0) delete rules.quadruples;
   if (Object.keys(rules).length === 0) rules = null;
   clearMarks();
   drawRules();
@@ -956,11 +1038,17 @@ document.getElementById('sudokupad').addEventListener('click', openInSudokuPad);
 pencilButton.addEventListener('click', togglePencil);
 drawLineButton.addEventListener('click', toggleLine);
 signsButton.addEventListener('click', toggleSigns);
+disjointButton.addEventListener('click', toggleDisjoint);
+quadButton.addEventListener('click', toggleQuadruples);
 document.getElementById('remove-lines').addEventListener('click', removeLines);
 // While a line is drawn, a cell clicked joins it (once); while signs are on, a click cycles the
 // sign on the cell's edge nearest to it.
 boardElement.addEventListener('click', (event) => {
   const index = cells.indexOf(event.target);
+  if (circling && index >= 0) {
+    placeQuadruple(Math.floor(index / shape.size), index % shape.size);
+    return;
+  }
   if (signing && index >= 0) {
     const [x, y] = [event.offsetX / event.target.clientWidth, event.offsetY / event.target.clientHeight];
     const [, step] = [[x, [0, -1]], [1 - x, [0, 1]], [y, [-1, 0]], [1 - y, [1, 0]]].reduce((a, b) => (b[0] < a[0] ? b : a));

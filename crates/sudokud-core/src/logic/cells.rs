@@ -189,7 +189,7 @@ fn gather_column(cells: u128) -> u32 {
 }
 
 /// The classic grid's 81 cells: today's code for 9x9, its tables of 81 cells, 9 digits and up
-/// to 32 houses.
+/// to 48 houses (27, 9 disjoint groups, two diagonals, a windoku's four windows and more).
 impl CellSet for u128 {
     const CELLS: usize = 81;
     const DIGITS: usize = 9;
@@ -197,7 +197,7 @@ impl CellSet for u128 {
     const EMPTY: u128 = 0;
     type PerCell<T: Entry> = [T; 81];
     type PerDigit<T: Entry> = [T; 9];
-    type PerHouse<T: Entry> = [T; 32];
+    type PerHouse<T: Entry> = [T; 48];
     type Mask = u16;
     type Candidates = [u64; 12];
 
@@ -209,8 +209,8 @@ impl CellSet for u128 {
         [value; 9]
     }
 
-    fn per_house<T: Entry>(value: T) -> [T; 32] {
-        [value; 32]
+    fn per_house<T: Entry>(value: T) -> [T; 48] {
+        [value; 48]
     }
 
     fn no_candidates() -> [u64; 12] {

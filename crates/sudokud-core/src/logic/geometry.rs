@@ -86,7 +86,7 @@ impl<C: CellSet> Geometry<C> {
             0 => &[Unit::Row][..],
             1 => &[Unit::Column],
             2 => &[Unit::Box, Unit::Region],
-            _ => &[Unit::Diagonal, Unit::AntiDiagonal, Unit::ExtraRegion],
+            _ => &[Unit::Diagonal, Unit::AntiDiagonal, Unit::ExtraRegion, Unit::DisjointGroup],
         };
         let fits = C::SIDE.is_none_or(|fixed| fixed == side)
             && cells <= C::CELLS
@@ -159,6 +159,10 @@ impl<C: CellSet> Geometry<C> {
         beyond_houses |=
             !variant.renbans.is_empty() || !variant.arrows.is_empty() || !variant.little_killers.is_empty();
         beyond_houses |= !variant.lines.is_empty();
+        beyond_houses |= !variant.renbans.is_empty()
+            || !variant.arrows.is_empty()
+            || !variant.little_killers.is_empty()
+            || !variant.quadruples.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -290,12 +294,13 @@ impl<C: CellSet> Geometry<C> {
         }
     }
 
-    /// `row`, `box`, `region`, `diagonal`, `extra region`: what kind of house `house` is.
+    /// `row`, `box`, `region`, `diagonal`, `extra region`, `disjoint group`: what kind of house `house` is.
     pub(crate) fn kind_name(&self, house: usize) -> &'static str {
         match self.units.as_ref()[house] {
             Unit::Diagonal => "diagonal",
             Unit::AntiDiagonal => "anti-diagonal",
             Unit::ExtraRegion => "extra region",
+            Unit::DisjointGroup => "disjoint group",
             unit => unit.name(),
         }
     }
@@ -500,6 +505,7 @@ pub(crate) mod tests {
                 && c.arrows.is_empty()
                 && c.little_killers.is_empty()
                 && c.between_lines.is_empty()
+                && c.quadruples.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

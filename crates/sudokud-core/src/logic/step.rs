@@ -38,6 +38,8 @@ pub enum Technique {
     /// A variant's between line: only the digits strictly between some pair of circles that
     /// leaves every cell on it one.
     BetweenLine,
+    /// A variant's quadruple: the digits in a circle on a corner go among the four cells there.
+    Quadruple,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -153,6 +155,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("arrow", "Arrow", 1.5),
     ("little-killer", "Little killer", 1.5),
     ("between-line", "Between line", 1.5),
+    ("quadruple", "Quadruple", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -197,7 +200,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 49] = [
+    pub const ALL: [Technique; 50] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -207,6 +210,7 @@ impl Technique {
         Technique::Arrow,
         Technique::LittleKiller,
         Technique::BetweenLine,
+        Technique::Quadruple,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

@@ -50,6 +50,7 @@ use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
 use sudokud_model::family::lines::{Ends, MAX_LINES};
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
+use sudokud_model::family::quadruples::MAX_QUADRUPLES;
 use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
@@ -155,6 +156,8 @@ struct Search<'v, 'i, I> {
     stale_little_killers: [u64; MAX_LITTLE_KILLERS / 64],
     /// The same for the lines read whole (between lines).
     stale_lines: [u64; MAX_LINES / 64],
+    /// The same for the quadruples.
+    stale_quadruples: [u64; MAX_QUADRUPLES / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -241,6 +244,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_arrows: [0; MAX_ARROWS / 64],
             stale_little_killers: [0; MAX_LITTLE_KILLERS / 64],
             stale_lines: [0; MAX_LINES / 64],
+            stale_quadruples: [0; MAX_QUADRUPLES / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -269,6 +273,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_arrows, self.variant.arrows.len());
         fill_first(&mut self.stale_little_killers, self.variant.little_killers.len());
         fill_first(&mut self.stale_lines, self.variant.lines.len());
+        fill_first(&mut self.stale_quadruples, self.variant.quadruples.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -345,7 +350,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let Some(lined) = self.renbans() else { return false };
             let Some(aimed) = self.arrows() else { return false };
             let Some(bounded) = self.lines() else { return false };
-            if related || caged || lined || aimed || bounded {
+            let Some(circled) = self.quadruples() else { return false };
+            if related || caged || lined || aimed || bounded || circled {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -488,6 +494,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &line in variant.lines_of(cell) {
                     mark(&mut self.stale_lines, usize::from(line));
                 }
+                for &quadruple in variant.quadruples_of(cell) {
+                    mark(&mut self.stale_quadruples, usize::from(quadruple));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -626,6 +635,33 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             for (&cell, &digits) in line.cells.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
             }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale quadruple's cells to what some way of giving each written digit a cell
+    /// of its own leaves them ([`sudokud_model::variant::QuadrupleRule::support`], two peers never sharing a digit), and
+    /// takes each written digit from the cells outside that see all its places: whether anything
+    /// went, or `None` on a contradiction.
+    fn quadruples(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_quadruples);
+        for rule in set_bits(&stale).map(|number| &variant.quadruples[number]) {
+            let candidates = rule.cells.map(|cell| self.candidates[usize::from(cell)] & !SOLVED);
+            let apart = |a: usize, b: usize| {
+                let other = usize::from(rule.cells[b]);
+                variant.peer_set(usize::from(rule.cells[a]))[other / 64] >> (other % 64) & 1 == 1
+            };
+            let support = rule.support(candidates, |a, b| !apart(a, b));
+            for (&cell, &digits) in rule.cells.iter().zip(&support) {
+                if digits == 0 {
+                    return None;
+                }
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
+            let written = rule.digits.iter().fold(0u32, |set, &digit| set | 1 << (digit - 1));
+            removed |= self.required_in(&rule.cells, written)?;
         }
         Some(removed)
     }
@@ -965,7 +1001,8 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Regions, Whispers, Xv,
+        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Quadruple, Regions,
+        Whispers, Xv,
     };
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
@@ -998,6 +1035,14 @@ mod tests {
                         (0..size * size).filter(|&cell| shape.box_of(cell / size, cell % size) == number).collect(),
                     );
                 }
+            }
+        }
+        if constraints.disjoint_groups {
+            // The cells whose row and column leave the same remainders by the box's sides.
+            let place = |cell: usize| (cell / size % shape.box_rows(), cell % size % shape.box_cols());
+            for first in 0..size {
+                let at = place(first / shape.box_cols() * size + first % shape.box_cols());
+                groups.push((0..size * size).filter(|&cell| place(cell) == at).collect());
             }
         }
         if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
@@ -1066,6 +1111,24 @@ mod tests {
             let shaft: Vec<i32> = arrow.line.iter().map(|place| value(at(place))).collect();
             let number = bulb.iter().fold(0, |number, &digit| 10 * number + digit);
             if bulb.iter().chain(&shaft).all(|&v| v != 0) && number != shaft.iter().sum::<i32>() {
+                return true;
+            }
+        }
+        for quadruple in &constraints.quadruples {
+            let Place(row, col) = quadruple.top_left;
+            let mut left: Vec<i32> = [(0, 0), (0, 1), (1, 0), (1, 1)]
+                .map(|(down, right)| value(at(&Place(row + down, col + right))))
+                .to_vec();
+            let empty = left.iter().filter(|&&v| v == 0).count();
+            // Each written digit takes a filled cell holding it, or else needs an empty one.
+            let mut short = 0;
+            for &digit in &quadruple.digits {
+                match left.iter().position(|&v| v == digit as i32) {
+                    Some(found) => left[found] = -1,
+                    None => short += 1,
+                }
+            }
+            if short > empty {
                 return true;
             }
         }
@@ -1170,6 +1233,8 @@ mod tests {
             ));
         }
         (c.anti_knight, c.anti_king, c.non_consecutive) = (coin(random), coin(random), random.below(6) == 0);
+        // Jigsaws have no disjoint groups: tried sometimes, to be refused.
+        c.disjoint_groups = random.below(6) == 0 && (c.regions.is_none() || random.below(4) == 0);
         let walk = |random: &mut SplitMix64, length: usize, diagonal: bool| {
             let mut path = vec![place(random)];
             while path.len() < length {
@@ -1267,6 +1332,14 @@ mod tests {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
         }
+        if random.below(4) == 0 {
+            // One or two digits on a corner: some written twice, which only a corner of four
+            // boxes takes.
+            let mut corner = || random.below(size - 1) as u64;
+            let top_left = Place(corner(), corner());
+            let digits = (0..1 + random.below(2)).map(|_| 1 + random.below(size) as u64).collect();
+            c.quadruples.push(Quadruple { top_left, digits });
+        }
         c.odd.retain(|cell| !c.even.contains(cell));
         c
     }
@@ -1292,7 +1365,7 @@ mod tests {
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
         let mut random = SplitMix64(15);
         let mut counted = [0usize; 4];
-        for _ in 0..4500 {
+        for _ in 0..7500 {
             let shape = Shape::new(2, 2).unwrap();
             let constraints = random_constraints(shape, &mut random);
             let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };
@@ -1549,6 +1622,68 @@ mod tests {
                 }
             },
         );
+    }
+
+    /// 6x6 disjoint groups: a third of the digits of random solved grids under the rule as
+    /// givens, sometimes one wrong, with diagonals or anti-king beside some.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_disjoint_groups_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let mut random = SplitMix64(17);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let constraints = Constraints {
+                disjoint_groups: true,
+                diagonals: (random.below(3) == 0).then_some(Diagonals::Both),
+                anti_king: random.below(4) == 0,
+                ..Constraints::default()
+            };
+            let variant = Variant::new(shape, None, &constraints).unwrap();
+            let Some(solution) = random_solution(&variant, seed, &mut Never).unwrap() else { continue };
+            let mut cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
+            if random.below(4) == 0 {
+                cells[random.below(shape.cells())] = 1 + random.below(shape.size()) as u8;
+            }
+            counted[checked_count(shape, &constraints, cells).expect("the rules fit 6x6")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 quadruples: circles on random corners of random solved grids, each with some of the
+    /// four digits around it (one sometimes wrong), a few givens; so that some have one
+    /// solution, several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_quadruples_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(19);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let mut constraints = Constraints::default();
+            for _ in 0..3 + random.below(5) {
+                let (row, col) = (random.below(size - 1), random.below(size - 1));
+                if constraints.quadruples.iter().any(|quadruple| quadruple.top_left == Place(row as u64, col as u64)) {
+                    continue;
+                }
+                let mut around: Vec<u64> =
+                    [0, 1, size, size + 1].map(|step| u64::from(solution.cells()[row * size + col + step])).to_vec();
+                random.shuffle(&mut around);
+                around.truncate(1 + random.below(4));
+                if random.below(8) == 0 {
+                    around[0] = 1 + random.below(size) as u64;
+                }
+                constraints.quadruples.push(Quadruple { top_left: Place(row as u64, col as u64), digits: around });
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(4) == 0 { value } else { 0 }).collect();
+            // A digit made twice where no diagonal may repeat it is refused.
+            let Some(count) = checked_count(shape, &constraints, cells) else { continue };
+            counted[count] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }
 
     #[test]

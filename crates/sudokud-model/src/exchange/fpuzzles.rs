@@ -6,8 +6,12 @@
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
 //! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and `betweenline`'s `lines`, a whispers line's
+//! `diagonal-`, `disjointgroups`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells
+//! (`killercage`,
+//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
 //! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
-//! the marks whose absence is a rule too, and clues outside the grid (`littlekillersum`: the
+//! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
+//! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
 //! diagonal's `cells` and the sum its `value`). Cells are named `R1C1`. What sudokud has, it reads and
 //! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
@@ -21,7 +25,9 @@
 use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, Place, RegionId, Regions};
+use crate::constraints::{
+    Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, Place, Quadruple, RegionId, Regions,
+};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -190,6 +196,7 @@ impl Reader {
                     _ => Some(this),
                 };
             }
+            "disjointgroups" => flag(&mut self.constraints.disjoint_groups)?,
             "antiknight" => flag(&mut self.constraints.anti_knight)?,
             "antiking" => flag(&mut self.constraints.anti_king)?,
             "nonconsecutive" => flag(&mut self.constraints.non_consecutive)?,
@@ -303,6 +310,12 @@ impl Reader {
                     self.constraints.arrows.push(Arrow { bulb, line });
                 }
             }
+            "quadruple" => {
+                for quadruple in self.items(key, value)? {
+                    let quadruple = self.quadruple(quadruple)?;
+                    self.constraints.quadruples.push(quadruple);
+                }
+            }
             "littlekillersum" => {
                 for clue in self.items(key, value)? {
                     let clue = self.little_killer(clue)?;
@@ -405,6 +418,26 @@ impl Reader {
         Ok(())
     }
 
+    /// A `quadruple`: its four `cells` around a corner, and the `values` written in its circle.
+    fn quadruple(&self, quadruple: &Map<String, Value>) -> Result<Quadruple, ShareError> {
+        let mut cells = self.cells("quadruple", quadruple.get("cells"))?;
+        cells.sort_unstable_by_key(|place| (place.0, place.1));
+        let top_left = cells[0];
+        let around = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(down, right)| Place(top_left.0 + down, top_left.1 + right));
+        if cells != around {
+            return Err(malformed("a `quadruple` names four cells that do not share a corner".to_owned()));
+        }
+        let values = quadruple.get("values").and_then(Value::as_array);
+        let digits = values.and_then(|values| {
+            values
+                .iter()
+                .map(|value| value.as_u64().or_else(|| value.as_str()?.parse().ok()))
+                .collect::<Option<Vec<u64>>>()
+        });
+        let digits = digits.ok_or_else(|| malformed("a `quadruple` has no list of digits in `values`".to_owned()))?;
+        Ok(Quadruple { top_left, digits })
+    }
+
     fn items<'a>(&self, key: &str, value: &'a Value) -> Result<Vec<&'a Map<String, Value>>, ShareError> {
         let items = value.as_array().map(|items| items.iter().map(Value::as_object).collect::<Option<Vec<_>>>());
         items.flatten().ok_or_else(|| malformed(format!("`{key}` is not a list of objects")))
@@ -440,10 +473,8 @@ fn describe(key: &str) -> &'static str {
         "renbanline" => "renban lines",
         "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
-        "quadruple" => "quadruples",
         "clone" => "clones",
         "minimum" | "maximum" => "minimum and maximum cells",
-        "disjointgroups" => "disjoint groups",
         "line" | "circle" | "rectangle" | "cage" | "text" => {
             "drawings whose rule the puzzle gives in words, which sudokud cannot read"
         }
@@ -501,6 +532,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         set("diagonal-", json!(true));
     }
     for (on, key) in [
+        (constraints.disjoint_groups, "disjointgroups"),
         (constraints.anti_knight, "antiknight"),
         (constraints.anti_king, "antiking"),
         (constraints.non_consecutive, "nonconsecutive"),
@@ -544,6 +576,11 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
             "value": clue.sum.to_string(),
         })
     });
+    let quadruples = constraints.quadruples.iter().map(|quadruple| {
+        let Place(row, col) = quadruple.top_left;
+        let cells = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(down, right)| Place(row + down, col + right));
+        json!({ "cells": names(&cells), "values": quadruple.digits })
+    });
     let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
         Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
         None => json!({ "lines": [names(&whispers.line)] }),
@@ -568,6 +605,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("betweenline", between_lines.collect()),
         ("arrow", arrows.collect()),
         ("littlekillersum", little_killers.collect()),
+        ("quadruple", quadruples.collect()),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -623,7 +661,7 @@ mod tests {
         grid[4][4] = json!({ "givenPencilMarks": [3] });
         let data = json!({
             "size": 6, "grid": grid, "title": "t", "author": "a", "ruleset": "r", "disabledlogic": ["wings"],
-            "diagonal+": true, "diagonal-": false, "antiknight": true, "antiking": true, "nonconsecutive": true,
+            "diagonal+": true, "diagonal-": false, "disjointgroups": true, "antiknight": true, "antiking": true, "nonconsecutive": true,
             "negative": ["ratio", "difference", "xv"],
             "killercage": [{ "cells": ["R1C1", "R1C2"], "value": "7" }, { "cells": ["R2C1"] }],
             "extraregion": [{ "cells": ["R1C1", "R2C2", "R3C3", "R4C4", "R5C5", "R6C6"] }],
@@ -635,6 +673,7 @@ mod tests {
             "whispers": [{ "lines": [["R6C1", "R5C2"]] }, { "lines": [["R6C3", "R6C4"], ["R5C5", "R5C6"]], "value": "2" }],
             "line": [{ "lines": [["R6C1", "R5C2"]], "outlineC": "#67F067", "fromConstraint": "German Whispers" }],
             "palindrome": [{ "lines": [["R4C4", "R5C5", "R4C6"]] }],
+            "quadruple": [{ "cells": ["R3C4", "R3C3", "R4C3", "R4C4"], "values": [1, 6, 6] }],
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
             "betweenline": [{ "lines": [["R2C1", "R3C2", "R3C3"], ["R1C6", "R2C6", "R3C6"]] }],
             "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
@@ -652,6 +691,7 @@ mod tests {
             diagonals: Some(Diagonals::Anti),
             extra_regions: vec![(0..6).map(|index| place(index, index)).collect()],
             regions: None,
+            disjoint_groups: true,
             cages: vec![
                 Cage { cells: vec![place(0, 0), place(0, 1)], sum: Some(7) },
                 Cage { cells: vec![place(1, 0)], sum: None },
@@ -687,6 +727,7 @@ mod tests {
                 LittleKiller { sum: 21, start: place(5, 5), direction: Direction::UpLeft },
             ],
             greater_than: Vec::new(),
+            quadruples: vec![Quadruple { top_left: place(2, 2), digits: vec![1, 6, 6] }],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
         };

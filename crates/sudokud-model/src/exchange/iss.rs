@@ -10,7 +10,8 @@
 //! What sudokud has, it reads and writes: givens, even and odd cells (as the candidate lists
 //! `2_4_6_8` and `1_3_5_7_9`), `Shape`, `NoBoxes` with `Jigsaw` (regions in place of the boxes),
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
-//! `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`, `Thermo`, `WhiteDot`, `BlackDot`,
+//! `DisjointSets` (disjoint groups), `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`,
+//! `Thermo`, `WhiteDot`, `BlackDot`,
 //! `StrictKropki`, `X`, `V`, `StrictXV`, `GreaterThan` (`GreaterThan~R1C1~R1C2`: each cell greater than
 //! the later cells beside it) and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
 //! first when it gives one; a line through a cell again is read as lines cut there) and
@@ -20,10 +21,14 @@
 //! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
 //! one cell, which ISS lacks, is refused) and `Between` (`Between~R9C5~R8C6~R7C7`: the line's
 //! cells, its circles first and last). Any other type is refused by name ([`ShareError::Unsupported`]),
+//! one cell, which ISS lacks, is refused) and `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of
+//! the four around the circle's corner, then its digits). Any other type is refused by name ([`ShareError::Unsupported`]),
 //! never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
-use crate::constraints::{Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Regions};
+use crate::constraints::{
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Quadruple, Regions,
+};
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -152,6 +157,7 @@ impl Reader {
                 ["-1"] => self.diagonals[0] = true,
                 _ => return Err(malformed(format!("`Diagonal~{}` is neither 1 nor -1", args.join("~")))),
             },
+            "DisjointSets" => flag(args).map(|()| self.constraints.disjoint_groups = true)?,
             "AntiKnight" => flag(args).map(|()| self.constraints.anti_knight = true)?,
             "AntiKing" => flag(args).map(|()| self.constraints.anti_king = true)?,
             "AntiConsecutive" => flag(args).map(|()| self.constraints.non_consecutive = true)?,
@@ -225,6 +231,17 @@ impl Reader {
             "BlackDot" => self.constraints.kropki.black.extend(self.pairs(kind, args)?),
             "X" => self.constraints.xv.x.extend(self.pairs(kind, args)?),
             "V" => self.constraints.xv.v.extend(self.pairs(kind, args)?),
+            "Quad" => {
+                let Some((cell, digits)) = args.split_first() else {
+                    return Err(malformed("a `Quad` has a cell and digits".to_owned()));
+                };
+                let top_left = self.place(cell)?;
+                let digits = digits
+                    .iter()
+                    .map(|digit| digit.parse().map_err(|_| malformed(format!("`{digit}` is no digit of a `Quad`"))))
+                    .collect::<Result<_, _>>()?;
+                self.constraints.quadruples.push(Quadruple { top_left, digits });
+            }
             "GreaterThan" => {
                 let signs = self.pairs(kind, args)?.into_iter().map(|[greater, less]| GreaterThan { greater, less });
                 self.constraints.greater_than.extend(signs);
@@ -381,13 +398,11 @@ fn unsupported(kind: &str) -> ShareError {
         "Modular" => "modular lines",
         "Entropic" => "entropic lines",
         "GreaterThan" => "greater-than signs",
-        "Quad" => "quadruples",
         "RellikCage" => "rellik cages",
         "Lunchbox" => "lunchboxes",
         "Indexing" | "ValueIndexing" => "indexing",
         "NumberedRoom" => "numbered rooms",
         "CountingCircles" => "counting circles",
-        "DisjointSets" => "disjoint groups",
         "EqualityCage" => "equality cages",
         "Or" | "And" | "End" => "a composite of rules",
         _ => "a rule of the Interactive Sudoku Solver",
@@ -510,6 +525,7 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         item(&mut out, "Diagonal", &mut std::iter::once((*direction).to_owned()));
     }
     for (set, kind) in [
+        (constraints.disjoint_groups, "DisjointSets"),
         (constraints.anti_knight, "AntiKnight"),
         (constraints.anti_king, "AntiKing"),
         (constraints.non_consecutive, "AntiConsecutive"),
@@ -555,6 +571,10 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
             )));
         };
         item(&mut out, "LittleKiller", &mut [clue.sum.to_string(), cell(&named)].into_iter());
+    }
+    for quadruple in &constraints.quadruples {
+        let digits = quadruple.digits.iter().map(u64::to_string);
+        item(&mut out, "Quad", &mut cells(&[quadruple.top_left]).chain(digits));
     }
     for sign in &constraints.greater_than {
         item(&mut out, "GreaterThan", &mut cells(&[sign.greater, sign.less]));
@@ -623,6 +643,9 @@ mod tests {
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3\
+                    .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku.DisjointSets\
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
+                    .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -636,6 +659,7 @@ mod tests {
             ]
             .into(),
             regions: None,
+            disjoint_groups: true,
             cages: vec![
                 Cage { cells: vec![place(0, 0), place(0, 1)], sum: Some(7) },
                 Cage { cells: vec![place(1, 0)], sum: None },
@@ -655,6 +679,7 @@ mod tests {
                 GreaterThan { greater: place(4, 2), less: place(4, 1) },
                 GreaterThan { greater: place(4, 2), less: place(3, 2) },
             ],
+            quadruples: vec![Quadruple { top_left: place(2, 2), digits: vec![1, 6, 6] }],
             whispers: vec![
                 Whispers { line: vec![place(5, 0), place(4, 1)], difference: None },
                 Whispers { line: vec![place(5, 2), place(5, 3), place(4, 4)], difference: Some(2) },

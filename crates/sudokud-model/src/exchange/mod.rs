@@ -326,6 +326,11 @@ mod tests {
             Whispers { line: line(3), difference: None },
             Whispers { line: line(2), difference: Some(difference) },
         ];
+        // A circle on the corner below and right of a cell not on the last row or column.
+        let Place(row, col) = cell();
+        let digits = (0..1 + row % 4).map(|_| 1 + cell().1).collect();
+        constraints.quadruples =
+            vec![crate::constraints::Quadruple { top_left: place(row % (size - 1), col % (size - 1)), digits }];
         constraints.extra_regions = vec![cells(&mut cell, size as usize)];
         constraints.even = cells(&mut cell, 2);
         constraints.odd = cells(&mut cell, 1);
@@ -339,6 +344,8 @@ mod tests {
                 (0..shape.cells()).map(|index| char::from_digit((index % size as usize) as u32, 17).unwrap()).collect();
             constraints.regions = Some(Regions::Line(ids));
         }
+        // Disjoint groups need the boxes.
+        constraints.disjoint_groups = constraints.regions.is_none() && random.below(2) == 0;
         let givens =
             (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
         SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }

@@ -21,6 +21,7 @@ pub mod arrows;
 mod between_lines;
 pub mod cages;
 pub mod diagonals;
+pub mod disjoint_groups;
 pub mod dots;
 pub mod greater_than;
 pub mod lines;
@@ -28,6 +29,7 @@ pub mod little_killers;
 mod non_consecutive;
 mod palindromes;
 mod parity;
+pub mod quadruples;
 pub mod regions;
 pub mod renban;
 mod thermometers;
@@ -67,6 +69,7 @@ macro_rules! families {
 
 families!(
     regions::Regions,
+    disjoint_groups::DisjointGroups,
     diagonals::ExtraHouses,
     cages::Cages,
     thermometers::Thermometers,
@@ -81,6 +84,8 @@ families!(
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
+    // After every rule whose cells may not repeat a digit, which a digit written twice needs.
+    quadruples::Quadruples,
     // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
     palindromes::Palindromes,
 );
@@ -102,6 +107,7 @@ pub(crate) struct Builder {
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
     /// The lines whose rule reads the whole line (between lines).
     pub(crate) lines: Vec<lines::LineRule>,
+    pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -128,6 +134,7 @@ impl Builder {
             arrows: Vec::new(),
             little_killers: Vec::new(),
             lines: Vec::new(),
+            quadruples: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

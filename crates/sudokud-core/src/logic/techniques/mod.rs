@@ -20,6 +20,7 @@ pub(crate) use forcing::{Literal, Nested};
 mod intersections;
 mod lines;
 mod pairs;
+mod quadruples;
 mod renban;
 mod singles;
 mod strong_links;
@@ -65,6 +66,7 @@ pub(super) fn find_changed<C: CellSet>(
         Arrow => arrows::arrow(grid, out),
         LittleKiller => sums::little_killer(grid, out),
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
+        Quadruple => quadruples::quadruple(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -226,6 +228,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         Arrow => arrows::describe(grid, deduction),
         LittleKiller => sums::describe_little_killer(grid, deduction),
         BetweenLine => lines::describe(grid, deduction),
+        Quadruple => quadruples::describe(grid, deduction),
     }
 }
 

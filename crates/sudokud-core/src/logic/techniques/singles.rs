@@ -134,4 +134,24 @@ mod tests {
         grid.eliminate(40, 5);
         assert!(run(Technique::NakedSingle, &grid).is_none());
     }
+
+    /// Disjoint groups are houses the singles name: eight of the boxes' top-left cells filled
+    /// leave the ninth the last digit of disjoint group 1.
+    #[test]
+    fn a_disjoint_group_is_a_house_the_singles_name() {
+        let constraints = crate::variants::Constraints { disjoint_groups: true, ..Default::default() };
+        let variant = crate::variants::Variant::new(crate::sizes::Shape::CLASSIC, None, &constraints).unwrap();
+        let geometry = Geometry::<crate::logic::grid::Cells>::of_variant(&variant).expect("9x9 with its 36 houses");
+        let tops = [0, 3, 6, 27, 30, 33, 54, 57, 60];
+        let mut cells = [0; 81];
+        for (&cell, digit) in tops[..8].iter().zip([1, 2, 3, 4, 6, 7, 8, 9]) {
+            cells[cell] = digit;
+        }
+        let grid = crate::logic::grid::Grid::of_values(&geometry, &cells);
+        let step = run(Technique::FullHouse, &grid).expect("a full house");
+        assert_eq!(
+            crate::logic::techniques::describe(&grid, &step),
+            "Disjoint group 1 has one empty cell left, r7c7, so r7c7 = 5."
+        );
+    }
 }
