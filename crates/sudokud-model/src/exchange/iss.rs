@@ -640,11 +640,9 @@ mod tests {
         let text = ".Shape~6x6.~R1C1_2_4_6~R1C2_1_3_5~R6C6_6.Cage~7~R1C1~R1C2.Cage~~R2C1\
                     .Thermo~R3C1~R3C2~R3C3.WhiteDot~R4C1~R4C2~R4C3.BlackDot~R5C1~R6C1.X~R1C5~R1C6\
                     .V~R2C5~R2C6.StrictKropki.StrictXV.AntiKnight.AntiKing.AntiConsecutive\
-                    .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku\
-                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
-                    .GreaterThan~R5C3~R5C2~R4C3\
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku.DisjointSets\
-                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
+                    .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5\
+                    .Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
         let puzzle = read(text).unwrap();
