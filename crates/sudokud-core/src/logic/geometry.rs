@@ -156,12 +156,10 @@ impl<C: CellSet> Geometry<C> {
         let houses = variant.houses().zip(&variant.house_units).map(|(cells, &unit)| (unit, cells.to_vec()));
         let mut geometry = Geometry::of_houses(variant.shape().size(), houses.collect())?;
         let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
-        beyond_houses |=
-            !variant.renbans.is_empty() || !variant.arrows.is_empty() || !variant.little_killers.is_empty();
-        beyond_houses |= !variant.lines.is_empty();
         beyond_houses |= !variant.renbans.is_empty()
             || !variant.arrows.is_empty()
             || !variant.little_killers.is_empty()
+            || !variant.lines.is_empty()
             || !variant.quadruples.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);

@@ -136,9 +136,10 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow, little killer and between line 1.5, as a hidden
-///   single in a line: SE has no variants, and these are the first things a player of killer,
-///   thermometer, Kropki, renban, arrow, little killer or between line puzzles looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer, between line and quadruple 1.5, as a
+///   hidden single in a line: SE has no variants, and these are the first things a player of
+///   killer, thermometer, Kropki, renban, arrow, little killer, between line or quadruple puzzles
+///   looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each

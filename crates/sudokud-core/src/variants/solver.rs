@@ -124,6 +124,23 @@ fn search_with_restarts(
     unreachable!("the allowance grows until an attempt finishes")
 }
 
+/// Per rule of each kind the search narrows (by index, a bit each), whether one of its cells
+/// changed since it was last narrowed: only those are narrowed again.
+#[derive(Clone, Copy, Default)]
+struct Stale {
+    cages: [u64; MAX_CAGES / 64],
+    /// The innie and outie sum groups.
+    groups: [u64; MAX_CAGES / 64],
+    differences: [u64; MAX_CAGES / 64],
+    hidden: [u64; MAX_CAGES / 64],
+    renbans: [u64; MAX_RENBANS / 64],
+    arrows: [u64; MAX_ARROWS / 64],
+    little_killers: [u64; MAX_LITTLE_KILLERS / 64],
+    /// The lines read whole (between lines).
+    lines: [u64; MAX_LINES / 64],
+    quadruples: [u64; MAX_QUADRUPLES / 64],
+}
+
 /// One attempt's state.
 struct Search<'v, 'i, I> {
     variant: &'v Variant,
@@ -140,24 +157,8 @@ struct Search<'v, 'i, I> {
     unlocked: [u64; MAX_HOUSES / 64],
     /// Cells whose candidates changed since their pairs were last narrowed.
     changed: [u64; MAX_CELLS.div_ceil(64)],
-    /// Cages with a cell that changed since the cage was last narrowed.
-    stale_cages: [u64; MAX_CAGES / 64],
-    /// The same for the innie and outie sum groups.
-    stale_groups: [u64; MAX_CAGES / 64],
-    /// The same for the sum differences.
-    stale_differences: [u64; MAX_CAGES / 64],
-    /// The same for the hidden cages.
-    stale_hidden: [u64; MAX_CAGES / 64],
-    /// The same for the renban lines.
-    stale_renbans: [u64; MAX_RENBANS / 64],
-    /// The same for the arrows.
-    stale_arrows: [u64; MAX_ARROWS / 64],
-    /// The same for the little killers.
-    stale_little_killers: [u64; MAX_LITTLE_KILLERS / 64],
-    /// The same for the lines read whole (between lines).
-    stale_lines: [u64; MAX_LINES / 64],
-    /// The same for the quadruples.
-    stale_quadruples: [u64; MAX_QUADRUPLES / 64],
+    /// The rules with a cell that changed since they were last narrowed.
+    stale: Stale,
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -236,15 +237,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             dirty: [0; MAX_HOUSES / 64],
             unlocked: [0; MAX_HOUSES / 64],
             changed: [0; MAX_CELLS.div_ceil(64)],
-            stale_cages: [0; MAX_CAGES / 64],
-            stale_groups: [0; MAX_CAGES / 64],
-            stale_differences: [0; MAX_CAGES / 64],
-            stale_hidden: [0; MAX_CAGES / 64],
-            stale_renbans: [0; MAX_RENBANS / 64],
-            stale_arrows: [0; MAX_ARROWS / 64],
-            stale_little_killers: [0; MAX_LITTLE_KILLERS / 64],
-            stale_lines: [0; MAX_LINES / 64],
-            stale_quadruples: [0; MAX_QUADRUPLES / 64],
+            stale: Stale::default(),
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -265,15 +258,15 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.dirty, self.variant.house_units.len());
         fill_first(&mut self.unlocked, self.variant.house_units.len());
         fill_first(&mut self.changed, self.cells);
-        fill_first(&mut self.stale_cages, self.variant.cages.len());
-        fill_first(&mut self.stale_groups, self.variant.sum_groups.len());
-        fill_first(&mut self.stale_differences, self.variant.sum_differences.len());
-        fill_first(&mut self.stale_hidden, self.variant.hidden_cages.len());
-        fill_first(&mut self.stale_renbans, self.variant.renbans.len());
-        fill_first(&mut self.stale_arrows, self.variant.arrows.len());
-        fill_first(&mut self.stale_little_killers, self.variant.little_killers.len());
-        fill_first(&mut self.stale_lines, self.variant.lines.len());
-        fill_first(&mut self.stale_quadruples, self.variant.quadruples.len());
+        fill_first(&mut self.stale.cages, self.variant.cages.len());
+        fill_first(&mut self.stale.groups, self.variant.sum_groups.len());
+        fill_first(&mut self.stale.differences, self.variant.sum_differences.len());
+        fill_first(&mut self.stale.hidden, self.variant.hidden_cages.len());
+        fill_first(&mut self.stale.renbans, self.variant.renbans.len());
+        fill_first(&mut self.stale.arrows, self.variant.arrows.len());
+        fill_first(&mut self.stale.little_killers, self.variant.little_killers.len());
+        fill_first(&mut self.stale.lines, self.variant.lines.len());
+        fill_first(&mut self.stale.quadruples, self.variant.quadruples.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -471,31 +464,31 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             }
             for cell in set_bits(&changed) {
                 for &cage in variant.cages_of(cell) {
-                    mark(&mut self.stale_cages, usize::from(cage));
+                    mark(&mut self.stale.cages, usize::from(cage));
                 }
                 for &group in variant.sum_groups_of(cell) {
-                    mark(&mut self.stale_groups, usize::from(group));
+                    mark(&mut self.stale.groups, usize::from(group));
                 }
                 for &difference in variant.sum_differences_of(cell) {
-                    mark(&mut self.stale_differences, usize::from(difference));
+                    mark(&mut self.stale.differences, usize::from(difference));
                 }
                 for &hidden in variant.hidden_cages_of(cell) {
-                    mark(&mut self.stale_hidden, usize::from(hidden));
+                    mark(&mut self.stale.hidden, usize::from(hidden));
                 }
                 for &line in variant.renbans_of(cell) {
-                    mark(&mut self.stale_renbans, usize::from(line));
+                    mark(&mut self.stale.renbans, usize::from(line));
                 }
                 for &arrow in variant.arrows_of(cell) {
-                    mark(&mut self.stale_arrows, usize::from(arrow));
+                    mark(&mut self.stale.arrows, usize::from(arrow));
                 }
                 for &clue in variant.little_killers_of(cell) {
-                    mark(&mut self.stale_little_killers, usize::from(clue));
+                    mark(&mut self.stale.little_killers, usize::from(clue));
                 }
                 for &line in variant.lines_of(cell) {
-                    mark(&mut self.stale_lines, usize::from(line));
+                    mark(&mut self.stale.lines, usize::from(line));
                 }
                 for &quadruple in variant.quadruples_of(cell) {
-                    mark(&mut self.stale_quadruples, usize::from(quadruple));
+                    mark(&mut self.stale.quadruples, usize::from(quadruple));
                 }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
@@ -522,26 +515,26 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let variant = self.variant;
         let size = variant.shape().size() as u32;
         let mut removed = false;
-        let stale = std::mem::take(&mut self.stale_cages);
+        let stale = std::mem::take(&mut self.stale.cages);
         for cage in set_bits(&stale).map(|number| &variant.cages[number]) {
             removed |= self.narrow_cage(cage)?;
         }
-        let stale = std::mem::take(&mut self.stale_hidden);
+        let stale = std::mem::take(&mut self.stale.hidden);
         for cage in set_bits(&stale).map(|number| &variant.hidden_cages[number]) {
             removed |= self.narrow_cage(cage)?;
         }
-        let stale = std::mem::take(&mut self.stale_groups);
+        let stale = std::mem::take(&mut self.stale.groups);
         for group in set_bits(&stale).map(|number| &variant.sum_groups[number]) {
             removed |= self.bound_sum(&group.cells, group.cells.len(), group.sum)?;
         }
-        let stale = std::mem::take(&mut self.stale_differences);
+        let stale = std::mem::take(&mut self.stale.differences);
         for difference in set_bits(&stale).map(|number| &variant.sum_differences[number]) {
             // A taken digit d counts as N + 1 - d: the sum gains N + 1 per taken cell.
             let taken = (difference.cells.len() - difference.added) as i32;
             let sum = u32::try_from(difference.difference + taken * (size as i32 + 1)).ok();
             removed |= self.bound_sum(&difference.cells, difference.added, sum?)?;
         }
-        let stale = std::mem::take(&mut self.stale_little_killers);
+        let stale = std::mem::take(&mut self.stale.little_killers);
         for clue in set_bits(&stale).map(|number| &variant.little_killers[number]) {
             removed |= self.bound_sum(&clue.cells, clue.cells.len(), clue.sum)?;
         }
@@ -554,7 +547,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let variant = self.variant;
         let size = variant.shape().size();
         let mut removed = false;
-        let stale = std::mem::take(&mut self.stale_renbans);
+        let stale = std::mem::take(&mut self.stale.renbans);
         for line in set_bits(&stale).map(|number| &variant.renbans[number]) {
             let (mut candidates, mut kept) = ([0u32; 32], [0u32; 32]);
             for (digits, &cell) in candidates.iter_mut().zip(line) {
@@ -584,7 +577,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         let variant = self.variant;
         let size = variant.shape().size() as u32;
         let mut removed = false;
-        let stale = std::mem::take(&mut self.stale_arrows);
+        let stale = std::mem::take(&mut self.stale.arrows);
         for arrow in set_bits(&stale).map(|number| &variant.arrows[number]) {
             if let [_] = arrow.bulb[..] {
                 // The shaft less the bulb adds up to 0: a sum difference, narrowed exactly when
@@ -616,9 +609,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     /// ([`LineRule::support`](sudokud_model::family::lines::LineRule::support)): whether anything went, or `None` on a contradiction.
     fn lines(&mut self) -> Option<bool> {
         let variant = self.variant;
-        let size = variant.shape().size();
         let mut removed = false;
-        let stale = std::mem::take(&mut self.stale_lines);
+        let stale = std::mem::take(&mut self.stale.lines);
         // Most variants have no such lines: no buffers to clear then.
         if stale.iter().all(|&word| word == 0) {
             return Some(false);
@@ -629,7 +621,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             for (digits, &cell) in candidates.iter_mut().zip(&line.cells) {
                 *digits = self.candidates[usize::from(cell)] & !SOLVED;
             }
-            if line.support(size, &candidates[..length], &mut kept[..length]) == Ends::default() {
+            if line.support(&candidates[..length], &mut kept[..length]) == Ends::default() {
                 return None;
             }
             for (&cell, &digits) in line.cells.iter().zip(&kept) {
@@ -646,7 +638,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
     fn quadruples(&mut self) -> Option<bool> {
         let variant = self.variant;
         let mut removed = false;
-        let stale = std::mem::take(&mut self.stale_quadruples);
+        let stale = std::mem::take(&mut self.stale.quadruples);
         for rule in set_bits(&stale).map(|number| &variant.quadruples[number]) {
             let candidates = rule.cells.map(|cell| self.candidates[usize::from(cell)] & !SOLVED);
             let apart = |a: usize, b: usize| {
@@ -927,14 +919,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.dirty = [0; MAX_HOUSES / 64];
         self.unlocked = [0; MAX_HOUSES / 64];
         self.changed = [0; MAX_CELLS.div_ceil(64)];
-        self.stale_cages = [0; MAX_CAGES / 64];
-        self.stale_groups = [0; MAX_CAGES / 64];
-        self.stale_differences = [0; MAX_CAGES / 64];
-        self.stale_hidden = [0; MAX_CAGES / 64];
-        self.stale_renbans = [0; MAX_RENBANS / 64];
-        self.stale_arrows = [0; MAX_ARROWS / 64];
-        self.stale_little_killers = [0; MAX_LITTLE_KILLERS / 64];
-        self.stale_lines = [0; MAX_LINES / 64];
+        self.stale = Stale::default();
         self.guessed_cell = Some(cell);
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }

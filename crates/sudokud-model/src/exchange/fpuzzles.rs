@@ -4,12 +4,9 @@
 //!
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
-//! `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells (`killercage`,
-//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and `betweenline`'s `lines`, a whispers line's
 //! `diagonal-`, `disjointgroups`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells
-//! (`killercage`,
-//! `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s and `renban`'s `lines`, a whispers line's
-//! difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
+//! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and
+//! `betweenline`'s `lines`, a whispers line's difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
 //! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the

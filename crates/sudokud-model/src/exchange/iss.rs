@@ -19,11 +19,10 @@
 //! the pill's size, its cells, read left to right and top to bottom, then the shaft) and
 //! `LittleKiller` (`LittleKiller~23~R1C5`: the sum, then the cell ISS names the diagonal by, at
 //! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
-//! one cell, which ISS lacks, is refused) and `Between` (`Between~R9C5~R8C6~R7C7`: the line's
-//! cells, its circles first and last). Any other type is refused by name ([`ShareError::Unsupported`]),
-//! one cell, which ISS lacks, is refused) and `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of
-//! the four around the circle's corner, then its digits). Any other type is refused by name ([`ShareError::Unsupported`]),
-//! never dropped.
+//! one cell, which ISS lacks, is refused), `Between` (`Between~R9C5~R8C6~R7C7`: the line's
+//! cells, its circles first and last) and `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of the
+//! four around the circle's corner, then its digits). Any other type is refused by name
+//! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{

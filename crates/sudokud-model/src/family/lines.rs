@@ -33,9 +33,8 @@ impl LineKind {
         }
     }
 
-    /// The digits a cell inside may hold when the ends hold `low` and `high`, `low` the smaller,
-    /// on a grid whose digits are `full`.
-    fn inside(self, low: u32, high: u32, _full: u32) -> u32 {
+    /// The digits a cell inside may hold when the ends hold `low` and `high`, `low` the smaller.
+    fn inside(self, low: u32, high: u32) -> u32 {
         // Digits 1 to `high` as bits, less 1 to `low`.
         let from_low_to_high = ((1u32 << high) - 1) & !((1u32 << low) - 1);
         match self {
@@ -66,19 +65,18 @@ pub struct Ends {
 
 impl LineRule {
     /// The digits each cell of the line may hold given every cell's `candidates` (bit `d - 1`
-    /// for digit `d`, in the line's order) on a grid of `size`: each pair of digits the ends may
+    /// for digit `d`, in the line's order): each pair of digits the ends may
     /// hold, either way round, that leaves every cell inside a candidate the rule allows, keeps
     /// those digits in the ends and those candidates inside. Writes each cell's digits into
     /// `kept`; the ends' digits that fit, none when nothing does.
-    pub fn support(&self, size: usize, candidates: &[u32], kept: &mut [u32]) -> Ends {
-        let full = (1u32 << size) - 1;
+    pub fn support(&self, candidates: &[u32], kept: &mut [u32]) -> Ends {
         let last = candidates.len() - 1;
         kept.iter_mut().for_each(|digits| *digits = 0);
         let mut ends = Ends::default();
         for (low_end, high_end) in [(0, last), (last, 0)] {
             for low in digits(candidates[low_end]) {
                 for high in digits(candidates[high_end]).filter(|&high| self.kind.ends_fit(low, high)) {
-                    let inside = self.kind.inside(low, high, full);
+                    let inside = self.kind.inside(low, high);
                     if candidates[1..last].iter().any(|&digits| digits & inside == 0) {
                         continue;
                     }
@@ -126,7 +124,7 @@ pub(crate) fn conflicts(variant: &Variant, cells: &[u8], broken: &mut [Units], u
             })
             .collect();
         let mut kept = vec![0; candidates.len()];
-        if line.support(size, &candidates, &mut kept) != Ends::default() {
+        if line.support(&candidates, &mut kept) != Ends::default() {
             continue;
         }
         for &cell in &line.cells {
@@ -145,7 +143,7 @@ mod tests {
     /// puts in a cell is kept, and nothing else.
     #[test]
     fn the_support_keeps_exactly_the_digits_of_fillings_that_keep_the_rule() {
-        let size = 6;
+        let size: usize = 6;
         let mut state = 11u64;
         let mut next = move || {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -159,7 +157,7 @@ mod tests {
                 let candidates: Vec<u32> = (0..length).map(|_| next() & 0x3f | 1 << (next() % 6)).collect();
                 let rule = LineRule { cells: vec![0; length], kind };
                 let mut kept = vec![0; length];
-                let ends = rule.support(size, &candidates, &mut kept);
+                let ends = rule.support(&candidates, &mut kept);
                 let (mut filled, mut filled_ends) = (vec![0u32; length], Ends::default());
                 for code in 0..size.pow(length as u32) {
                     let chosen: Vec<u32> =
@@ -188,7 +186,7 @@ mod tests {
         let rule = LineRule { cells: vec![0; 3], kind: LineKind::Between };
         let mut kept = [0; 3];
         // Circles 2 and 6 or 7 on 9x9: 3 to 6 inside.
-        let ends = rule.support(9, &[0b10, 0x1ff, 0b1100000], &mut kept);
+        let ends = rule.support(&[0b10, 0x1ff, 0b1100000], &mut kept);
         assert_eq!(kept, [0b10, 0b111100, 0b1100000]);
         assert_eq!(ends, Ends { low: 0b10, high: 0b1100000 });
     }

@@ -22,7 +22,7 @@ fn support<C: CellSet>(grid: &Grid<C>, line: &LineRule) -> (Vec<u32>, Ends) {
         })
         .collect();
     let mut kept = vec![0; candidates.len()];
-    let ends = line.support(grid.geometry().side(), &candidates, &mut kept);
+    let ends = line.support(&candidates, &mut kept);
     (kept, ends)
 }
 
