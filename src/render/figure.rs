@@ -1,6 +1,6 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
-//! signs, whispers lines, palindromes, renban lines, arrows, between lines, even and odd cells,
+//! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, even and odd cells,
 //! quadruples' circles, and little killers' clues outside the grid, in a margin the grid leaves
 //! for them only when there are some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
@@ -233,7 +233,7 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes, renban lines, arrows, between lines and diagonals.
+/// lines, palindromes, renban lines, arrows, between and lockout lines and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -270,7 +270,10 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
         draw_arrow(scene, grid, &arrow.bulb, &arrow.line);
     }
     for line in &constraints.between_lines {
-        draw_circled_line(scene, grid, line);
+        draw_marked_line(scene, grid, line, Path::circle);
+    }
+    for lockout in &constraints.lockout_lines {
+        draw_marked_line(scene, grid, &lockout.line, Path::diamond);
     }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
@@ -282,16 +285,17 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
 }
 
-/// A line with a circle at each end (a between line), as the community draws it: a grey line
-/// through its cells' middles, and over each end a white circle in a grey ring, as an arrow's
+/// A line with a mark at each end (a between line's circles, a lockout line's diamonds), as the
+/// community draws it: a grey line through its cells' middles, and over each end a white `shape`
+/// (a circle or a diamond from its centre and the reach of its edge) in a grey ring, as an arrow's
 /// bulb.
-fn draw_circled_line(scene: &mut Scene, grid: &GridBox, cells: &[Place]) {
+fn draw_marked_line(scene: &mut Scene, grid: &GridBox, cells: &[Place], shape: fn(Point, f32) -> Path) {
     let cell = grid.cell;
     let line = Path::polyline(cells.iter().map(|&place| grid.centre(place)));
     scene.stroke(line, Stroke { color: ARROW, width: 0.08 * cell, dash: None, round: true });
     for end in [cells.first(), cells.last()].into_iter().flatten() {
         for (color, radius) in ring(cell) {
-            scene.fill(Path::circle(grid.centre(*end), radius), color);
+            scene.fill(shape(grid.centre(*end), radius), color);
         }
     }
 }

@@ -88,6 +88,13 @@ async fn svgs_are_byte_stable() {
         "title": "Between lines"
     });
     assert_golden("four-between-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Lockout lines: grey through their cells, a ringed diamond at each end.
+    let lines = json!({
+        "board": "1.......2.......",
+        "constraints": { "lockout_lines": [{ "line": [[0, 0], [1, 1], [2, 1], [3, 2]] }, { "line": [[0, 3], [1, 3]], "difference": 3 }] },
+        "title": "Lockout lines"
+    });
+    assert_golden("four-lockout-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
     // Disjoint groups, named under the grid as the rules they are, beside a mark that is drawn;
     // quadruples' circles of one to four digits on their corners.
     let groups = json!({

@@ -35,8 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Preset, Quadruple,
-    Regions, Whispers, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
+    Quadruple, Regions, Whispers, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1429,6 +1429,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
         ("Constraints.quadruples[]", &constraints["quadruples"]["items"], members::<Quadruple>()),
         ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
+        ("Constraints.lockout_lines[]", &constraints["lockout_lines"]["items"], members::<LockoutLine>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1464,6 +1465,7 @@ fn every_constraint() -> Constraints {
         quadruples: vec![Quadruple { top_left: place, digits: vec![1] }],
         even: vec![place],
         odd: vec![place],
+        lockout_lines: vec![LockoutLine { line: vec![place, place], difference: Some(4) }],
     }
 }
 

@@ -308,6 +308,7 @@ impl Order {
         let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
         let between_lines = || constraints.is_some_and(|constraints| !constraints.between_lines.is_empty());
         let quadruples = || constraints.is_some_and(|constraints| !constraints.quadruples.is_empty());
+        let lockout_lines = || constraints.is_some_and(|constraints| !constraints.lockout_lines.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -324,6 +325,7 @@ impl Order {
             Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
+            Technique::LockoutLine if !lockout_lines() => return Err(missing("lockout lines")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -620,6 +622,7 @@ mod tests {
             (Technique::LittleKiller, "little killers"),
             (Technique::BetweenLine, "between lines"),
             (Technique::Quadruple, "quadruples"),
+            (Technique::LockoutLine, "lockout lines"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -16,6 +16,7 @@ pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
+pub use crate::family::lockout_lines::LockoutLine;
 pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
 pub use crate::family::whispers::Whispers;
@@ -98,6 +99,10 @@ pub struct Constraints {
     /// Cells that hold an odd digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd: Vec<Place>,
+    /// Lockout lines, a diamond at each end: the diamonds differ by the line's difference at
+    /// least, and no digit between them lies between theirs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lockout_lines: Vec<LockoutLine>,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -147,6 +152,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<Quadruple>().contains(&member) {
         places.push(format!("each circle of `{prefix}quadruples`"));
+    }
+    if member::members::<LockoutLine>().contains(&member) {
+        places.push(format!("each line of `{prefix}lockout_lines`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -285,6 +293,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 21);
+        assert_eq!(member::members::<Constraints>().len(), 22);
     }
 }

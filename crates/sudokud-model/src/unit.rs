@@ -64,11 +64,13 @@ pub enum Unit {
     Even,
     /// The cell must be odd.
     Odd,
+    /// A lockout line's diamonds are too close, or a digit on it lies between theirs.
+    LockoutLine,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 26] = [
+    pub const ALL: [Unit; 27] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -95,6 +97,7 @@ impl Unit {
         Unit::Quadruple,
         Unit::Even,
         Unit::Odd,
+        Unit::LockoutLine,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -126,6 +129,7 @@ impl Unit {
             Unit::Quadruple => "quadruple",
             Unit::Even => "even",
             Unit::Odd => "odd",
+            Unit::LockoutLine => "lockout_line",
         }
     }
 
@@ -159,6 +163,7 @@ impl Unit {
             Unit::Quadruple => "leaves its quadruple too few cells for the digits in its circle",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
+            Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
         }
     }
 }

@@ -503,6 +503,7 @@ pub(crate) mod tests {
                 && c.arrows.is_empty()
                 && c.little_killers.is_empty()
                 && c.between_lines.is_empty()
+                && c.lockout_lines.is_empty()
                 && c.quadruples.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();

@@ -28,7 +28,8 @@
 //!   open cells or fewer);
 //! - a between line keeps in its circles the digits of the pairs, either way round, that leave
 //!   every cell between them a candidate strictly between, and in those cells the candidates some
-//!   such pair allows ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
+//!   such pair allows, and a lockout line in its diamonds the pairs far enough apart that leave
+//!   every cell between them a candidate outside theirs ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -136,7 +137,7 @@ struct Stale {
     renbans: [u64; MAX_RENBANS / 64],
     arrows: [u64; MAX_ARROWS / 64],
     little_killers: [u64; MAX_LITTLE_KILLERS / 64],
-    /// The lines read whole (between lines).
+    /// The lines read whole (between and lockout lines).
     lines: [u64; MAX_LINES / 64],
     quadruples: [u64; MAX_QUADRUPLES / 64],
 }
@@ -605,7 +606,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
-    /// Narrows each stale line read whole (a between line) to the digits that still fit it
+    /// Narrows each stale line read whole (a between or lockout line) to the digits that still fit it
     /// ([`LineRule::support`](sudokud_model::family::lines::LineRule::support)): whether anything went, or `None` on a contradiction.
     fn lines(&mut self) -> Option<bool> {
         let variant = self.variant;
@@ -986,8 +987,8 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Quadruple, Regions,
-        Whispers, Xv,
+        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Quadruple,
+        Regions, Whispers, Xv,
     };
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
@@ -1088,6 +1089,18 @@ mod tests {
             let (low, high) = (first.min(last), first.max(last));
             let inside = &values[1..values.len() - 1];
             if low != 0 && inside.iter().any(|&digit| digit != 0 && (digit <= low || digit >= high)) {
+                return true;
+            }
+        }
+        for lockout in &constraints.lockout_lines {
+            let values: Vec<i32> = lockout.line.iter().map(|place| value(at(place))).collect();
+            let (first, last) = (values[0], values[values.len() - 1]);
+            let (low, high) = (first.min(last), first.max(last));
+            let difference = lockout.difference.unwrap_or(size as u64 / 2) as i32;
+            let inside = &values[1..values.len() - 1];
+            if low != 0
+                && (high - low < difference || inside.iter().any(|&digit| digit != 0 && low <= digit && digit <= high))
+            {
                 return true;
             }
         }
@@ -1325,6 +1338,12 @@ mod tests {
             let digits = (0..1 + random.below(2)).map(|_| 1 + random.below(size) as u64).collect();
             c.quadruples.push(Quadruple { top_left, digits });
         }
+        if random.below(4) == 0 {
+            let length = 2 + random.below(3);
+            let line = walk(random, length, true);
+            let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
+            c.lockout_lines.push(LockoutLine { line, difference });
+        }
         c.odd.retain(|cell| !c.even.contains(cell));
         c
     }
@@ -1544,6 +1563,42 @@ mod tests {
                 let between = line[1..line.len() - 1].iter().all(|place| (low + 1..high).contains(&digit(place)));
                 if line.len() >= 3 && (between || random.below(12) == 0) {
                     constraints.between_lines.push(line);
+                }
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
+            counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 lockout lines: walks through a random solved grid whose diamonds' digits are far enough
+    /// apart and lock out every digit between them along the walk (now and then one taken whatever
+    /// it holds, so that some have no solution), half the solution's digits as givens.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_lockout_lines_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(23);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| solution.cells()[place.0 as usize * size + place.1 as usize];
+            let mut constraints = Constraints::default();
+            while constraints.lockout_lines.len() < 2 + random.below(3) {
+                let length = 2 + random.below(4);
+                let line = random_walk(shape, &mut random, length);
+                if line.len() < 2 {
+                    continue;
+                }
+                let difference = 2 + random.below(2) as u8;
+                let (first, last) = (digit(&line[0]), digit(&line[line.len() - 1]));
+                let (low, high) = (first.min(last), first.max(last));
+                let outside = line[1..line.len() - 1].iter().all(|place| !(low..=high).contains(&digit(place)));
+                if (high - low >= difference && outside) || random.below(12) == 0 {
+                    let difference = Some(u64::from(difference)).filter(|&difference| difference != 3);
+                    constraints.lockout_lines.push(LockoutLine { line, difference });
                 }
             }
             let cells: Vec<u8> =

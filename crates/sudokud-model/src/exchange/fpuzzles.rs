@@ -6,7 +6,9 @@
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `disjointgroups`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells
 //! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and
-//! `betweenline`'s `lines`, a whispers line's difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
+//! `betweenline`'s `lines`, a whispers line's difference its `value`, `odd`, `even`, `lockout`'s
+//! `lines`, whose diamonds differ by the grid's own difference, half its digits rounded down:
+//! 4 on 9x9), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
 //! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
@@ -17,14 +19,16 @@
 //! `Whispers`, `German Whispers`, `Dutch Whispers`) is that rule's drawing, and is read as
 //! nothing more when the member has a line of its cells. A player's entries and pencil marks are
 //! not read. f-puzzles has no greater-than signs between cells (its `minimum` and `maximum`
-//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written.
+//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written, nor one
+//! with a lockout line of another difference than the grid's own.
 
 use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, Place, Quadruple, RegionId, Regions,
+    Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, LockoutLine, Place, Quadruple, RegionId, Regions,
 };
+use crate::family::lockout_lines;
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -296,6 +300,13 @@ impl Reader {
                     self.constraints.between_lines.extend(self.lines(key, line)?);
                 }
             }
+            // f-puzzles' lockout lines carry no difference: the size's own.
+            "lockout" => {
+                for line in self.items(key, value)? {
+                    let lines = self.lines(key, line)?.into_iter();
+                    self.constraints.lockout_lines.extend(lines.map(|line| LockoutLine { line, difference: None }));
+                }
+            }
             "arrow" => {
                 for arrow in self.items(key, value)? {
                     let bulb = self.cells(key, arrow.get("cells"))?;
@@ -493,6 +504,13 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         let what = "greater-than signs: f-puzzles has no such rule".to_owned();
         return Err(ShareError::Inexpressible { format: FORMAT, what });
     }
+    let own = lockout_lines::default_difference(size);
+    if let Some(difference) = constraints.lockout_lines.iter().find_map(|line| line.difference.filter(|&d| d != own)) {
+        let what = format!(
+            "a lockout line whose diamonds differ by {difference} at least: f-puzzles' lockout lines differ by {own}, a {size}x{size} grid's own"
+        );
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
     let regions = constraints.regions.as_ref().map(|regions| region_ids(regions, size)).transpose()?;
     let grid: Vec<Value> = puzzle
         .givens
@@ -558,6 +576,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let between_lines = constraints.between_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let lockout_lines = constraints.lockout_lines.iter().map(|lockout| json!({ "lines": [names(&lockout.line)] }));
     // A shaft drawn from its bulb's last cell.
     let arrows = constraints.arrows.iter().map(|arrow| {
         let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
@@ -608,6 +627,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("xv", xv),
         ("odd", cells(&constraints.odd)),
         ("even", cells(&constraints.even)),
+        ("lockout", lockout_lines.collect()),
     ] {
         if let Some(items) = list(items) {
             set(key, items);
@@ -673,6 +693,7 @@ mod tests {
             "quadruple": [{ "cells": ["R3C4", "R3C3", "R4C3", "R4C4"], "values": [1, 6, 6] }],
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
             "betweenline": [{ "lines": [["R2C1", "R3C2", "R3C3"], ["R1C6", "R2C6", "R3C6"]] }],
+            "lockout": [{ "lines": [["R4C1", "R4C2", "R4C3"]] }],
             "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
             "littlekillersum": [
                 { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
@@ -727,6 +748,7 @@ mod tests {
             quadruples: vec![Quadruple { top_left: place(2, 2), digits: vec![1, 6, 6] }],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
+            lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -838,6 +860,12 @@ mod tests {
                     let refused = encode(&puzzle).unwrap_err().to_string();
                     assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
                     puzzle.constraints.greater_than.clear();
+                }
+                // Nor lockout lines of another difference than the grid's own.
+                if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert!(refused.contains("f-puzzles' lockout lines differ by"), "{refused}");
+                    puzzle.constraints.lockout_lines.retain(|line| line.difference.is_none());
                 }
                 let data = encode(&puzzle).unwrap();
                 // Regions come back as rows of their numbers in the order they first appear.

@@ -20,14 +20,17 @@
 //! `LittleKiller` (`LittleKiller~23~R1C5`: the sum, then the cell ISS names the diagonal by, at
 //! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
 //! one cell, which ISS lacks, is refused), `Between` (`Between~R9C5~R8C6~R7C7`: the line's
-//! cells, its circles first and last) and `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of the
+//! cells, its circles first and last), `Lockout` (`Lockout~4~R1C2~R2C2~R3C2`: the diamonds'
+//! least difference, then the line's cells, its diamonds first and last; written with the
+//! difference always, read as a line of the size's own difference when it is that) and `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of the
 //! four around the circle's corner, then its digits). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Quadruple, Regions,
+    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, LockoutLine, Place, Quadruple, Regions,
 };
+use crate::family::lockout_lines;
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -200,6 +203,17 @@ impl Reader {
             "Between" => {
                 let line = self.cells(kind, args)?;
                 self.constraints.between_lines.push(line);
+            }
+            "Lockout" => {
+                let Some((difference, cells)) = args.split_first() else {
+                    return Err(malformed("a `Lockout` has a difference and cells".to_owned()));
+                };
+                let difference: u64 =
+                    difference.parse().map_err(|_| malformed(format!("`{difference}` is no lockout difference")))?;
+                let line = self.cells(kind, cells)?;
+                // The size's own difference is the one a line without a difference takes.
+                let difference = (difference != lockout_lines::default_difference(self.size)).then_some(difference);
+                self.constraints.lockout_lines.push(LockoutLine { line, difference });
             }
             "Arrow" | "PillArrow" => {
                 let (pill, cells) = match (kind, args.split_first()) {
@@ -390,7 +404,6 @@ fn unsupported(kind: &str) -> ShareError {
         "Sandwich" => "sandwich sums",
         "XSum" => "X-sums",
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
-        "Lockout" => "lockout lines",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
         "SumLine" => "sum lines",
@@ -555,6 +568,10 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     for line in &constraints.between_lines {
         item(&mut out, "Between", &mut cells(line));
     }
+    for lockout in &constraints.lockout_lines {
+        let difference = lockout.difference.unwrap_or(lockout_lines::default_difference(size));
+        item(&mut out, "Lockout", &mut std::iter::once(difference.to_string()).chain(cells(&lockout.line)));
+    }
     for arrow in &constraints.arrows {
         let pill = (arrow.bulb.len() > 1).then(|| arrow.bulb.len().to_string());
         let kind = if pill.is_some() { "PillArrow" } else { "Arrow" };
@@ -643,7 +660,8 @@ mod tests {
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5\
                     .Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6\
-                    .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2";
+                    .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
+                    .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -696,6 +714,11 @@ mod tests {
             ],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
+            // 3 is 6x6's own difference.
+            lockout_lines: vec![
+                LockoutLine { line: vec![place(0, 0), place(1, 1)], difference: None },
+                LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: Some(2) },
+            ],
         };
         assert_eq!(puzzle.constraints, expected);
     }

@@ -26,6 +26,7 @@ pub mod dots;
 pub mod greater_than;
 pub mod lines;
 pub mod little_killers;
+pub mod lockout_lines;
 mod non_consecutive;
 mod palindromes;
 mod parity;
@@ -88,6 +89,7 @@ families!(
     quadruples::Quadruples,
     // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
     palindromes::Palindromes,
+    lockout_lines::LockoutLines,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -105,7 +107,7 @@ pub(crate) struct Builder {
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
-    /// The lines whose rule reads the whole line (between lines).
+    /// The lines whose rule reads the whole line (between and lockout lines).
     pub(crate) lines: Vec<lines::LineRule>,
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
     /// The digits each cell may hold at all.

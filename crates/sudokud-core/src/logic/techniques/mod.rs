@@ -67,6 +67,7 @@ pub(super) fn find_changed<C: CellSet>(
         LittleKiller => sums::little_killer(grid, out),
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
         Quadruple => quadruples::quadruple(grid, out),
+        LockoutLine => lines::line(grid, out, sudokud_model::unit::Unit::LockoutLine),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -229,6 +230,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         LittleKiller => sums::describe_little_killer(grid, deduction),
         BetweenLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
+        LockoutLine => lines::describe(grid, deduction),
     }
 }
 
