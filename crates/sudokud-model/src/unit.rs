@@ -64,11 +64,15 @@ pub enum Unit {
     Even,
     /// The cell must be odd.
     Odd,
+    /// Three cells in a row on a modular line repeat a residue mod 3.
+    ModularLine,
+    /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
+    EntropicLine,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 26] = [
+    pub const ALL: [Unit; 28] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -95,6 +99,8 @@ impl Unit {
         Unit::Quadruple,
         Unit::Even,
         Unit::Odd,
+        Unit::ModularLine,
+        Unit::EntropicLine,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -126,6 +132,8 @@ impl Unit {
             Unit::Quadruple => "quadruple",
             Unit::Even => "even",
             Unit::Odd => "odd",
+            Unit::ModularLine => "modular_line",
+            Unit::EntropicLine => "entropic_line",
         }
     }
 
@@ -159,6 +167,8 @@ impl Unit {
             Unit::Quadruple => "leaves its quadruple too few cells for the digits in its circle",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
+            Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
+            Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
         }
     }
 }

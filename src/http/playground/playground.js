@@ -261,7 +261,8 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, renban lines, arrows, between lines (a ringed circle at each end), Kropki dots,
+ * palindromes, renban lines, arrows, between lines (a ringed circle at each end), modular and
+ * entropic lines, Kropki dots,
  * X and V marks, greater-than signs, even and odd cells, and little killers' clues in a band outside the grid (made room for only when there
  * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
@@ -328,6 +329,11 @@ function drawRules() {
   }
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
   for (const line of constraints.between_lines ?? []) drawCircledLine(line, 'between');
+  for (const [key, kind] of [['modular_lines', 'modular'], ['entropic_lines', 'entropic']]) {
+    for (const line of constraints[key] ?? []) {
+      draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, kind);
+    }
+  }
   const clues = constraints.little_killers ?? [];
   boardFrame.classList.toggle('outside', clues.length > 0);
   for (const clue of clues) drawLittleKiller(clue);
@@ -479,7 +485,8 @@ function saveToFragment() {
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
  * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
- * palindrome, a renban line, a between line of three cells or more whose ends are its circles, an
+ * palindrome, a renban line, a between line of three cells or more whose ends are its circles, a
+ * modular or an entropic line, an
  * arrow whose first cell, or first two for a pill, is its bulb, or a little killer of the sum beside the picker whose diagonal's first two cells were clicked),
  * which are then sent with every request and kept in the address.
  */
@@ -511,7 +518,8 @@ function toggleLine() {
     return;
   }
   rules = rules ?? {};
-  if (kind === 'palindromes' || kind === 'renbans' || kind === 'between_lines') rules[kind] = [...(rules[kind] ?? []), line];
+  const plainLines = ['palindromes', 'renbans', 'between_lines', 'modular_lines', 'entropic_lines'];
+  if (plainLines.includes(kind)) rules[kind] = [...(rules[kind] ?? []), line];
   else if (kind === 'arrow' || kind === 'pill') {
     const bulbCells = kind === 'pill' ? 2 : 1;
     if (line.length <= bulbCells) {
@@ -557,8 +565,8 @@ function addLittleKiller(line) {
 }
 
 /**
- * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines and little
- * killers leave the constraints.
+ * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, modular and
+ * entropic lines and little killers leave the constraints.
  */
 function removeLines() {
   if (rules) {
@@ -567,6 +575,8 @@ function removeLines() {
     delete rules.renbans;
     delete rules.arrows;
     delete rules.between_lines;
+    delete rules.modular_lines;
+    delete rules.entropic_lines;
     delete rules.little_killers;
     if (Object.keys(rules).length === 0) rules = null;
   }

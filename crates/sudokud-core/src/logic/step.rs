@@ -40,6 +40,9 @@ pub enum Technique {
     BetweenLine,
     /// A variant's quadruple: the digits in a circle on a corner go among the four cells there.
     Quadruple,
+    /// A variant's window of digit classes (three cells in a row on a modular or entropic
+    /// line): every class appears in it, so each cell keeps the classes some way leaves it.
+    DigitClasses,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -136,10 +139,10 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow, little killer, between line and quadruple 1.5, as a
-///   hidden single in a line: SE has no variants, and these are the first things a player of
-///   killer, thermometer, Kropki, renban, arrow, little killer, between line or quadruple puzzles
-///   looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple and digit
+///   classes 1.5, as a hidden single in a line: SE has no variants, and these are the first
+///   things a player of killer, thermometer, Kropki, renban, arrow, little killer, between line,
+///   quadruple, modular or entropic line puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -157,6 +160,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("little-killer", "Little killer", 1.5),
     ("between-line", "Between line", 1.5),
     ("quadruple", "Quadruple", 1.5),
+    ("digit-classes", "Digit classes", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -201,7 +205,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 50] = [
+    pub const ALL: [Technique; 51] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -212,6 +216,7 @@ impl Technique {
         Technique::LittleKiller,
         Technique::BetweenLine,
         Technique::Quadruple,
+        Technique::DigitClasses,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

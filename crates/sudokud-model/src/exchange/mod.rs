@@ -316,6 +316,8 @@ mod tests {
         constraints.palindromes = vec![line(4)];
         constraints.renbans = vec![line(3), line(2)];
         constraints.between_lines = vec![line(4)];
+        constraints.modular_lines = vec![line(3)];
+        constraints.entropic_lines = vec![line(4)];
         // A shaft never passes its own bulb (f-puzzles draws it from there).
         let bulb = line(2);
         let shaft: Vec<Place> = line(3).into_iter().filter(|place| !bulb.contains(place)).collect();

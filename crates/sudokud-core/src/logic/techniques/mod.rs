@@ -14,6 +14,7 @@ mod chains;
 pub(crate) use chains::trace_chain;
 mod als;
 mod arrows;
+mod classes;
 mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
@@ -67,6 +68,7 @@ pub(super) fn find_changed<C: CellSet>(
         LittleKiller => sums::little_killer(grid, out),
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
         Quadruple => quadruples::quadruple(grid, out),
+        DigitClasses => classes::window(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -229,6 +231,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         LittleKiller => sums::describe_little_killer(grid, deduction),
         BetweenLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
+        DigitClasses => classes::describe(grid, deduction),
     }
 }
 
