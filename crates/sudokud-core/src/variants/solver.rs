@@ -11,12 +11,15 @@
 //!   and a digit every such set holds goes to its one place in the cage, or from the cells
 //!   outside that see all its places;
 //! - a house's innies are a cage no clue draws (their digits differ), narrowed as the cages;
-//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant), a
-//!   little killer's diagonal (its digits may repeat, as an innie group's), and a sum difference (a run of rows or columns: its innies less the outies of the cages mostly
+//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant) and a
+//!   sum difference (a run of rows or columns: its innies less the outies of the cages mostly
 //!   inside it), keeps in each open cell the digits that leave the others a sum between their
 //!   least and most, or with three open cells or fewer exactly the digits the others can
 //!   complete (the killer player's 45 rule: they took "Killing with flowers", a hard killer
 //!   without givens, from 0.88 s to 0.09 s; docs/benchmarks.md);
+//! - a little killer's diagonal keeps in each open cell exactly the digits of some way to make
+//!   its sum, the digits of its runs through a box differing (The Barbed Cross, eight little
+//!   killers and no givens, about 10x faster than by least and most alone);
 //! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
 //!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
 //!   digits differ as peers), and a digit every such run holds goes in the one cell that can
@@ -553,7 +556,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         }
         let stale = std::mem::take(&mut self.stale.little_killers);
         for clue in set_bits(&stale).map(|number| &variant.little_killers[number]) {
-            removed |= self.bound_sum(&clue.cells, clue.cells.len(), clue.sum)?;
+            removed |= self.diagonal_sum(&clue.cells, clue.sum)?;
         }
         Some(removed)
     }
@@ -840,6 +843,77 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
+    /// Narrows the open cells of `cells`, whose digits add up to `sum` and repeat only between
+    /// cells that do not see each other (a little killer's diagonal), to the digits of some way
+    /// to make the sum: whether anything went, or `None` when there is none. The open cells
+    /// split into groups of up to [`GROUP_CELLS`] that all see each other (a diagonal's run
+    /// through a box), whose digits differ: each group's ways are tried digit by digit, and the
+    /// groups combine as sets of sums, grown forwards from 0 and backwards from the sum. Bounds
+    /// by least and most sums alone let a 9-cell diagonal's digits range widely for long; its
+    /// runs of distinct digits are what pins them (The Barbed Cross, docs/benchmarks.md). A sum
+    /// past [`Sums::LIMIT`], by [`Search::bound_sum`].
+    fn diagonal_sum(&mut self, cells: &[u16], sum: u32) -> Option<bool> {
+        let mut left = sum;
+        let mut groups = [[(0usize, 0u32); GROUP_CELLS]; MAX_DIAGONAL];
+        let mut group_lengths = [0usize; MAX_DIAGONAL];
+        let mut group_count = 0;
+        for &cell in cells {
+            let cell = usize::from(cell);
+            let candidates = self.candidates[cell];
+            if candidates & SOLVED != 0 {
+                left = left.checked_sub(candidates.trailing_zeros() + 1)?;
+                continue;
+            }
+            let peers = self.variant.peer_set(cell);
+            let sees = |&(other, _): &(usize, u32)| peers[other / 64] >> (other % 64) & 1 == 1;
+            let joined = (0..group_count).find(|&group| {
+                group_lengths[group] < GROUP_CELLS && groups[group][..group_lengths[group]].iter().all(sees)
+            });
+            let group = joined.unwrap_or_else(|| {
+                group_count += 1;
+                group_count - 1
+            });
+            groups[group][group_lengths[group]] = (cell, candidates);
+            group_lengths[group] += 1;
+        }
+        if left >= Sums::LIMIT {
+            return self.bound_sum(cells, cells.len(), sum);
+        }
+        let words = left as usize / 64 + 1;
+        let members = |group: usize| &groups[group][..group_lengths[group]];
+        // `still_needed[g]`: the sums groups `0..g` must make for groups `g..` to complete `left`.
+        let mut still_needed = [Sums::EMPTY; MAX_DIAGONAL + 1];
+        still_needed[group_count] = Sums::only(left);
+        for group in (0..group_count).rev() {
+            let mut totals = Sums::EMPTY;
+            each_way(members(group), &mut |total, _| totals.insert(total));
+            still_needed[group] = still_needed[group + 1].minus_each(&totals, words);
+        }
+        if !still_needed[0].contains(0) {
+            return None;
+        }
+        let mut removed = false;
+        let mut reached = Sums::only(0);
+        for group in 0..group_count {
+            let fitting = still_needed[group + 1].minus_each(&reached, words);
+            let mut kept = [0u32; GROUP_CELLS];
+            let mut totals = Sums::EMPTY;
+            each_way(members(group), &mut |total, picked| {
+                if fitting.contains(total) {
+                    totals.insert(total);
+                    kept.iter_mut().zip(picked).for_each(|(kept, &digit)| *kept |= digit);
+                }
+            });
+            for (&(cell, candidates), &kept) in members(group).iter().zip(&kept) {
+                if kept != candidates & !SOLVED {
+                    removed |= self.narrow(cell, kept)?;
+                }
+            }
+            reached = reached.plus_each(&totals, words);
+        }
+        Some(removed)
+    }
+
     /// The guess to make: an undecided cell with the fewest candidates and one of its digits
     /// (the first of each, or on a restart one at random).
     fn choose(&mut self) -> (usize, u32) {
@@ -990,6 +1064,95 @@ fn sums_with(reach: u64, digits: u32) -> u64 {
     (0..32).filter(|&digit| digits >> digit & 1 == 1).fold(0, |sums, digit| sums | reach << (digit + 1))
 }
 
+/// Most cells of a diagonal: a 25x25 grid's.
+const MAX_DIAGONAL: usize = 25;
+
+/// Most cells of a group [`Search::diagonal_sum`] tries way by way: a 9x9 diagonal's run through
+/// a box, at most 9 x 8 x 7 ways.
+const GROUP_CELLS: usize = 3;
+
+/// Calls `visit` with the total and the digits (one bit each) of every way to give the cells of
+/// `group` (cell, candidates) different digits among their candidates.
+fn each_way(group: &[(usize, u32)], visit: &mut impl FnMut(u32, &[u32])) {
+    fn next(
+        group: &[(usize, u32)],
+        at: usize,
+        used: u32,
+        total: u32,
+        picked: &mut [u32; GROUP_CELLS],
+        visit: &mut impl FnMut(u32, &[u32]),
+    ) {
+        let Some(&(_, candidates)) = group.get(at) else {
+            return visit(total, &picked[..at]);
+        };
+        let mut digits = candidates & !SOLVED & !used;
+        while digits != 0 {
+            let digit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            picked[at] = digit;
+            next(group, at + 1, used | digit, total + digit.trailing_zeros() + 1, picked, visit);
+        }
+    }
+    next(group, 0, 0, 0, &mut [0; GROUP_CELLS], visit);
+}
+
+/// A set of sums below [`Sums::LIMIT`], bit s for the sum s: enough for a 25x25 diagonal's.
+/// Operations read only the first `words` words, those that hold the sums in play.
+#[derive(Clone, Copy)]
+struct Sums([u64; Sums::WORDS]);
+
+impl Sums {
+    const WORDS: usize = 10;
+    const LIMIT: u32 = 64 * Self::WORDS as u32;
+    const EMPTY: Sums = Sums([0; Self::WORDS]);
+
+    fn only(sum: u32) -> Sums {
+        let mut sums = Sums::EMPTY;
+        sums.insert(sum);
+        sums
+    }
+
+    fn insert(&mut self, sum: u32) {
+        self.0[sum as usize / 64] |= 1 << (sum % 64);
+    }
+
+    fn contains(&self, sum: u32) -> bool {
+        self.0[sum as usize / 64] >> (sum % 64) & 1 == 1
+    }
+
+    fn each(&self) -> impl Iterator<Item = u32> + '_ {
+        set_bits(&self.0).map(|sum| sum as u32)
+    }
+
+    /// The sums a + b, a of these and b of `other`, below `words` words.
+    fn plus_each(&self, other: &Sums, words: usize) -> Sums {
+        let mut union = Sums::EMPTY;
+        for by in other.each() {
+            let (skip, bits) = (by as usize / 64, by % 64);
+            for word in skip..words {
+                let from = word - skip;
+                let carried = if bits == 0 || from == 0 { 0 } else { self.0[from - 1] >> (64 - bits) };
+                union.0[word] |= self.0[from] << bits | carried;
+            }
+        }
+        union
+    }
+
+    /// The sums a - b, a of these and b of `other`, at least 0.
+    fn minus_each(&self, other: &Sums, words: usize) -> Sums {
+        let mut union = Sums::EMPTY;
+        for by in other.each() {
+            let (skip, bits) = (by as usize / 64, by % 64);
+            for word in 0..words.saturating_sub(skip) {
+                let from = word + skip;
+                let carried = if bits == 0 || from + 1 >= words { 0 } else { self.0[from + 1] << (64 - bits) };
+                union.0[word] |= self.0[from] >> bits | carried;
+            }
+        }
+        union
+    }
+}
+
 /// Sets bit `index` of a bit set kept in words.
 #[inline]
 fn mark(words: &mut [u64], index: usize) {
@@ -1029,6 +1192,60 @@ mod tests {
         Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Quadruple, Regions,
         Whispers, Xv,
     };
+
+    /// [`Sums`]' sums and differences of sets against adding every pair, across words.
+    #[test]
+    fn sums_add_and_take_away_as_sets_do() {
+        let mut random = SplitMix64(25);
+        for _ in 0..500 {
+            let pick = |random: &mut SplitMix64, count: usize, below: usize| {
+                let values: Vec<u32> = (0..count).map(|_| random.below(below) as u32).collect();
+                let mut sums = Sums::EMPTY;
+                values.iter().for_each(|&value| sums.insert(value));
+                (values, sums)
+            };
+            let (these, these_sums) = pick(&mut random, 6, 400);
+            let (others, others_sums) = pick(&mut random, 4, 200);
+            let words = 1 + random.below(Sums::WORDS);
+            let limit = 64 * words as u32;
+            let added: std::collections::BTreeSet<u32> =
+                these.iter().flat_map(|a| others.iter().map(move |b| a + b)).filter(|&sum| sum < limit).collect();
+            let taken: std::collections::BTreeSet<u32> = these
+                .iter()
+                .filter(|&&a| a < limit)
+                .flat_map(|&a| others.iter().filter_map(move |&b| a.checked_sub(b)))
+                .collect();
+            assert_eq!(
+                these_sums.plus_each(&others_sums, words).each().collect::<std::collections::BTreeSet<_>>(),
+                added
+            );
+            assert_eq!(
+                these_sums.minus_each(&others_sums, words).each().collect::<std::collections::BTreeSet<_>>(),
+                taken
+            );
+        }
+    }
+
+    /// [`each_way`] gives the cells of a group different digits, every way once.
+    #[test]
+    fn each_way_tries_every_way_of_different_digits_once() {
+        let group = [(0, 0b111), (1, 0b110), (2, 0b1_0011)];
+        let mut ways = Vec::new();
+        each_way(&group, &mut |total, picked| ways.push((total, picked.to_vec())));
+        // 1 2 5, 2 3 1, 2 3 5, 1 3 2, 1 3 5, 3 2 1, 3 2 5
+        let mut expected = vec![
+            (8, vec![1, 2, 16]),
+            (6, vec![2, 4, 1]),
+            (10, vec![2, 4, 16]),
+            (6, vec![1, 4, 2]),
+            (9, vec![1, 4, 16]),
+            (6, vec![4, 2, 1]),
+            (10, vec![4, 2, 16]),
+        ];
+        expected.sort();
+        ways.sort();
+        assert_eq!(ways, expected);
+    }
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
