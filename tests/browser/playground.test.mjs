@@ -648,8 +648,8 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const cell = (index) => page.locator('#board input').nth(index);
   const drawn = [
     ['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]], ['renbans', [2, 12, 22]], ['pill', [36, 37, 46]],
-    ['between_lines', [18, 28, 38]], ['between_lines', [30, 31]], ['modular_lines', [72, 73, 74]],
-    ['entropic_lines', [8, 17]],
+    ['modular_lines', [72, 73, 74]], ['entropic_lines', [8, 17]], ['between_lines', [18, 28, 38]],
+    ['between_lines', [30, 31]],
   ];
   for (const [kind, indices] of drawn) {
     await page.getByLabel('Line', { exact: true }).selectOption(kind);

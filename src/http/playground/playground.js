@@ -532,7 +532,8 @@ function toggleLine() {
   clearMarks();
   drawRules();
   saveToFragment();
-  say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
+  const picked = lineKindElement.selectedOptions[0].textContent;
+  say(`Added ${/^[aeiou]/.test(picked) ? 'an' : 'a'} ${picked} line of ${line.length} cells.`, 'ok');
 }
 
 /**
