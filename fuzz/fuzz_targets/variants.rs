@@ -1,8 +1,8 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
-//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples and lockout
-//! lines),
+//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, lockout
+//! lines, and modular and entropic lines),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 22 {
+        match op % 29 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -127,6 +127,12 @@ fuzz_target!(|data: &[u8]| {
                 let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
                 let difference = (op & 0x80 != 0).then_some(u64::from(c >> 4));
                 constraints.lockout_lines.push(LockoutLine { line, difference });
+            }
+            25 | 26 => {
+                // A modular (25) or entropic (26) line of 1 to 8 cells, the same walk as a
+                // whispers line: refused on grids whose size 3 does not divide.
+                let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                if op % 29 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
             }
             _ => {
                 if at.0 < size && at.1 < size {

@@ -1,6 +1,7 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
-//! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, even and odd cells,
+//! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, modular
+//! and entropic lines, even and odd cells,
 //! quadruples' circles, and little killers' clues outside the grid, in a margin the grid leaves
 //! for them only when there are some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
@@ -34,6 +35,10 @@ const PALINDROME: Color = Color(0x9a, 0x9a, 0x9a);
 const ARROW: Color = Color(0x8a, 0x8a, 0x8a);
 /// Renban lines: the community's purple.
 const RENBAN: Color = Color(0xf0, 0x67, 0xf0);
+/// Modular lines: a teal blue.
+const MODULAR: Color = Color(0x3d, 0xa5, 0xd9);
+/// Entropic lines: an orange.
+const ENTROPIC: Color = Color(0xf0, 0xa0, 0x40);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
 
@@ -233,7 +238,8 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes, renban lines, arrows, between and lockout lines and diagonals.
+/// lines, palindromes, renban lines, arrows, between and lockout lines, modular and entropic
+/// lines and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -274,6 +280,12 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
     for lockout in &constraints.lockout_lines {
         draw_marked_line(scene, grid, &lockout.line, Path::diamond);
+    }
+    for (lines, color) in [(&constraints.modular_lines, MODULAR), (&constraints.entropic_lines, ENTROPIC)] {
+        for line in lines {
+            let line = Path::polyline(line.iter().map(|&place| grid.centre(place)));
+            scene.stroke(line, Stroke { color, width: 0.18 * cell, dash: None, round: true });
+        }
     }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };

@@ -95,6 +95,16 @@ async fn svgs_are_byte_stable() {
         "title": "Lockout lines"
     });
     assert_golden("four-lockout-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Modular lines teal blue, entropic lines orange, through their cells' middles.
+    let lines = json!({
+        "board": "1...........2.......................",
+        "constraints": {
+            "modular_lines": [[[0, 0], [1, 1], [2, 1], [3, 2]]],
+            "entropic_lines": [[[0, 3], [1, 3], [2, 3], [2, 4]], [[5, 0], [5, 1]]]
+        },
+        "title": "Modular and entropic lines"
+    });
+    assert_golden("six-modular-entropic-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
     // Disjoint groups, named under the grid as the rules they are, beside a mark that is drawn;
     // quadruples' circles of one to four digits on their corners.
     let groups = json!({

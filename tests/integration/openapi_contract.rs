@@ -1461,6 +1461,8 @@ fn every_constraint() -> Constraints {
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
         little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
         between_lines: vec![vec![place, place, place]],
+        modular_lines: vec![vec![place, place]],
+        entropic_lines: vec![vec![place, place, place]],
         greater_than: vec![GreaterThan { greater: place, less: place }],
         quadruples: vec![Quadruple { top_left: place, digits: vec![1] }],
         even: vec![place],

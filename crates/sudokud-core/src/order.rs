@@ -309,6 +309,12 @@ impl Order {
         let between_lines = || constraints.is_some_and(|constraints| !constraints.between_lines.is_empty());
         let quadruples = || constraints.is_some_and(|constraints| !constraints.quadruples.is_empty());
         let lockout_lines = || constraints.is_some_and(|constraints| !constraints.lockout_lines.is_empty());
+        let windows = || {
+            self.variant.as_ref().is_some_and(|(preset, constraints)| {
+                variant_generate::played_variant(self.shape, *preset, constraints)
+                    .is_ok_and(|variant| !variant.windows.is_empty())
+            })
+        };
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -326,6 +332,7 @@ impl Order {
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
             Technique::LockoutLine if !lockout_lines() => return Err(missing("lockout lines")),
+            Technique::DigitClasses if !windows() => return Err(missing("modular or entropic lines")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -623,6 +630,7 @@ mod tests {
             (Technique::BetweenLine, "between lines"),
             (Technique::Quadruple, "quadruples"),
             (Technique::LockoutLine, "lockout lines"),
+            (Technique::DigitClasses, "modular or entropic lines"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

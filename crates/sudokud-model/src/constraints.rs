@@ -103,6 +103,13 @@ pub struct Constraints {
     /// least, and no digit between them lies between theirs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lockout_lines: Vec<LockoutLine>,
+    /// Modular lines: every three cells in a row along each hold one digit of each residue mod 3.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modular_lines: Vec<Vec<Place>>,
+    /// Entropic lines: every three cells in a row along each hold a low, a middle and a high
+    /// digit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entropic_lines: Vec<Vec<Place>>,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -293,6 +300,6 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 22);
+        assert_eq!(member::members::<Constraints>().len(), 24);
     }
 }

@@ -66,11 +66,15 @@ pub enum Unit {
     Odd,
     /// A lockout line's diamonds are too close, or a digit on it lies between theirs.
     LockoutLine,
+    /// Three cells in a row on a modular line repeat a residue mod 3.
+    ModularLine,
+    /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
+    EntropicLine,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 27] = [
+    pub const ALL: [Unit; 29] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -98,6 +102,8 @@ impl Unit {
         Unit::Even,
         Unit::Odd,
         Unit::LockoutLine,
+        Unit::ModularLine,
+        Unit::EntropicLine,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -130,6 +136,8 @@ impl Unit {
             Unit::Even => "even",
             Unit::Odd => "odd",
             Unit::LockoutLine => "lockout_line",
+            Unit::ModularLine => "modular_line",
+            Unit::EntropicLine => "entropic_line",
         }
     }
 
@@ -164,6 +172,8 @@ impl Unit {
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
             Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
+            Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
+            Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
         }
     }
 }

@@ -271,7 +271,7 @@ function regionIds(regions) {
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
  * palindromes, renban lines, arrows, between lines (a ringed circle at each end), lockout lines
- * (a ringed diamond at each end), Kropki dots,
+ * (a ringed diamond at each end), modular and entropic lines, Kropki dots,
  * X and V marks, greater-than signs, even and odd cells, and little killers' clues in a band outside the grid (made room for only when there
  * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
@@ -339,6 +339,11 @@ function drawRules() {
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
   for (const line of constraints.between_lines ?? []) drawCircledLine(line, 'between');
   for (const lockout of constraints.lockout_lines ?? []) drawLockoutLine(lockout);
+  for (const [key, kind] of [['modular_lines', 'modular'], ['entropic_lines', 'entropic']]) {
+    for (const line of constraints[key] ?? []) {
+      draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, kind);
+    }
+  }
   const clues = constraints.little_killers ?? [];
   boardFrame.classList.toggle('outside', clues.length > 0);
   for (const clue of clues) drawLittleKiller(clue);
@@ -490,7 +495,8 @@ function saveToFragment() {
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
  * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
- * palindrome, a renban line, a between line of three cells or more whose ends are its circles, an
+ * palindrome, a renban line, a between line of three cells or more whose ends are its circles, a
+ * modular or an entropic line, an
  * arrow whose first cell, or first two for a pill, is its bulb, a little killer of the sum beside the picker whose diagonal's first two cells were clicked,
  * or a lockout line of the grid's own difference whose ends are its diamonds),
  * which are then sent with every request and kept in the address.
@@ -523,7 +529,8 @@ function toggleLine() {
     return;
   }
   rules = rules ?? {};
-  if (kind === 'palindromes' || kind === 'renbans' || kind === 'between_lines') rules[kind] = [...(rules[kind] ?? []), line];
+  const plainLines = ['palindromes', 'renbans', 'between_lines', 'modular_lines', 'entropic_lines'];
+  if (plainLines.includes(kind)) rules[kind] = [...(rules[kind] ?? []), line];
   else if (kind === 'arrow' || kind === 'pill') {
     const bulbCells = kind === 'pill' ? 2 : 1;
     if (line.length <= bulbCells) {
@@ -537,7 +544,8 @@ function toggleLine() {
   clearMarks();
   drawRules();
   saveToFragment();
-  say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
+  const picked = lineKindElement.selectedOptions[0].textContent;
+  say(`Added ${/^[aeiou]/.test(picked) ? 'an' : 'a'} ${picked} line of ${line.length} cells.`, 'ok');
 }
 
 /**
@@ -570,8 +578,8 @@ function addLittleKiller(line) {
 }
 
 /**
- * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, little
- * killers and lockout lines leave the constraints.
+ * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, modular and
+ * entropic lines, little killers and lockout lines leave the constraints.
  */
 function removeLines() {
   if (rules) {
@@ -581,6 +589,8 @@ function removeLines() {
     delete rules.arrows;
     delete rules.between_lines;
     delete rules.lockout_lines;
+    delete rules.modular_lines;
+    delete rules.entropic_lines;
     delete rules.little_killers;
     if (Object.keys(rules).length === 0) rules = null;
   }

@@ -43,6 +43,9 @@ pub enum Technique {
     /// A variant's lockout line: only the digits outside some pair of diamonds far enough apart
     /// that leaves every cell on it one.
     LockoutLine,
+    /// A variant's window of digit classes (three cells in a row on a modular or entropic
+    /// line): every class appears in it, so each cell keeps the classes some way leaves it.
+    DigitClasses,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -139,10 +142,10 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple and lockout
-///   line 1.5, as a hidden single in a line: SE has no variants, and these are the first things a
-///   player of killer, thermometer, Kropki, renban, arrow, little killer, between line, quadruple
-///   or lockout line puzzles looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, lockout
+///   line and digit classes 1.5, as a hidden single in a line: SE has no variants, and these are
+///   the first things a player of killer, thermometer, Kropki, renban, arrow, little killer,
+///   between line, quadruple, lockout, modular or entropic line puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -161,6 +164,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("between-line", "Between line", 1.5),
     ("quadruple", "Quadruple", 1.5),
     ("lockout-line", "Lockout line", 1.5),
+    ("digit-classes", "Digit classes", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -205,7 +209,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 51] = [
+    pub const ALL: [Technique; 52] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -217,6 +221,7 @@ impl Technique {
         Technique::BetweenLine,
         Technique::Quadruple,
         Technique::LockoutLine,
+        Technique::DigitClasses,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

@@ -32,7 +32,13 @@
 //! - a between line keeps in its circles the digits of the pairs, either way round, that leave
 //!   every cell between them a candidate strictly between, and in those cells the candidates some
 //!   such pair allows, and a lockout line in its diamonds the pairs far enough apart that leave
-//!   every cell between them a candidate outside theirs ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
+//!   every cell between them a candidate outside theirs
+//!   ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
+//! - a window of digit classes (three cells in a row along a modular or entropic line) keeps in
+//!   each cell the candidates of the classes some way of giving every cell a class it can still
+//!   hold leaves it, every class in the window
+//!   ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)): a class
+//!   with one place left goes there, a cell of one class takes it from the others of three;
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -52,6 +58,7 @@ use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::classes::{MAX_WINDOW_CELLS, MAX_WINDOWS};
 use sudokud_model::family::lines::{Ends, MAX_LINES};
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
 use sudokud_model::family::quadruples::MAX_QUADRUPLES;
@@ -143,6 +150,8 @@ struct Stale {
     /// The lines read whole (between and lockout lines).
     lines: [u64; MAX_LINES / 64],
     quadruples: [u64; MAX_QUADRUPLES / 64],
+    /// The windows of digit classes.
+    windows: [u64; MAX_WINDOWS / 64],
 }
 
 /// One attempt's state.
@@ -224,8 +233,12 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     .iter()
                     .map(|&clue| variant.little_killers[usize::from(clue)].cells.len());
                 let whole = variant.lines_of(cell).iter().map(|&line| variant.lines[usize::from(line)].cells.len());
-                let lines =
-                    renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>() + whole.sum::<usize>();
+                let windows = variant.windows_of(cell).len();
+                let lines = renbans.sum::<usize>()
+                    + arrows.sum::<usize>()
+                    + diagonals.sum::<usize>()
+                    + whole.sum::<usize>()
+                    + windows;
                 *score =
                     (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
@@ -271,6 +284,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale.little_killers, self.variant.little_killers.len());
         fill_first(&mut self.stale.lines, self.variant.lines.len());
         fill_first(&mut self.stale.quadruples, self.variant.quadruples.len());
+        fill_first(&mut self.stale.windows, self.variant.windows.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -348,7 +362,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let Some(aimed) = self.arrows() else { return false };
             let Some(bounded) = self.lines() else { return false };
             let Some(circled) = self.quadruples() else { return false };
-            if related || caged || lined || aimed || bounded || circled {
+            let Some(classed) = self.windows() else { return false };
+            if related || caged || lined || aimed || bounded || circled || classed {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -494,6 +509,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &quadruple in variant.quadruples_of(cell) {
                     mark(&mut self.stale.quadruples, usize::from(quadruple));
                 }
+                for &window in variant.windows_of(cell) {
+                    mark(&mut self.stale.windows, usize::from(window));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -629,6 +647,29 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 return None;
             }
             for (&cell, &digits) in line.cells.iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale window of digit classes to the candidates of the classes that still
+    /// fit it ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)):
+    /// whether anything went, or `None` on a contradiction.
+    fn windows(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale.windows);
+        for window in set_bits(&stale).map(|number| &variant.windows[number]) {
+            let (mut candidates, mut kept) = ([0u32; MAX_WINDOW_CELLS], [0u32; MAX_WINDOW_CELLS]);
+            let length = window.cells.len();
+            for (digits, &cell) in candidates.iter_mut().zip(&window.cells) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            if !window.support(&candidates[..length], &mut kept[..length]) {
+                return None;
+            }
+            for (&cell, &digits) in window.cells.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
             }
         }
@@ -1347,6 +1388,29 @@ mod tests {
                 return true;
             }
         }
+        // Digit classes: thirds (low, middle, high) or residues mod 3; a window of n cells needs
+        // min(n, 3) classes among its digits, which its filled cells' classes and one class per
+        // empty cell must reach.
+        let third = (size / 3).max(1) as i32;
+        let thirds = |digit: i32| (digit - 1) / third;
+        let residues = |digit: i32| digit % 3;
+        let short_of_classes = |window: &[usize], class: &dyn Fn(i32) -> i32| {
+            let filled: Vec<i32> = window.iter().map(|&cell| value(cell)).filter(|&v| v != 0).collect();
+            let mut classes: Vec<i32> = filled.iter().map(|&digit| class(digit)).collect();
+            classes.sort_unstable();
+            classes.dedup();
+            classes.len() + window.len() - filled.len() < window.len().min(3)
+        };
+        for (lines, class) in
+            [(&constraints.modular_lines, &residues as &dyn Fn(i32) -> i32), (&constraints.entropic_lines, &thirds)]
+        {
+            for line in lines {
+                let cells: Vec<usize> = line.iter().map(at).collect();
+                if cells.windows(cells.len().min(3)).any(|window| short_of_classes(window, class)) {
+                    return true;
+                }
+            }
+        }
         let dot = |places: &[Place; 2]| (value(at(&places[0])), value(at(&places[1])));
         let consecutive = |a: i32, b: i32| (a - b).abs() == 1;
         let double = |a: i32, b: i32| a == 2 * b || b == 2 * a;
@@ -1816,6 +1880,45 @@ mod tests {
                 if (high - low >= difference && outside) || random.below(12) == 0 {
                     let difference = Some(u64::from(difference)).filter(|&difference| difference != 3);
                     constraints.lockout_lines.push(LockoutLine { line, difference });
+                }
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
+            counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 modular and entropic lines: walks through a random solved grid every three cells in a
+    /// row of which hold three classes (now and then one taken whatever it holds, so that some
+    /// have no solution), some of the solution's digits as givens; so that some have one
+    /// solution, several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_modular_and_entropic_lines_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(23);
+        let mut counted = [0usize; 4];
+        for seed in 0..60 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| solution.cells()[place.0 as usize * size + place.1 as usize];
+            let mut constraints = Constraints::default();
+            let modular = seed % 2 == 0;
+            let class = |digit: u8| if modular { digit % 3 } else { (digit - 1) / 2 };
+            let mut lines = 0;
+            while lines < 2 + random.below(3) {
+                let length = 2 + random.below(4);
+                let line = random_walk(shape, &mut random, length);
+                let fits = line.windows(line.len().min(3)).all(|window| {
+                    let mut classes: Vec<u8> = window.iter().map(|place| class(digit(place))).collect();
+                    classes.sort_unstable();
+                    classes.dedup();
+                    classes.len() == window.len()
+                });
+                if line.len() >= 2 && (fits || random.below(15) == 0) {
+                    lines += 1;
+                    if modular { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
                 }
             }
             let cells: Vec<u8> =

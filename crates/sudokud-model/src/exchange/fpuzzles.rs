@@ -5,10 +5,11 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `disjointgroups`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells
-//! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and
-//! `betweenline`'s `lines`, a whispers line's difference its `value`, `odd`, `even`, `lockout`'s
-//! `lines`, whose diamonds differ by the grid's own difference, half its digits rounded down:
-//! 4 on 9x9), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
+//! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s,
+//! `betweenline`'s, `modularline`'s and `entropicline`'s `lines`, a whispers line's difference its
+//! `value`, `odd`, `even`, `lockout`'s `lines`, whose diamonds differ by the grid's own
+//! difference, half its digits rounded down: 4 on 9x9), marks between two cells (`difference`,
+//! `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
 //! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
@@ -307,6 +308,16 @@ impl Reader {
                     self.constraints.lockout_lines.extend(lines.map(|line| LockoutLine { line, difference: None }));
                 }
             }
+            "modularline" => {
+                for line in self.items(key, value)? {
+                    self.constraints.modular_lines.extend(self.lines(key, line)?);
+                }
+            }
+            "entropicline" => {
+                for line in self.items(key, value)? {
+                    self.constraints.entropic_lines.extend(self.lines(key, line)?);
+                }
+            }
             "arrow" => {
                 for arrow in self.items(key, value)? {
                     let bulb = self.cells(key, arrow.get("cells"))?;
@@ -479,7 +490,6 @@ fn describe(key: &str) -> &'static str {
         "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
         "renbanline" => "renban lines",
-        "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
         "clone" => "clones",
         "minimum" | "maximum" => "minimum and maximum cells",
@@ -577,6 +587,8 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let between_lines = constraints.between_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let lockout_lines = constraints.lockout_lines.iter().map(|lockout| json!({ "lines": [names(&lockout.line)] }));
+    let modular_lines = constraints.modular_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let entropic_lines = constraints.entropic_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
     // A shaft drawn from its bulb's last cell.
     let arrows = constraints.arrows.iter().map(|arrow| {
         let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
@@ -628,6 +640,8 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("odd", cells(&constraints.odd)),
         ("even", cells(&constraints.even)),
         ("lockout", lockout_lines.collect()),
+        ("modularline", modular_lines.collect()),
+        ("entropicline", entropic_lines.collect()),
     ] {
         if let Some(items) = list(items) {
             set(key, items);
@@ -694,6 +708,8 @@ mod tests {
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
             "betweenline": [{ "lines": [["R2C1", "R3C2", "R3C3"], ["R1C6", "R2C6", "R3C6"]] }],
             "lockout": [{ "lines": [["R4C1", "R4C2", "R4C3"]] }],
+            "modularline": [{ "lines": [["R1C1", "R2C1", "R3C1"]] }],
+            "entropicline": [{ "lines": [["R4C1", "R4C2"], ["R5C1", "R5C2", "R5C3"]] }],
             "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
             "littlekillersum": [
                 { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
@@ -749,6 +765,8 @@ mod tests {
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
             lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
+            modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
+            entropic_lines: vec![vec![place(3, 0), place(3, 1)], vec![place(4, 0), place(4, 1), place(4, 2)]],
         };
         assert_eq!(puzzle.constraints, expected);
     }

@@ -322,6 +322,8 @@ mod tests {
             crate::constraints::LockoutLine { line: line(3), difference: None },
             crate::constraints::LockoutLine { line: line(2), difference: Some(own % (size - 1) + 1) },
         ];
+        constraints.modular_lines = vec![line(3)];
+        constraints.entropic_lines = vec![line(4)];
         // A shaft never passes its own bulb (f-puzzles draws it from there).
         let bulb = line(2);
         let shaft: Vec<Place> = line(3).into_iter().filter(|place| !bulb.contains(place)).collect();

@@ -20,6 +20,8 @@ mod anti_chess;
 pub mod arrows;
 mod between_lines;
 pub mod cages;
+mod class_lines;
+pub mod classes;
 pub mod diagonals;
 pub mod disjoint_groups;
 pub mod dots;
@@ -82,6 +84,8 @@ families!(
     arrows::Arrows,
     little_killers::LittleKillers,
     between_lines::BetweenLines,
+    class_lines::ModularLines,
+    class_lines::EntropicLines,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -110,6 +114,8 @@ pub(crate) struct Builder {
     /// The lines whose rule reads the whole line (between and lockout lines).
     pub(crate) lines: Vec<lines::LineRule>,
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
+    /// The windows of cells that hold a digit of each class (modular and entropic lines).
+    pub(crate) windows: Vec<classes::ClassWindow>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -137,6 +143,7 @@ impl Builder {
             little_killers: Vec::new(),
             lines: Vec::new(),
             quadruples: Vec::new(),
+            windows: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

@@ -94,7 +94,7 @@ pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
 }
 
 /// Digits for people: `1 to 7` for a run of three or more, else `2 or 4`.
-fn span(set: u32) -> String {
+pub(super) fn span(set: u32) -> String {
     let (low, high) = (set.trailing_zeros() + 1, 32 - set.leading_zeros());
     let run = (2u32 << (high - 1)) - (1 << (low - 1));
     if set == run && high >= low + 2 {

@@ -14,6 +14,7 @@ mod chains;
 pub(crate) use chains::trace_chain;
 mod als;
 mod arrows;
+mod classes;
 mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
@@ -68,6 +69,7 @@ pub(super) fn find_changed<C: CellSet>(
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
         Quadruple => quadruples::quadruple(grid, out),
         LockoutLine => lines::line(grid, out, sudokud_model::unit::Unit::LockoutLine),
+        DigitClasses => classes::window(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -231,6 +233,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         BetweenLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
         LockoutLine => lines::describe(grid, deduction),
+        DigitClasses => classes::describe(grid, deduction),
     }
 }
 
