@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
-//! lines, arrows, little killers, parity cells and givens anywhere, in or out of the grid),
+//! lines, arrows, little killers, sandwiches, parity cells and givens anywhere, in or out of the grid),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -14,7 +14,7 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, Place, Preset, Whispers,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, Place, Preset, Sandwich, Whispers,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
-        match op % 15 {
+        match op % 16 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -92,6 +92,18 @@ fuzz_target!(|data: &[u8]| {
                 let ways = [Direction::DownRight, Direction::DownLeft, Direction::UpRight, Direction::UpLeft];
                 let direction = ways[usize::from(c % 4)];
                 constraints.little_killers.push(LittleKiller { sum: u64::from(c >> 2), start: at, direction });
+            }
+            14 => {
+                // A sandwich beside `at`'s row or column (or a line just off the grid, or both or
+                // neither named), at either end, of a sum up to 255: many past the digits' reach.
+                let (row, column) = match c % 4 {
+                    0 => (Some(at.0), None),
+                    1 => (None, Some(at.1)),
+                    2 => (Some(at.0), Some(at.1)),
+                    _ => (None, None),
+                };
+                let from = if op & 0x80 != 0 { End::End } else { End::Start };
+                constraints.sandwiches.push(Sandwich { sum: u64::from(b), row, column, from });
             }
             _ => {
                 if at.0 < size && at.1 < size {

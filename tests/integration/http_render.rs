@@ -81,6 +81,21 @@ async fn svgs_are_byte_stable() {
         "title": "Little killers"
     });
     assert_golden("four-little-killers.svg", &drawn("/v1/render", clues, "image/svg+xml").await);
+    // Sandwiches beside each end of rows and columns, sharing the band with a little killer.
+    let sandwiches = json!({
+        "board": ".".repeat(16),
+        "constraints": {
+            "sandwiches": [
+                { "sum": 5, "column": 0 },
+                { "sum": 0, "column": 3, "from": "end" },
+                { "sum": 2, "row": 1 },
+                { "sum": 3, "row": 2, "from": "end" }
+            ],
+            "little_killers": [{ "sum": 10, "start": [0, 0], "direction": "down_right" }]
+        },
+        "title": "Sandwiches"
+    });
+    assert_golden("four-sandwiches.svg", &drawn("/v1/render", sandwiches, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.

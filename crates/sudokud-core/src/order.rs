@@ -306,6 +306,7 @@ impl Order {
         let renbans = || constraints.is_some_and(|constraints| !constraints.renbans.is_empty());
         let arrows = || constraints.is_some_and(|constraints| !constraints.arrows.is_empty());
         let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
+        let sandwiches = || constraints.is_some_and(|constraints| !constraints.sandwiches.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -320,6 +321,7 @@ impl Order {
             Technique::Renban if !renbans() => return Err(missing("renban lines")),
             Technique::Arrow if !arrows() => return Err(missing("arrows")),
             Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
+            Technique::Sandwich if !sandwiches() => return Err(missing("sandwiches")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -614,6 +616,7 @@ mod tests {
             (Technique::Renban, "renban lines"),
             (Technique::Arrow, "arrows"),
             (Technique::LittleKiller, "little killers"),
+            (Technique::Sandwich, "sandwiches"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

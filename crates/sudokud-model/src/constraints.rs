@@ -16,7 +16,9 @@ pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
+pub use crate::family::outside::End;
 pub use crate::family::regions::{RegionId, Regions};
+pub use crate::family::sandwiches::Sandwich;
 pub use crate::family::whispers::Whispers;
 pub use crate::family::xv::Xv;
 
@@ -81,6 +83,10 @@ pub struct Constraints {
     /// Little killers: clues outside the grid, each the sum of the digits along its diagonal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub little_killers: Vec<LittleKiller>,
+    /// Sandwiches: clues beside rows and columns, each the sum of the digits between the line's
+    /// 1 and N.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandwiches: Vec<Sandwich>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -133,6 +139,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<LittleKiller>().contains(&member) {
         places.push(format!("each clue of `{prefix}little_killers`"));
+    }
+    if member::members::<Sandwich>().contains(&member) {
+        places.push(format!("each clue of `{prefix}sandwiches`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -236,7 +245,7 @@ mod tests {
         assert_eq!(refused(r#"{"all_given":true}"#), "`all_given` belongs inside `kropki` or `xv`, not here");
         assert_eq!(
             refused(r#"{"sum":3}"#),
-            "`sum` belongs inside each cage of `cages` or each clue of `little_killers`, not here"
+            "`sum` belongs inside each cage of `cages` or each clue of `little_killers` or each clue of `sandwiches`, not here"
         );
         assert_eq!(
             refused(r#"{"direction":"up_left"}"#),
@@ -271,6 +280,7 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 18);
+        assert_eq!(member::members::<Constraints>().len(), 19);
+        assert_eq!(Constraints::home_of("column").as_deref(), Some("inside each clue of `constraints.sandwiches`"));
     }
 }

@@ -54,6 +54,8 @@ pub enum Unit {
     Arrow,
     /// A little killer's diagonal is out of reach of its sum.
     LittleKiller,
+    /// A row's or column's digits between its 1 and N cannot add up to its sandwich clue.
+    Sandwich,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -62,7 +64,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 23] = [
+    pub const ALL: [Unit; 24] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -84,6 +86,7 @@ impl Unit {
         Unit::Renban,
         Unit::Arrow,
         Unit::LittleKiller,
+        Unit::Sandwich,
         Unit::Even,
         Unit::Odd,
     ];
@@ -112,6 +115,7 @@ impl Unit {
             Unit::Renban => "renban",
             Unit::Arrow => "arrow",
             Unit::LittleKiller => "little_killer",
+            Unit::Sandwich => "sandwich",
             Unit::Even => "even",
             Unit::Odd => "odd",
         }
@@ -142,6 +146,7 @@ impl Unit {
             Unit::Renban => "breaks the run of consecutive digits on its renban line",
             Unit::Arrow => "keeps its arrow's bulb from the sum of its shaft",
             Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
+            Unit::Sandwich => "keeps its line's 1 and largest digit from its sandwich's sum",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
         }

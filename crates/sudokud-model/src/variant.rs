@@ -15,6 +15,7 @@ pub use crate::family::cages::sum_groups::{SumDifference, SumGroup};
 pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
 pub use crate::family::little_killers::LittleKillerRule;
+pub use crate::family::outside::{LineClue, LineRule};
 pub use crate::family::{Pair, Relation};
 
 /// Most houses a variant may have: 3 x 25 rows, columns and regions, two diagonals and the extra
@@ -95,6 +96,10 @@ pub struct Variant {
     pub little_killers: Vec<LittleKillerRule>,
     /// For each cell, the little killers' diagonals it is on.
     cell_little_killers: PerCell,
+    /// The clues beside rows and columns (sandwiches): what each says of its line's digits.
+    pub line_clues: Vec<LineRule>,
+    /// For each cell, the clues whose lines pass it.
+    cell_line_clues: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -116,6 +121,7 @@ impl Variant {
             renbans,
             arrows,
             little_killers,
+            line_clues,
             allowed,
             moves,
             ..
@@ -165,6 +171,7 @@ impl Variant {
         let cell_renbans = PerCell::index(cells, renbans.iter().cloned());
         let cell_arrows = PerCell::index(cells, arrows.iter().map(|arrow| arrow.terms().map(|term| term.0).collect()));
         let cell_little_killers = PerCell::index(cells, little_killers.iter().map(|rule| rule.cells.clone()));
+        let cell_line_clues = PerCell::index(cells, line_clues.iter().map(|rule| rule.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -200,6 +207,8 @@ impl Variant {
             cell_arrows,
             little_killers,
             cell_little_killers,
+            line_clues,
+            cell_line_clues,
             allowed,
         })
     }
@@ -319,6 +328,11 @@ impl Variant {
     /// The little killers (indices into `little_killers`) whose diagonals pass `cell`.
     pub fn little_killers_of(&self, cell: usize) -> &[u16] {
         self.cell_little_killers.of(cell)
+    }
+
+    /// The clues beside rows and columns (indices into `line_clues`) whose lines pass `cell`.
+    pub fn line_clues_of(&self, cell: usize) -> &[u16] {
+        self.cell_line_clues.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.

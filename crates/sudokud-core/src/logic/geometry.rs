@@ -158,6 +158,7 @@ impl<C: CellSet> Geometry<C> {
         let mut beyond_houses = !variant.cages.is_empty() || !variant.pairs.is_empty();
         beyond_houses |=
             !variant.renbans.is_empty() || !variant.arrows.is_empty() || !variant.little_killers.is_empty();
+        beyond_houses |= !variant.line_clues.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -498,6 +499,7 @@ pub(crate) mod tests {
                 && c.renbans.is_empty()
                 && c.arrows.is_empty()
                 && c.little_killers.is_empty()
+                && c.sandwiches.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

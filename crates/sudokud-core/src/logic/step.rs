@@ -35,6 +35,9 @@ pub enum Technique {
     Arrow,
     /// A variant's little killer: only the digits that let its diagonal add up to its clue.
     LittleKiller,
+    /// A variant's sandwich: only the digits of the places of its line's 1 and N that let the
+    /// digits between add up to its clue.
+    Sandwich,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -131,9 +134,9 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow and little killer 1.5, as a hidden single in a
-///   line: SE has no variants, and these are the first things a player of killer, thermometer,
-///   Kropki, renban, arrow or little killer puzzles looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer and sandwich 1.5, as a hidden single
+///   in a line: SE has no variants, and these are the first things a player of killer,
+///   thermometer, Kropki, renban, arrow, little killer or sandwich puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -149,6 +152,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("renban", "Renban line", 1.5),
     ("arrow", "Arrow", 1.5),
     ("little-killer", "Little killer", 1.5),
+    ("sandwich", "Sandwich", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -193,7 +197,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 48] = [
+    pub const ALL: [Technique; 49] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -202,6 +206,7 @@ impl Technique {
         Technique::Renban,
         Technique::Arrow,
         Technique::LittleKiller,
+        Technique::Sandwich,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

@@ -26,6 +26,10 @@
 //!   (bounds both ways, a pill's digits weighted as its number's); a one-cell bulb's arrow, the
 //!   shaft less the bulb adding up to 0, is narrowed as a sum difference (exactly with three
 //!   open cells or fewer);
+//! - a clue beside a row or column (a sandwich) keeps in each of the line's cells the digits some
+//!   way of meeting it uses ([`LineRule::support`]): for a sandwich, each place of the 1 and the
+//!   N its cells allow, with a set of different digits between them that makes the sum, fits
+//!   the cells between and that they cover, and digits other than the two outside;
 //! - under the non-consecutive rule, a cell beside every place a digit has left in a house holds
 //!   neither neighbouring digit (locked candidates through the rule).
 //!
@@ -46,7 +50,10 @@ use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
+use sudokud_model::family::outside::MAX_LINE_CLUES;
 use sudokud_model::family::renban::{MAX_RENBANS, renban_support};
+#[cfg(doc)]
+use sudokud_model::variant::LineRule;
 
 /// Counts the solutions of `puzzle` under `variant`'s rules (of the same shape), stopping as
 /// soon as `limit` are found, unless `interrupt` stops it first. An attempt that goes
@@ -149,6 +156,8 @@ struct Search<'v, 'i, I> {
     stale_arrows: [u64; MAX_ARROWS / 64],
     /// The same for the little killers.
     stale_little_killers: [u64; MAX_LITTLE_KILLERS / 64],
+    /// The same for the clues beside rows and columns.
+    stale_line_clues: [u64; MAX_LINE_CLUES / 64],
     limit: usize,
     solutions: usize,
     /// The first solution, valid once `solutions` is above 0.
@@ -209,7 +218,10 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     .little_killers_of(cell)
                     .iter()
                     .map(|&clue| variant.little_killers[usize::from(clue)].cells.len());
-                let lines = renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>();
+                let beside =
+                    variant.line_clues_of(cell).iter().map(|&clue| variant.line_clues[usize::from(clue)].cells.len());
+                let lines =
+                    renbans.sum::<usize>() + arrows.sum::<usize>() + diagonals.sum::<usize>() + beside.sum::<usize>();
                 *score =
                     (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
@@ -232,6 +244,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             stale_renbans: [0; MAX_RENBANS / 64],
             stale_arrows: [0; MAX_ARROWS / 64],
             stale_little_killers: [0; MAX_LITTLE_KILLERS / 64],
+            stale_line_clues: [0; MAX_LINE_CLUES / 64],
             limit,
             solutions: 0,
             first: [0; MAX_CELLS],
@@ -259,6 +272,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale_renbans, self.variant.renbans.len());
         fill_first(&mut self.stale_arrows, self.variant.arrows.len());
         fill_first(&mut self.stale_little_killers, self.variant.little_killers.len());
+        fill_first(&mut self.stale_line_clues, self.variant.line_clues.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -334,7 +348,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let Some(caged) = self.cages() else { return false };
             let Some(lined) = self.renbans() else { return false };
             let Some(aimed) = self.arrows() else { return false };
-            if related || caged || lined || aimed {
+            let Some(clued) = self.line_clues() else { return false };
+            if related || caged || lined || aimed || clued {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -474,6 +489,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &clue in variant.little_killers_of(cell) {
                     mark(&mut self.stale_little_killers, usize::from(clue));
                 }
+                for &clue in variant.line_clues_of(cell) {
+                    mark(&mut self.stale_line_clues, usize::from(clue));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -550,6 +568,29 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let run = (1u32 << length) - 1;
             let required = (run << runs.trailing_zeros()) & (run << (31 - runs.leading_zeros()));
             removed |= self.required_in(line, required)?;
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale clue's row or column to the digits some way of meeting the clue uses
+    /// ([`LineRule::support`]): whether anything went, or `None` on a contradiction.
+    fn line_clues(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let size = variant.shape().size();
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale_line_clues);
+        for rule in set_bits(&stale).map(|number| &variant.line_clues[number]) {
+            let (mut candidates, mut kept) = ([0u32; 32], [0u32; 32]);
+            for (digits, &cell) in candidates.iter_mut().zip(&rule.cells) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            let length = rule.cells.len();
+            if !rule.support(size, &candidates[..length], &mut kept[..length]) {
+                return None;
+            }
+            for (&cell, &digits) in rule.cells.iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
         }
         Some(removed)
     }
@@ -857,6 +898,7 @@ impl<I: Interrupt> Branching for Search<'_, '_, I> {
         self.stale_renbans = [0; MAX_RENBANS / 64];
         self.stale_arrows = [0; MAX_ARROWS / 64];
         self.stale_little_killers = [0; MAX_LITTLE_KILLERS / 64];
+        self.stale_line_clues = [0; MAX_LINE_CLUES / 64];
         self.guessed_cell = Some(cell);
         self.remove(cell, bit).expect("a guessed cell keeps another candidate");
     }
@@ -923,7 +965,8 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, Place, Regions, Whispers, Xv,
+        Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, Place, Regions, Sandwich,
+        Whispers, Xv,
     };
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
@@ -1001,6 +1044,24 @@ mod tests {
             let spread = values.iter().max().zip(values.iter().min()).map_or(0, |(high, low)| high - low);
             if repeats(&renban.iter().map(at).collect::<Vec<_>>()) || spread >= renban.len() as i32 {
                 return true;
+            }
+        }
+        for clue in &constraints.sandwiches {
+            // The row's or column's digits, once its 1 and N and every cell between are filled.
+            let line: Vec<i32> = (0..size)
+                .map(|step| match (clue.row, clue.column) {
+                    (Some(row), _) => value(row as usize * size + step),
+                    (_, Some(column)) => value(step * size + column as usize),
+                    _ => unreachable!("a sandwich names its line"),
+                })
+                .collect();
+            let one = line.iter().position(|&v| v == 1);
+            let top = line.iter().position(|&v| v == size as i32);
+            if let (Some(one), Some(top)) = (one, top) {
+                let between = &line[one.min(top) + 1..one.max(top)];
+                if between.iter().all(|&v| v != 0) && between.iter().sum::<i32>() != clue.sum as i32 {
+                    return true;
+                }
             }
         }
         for clue in &constraints.little_killers {
@@ -1208,6 +1269,14 @@ mod tests {
             let sum = (length + random.below(length * (size - 1) + 1)) as u64;
             c.little_killers.push(LittleKiller { sum, start, direction });
         }
+        if random.below(4) == 0 {
+            // A sandwich of any line, of any sum its digits between reach or one past them.
+            let line = Some(random.below(size) as u64);
+            let (row, column) = if random.below(2) == 0 { (line, None) } else { (None, line) };
+            let sum = random.below(size * (size + 1) / 2 - size) as u64;
+            let from = [End::Start, End::End][random.below(2)];
+            c.sandwiches.push(Sandwich { sum, row, column, from });
+        }
         for _ in 0..random.below(3) {
             let cell = place(random);
             if random.below(2) == 0 { c.even.push(cell) } else { c.odd.push(cell) }
@@ -1237,7 +1306,7 @@ mod tests {
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
         let mut random = SplitMix64(15);
         let mut counted = [0usize; 4];
-        for _ in 0..4500 {
+        for _ in 0..10000 {
             let shape = Shape::new(2, 2).unwrap();
             let constraints = random_constraints(shape, &mut random);
             let Ok(variant) = Variant::new(shape, None, &constraints) else { continue };
@@ -1402,6 +1471,44 @@ mod tests {
             let cells: Vec<u8> =
                 solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
             // A sum moved past what its cells can make is refused.
+            let Some(count) = checked_count(shape, &constraints, cells) else { continue };
+            counted[count] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 sandwiches: the clues of a random solved grid beside random rows and columns (one
+    /// sometimes off by one), some of its digits as givens; so that some have one solution,
+    /// several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_sandwiches_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(17);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let mut constraints = Constraints::default();
+            for _ in 0..2 + random.below(5) {
+                let line = random.below(size);
+                let is_row = random.below(2) == 0;
+                let digits: Vec<u8> = (0..size)
+                    .map(|step| solution.cells()[if is_row { line * size + step } else { step * size + line }])
+                    .collect();
+                let one = digits.iter().position(|&digit| digit == 1).unwrap();
+                let top = digits.iter().position(|&digit| digit == size as u8).unwrap();
+                let sum = digits[one.min(top) + 1..one.max(top)].iter().map(|&digit| u64::from(digit)).sum();
+                let (row, column) = if is_row { (Some(line as u64), None) } else { (None, Some(line as u64)) };
+                let from = [End::Start, End::End][random.below(2)];
+                constraints.sandwiches.push(Sandwich { sum, row, column, from });
+            }
+            if random.below(4) == 0 {
+                constraints.sandwiches[0].sum += 1;
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(4) == 0 { value } else { 0 }).collect();
+            // A sum moved past what the digits between can make is refused.
             let Some(count) = checked_count(shape, &constraints, cells) else { continue };
             counted[count] += 1;
         }

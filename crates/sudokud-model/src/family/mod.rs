@@ -24,10 +24,12 @@ pub mod dots;
 pub mod greater_than;
 pub mod little_killers;
 mod non_consecutive;
+pub mod outside;
 mod palindromes;
 mod parity;
 pub mod regions;
 pub mod renban;
+pub mod sandwiches;
 mod thermometers;
 pub mod whispers;
 pub mod xv;
@@ -75,6 +77,9 @@ families!(
     renban::Renbans,
     arrows::Arrows,
     little_killers::LittleKillers,
+    sandwiches::Sandwiches,
+    // After every family of clues beside rows and columns: their count.
+    outside::LineClues,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -97,6 +102,8 @@ pub(crate) struct Builder {
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
+    /// The clues beside rows and columns.
+    pub(crate) line_clues: Vec<outside::LineRule>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -122,6 +129,7 @@ impl Builder {
             renbans: Vec::new(),
             arrows: Vec::new(),
             little_killers: Vec::new(),
+            line_clues: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }

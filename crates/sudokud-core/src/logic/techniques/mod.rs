@@ -18,6 +18,7 @@ mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
 mod intersections;
+mod outside;
 mod pairs;
 mod renban;
 mod singles;
@@ -63,6 +64,7 @@ pub(super) fn find_changed<C: CellSet>(
         Renban => renban::renban(grid, out),
         Arrow => arrows::arrow(grid, out),
         LittleKiller => sums::little_killer(grid, out),
+        Sandwich => outside::sandwich(grid, out),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -223,6 +225,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         Renban => renban::describe(grid, deduction),
         Arrow => arrows::describe(grid, deduction),
         LittleKiller => sums::describe_little_killer(grid, deduction),
+        Sandwich => outside::describe_sandwich(grid, deduction),
     }
 }
 
