@@ -308,6 +308,8 @@ impl Order {
         let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
         let between_lines = || constraints.is_some_and(|constraints| !constraints.between_lines.is_empty());
         let quadruples = || constraints.is_some_and(|constraints| !constraints.quadruples.is_empty());
+        let sandwiches = || constraints.is_some_and(|constraints| !constraints.sandwiches.is_empty());
+        let x_sums = || constraints.is_some_and(|constraints| !constraints.x_sums.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -324,6 +326,8 @@ impl Order {
             Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
+            Technique::Sandwich if !sandwiches() => return Err(missing("sandwiches")),
+            Technique::XSum if !x_sums() => return Err(missing("X-sums")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -620,6 +624,8 @@ mod tests {
             (Technique::LittleKiller, "little killers"),
             (Technique::BetweenLine, "between lines"),
             (Technique::Quadruple, "quadruples"),
+            (Technique::Sandwich, "sandwiches"),
+            (Technique::XSum, "X-sums"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -16,6 +16,7 @@ pub use crate::family::cages::{CageRule, MAX_CAGES};
 pub use crate::family::diagonals::windows;
 pub use crate::family::lines::{Ends, LineKind, LineRule};
 pub use crate::family::little_killers::LittleKillerRule;
+pub use crate::family::outside::{OutsideClue, OutsideKind};
 pub use crate::family::quadruples::QuadrupleRule;
 pub use crate::family::{Pair, Relation};
 
@@ -106,6 +107,10 @@ pub struct Variant {
     pub quadruples: Vec<QuadrupleRule>,
     /// For each cell, the quadruples around it.
     cell_quadruples: PerCell,
+    /// The clues beside rows and columns (sandwiches): what each says of its line's digits.
+    pub outside_clues: Vec<OutsideClue>,
+    /// For each cell, the clues whose lines pass it.
+    cell_outside_clues: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -129,6 +134,7 @@ impl Variant {
             little_killers,
             lines,
             quadruples,
+            outside_clues,
             allowed,
             moves,
             ..
@@ -180,6 +186,7 @@ impl Variant {
         let cell_little_killers = PerCell::index(cells, little_killers.iter().map(|rule| rule.cells.clone()));
         let cell_lines = PerCell::index(cells, lines.iter().map(|line| line.cells.clone()));
         let cell_quadruples = PerCell::index(cells, quadruples.iter().map(|rule| rule.cells.to_vec()));
+        let cell_outside_clues = PerCell::index(cells, outside_clues.iter().map(|rule| rule.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -219,6 +226,8 @@ impl Variant {
             cell_lines,
             quadruples,
             cell_quadruples,
+            outside_clues,
+            cell_outside_clues,
             allowed,
         })
     }
@@ -348,6 +357,11 @@ impl Variant {
     /// The quadruples (indices into `quadruples`) around `cell`.
     pub fn quadruples_of(&self, cell: usize) -> &[u16] {
         self.cell_quadruples.of(cell)
+    }
+
+    /// The clues beside rows and columns (indices into `outside_clues`) whose lines pass `cell`.
+    pub fn outside_clues_of(&self, cell: usize) -> &[u16] {
+        self.cell_outside_clues.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.

@@ -160,7 +160,8 @@ impl<C: CellSet> Geometry<C> {
             || !variant.arrows.is_empty()
             || !variant.little_killers.is_empty()
             || !variant.lines.is_empty()
-            || !variant.quadruples.is_empty();
+            || !variant.quadruples.is_empty()
+            || !variant.outside_clues.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -504,6 +505,8 @@ pub(crate) mod tests {
                 && c.little_killers.is_empty()
                 && c.between_lines.is_empty()
                 && c.quadruples.is_empty()
+                && c.sandwiches.is_empty()
+                && c.x_sums.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

@@ -40,6 +40,11 @@ pub enum Technique {
     BetweenLine,
     /// A variant's quadruple: the digits in a circle on a corner go among the four cells there.
     Quadruple,
+    /// A variant's sandwich: only the digits of the places of its line's 1 and N that let the
+    /// digits between add up to its clue.
+    Sandwich,
+    /// A variant's X-sum: only the digits of the ways its line's first X digits make its clue.
+    XSum,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -136,10 +141,10 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow, little killer, between line and quadruple 1.5, as a
-///   hidden single in a line: SE has no variants, and these are the first things a player of
-///   killer, thermometer, Kropki, renban, arrow, little killer, between line or quadruple puzzles
-///   looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, sandwich
+///   and X-sum 1.5, as a hidden single in a line: SE has no variants, and these are the first
+///   things a player of killer, thermometer, Kropki, renban, arrow, little killer, between line,
+///   quadruple, sandwich or X-sum puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -157,6 +162,8 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("little-killer", "Little killer", 1.5),
     ("between-line", "Between line", 1.5),
     ("quadruple", "Quadruple", 1.5),
+    ("sandwich", "Sandwich", 1.5),
+    ("x-sum", "X-sum", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -201,7 +208,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 50] = [
+    pub const ALL: [Technique; 52] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -212,6 +219,8 @@ impl Technique {
         Technique::LittleKiller,
         Technique::BetweenLine,
         Technique::Quadruple,
+        Technique::Sandwich,
+        Technique::XSum,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

@@ -27,13 +27,17 @@ pub mod greater_than;
 pub mod lines;
 pub mod little_killers;
 mod non_consecutive;
+pub mod outside;
 mod palindromes;
 mod parity;
 pub mod quadruples;
 pub mod regions;
 pub mod renban;
+pub mod sandwiches;
 mod thermometers;
 pub mod whispers;
+pub mod whole;
+pub mod x_sums;
 pub mod xv;
 
 pub use non_consecutive::beside_every;
@@ -81,6 +85,10 @@ families!(
     arrows::Arrows,
     little_killers::LittleKillers,
     between_lines::BetweenLines,
+    sandwiches::Sandwiches,
+    x_sums::XSums,
+    // After every family of clues beside rows and columns: their count.
+    outside::OutsideClues,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -108,6 +116,8 @@ pub(crate) struct Builder {
     /// The lines whose rule reads the whole line (between lines).
     pub(crate) lines: Vec<lines::LineRule>,
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
+    /// The clues beside rows and columns.
+    pub(crate) outside_clues: Vec<outside::OutsideClue>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -135,6 +145,7 @@ impl Builder {
             little_killers: Vec::new(),
             lines: Vec::new(),
             quadruples: Vec::new(),
+            outside_clues: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }
@@ -442,6 +453,20 @@ pub(crate) mod tests {
     pub(crate) fn refused(shape: Shape, json: &str) -> Option<String> {
         let constraints: Constraints = serde_json::from_str(json).unwrap();
         crate::variant::Variant::new(shape, None, &constraints).err().map(|error| error.to_string())
+    }
+
+    /// Visits every order of `line`'s digits from `from` on: the fillings of a row or column
+    /// against which the clues beside it are checked.
+    pub(crate) fn permutations(line: &mut Vec<u32>, from: usize, visit: &mut impl FnMut(&[u32])) {
+        if from == line.len() {
+            visit(line);
+            return;
+        }
+        for index in from..line.len() {
+            line.swap(from, index);
+            permutations(line, from + 1, visit);
+            line.swap(from, index);
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod forcing;
 pub(crate) use forcing::{Literal, Nested};
 mod intersections;
 mod lines;
+mod outside;
 mod pairs;
 mod quadruples;
 mod renban;
@@ -27,6 +28,7 @@ mod strong_links;
 mod subsets;
 mod sums;
 mod uniqueness;
+mod whole;
 mod wings;
 
 /// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force needs the
@@ -67,6 +69,8 @@ pub(super) fn find_changed<C: CellSet>(
         LittleKiller => sums::little_killer(grid, out),
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
         Quadruple => quadruples::quadruple(grid, out),
+        Sandwich => outside::outside_clue(grid, out, sudokud_model::unit::Unit::Sandwich),
+        XSum => outside::outside_clue(grid, out, sudokud_model::unit::Unit::XSum),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -229,6 +233,7 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         LittleKiller => sums::describe_little_killer(grid, deduction),
         BetweenLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
+        Sandwich | XSum => outside::describe(grid, deduction),
     }
 }
 
