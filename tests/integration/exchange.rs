@@ -61,11 +61,12 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
         }
     }
     // A one-line killer among them ("Killing with flowers") is read as well as the strings.
-    assert_eq!((solved.len(), refused, other_formats), (25, 36, 1), "solved: {solved:?}");
-    // Disjoint groups beside little killers, quadruples, and sandwiches.
+    assert_eq!((solved.len(), refused, other_formats), (26, 35, 1), "solved: {solved:?}");
+    // Disjoint groups beside little killers, quadruples, sandwiches and X-sums.
     assert!(solved.iter().any(|name| name == "The Barbed Cross"), "{solved:?}");
     assert!(solved.iter().any(|name| name == "Quadruple X"), "{solved:?}");
     assert!(solved.iter().any(|name| name == "Between 1 and 9 Sudoku"), "{solved:?}");
+    assert!(solved.iter().any(|name| name == "X-Sum"), "{solved:?}");
 }
 
 /// A puzzle of the f-puzzles set: its data as links carry it, and its published solution.
