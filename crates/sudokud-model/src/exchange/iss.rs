@@ -242,7 +242,7 @@ impl Reader {
                 self.constraints.sandwiches.push(Sandwich { sum, row, column, from: End::Start });
             }
             "XSum" => {
-                let (row, column, clues) = self.clues_at_both_ends(kind, args)?;
+                let ((row, column), clues) = self.clues_at_both_ends(kind, args)?;
                 for (sum, from) in clues {
                     self.constraints.x_sums.push(XSum { sum, row, column, from });
                 }
@@ -354,11 +354,7 @@ impl Reader {
     /// The clues of an item naming a row or column, then its clue from the start (left or top),
     /// then from the end, either left empty (`XSum~C2~27~`): the row or column, and each clue's
     /// number and end.
-    fn clues_at_both_ends(
-        &self,
-        kind: &str,
-        args: &[&str],
-    ) -> Result<(Option<u64>, Option<u64>, Vec<(u64, End)>), ShareError> {
+    fn clues_at_both_ends(&self, kind: &str, args: &[&str]) -> Result<(ClueLine, Vec<(u64, End)>), ShareError> {
         let [line, clues @ ..] = args else {
             return Err(malformed(format!("`{kind}` names a row or column first, as `{kind}~C2~12~`")));
         };
@@ -371,10 +367,10 @@ impl Reader {
             let number = clue.parse().map_err(|_| malformed(format!("`{clue}` is no `{kind}` clue")))?;
             found.push((number, from));
         }
-        Ok((row, column, found))
+        Ok(((row, column), found))
     }
 
-    fn line(&self, line: &str) -> Result<(Option<u64>, Option<u64>), ShareError> {
+    fn line(&self, line: &str) -> Result<ClueLine, ShareError> {
         let number = |byte: u8| {
             char::from(byte).to_digit(LARGEST as u32 + 1).filter(|&digit| (1..=self.size as u32).contains(&digit))
         };
@@ -440,6 +436,9 @@ impl Reader {
 }
 
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
+/// The `row` and `column` of a clue beside a line, one of them named.
+type ClueLine = (Option<u64>, Option<u64>);
+
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "DoubleArrow" => "double arrows (two circles adding up to the line between them)",

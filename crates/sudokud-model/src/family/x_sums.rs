@@ -174,9 +174,8 @@ mod tests {
         ] {
             assert_eq!(tests::refused(Shape::CLASSIC, json).as_deref(), Some(expected), "{json}");
         }
-        for json in [r#"{"x_sums":[{"sum":1,"column":3},{"sum":45,"row":0,"from":"end"}]}"#] {
-            assert_eq!(tests::refused(Shape::CLASSIC, json), None, "{json}");
-        }
+        let json = r#"{"x_sums":[{"sum":1,"column":3},{"sum":45,"row":0,"from":"end"}]}"#;
+        assert_eq!(tests::refused(Shape::CLASSIC, json), None);
         // 4x4: 1; 2 + 1 = 3, 2 + 3 = 5, 2 + 4 = 6; 3 + 1 + 2 = 6 up to 3 + 2 + 4 = 9; 10.
         let small = Shape::new(2, 2).unwrap();
         for (sum, refused) in [(1, false), (2, true), (3, false), (4, true), (5, false), (8, false), (10, false)] {
