@@ -116,7 +116,8 @@ prepare_podman
 log "building $IMAGE"
 t0=$(now_ms)
 # --format docker: OCI images lose HEALTHCHECK in podman 4.3. No --pull=always: no registry.
-podman build --format docker -t "$IMAGE" -f Dockerfile . || die "podman build failed"
+mapfile -t build_args < <(profile_build_args)
+podman build --format docker "${build_args[@]}" -t "$IMAGE" -f Dockerfile . || die "podman build failed"
 build_ms=$(( $(now_ms) - t0 ))
 image_id=$(podman image inspect --format '{{.Id}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
@@ -183,7 +184,7 @@ t0=$(now_ms)
 # format as above, so every layer comes from the cache (BUILDAH_FORMAT: podman-compose 1.0.3
 # has no --format). `up` then finds the image and does not build again.
 t1=$(now_ms)
-BUILDAH_FORMAT=docker quiet compose-build compose build
+BUILDAH_FORMAT=docker quiet compose-build compose build "${build_args[@]}"
 record "compose build" "$(( $(now_ms) - t1 )) ms"
 if [ "$(podman image inspect --format '{{.Id}}' "$IMAGE")" = "$image_id" ]; then
   ok "compose build: the same image as above"

@@ -26,7 +26,9 @@ fi
 
 # One build for all targets, so each run below starts at once.
 # No sanitizer in the smoke run: it builds and runs faster, and the long runs (docs/testing.md) keep
-# AddressSanitizer for the solver's few `unsafe` calls.
+# AddressSanitizer for the solver's few `unsafe` calls. At opt-level 1, too: the build of the whole
+# service, instrumented, is most of this step, and a smoke run needs coverage, not speed.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=${CARGO_PROFILE_RELEASE_OPT_LEVEL:-1}
 cargo +nightly fuzz build -O -s none
 # Each fuzzer runs on one thread, so as many run at once as there are CPUs (FUZZ_JOBS). Each one's output goes
 # to a log, shown when it ends (its final stats, or all of it when it failed), so that the runs'

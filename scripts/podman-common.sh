@@ -6,6 +6,8 @@
 #   quiet NAME CMD...          run CMD with its output kept in $logs/NAME.log, shown if it fails
 #   record LABEL VALUE         a line of the final summary;  print_summary NAME: the summary
 #   free_port FROM             the first host port >= FROM that accepts no connection
+#   profile_build_args         `--build-arg`s for the release profile's overrides set in the
+#                              environment (CI's quicker build; the Dockerfile's ARGs)
 #   prepare_podman             root check, setup-podman.sh (unless SKIP_SETUP=1), curl, tools
 #   project_ctr                the containers of the compose project `$project`
 #   remove_compose_project     down (when `compose_up` is 1, through the caller's `compose`), then
@@ -22,6 +24,12 @@ die() {
   printf '\nFAILED: %s\n' "$*" >&2
   show_container_logs >&2 2>&1 || true
   exit 1
+}
+profile_build_args() {
+  local name
+  for name in CARGO_PROFILE_RELEASE_LTO CARGO_PROFILE_RELEASE_CODEGEN_UNITS; do
+    if [ -n "${!name:-}" ]; then printf -- '--build-arg\n%s=%s\n' "$name" "${!name}"; fi
+  done
 }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 record() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }

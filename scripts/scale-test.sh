@@ -83,7 +83,8 @@ prepare_podman
 log "building $IMAGE (cached after container-test.sh) and $LB_IMAGE"
 t0=$(now_ms)
 # Plain podman build, once per image: podman-compose 1.0.3 would build sudokud once per replica.
-quiet build-sudokud podman build --format docker -t "$IMAGE" -f Dockerfile .
+mapfile -t build_args < <(profile_build_args)
+quiet build-sudokud podman build --format docker "${build_args[@]}" -t "$IMAGE" -f Dockerfile .
 record "build sudokud (cached)" "$(( $(now_ms) - t0 )) ms"
 t0=$(now_ms)
 quiet build-lb podman build --format docker -t "$LB_IMAGE" deploy/loadbalancer

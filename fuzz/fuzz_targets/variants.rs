@@ -1,8 +1,8 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
-//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, and
-//! sandwiches and X-sums beside any row or column or none),
+//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, sandwiches
+//! and X-sums beside any row or column or none, lockout lines, and modular and entropic lines),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -16,8 +16,8 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, Place, Preset, Quadruple, RegionId,
-    Regions, Sandwich, Whispers, XSum,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Preset,
+    Quadruple, RegionId, Regions, Sandwich, Whispers, XSum,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
             _ => (None, None),
         };
         let beside_line = (row, column, if op & 0x80 != 0 { End::End } else { End::Start });
-        match op % 20 {
+        match op % 29 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -139,6 +139,19 @@ fuzz_target!(|data: &[u8]| {
                 // An X-sum of a sum up to 255, 0 and 2 (no first digit's) included.
                 let (row, column, from) = beside_line;
                 constraints.x_sums.push(XSum { sum: u64::from(b), row, column, from });
+            }
+            21 => {
+                // A lockout line of 1 to 8 cells, the same walk, with any difference up to 15 (0
+                // and past N - 1 to reach the checks) or none.
+                let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                let difference = (op & 0x80 != 0).then_some(u64::from(c >> 4));
+                constraints.lockout_lines.push(LockoutLine { line, difference });
+            }
+            25 | 26 => {
+                // A modular (25) or entropic (26) line of 1 to 8 cells, the same walk as a
+                // whispers line: refused on grids whose size 3 does not divide.
+                let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                if op % 29 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
             }
             _ => {
                 if at.0 < size && at.1 < size {

@@ -1,8 +1,9 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
-//! signs, whispers lines, palindromes, renban lines, arrows, between lines, even and odd cells,
-//! quadruples' circles, and little killers' clues outside the grid, in a margin the grid leaves
-//! for them only when there are some), its
+//! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, modular
+//! and entropic lines, even and odd cells, quadruples' circles, and little killers', sandwiches'
+//! and X-sums' clues outside the grid, in a margin the grid leaves for them only when there are
+//! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
@@ -34,6 +35,10 @@ const PALINDROME: Color = Color(0x9a, 0x9a, 0x9a);
 const ARROW: Color = Color(0x8a, 0x8a, 0x8a);
 /// Renban lines: the community's purple.
 const RENBAN: Color = Color(0xf0, 0x67, 0xf0);
+/// Modular lines: a teal blue.
+const MODULAR: Color = Color(0x3d, 0xa5, 0xd9);
+/// Entropic lines: an orange.
+const ENTROPIC: Color = Color(0xf0, 0xa0, 0x40);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
 
@@ -233,7 +238,8 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 }
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
-/// lines, palindromes, renban lines, arrows, between lines and diagonals.
+/// lines, palindromes, renban lines, arrows, between and lockout lines, modular and entropic
+/// lines and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -270,7 +276,16 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
         draw_arrow(scene, grid, &arrow.bulb, &arrow.line);
     }
     for line in &constraints.between_lines {
-        draw_circled_line(scene, grid, line);
+        draw_marked_line(scene, grid, line, Path::circle);
+    }
+    for lockout in &constraints.lockout_lines {
+        draw_marked_line(scene, grid, &lockout.line, Path::diamond);
+    }
+    for (lines, color) in [(&constraints.modular_lines, MODULAR), (&constraints.entropic_lines, ENTROPIC)] {
+        for line in lines {
+            let line = Path::polyline(line.iter().map(|&place| grid.centre(place)));
+            scene.stroke(line, Stroke { color, width: 0.18 * cell, dash: None, round: true });
+        }
     }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
@@ -282,16 +297,17 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
     }
 }
 
-/// A line with a circle at each end (a between line), as the community draws it: a grey line
-/// through its cells' middles, and over each end a white circle in a grey ring, as an arrow's
+/// A line with a mark at each end (a between line's circles, a lockout line's diamonds), as the
+/// community draws it: a grey line through its cells' middles, and over each end a white `shape`
+/// (a circle or a diamond from its centre and the reach of its edge) in a grey ring, as an arrow's
 /// bulb.
-fn draw_circled_line(scene: &mut Scene, grid: &GridBox, cells: &[Place]) {
+fn draw_marked_line(scene: &mut Scene, grid: &GridBox, cells: &[Place], shape: fn(Point, f32) -> Path) {
     let cell = grid.cell;
     let line = Path::polyline(cells.iter().map(|&place| grid.centre(place)));
     scene.stroke(line, Stroke { color: ARROW, width: 0.08 * cell, dash: None, round: true });
     for end in [cells.first(), cells.last()].into_iter().flatten() {
         for (color, radius) in ring(cell) {
-            scene.fill(Path::circle(grid.centre(*end), radius), color);
+            scene.fill(shape(grid.centre(*end), radius), color);
         }
     }
 }

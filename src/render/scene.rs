@@ -99,6 +99,14 @@ impl Path {
         path
     }
 
+    /// A diamond (a square standing on a corner) whose corners lie `half` from `centre`.
+    pub fn diamond(centre: Point, half: f32) -> Path {
+        let Point(x, y) = centre;
+        let mut path = Path::polyline([Point(x, y - half), Point(x + half, y), Point(x, y + half), Point(x - half, y)]);
+        path.close();
+        path
+    }
+
     /// A circle, as four cubic curves.
     pub fn circle(centre: Point, radius: f32) -> Path {
         let Point(x, y) = centre;

@@ -622,6 +622,16 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ between_lines: betweenLines }))}`);
   assert.equal(await page.locator('#board .overlay polyline.between').count(), 1, 'the between line drawn');
   assert.equal(await page.locator('#board .overlay circle.line-circle').count(), 2, 'its two circles drawn');
+  // A lockout line from a link: a grey line, a ringed diamond at each end.
+  const lockoutLines = [{ line: [[0, 0], [1, 1], [2, 1]], difference: 5 }];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ lockout_lines: lockoutLines }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.lockout').count(), 1, 'the lockout line drawn');
+  assert.equal(await page.locator('#board .overlay polygon.line-diamond').count(), 2, 'its two diamonds drawn');
+  // Modular and entropic lines from a link: a teal blue and an orange line.
+  const classLines = { modular_lines: [[[0, 0], [0, 1], [0, 2]]], entropic_lines: [[[2, 0], [2, 1]], [[4, 4], [5, 5]]] };
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify(classLines))}`);
+  assert.equal(await page.locator('#board .overlay polyline.modular').count(), 1, 'the modular line drawn');
+  assert.equal(await page.locator('#board .overlay polyline.entropic').count(), 2, 'the entropic lines drawn');
   // Little killers from a link: each sum outside the grid with its arrow, the frame making room
   // for them; sent with every request.
   const littleKillers = [{ sum: 12, start: [0, 2], direction: 'down_left' }, { sum: 3, start: [8, 0], direction: 'up_left' }];
@@ -643,7 +653,8 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const cell = (index) => page.locator('#board input').nth(index);
   const drawn = [
     ['dutch', [60, 70, 80]], ['palindromes', [56, 66, 76]], ['renbans', [2, 12, 22]], ['pill', [36, 37, 46]],
-    ['between_lines', [18, 28, 38]], ['between_lines', [30, 31]],
+    ['between_lines', [18, 28, 38]], ['lockout_lines', [33, 34]], ['modular_lines', [72, 73, 74]],
+    ['entropic_lines', [8, 17]], ['between_lines', [30, 31]],
   ];
   for (const [kind, indices] of drawn) {
     await page.getByLabel('Line', { exact: true }).selectOption(kind);
@@ -660,6 +671,9 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
     renbans: [[[0, 2], [1, 3], [2, 4]]],
     arrows: [{ bulb: [[4, 0], [4, 1]], line: [[5, 1]] }],
     between_lines: [[[2, 0], [3, 1], [4, 2]]],
+    lockout_lines: [{ line: [[3, 6], [3, 7]] }],
+    modular_lines: [[[8, 0], [8, 1], [8, 2]]],
+    entropic_lines: [[[0, 8], [1, 8]]],
   });
   assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
@@ -705,7 +719,7 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const drawnGrid = await page.locator('#board').boundingBox();
   assert.ok(right.x >= drawnGrid.x + drawnGrid.width, `the clue right of the grid: ${JSON.stringify({ right, drawnGrid })}`);
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .little-killer, #board .overlay .line-clue').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .lockout, #board .overlay .modular, #board .overlay .entropic, #board .overlay .little-killer, #board .overlay .line-clue').count(), 0);
   assert.ok(!(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside'))), 'no room kept');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);

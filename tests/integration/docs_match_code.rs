@@ -23,7 +23,7 @@ const METRICS_PAGE: &str = "docs/operations.md";
 
 /// Flags of other programs that pages name in backticks (cargo, podman, podman-compose).
 const OTHER_PROGRAMS_FLAGS: &[&str] =
-    &["locked", "release", "all-targets", "bench", "no-deps", "format", "read-only", "scale", "target"];
+    &["locked", "release", "all-targets", "bench", "no-deps", "format", "read-only", "scale", "target", "build-arg"];
 
 /// Variables that are not sudokud's: the compose files' own (`docker-compose.scale.yml`,
 /// `docker-compose.yml`).

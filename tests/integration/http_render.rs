@@ -88,6 +88,23 @@ async fn svgs_are_byte_stable() {
         "title": "Between lines"
     });
     assert_golden("four-between-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Lockout lines: grey through their cells, a ringed diamond at each end.
+    let lines = json!({
+        "board": "1.......2.......",
+        "constraints": { "lockout_lines": [{ "line": [[0, 0], [1, 1], [2, 1], [3, 2]] }, { "line": [[0, 3], [1, 3]], "difference": 3 }] },
+        "title": "Lockout lines"
+    });
+    assert_golden("four-lockout-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Modular lines teal blue, entropic lines orange, through their cells' middles.
+    let lines = json!({
+        "board": "1...........2.......................",
+        "constraints": {
+            "modular_lines": [[[0, 0], [1, 1], [2, 1], [3, 2]]],
+            "entropic_lines": [[[0, 3], [1, 3], [2, 3], [2, 4]], [[5, 0], [5, 1]]]
+        },
+        "title": "Modular and entropic lines"
+    });
+    assert_golden("six-modular-entropic-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
     // Disjoint groups, named under the grid as the rules they are, beside a mark that is drawn;
     // quadruples' circles of one to four digits on their corners.
     let groups = json!({

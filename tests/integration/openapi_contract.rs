@@ -35,8 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, Place, Preset, Quadruple,
-    Regions, Sandwich, Whispers, XSum, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
+    Quadruple, Regions, Sandwich, Whispers, XSum, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1432,6 +1432,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.greater_than[]", &constraints["greater_than"]["items"], members::<GreaterThan>()),
         ("Constraints.quadruples[]", &constraints["quadruples"]["items"], members::<Quadruple>()),
         ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
+        ("Constraints.lockout_lines[]", &constraints["lockout_lines"]["items"], members::<LockoutLine>()),
         ("Constraints.sandwiches[]", &constraints["sandwiches"]["items"], members::<Sandwich>()),
         ("Constraints.x_sums[]", &constraints["x_sums"]["items"], members::<XSum>()),
     ];
@@ -1465,12 +1466,15 @@ fn every_constraint() -> Constraints {
         arrows: vec![Arrow { bulb: vec![place], line: vec![place] }],
         little_killers: vec![LittleKiller { sum: 1, start: place, direction: Direction::DownRight }],
         between_lines: vec![vec![place, place, place]],
+        modular_lines: vec![vec![place, place]],
+        entropic_lines: vec![vec![place, place, place]],
         greater_than: vec![GreaterThan { greater: place, less: place }],
         quadruples: vec![Quadruple { top_left: place, digits: vec![1] }],
         sandwiches: vec![Sandwich { sum: 0, row: Some(0), column: None, from: End::End }],
         x_sums: vec![XSum { sum: 1, row: None, column: Some(0), from: End::End }],
         even: vec![place],
         odd: vec![place],
+        lockout_lines: vec![LockoutLine { line: vec![place, place], difference: Some(4) }],
     }
 }
 

@@ -308,6 +308,13 @@ impl Order {
         let little_killers = || constraints.is_some_and(|constraints| !constraints.little_killers.is_empty());
         let between_lines = || constraints.is_some_and(|constraints| !constraints.between_lines.is_empty());
         let quadruples = || constraints.is_some_and(|constraints| !constraints.quadruples.is_empty());
+        let lockout_lines = || constraints.is_some_and(|constraints| !constraints.lockout_lines.is_empty());
+        let windows = || {
+            self.variant.as_ref().is_some_and(|(preset, constraints)| {
+                variant_generate::played_variant(self.shape, *preset, constraints)
+                    .is_ok_and(|variant| !variant.windows.is_empty())
+            })
+        };
         let sandwiches = || constraints.is_some_and(|constraints| !constraints.sandwiches.is_empty());
         let x_sums = || constraints.is_some_and(|constraints| !constraints.x_sums.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
@@ -326,6 +333,8 @@ impl Order {
             Technique::LittleKiller if !little_killers() => return Err(missing("little killers")),
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
+            Technique::LockoutLine if !lockout_lines() => return Err(missing("lockout lines")),
+            Technique::DigitClasses if !windows() => return Err(missing("modular or entropic lines")),
             Technique::Sandwich if !sandwiches() => return Err(missing("sandwiches")),
             Technique::XSum if !x_sums() => return Err(missing("X-sums")),
             _ => {}
@@ -624,6 +633,8 @@ mod tests {
             (Technique::LittleKiller, "little killers"),
             (Technique::BetweenLine, "between lines"),
             (Technique::Quadruple, "quadruples"),
+            (Technique::LockoutLine, "lockout lines"),
+            (Technique::DigitClasses, "modular or entropic lines"),
             (Technique::Sandwich, "sandwiches"),
             (Technique::XSum, "X-sums"),
         ] {

@@ -16,6 +16,7 @@ pub use crate::family::diagonals::Diagonals;
 pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
+pub use crate::family::lockout_lines::LockoutLine;
 pub use crate::family::outside::End;
 pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
@@ -109,6 +110,17 @@ pub struct Constraints {
     /// Cells that hold an odd digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd: Vec<Place>,
+    /// Lockout lines, a diamond at each end: the diamonds differ by the line's difference at
+    /// least, and no digit between them lies between theirs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lockout_lines: Vec<LockoutLine>,
+    /// Modular lines: every three cells in a row along each hold one digit of each residue mod 3.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modular_lines: Vec<Vec<Place>>,
+    /// Entropic lines: every three cells in a row along each hold a low, a middle and a high
+    /// digit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entropic_lines: Vec<Vec<Place>>,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -164,6 +176,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<XSum>().contains(&member) {
         places.push(format!("each clue of `{prefix}x_sums`"));
+    }
+    if member::members::<LockoutLine>().contains(&member) {
+        places.push(format!("each line of `{prefix}lockout_lines`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -302,7 +317,7 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 23);
+        assert_eq!(member::members::<Constraints>().len(), 26);
         assert_eq!(
             Constraints::home_of("column").as_deref(),
             Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")

@@ -68,11 +68,17 @@ pub enum Unit {
     Even,
     /// The cell must be odd.
     Odd,
+    /// A lockout line's diamonds are too close, or a digit on it lies between theirs.
+    LockoutLine,
+    /// Three cells in a row on a modular line repeat a residue mod 3.
+    ModularLine,
+    /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
+    EntropicLine,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 28] = [
+    pub const ALL: [Unit; 31] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -101,6 +107,9 @@ impl Unit {
         Unit::XSum,
         Unit::Even,
         Unit::Odd,
+        Unit::LockoutLine,
+        Unit::ModularLine,
+        Unit::EntropicLine,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -134,6 +143,9 @@ impl Unit {
             Unit::XSum => "x_sum",
             Unit::Even => "even",
             Unit::Odd => "odd",
+            Unit::LockoutLine => "lockout_line",
+            Unit::ModularLine => "modular_line",
+            Unit::EntropicLine => "entropic_line",
         }
     }
 
@@ -169,6 +181,9 @@ impl Unit {
             Unit::XSum => "keeps its line's first digits from its X-sum",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
+            Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
+            Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
+            Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
         }
     }
 }

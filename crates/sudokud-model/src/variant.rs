@@ -13,6 +13,7 @@ use crate::family::cages::sum_groups::{sum_differences, sum_groups};
 pub use crate::family::arrows::ArrowRule;
 pub use crate::family::cages::sum_groups::{SumDifference, SumGroup};
 pub use crate::family::cages::{CageRule, MAX_CAGES};
+pub use crate::family::classes::{ClassWindow, Classes, WindowKind};
 pub use crate::family::diagonals::windows;
 pub use crate::family::lines::{Ends, LineKind, LineRule};
 pub use crate::family::little_killers::LittleKillerRule;
@@ -107,6 +108,10 @@ pub struct Variant {
     pub quadruples: Vec<QuadrupleRule>,
     /// For each cell, the quadruples around it.
     cell_quadruples: PerCell,
+    /// The windows of cells that hold a digit of each class: modular and entropic lines.
+    pub windows: Vec<ClassWindow>,
+    /// For each cell, the windows it is in.
+    cell_windows: PerCell,
     /// The clues beside rows and columns (sandwiches): what each says of its line's digits.
     pub outside_clues: Vec<OutsideClue>,
     /// For each cell, the clues whose lines pass it.
@@ -134,6 +139,7 @@ impl Variant {
             little_killers,
             lines,
             quadruples,
+            windows,
             outside_clues,
             allowed,
             moves,
@@ -186,6 +192,7 @@ impl Variant {
         let cell_little_killers = PerCell::index(cells, little_killers.iter().map(|rule| rule.cells.clone()));
         let cell_lines = PerCell::index(cells, lines.iter().map(|line| line.cells.clone()));
         let cell_quadruples = PerCell::index(cells, quadruples.iter().map(|rule| rule.cells.to_vec()));
+        let cell_windows = PerCell::index(cells, windows.iter().map(|window| window.cells.clone()));
         let cell_outside_clues = PerCell::index(cells, outside_clues.iter().map(|rule| rule.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
@@ -226,6 +233,8 @@ impl Variant {
             cell_lines,
             quadruples,
             cell_quadruples,
+            windows,
+            cell_windows,
             outside_clues,
             cell_outside_clues,
             allowed,
@@ -357,6 +366,11 @@ impl Variant {
     /// The quadruples (indices into `quadruples`) around `cell`.
     pub fn quadruples_of(&self, cell: usize) -> &[u16] {
         self.cell_quadruples.of(cell)
+    }
+
+    /// The windows of digit classes (indices into `windows`) `cell` is in.
+    pub fn windows_of(&self, cell: usize) -> &[u16] {
+        self.cell_windows.of(cell)
     }
 
     /// The clues beside rows and columns (indices into `outside_clues`) whose lines pass `cell`.

@@ -233,6 +233,15 @@ function drawCircledLine(line, kind) {
   }
 }
 
+/** A lockout line: a grey line through its cells' middles, a ringed white diamond at each end. */
+function drawLockoutLine({ line }) {
+  draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'lockout');
+  for (const [row, col] of [line[0], line[line.length - 1]]) {
+    const [x, y, half] = [col + 0.5, row + 0.5, 0.37];
+    draw('polygon', { points: `${x},${y - half} ${x + half},${y} ${x},${y + half} ${x - half},${y}` }, 'line-diamond');
+  }
+}
+
 function drawLittleKiller({ sum, start, direction }) {
   const { size } = shape;
   const [rows, cols] = Object.keys(DIRECTIONS).find((step) => DIRECTIONS[step] === direction).split(',').map(Number);
@@ -272,7 +281,8 @@ function regionIds(regions) {
 /**
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
- * palindromes, renban lines, arrows, between lines (a ringed circle at each end), Kropki dots,
+ * palindromes, renban lines, arrows, between lines (a ringed circle at each end), lockout lines
+ * (a ringed diamond at each end), modular and entropic lines, Kropki dots,
  * X and V marks, greater-than signs, even and odd cells, and little killers' clues in a band outside the grid (made room for only when there
  * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
@@ -339,6 +349,12 @@ function drawRules() {
   }
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
   for (const line of constraints.between_lines ?? []) drawCircledLine(line, 'between');
+  for (const lockout of constraints.lockout_lines ?? []) drawLockoutLine(lockout);
+  for (const [key, kind] of [['modular_lines', 'modular'], ['entropic_lines', 'entropic']]) {
+    for (const line of constraints[key] ?? []) {
+      draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, kind);
+    }
+  }
   const clues = constraints.little_killers ?? [];
   const sandwiches = constraints.sandwiches ?? [];
   const xSums = constraints.x_sums ?? [];
@@ -493,8 +509,10 @@ function saveToFragment() {
 /**
  * Draw line: turned on, each cell clicked joins the line; turned off, a line of two cells or more
  * joins the constraints as the kind picked (whispers, Dutch whispers of difference 4, a
- * palindrome, a renban line, a between line of three cells or more whose ends are its circles, an
- * arrow whose first cell, or first two for a pill, is its bulb, or a little killer of the sum beside the picker whose diagonal's first two cells were clicked),
+ * palindrome, a renban line, a between line of three cells or more whose ends are its circles, a
+ * modular or an entropic line, an
+ * arrow whose first cell, or first two for a pill, is its bulb, a little killer of the sum beside the picker whose diagonal's first two cells were clicked,
+ * or a lockout line of the grid's own difference whose ends are its diamonds),
  * which are then sent with every request and kept in the address.
  */
 function toggleLine() {
@@ -529,7 +547,8 @@ function toggleLine() {
     return;
   }
   rules = rules ?? {};
-  if (kind === 'palindromes' || kind === 'renbans' || kind === 'between_lines') rules[kind] = [...(rules[kind] ?? []), line];
+  const plainLines = ['palindromes', 'renbans', 'between_lines', 'modular_lines', 'entropic_lines'];
+  if (plainLines.includes(kind)) rules[kind] = [...(rules[kind] ?? []), line];
   else if (kind === 'arrow' || kind === 'pill') {
     const bulbCells = kind === 'pill' ? 2 : 1;
     if (line.length <= bulbCells) {
@@ -538,11 +557,13 @@ function toggleLine() {
       return;
     }
     rules.arrows = [...(rules.arrows ?? []), { bulb: line.slice(0, bulbCells), line: line.slice(bulbCells) }];
-  } else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
+  } else if (kind === 'lockout_lines') rules.lockout_lines = [...(rules.lockout_lines ?? []), { line }];
+  else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
   clearMarks();
   drawRules();
   saveToFragment();
-  say(`Added a ${lineKindElement.selectedOptions[0].textContent} line of ${line.length} cells.`, 'ok');
+  const picked = lineKindElement.selectedOptions[0].textContent;
+  say(`Added ${/^[aeiou]/.test(picked) ? 'an' : 'a'} ${picked} line of ${line.length} cells.`, 'ok');
 }
 
 /**
@@ -623,8 +644,8 @@ function addLineClue(line, kind) {
 }
 
 /**
- * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, little killers,
- * sandwiches and X-sums leave the constraints.
+ * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, modular and
+ * entropic lines, little killers, lockout lines, sandwiches and X-sums leave the constraints.
  */
 function removeLines() {
   if (rules) {
@@ -633,6 +654,9 @@ function removeLines() {
     delete rules.renbans;
     delete rules.arrows;
     delete rules.between_lines;
+    delete rules.lockout_lines;
+    delete rules.modular_lines;
+    delete rules.entropic_lines;
     delete rules.little_killers;
     delete rules.sandwiches;
     delete rules.x_sums;

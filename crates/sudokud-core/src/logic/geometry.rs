@@ -161,6 +161,7 @@ impl<C: CellSet> Geometry<C> {
             || !variant.little_killers.is_empty()
             || !variant.lines.is_empty()
             || !variant.quadruples.is_empty()
+            || !variant.windows.is_empty()
             || !variant.outside_clues.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
@@ -504,7 +505,10 @@ pub(crate) mod tests {
                 && c.arrows.is_empty()
                 && c.little_killers.is_empty()
                 && c.between_lines.is_empty()
+                && c.lockout_lines.is_empty()
                 && c.quadruples.is_empty()
+                && c.modular_lines.is_empty()
+                && c.entropic_lines.is_empty()
                 && c.sandwiches.is_empty()
                 && c.x_sums.is_empty()
                 && c.even.is_empty()

@@ -40,6 +40,12 @@ pub enum Technique {
     BetweenLine,
     /// A variant's quadruple: the digits in a circle on a corner go among the four cells there.
     Quadruple,
+    /// A variant's lockout line: only the digits outside some pair of diamonds far enough apart
+    /// that leaves every cell on it one.
+    LockoutLine,
+    /// A variant's window of digit classes (three cells in a row on a modular or entropic
+    /// line): every class appears in it, so each cell keeps the classes some way leaves it.
+    DigitClasses,
     /// A variant's sandwich: only the digits of the places of its line's 1 and N that let the
     /// digits between add up to its clue.
     Sandwich,
@@ -141,10 +147,11 @@ pub enum Technique {
 /// techniques tried in its order, so a puzzle rates as SE rates it. A chain's step adds to its
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
-/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, sandwich
-///   and X-sum 1.5, as a hidden single in a line: SE has no variants, and these are the first
-///   things a player of killer, thermometer, Kropki, renban, arrow, little killer, between line,
-///   quadruple, sandwich or X-sum puzzles looks at.
+/// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, lockout
+///   line, digit classes, sandwich and X-sum 1.5, as a hidden single in a line: SE has no
+///   variants, and these are the first things a player of killer, thermometer, Kropki, renban,
+///   arrow, little killer, between line, quadruple, lockout, modular or entropic line, sandwich
+///   or X-sum puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -162,6 +169,8 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("little-killer", "Little killer", 1.5),
     ("between-line", "Between line", 1.5),
     ("quadruple", "Quadruple", 1.5),
+    ("lockout-line", "Lockout line", 1.5),
+    ("digit-classes", "Digit classes", 1.5),
     ("sandwich", "Sandwich", 1.5),
     ("x-sum", "X-sum", 1.5),
     ("naked-single", "Naked single", 2.3),
@@ -208,7 +217,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 52] = [
+    pub const ALL: [Technique; 54] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -219,6 +228,8 @@ impl Technique {
         Technique::LittleKiller,
         Technique::BetweenLine,
         Technique::Quadruple,
+        Technique::LockoutLine,
+        Technique::DigitClasses,
         Technique::Sandwich,
         Technique::XSum,
         Technique::NakedSingle,

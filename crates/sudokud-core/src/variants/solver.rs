@@ -11,12 +11,15 @@
 //!   and a digit every such set holds goes to its one place in the cage, or from the cells
 //!   outside that see all its places;
 //! - a house's innies are a cage no clue draws (their digits differ), narrowed as the cages;
-//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant), a
-//!   little killer's diagonal (its digits may repeat, as an innie group's), and a sum difference (a run of rows or columns: its innies less the outies of the cages mostly
+//! - an innie or outie group (cells whose sum the 45 rule gives, found once per variant) and a
+//!   sum difference (a run of rows or columns: its innies less the outies of the cages mostly
 //!   inside it), keeps in each open cell the digits that leave the others a sum between their
 //!   least and most, or with three open cells or fewer exactly the digits the others can
 //!   complete (the killer player's 45 rule: they took "Killing with flowers", a hard killer
 //!   without givens, from 0.88 s to 0.09 s; docs/benchmarks.md);
+//! - a little killer's diagonal keeps in each open cell exactly the digits of some way to make
+//!   its sum, the digits of its runs through a box differing (The Barbed Cross, eight little
+//!   killers and no givens, about 10x faster than by least and most alone);
 //! - a renban line keeps in each cell the digits of the runs of consecutive digits, as long as
 //!   the line, that every cell has a candidate in and whose every digit some cell can hold (its
 //!   digits differ as peers), and a digit every such run holds goes in the one cell that can
@@ -28,7 +31,14 @@
 //!   open cells or fewer);
 //! - a between line keeps in its circles the digits of the pairs, either way round, that leave
 //!   every cell between them a candidate strictly between, and in those cells the candidates some
-//!   such pair allows ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
+//!   such pair allows, and a lockout line in its diamonds the pairs far enough apart that leave
+//!   every cell between them a candidate outside theirs
+//!   ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
+//! - a window of digit classes (three cells in a row along a modular or entropic line) keeps in
+//!   each cell the candidates of the classes some way of giving every cell a class it can still
+//!   hold leaves it, every class in the window
+//!   ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)): a class
+//!   with one place left goes there, a cell of one class takes it from the others of three;
 //! - a clue beside a row or column (a sandwich) keeps in each of the line's cells the digits some
 //!   way of meeting it uses ([`WholeRule::keep`]): for a sandwich, each place of the 1 and the
 //!   N its cells allow, with a set of different digits between them that makes the sum, fits
@@ -52,6 +62,7 @@ use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
+use sudokud_model::family::classes::{MAX_WINDOW_CELLS, MAX_WINDOWS};
 use sudokud_model::family::lines::MAX_LINES;
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
 use sudokud_model::family::outside::MAX_OUTSIDE_CLUES;
@@ -142,11 +153,13 @@ struct Stale {
     renbans: [u64; MAX_RENBANS / 64],
     arrows: [u64; MAX_ARROWS / 64],
     little_killers: [u64; MAX_LITTLE_KILLERS / 64],
-    /// The lines read whole (between lines).
+    /// The lines read whole (between and lockout lines).
     lines: [u64; MAX_LINES / 64],
     quadruples: [u64; MAX_QUADRUPLES / 64],
     /// The clues beside rows and columns.
     outside_clues: [u64; MAX_OUTSIDE_CLUES / 64],
+    /// The windows of digit classes.
+    windows: [u64; MAX_WINDOWS / 64],
 }
 
 /// One attempt's state.
@@ -232,11 +245,13 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                     .outside_clues_of(cell)
                     .iter()
                     .map(|&clue| variant.outside_clues[usize::from(clue)].cells.len());
+                let windows = variant.windows_of(cell).len();
                 let lines = renbans.sum::<usize>()
                     + arrows.sum::<usize>()
                     + diagonals.sum::<usize>()
                     + whole.sum::<usize>()
-                    + beside.sum::<usize>();
+                    + beside.sum::<usize>()
+                    + windows;
                 *score =
                     (houses.sum::<usize>() + cages.sum::<usize>() + lines + 2 * variant.pairs_of(cell).len()) as u32;
             }
@@ -283,6 +298,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         fill_first(&mut self.stale.lines, self.variant.lines.len());
         fill_first(&mut self.stale.quadruples, self.variant.quadruples.len());
         fill_first(&mut self.stale.outside_clues, self.variant.outside_clues.len());
+        fill_first(&mut self.stale.windows, self.variant.windows.len());
         self.unsolved = self.cells;
         for (cell, &value) in puzzle.iter().enumerate() {
             if value != 0 {
@@ -362,9 +378,10 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let stale = std::mem::take(&mut self.stale.lines);
             let Some(bounded) = self.whole(&variant.lines, &stale) else { return false };
             let Some(circled) = self.quadruples() else { return false };
+            let Some(classed) = self.windows() else { return false };
             let stale = std::mem::take(&mut self.stale.outside_clues);
             let Some(clued) = self.whole(&variant.outside_clues, &stale) else { return false };
-            if related || caged || lined || aimed || bounded || circled || clued {
+            if related || caged || lined || aimed || bounded || circled || classed || clued {
                 continue;
             }
             // The costliest rule last, once the others have nothing left.
@@ -513,6 +530,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 for &clue in variant.outside_clues_of(cell) {
                     mark(&mut self.stale.outside_clues, usize::from(clue));
                 }
+                for &window in variant.windows_of(cell) {
+                    mark(&mut self.stale.windows, usize::from(window));
+                }
                 for &pair in variant.pairs_of(cell) {
                     let pair = &variant.pairs[usize::from(pair)];
                     let (first, second) = (usize::from(pair.first), usize::from(pair.second));
@@ -559,7 +579,7 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         }
         let stale = std::mem::take(&mut self.stale.little_killers);
         for clue in set_bits(&stale).map(|number| &variant.little_killers[number]) {
-            removed |= self.bound_sum(&clue.cells, clue.cells.len(), clue.sum)?;
+            removed |= self.diagonal_sum(&clue.cells, clue.sum)?;
         }
         Some(removed)
     }
@@ -628,9 +648,9 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
-    /// Narrows each stale rule of `rules` read whole (a between line, a clue beside a row or
-    /// column) to the digits that still fit it ([`WholeRule::keep`]), `stale` its bits: whether
-    /// anything went, or `None` on a contradiction.
+    /// Narrows each stale rule of `rules` read whole (a between or lockout line, a clue beside a
+    /// row or column) to the digits that still fit it ([`WholeRule::keep`]), `stale` its bits:
+    /// whether anything went, or `None` on a contradiction.
     fn whole<R: WholeRule>(&mut self, rules: &[R], stale: &[u64]) -> Option<bool> {
         let mut removed = false;
         // Most variants have none: no buffers to clear then.
@@ -647,6 +667,29 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 return None;
             }
             for (&cell, &digits) in rule.cells().iter().zip(&kept) {
+                removed |= self.narrow(usize::from(cell), digits)?;
+            }
+        }
+        Some(removed)
+    }
+
+    /// Narrows each stale window of digit classes to the candidates of the classes that still
+    /// fit it ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)):
+    /// whether anything went, or `None` on a contradiction.
+    fn windows(&mut self) -> Option<bool> {
+        let variant = self.variant;
+        let mut removed = false;
+        let stale = std::mem::take(&mut self.stale.windows);
+        for window in set_bits(&stale).map(|number| &variant.windows[number]) {
+            let (mut candidates, mut kept) = ([0u32; MAX_WINDOW_CELLS], [0u32; MAX_WINDOW_CELLS]);
+            let length = window.cells.len();
+            for (digits, &cell) in candidates.iter_mut().zip(&window.cells) {
+                *digits = self.candidates[usize::from(cell)] & !SOLVED;
+            }
+            if !window.support(&candidates[..length], &mut kept[..length]) {
+                return None;
+            }
+            for (&cell, &digits) in window.cells.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
             }
         }
@@ -822,6 +865,77 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
+    /// Narrows the open cells of `cells`, whose digits add up to `sum` and repeat only between
+    /// cells that do not see each other (a little killer's diagonal), to the digits of some way
+    /// to make the sum: whether anything went, or `None` when there is none. The open cells
+    /// split into groups of up to [`GROUP_CELLS`] that all see each other (a diagonal's run
+    /// through a box), whose digits differ: each group's ways are tried digit by digit, and the
+    /// groups combine as sets of sums, grown forwards from 0 and backwards from the sum. Bounds
+    /// by least and most sums alone let a 9-cell diagonal's digits range widely for long; its
+    /// runs of distinct digits are what pins them (The Barbed Cross, docs/benchmarks.md). A sum
+    /// past [`Sums::LIMIT`], by [`Search::bound_sum`].
+    fn diagonal_sum(&mut self, cells: &[u16], sum: u32) -> Option<bool> {
+        let mut left = sum;
+        let mut groups = [[(0usize, 0u32); GROUP_CELLS]; MAX_DIAGONAL];
+        let mut group_lengths = [0usize; MAX_DIAGONAL];
+        let mut group_count = 0;
+        for &cell in cells {
+            let cell = usize::from(cell);
+            let candidates = self.candidates[cell];
+            if candidates & SOLVED != 0 {
+                left = left.checked_sub(candidates.trailing_zeros() + 1)?;
+                continue;
+            }
+            let peers = self.variant.peer_set(cell);
+            let sees = |&(other, _): &(usize, u32)| peers[other / 64] >> (other % 64) & 1 == 1;
+            let joined = (0..group_count).find(|&group| {
+                group_lengths[group] < GROUP_CELLS && groups[group][..group_lengths[group]].iter().all(sees)
+            });
+            let group = joined.unwrap_or_else(|| {
+                group_count += 1;
+                group_count - 1
+            });
+            groups[group][group_lengths[group]] = (cell, candidates);
+            group_lengths[group] += 1;
+        }
+        if left >= Sums::LIMIT {
+            return self.bound_sum(cells, cells.len(), sum);
+        }
+        let words = left as usize / 64 + 1;
+        let members = |group: usize| &groups[group][..group_lengths[group]];
+        // `still_needed[g]`: the sums groups `0..g` must make for groups `g..` to complete `left`.
+        let mut still_needed = [Sums::EMPTY; MAX_DIAGONAL + 1];
+        still_needed[group_count] = Sums::only(left);
+        for group in (0..group_count).rev() {
+            let mut totals = Sums::EMPTY;
+            each_way(members(group), &mut |total, _| totals.insert(total));
+            still_needed[group] = still_needed[group + 1].minus_each(&totals, words);
+        }
+        if !still_needed[0].contains(0) {
+            return None;
+        }
+        let mut removed = false;
+        let mut reached = Sums::only(0);
+        for group in 0..group_count {
+            let fitting = still_needed[group + 1].minus_each(&reached, words);
+            let mut kept = [0u32; GROUP_CELLS];
+            let mut totals = Sums::EMPTY;
+            each_way(members(group), &mut |total, picked| {
+                if fitting.contains(total) {
+                    totals.insert(total);
+                    kept.iter_mut().zip(picked).for_each(|(kept, &digit)| *kept |= digit);
+                }
+            });
+            for (&(cell, candidates), &kept) in members(group).iter().zip(&kept) {
+                if kept != candidates & !SOLVED {
+                    removed |= self.narrow(cell, kept)?;
+                }
+            }
+            reached = reached.plus_each(&totals, words);
+        }
+        Some(removed)
+    }
+
     /// The guess to make: an undecided cell with the fewest candidates and one of its digits
     /// (the first of each, or on a restart one at random).
     fn choose(&mut self) -> (usize, u32) {
@@ -972,6 +1086,95 @@ fn sums_with(reach: u64, digits: u32) -> u64 {
     (0..32).filter(|&digit| digits >> digit & 1 == 1).fold(0, |sums, digit| sums | reach << (digit + 1))
 }
 
+/// Most cells of a diagonal: a 25x25 grid's.
+const MAX_DIAGONAL: usize = 25;
+
+/// Most cells of a group [`Search::diagonal_sum`] tries way by way: a 9x9 diagonal's run through
+/// a box, at most 9 x 8 x 7 ways.
+const GROUP_CELLS: usize = 3;
+
+/// Calls `visit` with the total and the digits (one bit each) of every way to give the cells of
+/// `group` (cell, candidates) different digits among their candidates.
+fn each_way(group: &[(usize, u32)], visit: &mut impl FnMut(u32, &[u32])) {
+    fn next(
+        group: &[(usize, u32)],
+        at: usize,
+        used: u32,
+        total: u32,
+        picked: &mut [u32; GROUP_CELLS],
+        visit: &mut impl FnMut(u32, &[u32]),
+    ) {
+        let Some(&(_, candidates)) = group.get(at) else {
+            return visit(total, &picked[..at]);
+        };
+        let mut digits = candidates & !SOLVED & !used;
+        while digits != 0 {
+            let digit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            picked[at] = digit;
+            next(group, at + 1, used | digit, total + digit.trailing_zeros() + 1, picked, visit);
+        }
+    }
+    next(group, 0, 0, 0, &mut [0; GROUP_CELLS], visit);
+}
+
+/// A set of sums below [`Sums::LIMIT`], bit s for the sum s: enough for a 25x25 diagonal's.
+/// Operations read only the first `words` words, those that hold the sums in play.
+#[derive(Clone, Copy)]
+struct Sums([u64; Sums::WORDS]);
+
+impl Sums {
+    const WORDS: usize = 10;
+    const LIMIT: u32 = 64 * Self::WORDS as u32;
+    const EMPTY: Sums = Sums([0; Self::WORDS]);
+
+    fn only(sum: u32) -> Sums {
+        let mut sums = Sums::EMPTY;
+        sums.insert(sum);
+        sums
+    }
+
+    fn insert(&mut self, sum: u32) {
+        self.0[sum as usize / 64] |= 1 << (sum % 64);
+    }
+
+    fn contains(&self, sum: u32) -> bool {
+        self.0[sum as usize / 64] >> (sum % 64) & 1 == 1
+    }
+
+    fn each(&self) -> impl Iterator<Item = u32> + '_ {
+        set_bits(&self.0).map(|sum| sum as u32)
+    }
+
+    /// The sums a + b, a of these and b of `other`, below `words` words.
+    fn plus_each(&self, other: &Sums, words: usize) -> Sums {
+        let mut union = Sums::EMPTY;
+        for by in other.each() {
+            let (skip, bits) = (by as usize / 64, by % 64);
+            for word in skip..words {
+                let from = word - skip;
+                let carried = if bits == 0 || from == 0 { 0 } else { self.0[from - 1] >> (64 - bits) };
+                union.0[word] |= self.0[from] << bits | carried;
+            }
+        }
+        union
+    }
+
+    /// The sums a - b, a of these and b of `other`, at least 0.
+    fn minus_each(&self, other: &Sums, words: usize) -> Sums {
+        let mut union = Sums::EMPTY;
+        for by in other.each() {
+            let (skip, bits) = (by as usize / 64, by % 64);
+            for word in 0..words.saturating_sub(skip) {
+                let from = word + skip;
+                let carried = if bits == 0 || from + 1 >= words { 0 } else { self.0[from + 1] << (64 - bits) };
+                union.0[word] |= self.0[from] >> bits | carried;
+            }
+        }
+        union
+    }
+}
+
 /// Sets bit `index` of a bit set kept in words.
 #[inline]
 fn mark(words: &mut [u64], index: usize) {
@@ -1008,9 +1211,63 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, Place, Quadruple, Regions,
-        Sandwich, Whispers, XSum, Xv,
+        Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Quadruple,
+        Regions, Sandwich, Whispers, XSum, Xv,
     };
+
+    /// [`Sums`]' sums and differences of sets against adding every pair, across words.
+    #[test]
+    fn sums_add_and_take_away_as_sets_do() {
+        let mut random = SplitMix64(25);
+        for _ in 0..500 {
+            let pick = |random: &mut SplitMix64, count: usize, below: usize| {
+                let values: Vec<u32> = (0..count).map(|_| random.below(below) as u32).collect();
+                let mut sums = Sums::EMPTY;
+                values.iter().for_each(|&value| sums.insert(value));
+                (values, sums)
+            };
+            let (these, these_sums) = pick(&mut random, 6, 400);
+            let (others, others_sums) = pick(&mut random, 4, 200);
+            let words = 1 + random.below(Sums::WORDS);
+            let limit = 64 * words as u32;
+            let added: std::collections::BTreeSet<u32> =
+                these.iter().flat_map(|a| others.iter().map(move |b| a + b)).filter(|&sum| sum < limit).collect();
+            let taken: std::collections::BTreeSet<u32> = these
+                .iter()
+                .filter(|&&a| a < limit)
+                .flat_map(|&a| others.iter().filter_map(move |&b| a.checked_sub(b)))
+                .collect();
+            assert_eq!(
+                these_sums.plus_each(&others_sums, words).each().collect::<std::collections::BTreeSet<_>>(),
+                added
+            );
+            assert_eq!(
+                these_sums.minus_each(&others_sums, words).each().collect::<std::collections::BTreeSet<_>>(),
+                taken
+            );
+        }
+    }
+
+    /// [`each_way`] gives the cells of a group different digits, every way once.
+    #[test]
+    fn each_way_tries_every_way_of_different_digits_once() {
+        let group = [(0, 0b111), (1, 0b110), (2, 0b1_0011)];
+        let mut ways = Vec::new();
+        each_way(&group, &mut |total, picked| ways.push((total, picked.to_vec())));
+        // 1 2 5, 2 3 1, 2 3 5, 1 3 2, 1 3 5, 3 2 1, 3 2 5
+        let mut expected = vec![
+            (8, vec![1, 2, 16]),
+            (6, vec![2, 4, 1]),
+            (10, vec![2, 4, 16]),
+            (6, vec![1, 4, 2]),
+            (9, vec![1, 4, 16]),
+            (6, vec![4, 2, 1]),
+            (10, vec![4, 2, 16]),
+        ];
+        expected.sort();
+        ways.sort();
+        assert_eq!(ways, expected);
+    }
 
     /// Whether any rule of `constraints` is broken among the filled cells, read straight from
     /// the constraints with nothing shared with [`Variant`]: the oracle's rule book.
@@ -1150,6 +1407,18 @@ mod tests {
                 return true;
             }
         }
+        for lockout in &constraints.lockout_lines {
+            let values: Vec<i32> = lockout.line.iter().map(|place| value(at(place))).collect();
+            let (first, last) = (values[0], values[values.len() - 1]);
+            let (low, high) = (first.min(last), first.max(last));
+            let difference = lockout.difference.unwrap_or(size as u64 / 2) as i32;
+            let inside = &values[1..values.len() - 1];
+            if low != 0
+                && (high - low < difference || inside.iter().any(|&digit| digit != 0 && low <= digit && digit <= high))
+            {
+                return true;
+            }
+        }
         for arrow in &constraints.arrows {
             let bulb: Vec<i32> = arrow.bulb.iter().map(|place| value(at(place))).collect();
             let shaft: Vec<i32> = arrow.line.iter().map(|place| value(at(place))).collect();
@@ -1174,6 +1443,29 @@ mod tests {
             }
             if short > empty {
                 return true;
+            }
+        }
+        // Digit classes: thirds (low, middle, high) or residues mod 3; a window of n cells needs
+        // min(n, 3) classes among its digits, which its filled cells' classes and one class per
+        // empty cell must reach.
+        let third = (size / 3).max(1) as i32;
+        let thirds = |digit: i32| (digit - 1) / third;
+        let residues = |digit: i32| digit % 3;
+        let short_of_classes = |window: &[usize], class: &dyn Fn(i32) -> i32| {
+            let filled: Vec<i32> = window.iter().map(|&cell| value(cell)).filter(|&v| v != 0).collect();
+            let mut classes: Vec<i32> = filled.iter().map(|&digit| class(digit)).collect();
+            classes.sort_unstable();
+            classes.dedup();
+            classes.len() + window.len() - filled.len() < window.len().min(3)
+        };
+        for (lines, class) in
+            [(&constraints.modular_lines, &residues as &dyn Fn(i32) -> i32), (&constraints.entropic_lines, &thirds)]
+        {
+            for line in lines {
+                let cells: Vec<usize> = line.iter().map(at).collect();
+                if cells.windows(cells.len().min(3)).any(|window| short_of_classes(window, class)) {
+                    return true;
+                }
             }
         }
         let dot = |places: &[Place; 2]| (value(at(&places[0])), value(at(&places[1])));
@@ -1399,6 +1691,12 @@ mod tests {
             let top_left = Place(corner(), corner());
             let digits = (0..1 + random.below(2)).map(|_| 1 + random.below(size) as u64).collect();
             c.quadruples.push(Quadruple { top_left, digits });
+        }
+        if random.below(4) == 0 {
+            let length = 2 + random.below(3);
+            let line = walk(random, length, true);
+            let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
+            c.lockout_lines.push(LockoutLine { line, difference });
         }
         c.odd.retain(|cell| !c.even.contains(cell));
         c
@@ -1696,6 +1994,81 @@ mod tests {
             },
             |constraints| constraints.x_sums[0].sum += 1,
         );
+    }
+
+    /// 6x6 lockout lines: walks through a random solved grid whose diamonds' digits are far enough
+    /// apart and lock out every digit between them along the walk (now and then one taken whatever
+    /// it holds, so that some have no solution), half the solution's digits as givens.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_lockout_lines_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(23);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| solution.cells()[place.0 as usize * size + place.1 as usize];
+            let mut constraints = Constraints::default();
+            while constraints.lockout_lines.len() < 2 + random.below(3) {
+                let length = 2 + random.below(4);
+                let line = random_walk(shape, &mut random, length);
+                if line.len() < 2 {
+                    continue;
+                }
+                let difference = 2 + random.below(2) as u8;
+                let (first, last) = (digit(&line[0]), digit(&line[line.len() - 1]));
+                let (low, high) = (first.min(last), first.max(last));
+                let outside = line[1..line.len() - 1].iter().all(|place| !(low..=high).contains(&digit(place)));
+                if (high - low >= difference && outside) || random.below(12) == 0 {
+                    let difference = Some(u64::from(difference)).filter(|&difference| difference != 3);
+                    constraints.lockout_lines.push(LockoutLine { line, difference });
+                }
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
+            counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 modular and entropic lines: walks through a random solved grid every three cells in a
+    /// row of which hold three classes (now and then one taken whatever it holds, so that some
+    /// have no solution), some of the solution's digits as givens; so that some have one
+    /// solution, several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_modular_and_entropic_lines_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(23);
+        let mut counted = [0usize; 4];
+        for seed in 0..60 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| solution.cells()[place.0 as usize * size + place.1 as usize];
+            let mut constraints = Constraints::default();
+            let modular = seed % 2 == 0;
+            let class = |digit: u8| if modular { digit % 3 } else { (digit - 1) / 2 };
+            let mut lines = 0;
+            while lines < 2 + random.below(3) {
+                let length = 2 + random.below(4);
+                let line = random_walk(shape, &mut random, length);
+                let fits = line.windows(line.len().min(3)).all(|window| {
+                    let mut classes: Vec<u8> = window.iter().map(|place| class(digit(place))).collect();
+                    classes.sort_unstable();
+                    classes.dedup();
+                    classes.len() == window.len()
+                });
+                if line.len() >= 2 && (fits || random.below(15) == 0) {
+                    lines += 1;
+                    if modular { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
+                }
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
+            counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }
 
     /// A walk of up to `length` cells from a random cell, each touching the last (side by side or

@@ -5,8 +5,11 @@
 //! The object has the grid's `size`, its `grid` (N rows of N cells, each with its `value` and
 //! whether it is `given`, and a jigsaw's `region`), and a member per rule: flags (`diagonal+`,
 //! `diagonal-`, `disjointgroups`, `antiknight`, `antiking`, `nonconsecutive`), lists of cells
-//! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s and
-//! `betweenline`'s `lines`, a whispers line's difference its `value`, `odd`, `even`), marks between two cells (`difference`, `ratio`, `xv`) and `negative`,
+//! (`killercage`, `extraregion`, `thermometer`'s, `whispers`', `palindrome`'s, `renban`'s,
+//! `betweenline`'s, `modularline`'s and `entropicline`'s `lines`, a whispers line's difference its
+//! `value`, `odd`, `even`, `lockout`'s `lines`, whose diamonds differ by the grid's own
+//! difference, half its digits rounded down: 4 on 9x9), marks between two cells (`difference`,
+//! `ratio`, `xv`) and `negative`,
 //! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
 //! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
@@ -19,15 +22,17 @@
 //! `Whispers`, `German Whispers`, `Dutch Whispers`) is that rule's drawing, and is read as
 //! nothing more when the member has a line of its cells. A player's entries and pencil marks are
 //! not read. f-puzzles has no greater-than signs between cells (its `minimum` and `maximum`
-//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written.
+//! cells are another rule, which sudokud lacks): a puzzle with them cannot be written, nor one
+//! with a lockout line of another difference than the grid's own.
 
 use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, LittleKiller, Place, Quadruple, RegionId, Regions, Sandwich,
-    XSum,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, LittleKiller, LockoutLine, Place, Quadruple, RegionId,
+    Regions, Sandwich, XSum,
 };
+use crate::family::lockout_lines;
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -299,6 +304,23 @@ impl Reader {
                     self.constraints.between_lines.extend(self.lines(key, line)?);
                 }
             }
+            // f-puzzles' lockout lines carry no difference: the size's own.
+            "lockout" => {
+                for line in self.items(key, value)? {
+                    let lines = self.lines(key, line)?.into_iter();
+                    self.constraints.lockout_lines.extend(lines.map(|line| LockoutLine { line, difference: None }));
+                }
+            }
+            "modularline" => {
+                for line in self.items(key, value)? {
+                    self.constraints.modular_lines.extend(self.lines(key, line)?);
+                }
+            }
+            "entropicline" => {
+                for line in self.items(key, value)? {
+                    self.constraints.entropic_lines.extend(self.lines(key, line)?);
+                }
+            }
             "arrow" => {
                 for arrow in self.items(key, value)? {
                     let bulb = self.cells(key, arrow.get("cells"))?;
@@ -514,7 +536,6 @@ fn describe(key: &str) -> &'static str {
     match key {
         "skyscraper" => "skyscrapers",
         "renbanline" => "renban lines",
-        "entropicline" => "entropic lines",
         "regionsumline" => "region-sum lines",
         "clone" => "clones",
         "minimum" | "maximum" => "minimum and maximum cells",
@@ -537,6 +558,13 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let constraints = &puzzle.constraints;
     if !constraints.greater_than.is_empty() {
         let what = "greater-than signs: f-puzzles has no such rule".to_owned();
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
+    let own = lockout_lines::default_difference(size);
+    if let Some(difference) = constraints.lockout_lines.iter().find_map(|line| line.difference.filter(|&d| d != own)) {
+        let what = format!(
+            "a lockout line whose diamonds differ by {difference} at least: f-puzzles' lockout lines differ by {own}, a {size}x{size} grid's own"
+        );
         return Err(ShareError::Inexpressible { format: FORMAT, what });
     }
     let regions = constraints.regions.as_ref().map(|regions| region_ids(regions, size)).transpose()?;
@@ -604,6 +632,9 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let palindromes = constraints.palindromes.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let renbans = constraints.renbans.iter().map(|cells| json!({ "lines": [names(cells)] }));
     let between_lines = constraints.between_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let lockout_lines = constraints.lockout_lines.iter().map(|lockout| json!({ "lines": [names(&lockout.line)] }));
+    let modular_lines = constraints.modular_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
+    let entropic_lines = constraints.entropic_lines.iter().map(|cells| json!({ "lines": [names(cells)] }));
     // A shaft drawn from its bulb's last cell.
     let arrows = constraints.arrows.iter().map(|arrow| {
         let line: Vec<Place> = arrow.bulb.last().into_iter().chain(&arrow.line).copied().collect();
@@ -676,6 +707,9 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("xv", xv),
         ("odd", cells(&constraints.odd)),
         ("even", cells(&constraints.even)),
+        ("lockout", lockout_lines.collect()),
+        ("modularline", modular_lines.collect()),
+        ("entropicline", entropic_lines.collect()),
     ] {
         if let Some(items) = list(items) {
             set(key, items);
@@ -741,6 +775,9 @@ mod tests {
             "quadruple": [{ "cells": ["R3C4", "R3C3", "R4C3", "R4C4"], "values": [1, 6, 6] }],
             "renban": [{ "lines": [["R6C4", "R6C5"]] }],
             "betweenline": [{ "lines": [["R2C1", "R3C2", "R3C3"], ["R1C6", "R2C6", "R3C6"]] }],
+            "lockout": [{ "lines": [["R4C1", "R4C2", "R4C3"]] }],
+            "modularline": [{ "lines": [["R1C1", "R2C1", "R3C1"]] }],
+            "entropicline": [{ "lines": [["R4C1", "R4C2"], ["R5C1", "R5C2", "R5C3"]] }],
             "arrow": [{ "cells": ["R6C6"], "lines": [["R6C6", "R5C6", "R4C6"]] }, { "cells": ["R1C3", "R1C4"], "lines": [["R1C4", "R2C4"]] }],
             "littlekillersum": [
                 { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
@@ -810,6 +847,9 @@ mod tests {
             ],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
+            lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
+            modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
+            entropic_lines: vec![vec![place(3, 0), place(3, 1)], vec![place(4, 0), place(4, 1), place(4, 2)]],
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -931,6 +971,12 @@ mod tests {
                     let refused = encode(&puzzle).unwrap_err().to_string();
                     assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
                     puzzle.constraints.greater_than.clear();
+                }
+                // Nor lockout lines of another difference than the grid's own.
+                if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert!(refused.contains("f-puzzles' lockout lines differ by"), "{refused}");
+                    puzzle.constraints.lockout_lines.retain(|line| line.difference.is_none());
                 }
                 let data = encode(&puzzle).unwrap();
                 // Regions come back as rows of their numbers in the order they first appear.

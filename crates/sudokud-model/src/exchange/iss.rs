@@ -20,19 +20,24 @@
 //! `LittleKiller` (`LittleKiller~23~R1C5`: the sum, then the cell ISS names the diagonal by, at
 //! one end; a clue at the other end is written there, the same cells and sum, and a diagonal of
 //! one cell, which ISS lacks, is refused), `Between` (`Between~R9C5~R8C6~R7C7`: the line's
-//! cells, its circles first and last), `Quad` (`Quad~R1C1~1~4~6~7`: the top-left cell of the
-//! four around the circle's corner, then its digits) and `Sandwich` (`Sandwich~35~C4`: the sum,
-//! then the row or column, `R` or `C` and its number; ISS draws it at the line's start, so a clue
-//! drawn at the end is written there, the same sum), and `XSum` (`XSum~C2~27~8`: the row or
-//! column, then its clue from the start, left or top, then from the end, either empty; each clue
-//! is written as its own item). Any other type is refused by name
+//! cells, its circles first and last), `Lockout` (`Lockout~4~R1C2~R2C2~R3C2`: the diamonds'
+//! least difference, then the line's cells, its diamonds first and last; written with the
+//! difference always, read as a line of the size's own difference when it is that), `Quad`
+//! (`Quad~R1C1~1~4~6~7`: the top-left cell of the four around the circle's corner, then its
+//! digits), `Modular` (`Modular~3~R1C1~R1C2~R1C3`: the modulus, 3, then the line's cells),
+//! `Entropic` (the line's cells), `Sandwich` (`Sandwich~35~C4`: the sum, then the row or column,
+//! `R` or `C` and its number; ISS draws it at the line's start, so a clue drawn at the end is
+//! written there, the same sum) and `XSum` (`XSum~C2~27~8`: the row or column, then its clue from
+//! the start, left or top, then from the end, either empty; each clue is written as its own
+//! item). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, Place, Quadruple, Regions,
-    Sandwich, XSum,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Quadruple,
+    Regions, Sandwich, XSum,
 };
+use crate::family::lockout_lines;
 use crate::grid::Grid;
 use crate::shape::{SIZES, Shape};
 
@@ -205,6 +210,35 @@ impl Reader {
             "Between" => {
                 let line = self.cells(kind, args)?;
                 self.constraints.between_lines.push(line);
+            }
+            "Lockout" => {
+                let Some((difference, cells)) = args.split_first() else {
+                    return Err(malformed("a `Lockout` has a difference and cells".to_owned()));
+                };
+                let difference: u64 =
+                    difference.parse().map_err(|_| malformed(format!("`{difference}` is no lockout difference")))?;
+                let line = self.cells(kind, cells)?;
+                // The size's own difference is the one a line without a difference takes.
+                let difference = (difference != lockout_lines::default_difference(self.size)).then_some(difference);
+                self.constraints.lockout_lines.push(LockoutLine { line, difference });
+            }
+            "Modular" => {
+                let Some((&"3", cells)) = args.split_first() else {
+                    return Err(ShareError::Unsupported {
+                        tool: TOOL,
+                        rule: kind.to_owned(),
+                        what: format!(
+                            "a modular line of modulus `{}`: sudokud's modular lines are mod 3",
+                            args.first().unwrap_or(&"")
+                        ),
+                    });
+                };
+                let line = self.cells(kind, cells)?;
+                self.constraints.modular_lines.push(line);
+            }
+            "Entropic" => {
+                let line = self.cells(kind, args)?;
+                self.constraints.entropic_lines.push(line);
             }
             "Arrow" | "PillArrow" => {
                 let (pill, cells) = match (kind, args.split_first()) {
@@ -443,12 +477,9 @@ fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "DoubleArrow" => "double arrows (two circles adding up to the line between them)",
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
-        "Lockout" => "lockout lines",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
         "SumLine" => "sum lines",
-        "Modular" => "modular lines",
-        "Entropic" => "entropic lines",
         "GreaterThan" => "greater-than signs",
         "RellikCage" => "rellik cages",
         "Lunchbox" => "lunchboxes",
@@ -608,6 +639,16 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
     for line in &constraints.between_lines {
         item(&mut out, "Between", &mut cells(line));
     }
+    for lockout in &constraints.lockout_lines {
+        let difference = lockout.difference.unwrap_or(lockout_lines::default_difference(size));
+        item(&mut out, "Lockout", &mut std::iter::once(difference.to_string()).chain(cells(&lockout.line)));
+    }
+    for line in &constraints.modular_lines {
+        item(&mut out, "Modular", &mut std::iter::once("3".to_owned()).chain(cells(line)));
+    }
+    for line in &constraints.entropic_lines {
+        item(&mut out, "Entropic", &mut cells(line));
+    }
     for arrow in &constraints.arrows {
         let pill = (arrow.bulb.len() > 1).then(|| arrow.bulb.len().to_string());
         let kind = if pill.is_some() { "PillArrow" } else { "Arrow" };
@@ -713,8 +754,10 @@ mod tests {
                     .Diagonal~1.AllDifferent~R1C1~R2C2~R3C3~R4C4~R5C5~R6C6.Windoku.DisjointSets\
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5\
                     .Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
-                    .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6\
+                    .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6.Modular~3~R1C1~R2C1~R3C1\
+                    .Entropic~R4C1~R4C2\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
+                    .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3\
                     .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -777,6 +820,13 @@ mod tests {
             ],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
+            // 3 is 6x6's own difference.
+            lockout_lines: vec![
+                LockoutLine { line: vec![place(0, 0), place(1, 1)], difference: None },
+                LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: Some(2) },
+            ],
+            modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
+            entropic_lines: vec![vec![place(3, 0), place(3, 1)]],
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -895,8 +945,12 @@ mod tests {
     fn what_sudokud_lacks_is_refused_by_name() {
         let refused = |text: &str| read(text).unwrap_err().to_string();
         assert_eq!(
-            refused(".~R1C1_5.Entropic~R8C1~R7C1"),
-            "the ISS rule `Entropic` (entropic lines) is not one sudokud has"
+            refused(".~R1C1_5.Lunchbox~R8C1~R7C1"),
+            "the ISS rule `Lunchbox` (lunchboxes) is not one sudokud has"
+        );
+        assert_eq!(
+            refused(".Modular~4~R1C1~R1C2"),
+            "the ISS rule `Modular` (a modular line of modulus `4`: sudokud's modular lines are mod 3) is not one sudokud has"
         );
         assert!(refused(".Or.X~R1C1~R1C2.End").contains("`Or` (a composite of rules)"));
         assert!(refused(".DoubleArrow~R1C1~R1C2~R1C3").contains("`DoubleArrow` (double arrows (two circles adding up"));

@@ -325,6 +325,14 @@ mod tests {
         constraints.palindromes = vec![line(4)];
         constraints.renbans = vec![line(3), line(2)];
         constraints.between_lines = vec![line(4)];
+        // A lockout line of the size's own difference is read back without one.
+        let own = crate::family::lockout_lines::default_difference(size as usize);
+        constraints.lockout_lines = vec![
+            crate::constraints::LockoutLine { line: line(3), difference: None },
+            crate::constraints::LockoutLine { line: line(2), difference: Some(own % (size - 1) + 1) },
+        ];
+        constraints.modular_lines = vec![line(3)];
+        constraints.entropic_lines = vec![line(4)];
         // A shaft never passes its own bulb (f-puzzles draws it from there).
         let bulb = line(2);
         let shaft: Vec<Place> = line(3).into_iter().filter(|place| !bulb.contains(place)).collect();

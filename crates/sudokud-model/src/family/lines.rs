@@ -1,5 +1,5 @@
 //! Lines whose rule reads the whole line at once rather than pairs of neighbours: between lines
-//! and lockout lines, whose two circled ends bound the digits along them. Each family checks its
+//! and lockout lines, whose two marked ends (circles, diamonds) bound the digits along them. Each family checks its
 //! member and adds a [`LineRule`]; the rule says, from every cell's candidates, which digits
 //! still fit the line ([`LineRule::support`]), which the search, the logic and the conflicts all
 //! read ([`WholeRule`], as the clues beside rows and columns), so a family's rule is written once.
@@ -17,6 +17,9 @@ pub const MAX_LINES: usize = 640;
 pub enum LineKind {
     /// The digits inside lie strictly between the two ends' (the circles').
     Between,
+    /// The ends (the diamonds) differ by the difference at least, and no digit inside lies
+    /// between theirs, either of them included.
+    Lockout(u32),
 }
 
 impl LineKind {
@@ -24,6 +27,7 @@ impl LineKind {
     pub fn unit(self) -> Unit {
         match self {
             LineKind::Between => Unit::BetweenLine,
+            LineKind::Lockout(_) => Unit::LockoutLine,
         }
     }
 
@@ -31,16 +35,19 @@ impl LineKind {
     fn ends_fit(self, low: u32, high: u32) -> bool {
         match self {
             LineKind::Between => high >= low + 2,
+            LineKind::Lockout(difference) => high >= low + difference,
         }
     }
 
     /// The digits a cell inside may hold when the ends hold `low` and `high`, `low` the smaller.
     fn inside(self, low: u32, high: u32) -> u32 {
         // Digits 1 to `high` as bits, less 1 to `low`.
-        let from_low_to_high = ((1u32 << high) - 1) & !((1u32 << low) - 1);
+        let above_low_to_high = ((1u32 << high) - 1) & !((1u32 << low) - 1);
         match self {
             // Above low, below high.
-            LineKind::Between => from_low_to_high & !(1 << (high - 1)),
+            LineKind::Between => above_low_to_high & !(1 << (high - 1)),
+            // Below low or above high: the digits past the grid's never are candidates.
+            LineKind::Lockout(_) => !(above_low_to_high | 1 << (low - 1)),
         }
     }
 }
@@ -118,7 +125,7 @@ fn digits(set: u32) -> impl Iterator<Item = u32> {
 pub(crate) fn check_count(rules: &Builder, adding: usize, member: &str) -> Result<(), ConstraintError> {
     let count = rules.lines.len() + adding;
     if count > MAX_LINES {
-        let message = format!("makes {count} lines with circled ends; at most {MAX_LINES} are taken");
+        let message = format!("makes {count} lines with marked ends; at most {MAX_LINES} are taken");
         return Err(ConstraintError::new(member, message));
     }
     Ok(())
@@ -146,7 +153,7 @@ mod tests {
             (state >> 33) as u32
         };
         let mut narrowed = 0;
-        for kind in [LineKind::Between] {
+        for kind in [LineKind::Between, LineKind::Lockout(2), LineKind::Lockout(3)] {
             for _ in 0..2000 {
                 // A between line has a cell inside at least.
                 let length = usize::from(kind == LineKind::Between) + 2 + next() as usize % 3;
@@ -162,6 +169,10 @@ mod tests {
                     let (low, high) = (chosen[0].min(chosen[length - 1]), chosen[0].max(chosen[length - 1]));
                     let keeps = match kind {
                         LineKind::Between => chosen[1..length - 1].iter().all(|&digit| low < digit && digit < high),
+                        LineKind::Lockout(difference) => {
+                            high >= low + difference
+                                && chosen[1..length - 1].iter().all(|&digit| digit < low || high < digit)
+                        }
                     };
                     if fits && keeps && low != high {
                         chosen.iter().zip(&mut filled).for_each(|(&digit, filled)| *filled |= 1 << (digit - 1));
@@ -174,7 +185,7 @@ mod tests {
                 narrowed += usize::from(kept != candidates && kept.iter().all(|&digits| digits != 0));
             }
         }
-        assert!(narrowed > 500, "{narrowed}");
+        assert!(narrowed > 1000, "{narrowed}");
     }
 
     #[test]
@@ -185,5 +196,17 @@ mod tests {
         let ends = rule.support(&[0b10, 0x1ff, 0b1100000], &mut kept);
         assert_eq!(kept, [0b10, 0b111100, 0b1100000]);
         assert_eq!(ends, Ends { low: 0b10, high: 0b1100000 });
+    }
+
+    #[test]
+    fn a_lockout_line_keeps_the_digits_outside_its_diamonds() {
+        let rule = LineRule { cells: vec![0; 3], kind: LineKind::Lockout(4) };
+        let mut kept = [0; 3];
+        // Diamonds 3 and 7 or 8 on 9x9: 1, 2, 8 or 9 inside, 8 only beside a 7.
+        let ends = rule.support(&[0b100, 0x1ff, 0b11000000], &mut kept);
+        assert_eq!(kept, [0b100, 0b110000011, 0b11000000]);
+        assert_eq!(ends, Ends { low: 0b100, high: 0b11000000 });
+        // Diamonds 4 and 6 are too close.
+        assert_eq!(rule.support(&[0b1000, 0x1ff, 0b100000], &mut kept), Ends::default());
     }
 }

@@ -20,12 +20,15 @@ mod anti_chess;
 pub mod arrows;
 mod between_lines;
 pub mod cages;
+mod class_lines;
+pub mod classes;
 pub mod diagonals;
 pub mod disjoint_groups;
 pub mod dots;
 pub mod greater_than;
 pub mod lines;
 pub mod little_killers;
+pub mod lockout_lines;
 mod non_consecutive;
 pub mod outside;
 mod palindromes;
@@ -85,6 +88,8 @@ families!(
     arrows::Arrows,
     little_killers::LittleKillers,
     between_lines::BetweenLines,
+    class_lines::ModularLines,
+    class_lines::EntropicLines,
     sandwiches::Sandwiches,
     x_sums::XSums,
     // After every family of clues beside rows and columns: their count.
@@ -96,6 +101,7 @@ families!(
     quadruples::Quadruples,
     // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
     palindromes::Palindromes,
+    lockout_lines::LockoutLines,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -113,9 +119,11 @@ pub(crate) struct Builder {
     pub(crate) renbans: Vec<Vec<u16>>,
     pub(crate) arrows: Vec<arrows::ArrowRule>,
     pub(crate) little_killers: Vec<little_killers::LittleKillerRule>,
-    /// The lines whose rule reads the whole line (between lines).
+    /// The lines whose rule reads the whole line (between and lockout lines).
     pub(crate) lines: Vec<lines::LineRule>,
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
+    /// The windows of cells that hold a digit of each class (modular and entropic lines).
+    pub(crate) windows: Vec<classes::ClassWindow>,
     /// The clues beside rows and columns.
     pub(crate) outside_clues: Vec<outside::OutsideClue>,
     /// The digits each cell may hold at all.
@@ -145,6 +153,7 @@ impl Builder {
             little_killers: Vec::new(),
             lines: Vec::new(),
             quadruples: Vec::new(),
+            windows: Vec::new(),
             outside_clues: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),

@@ -14,6 +14,7 @@ mod chains;
 pub(crate) use chains::trace_chain;
 mod als;
 mod arrows;
+mod classes;
 mod fish;
 mod forcing;
 pub(crate) use forcing::{Literal, Nested};
@@ -69,6 +70,8 @@ pub(super) fn find_changed<C: CellSet>(
         LittleKiller => sums::little_killer(grid, out),
         BetweenLine => lines::line(grid, out, sudokud_model::unit::Unit::BetweenLine),
         Quadruple => quadruples::quadruple(grid, out),
+        LockoutLine => lines::line(grid, out, sudokud_model::unit::Unit::LockoutLine),
+        DigitClasses => classes::window(grid, out),
         Sandwich => outside::outside_clue(grid, out, sudokud_model::unit::Unit::Sandwich),
         XSum => outside::outside_clue(grid, out, sudokud_model::unit::Unit::XSum),
         NakedSingle => singles::naked_single(grid, out),
@@ -231,8 +234,9 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         Renban => renban::describe(grid, deduction),
         Arrow => arrows::describe(grid, deduction),
         LittleKiller => sums::describe_little_killer(grid, deduction),
-        BetweenLine => lines::describe(grid, deduction),
+        BetweenLine | LockoutLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
+        DigitClasses => classes::describe(grid, deduction),
         Sandwich | XSum => outside::describe(grid, deduction),
     }
 }
