@@ -62,7 +62,7 @@ use crate::sizes::{Grid, MAX_CELLS};
 use sudokud_model::family::arrows::{MAX_ARROWS, arrow_bounds, arrow_range};
 use sudokud_model::family::beside_every;
 use sudokud_model::family::cages::CageRule;
-use sudokud_model::family::classes::{MAX_WINDOW_CELLS, MAX_WINDOWS};
+use sudokud_model::family::classes::MAX_WINDOWS;
 use sudokud_model::family::lines::MAX_LINES;
 use sudokud_model::family::little_killers::MAX_LITTLE_KILLERS;
 use sudokud_model::family::outside::MAX_OUTSIDE_CLUES;
@@ -378,7 +378,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
             let stale = std::mem::take(&mut self.stale.lines);
             let Some(bounded) = self.whole(&variant.lines, &stale) else { return false };
             let Some(circled) = self.quadruples() else { return false };
-            let Some(classed) = self.windows() else { return false };
+            let stale = std::mem::take(&mut self.stale.windows);
+            let Some(classed) = self.whole(&variant.windows, &stale) else { return false };
             let stale = std::mem::take(&mut self.stale.outside_clues);
             let Some(clued) = self.whole(&variant.outside_clues, &stale) else { return false };
             if related || caged || lined || aimed || bounded || circled || classed || clued {
@@ -648,8 +649,8 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
         Some(removed)
     }
 
-    /// Narrows each stale rule of `rules` read whole (a between or lockout line, a clue beside a
-    /// row or column) to the digits that still fit it ([`WholeRule::keep`]), `stale` its bits:
+    /// Narrows each stale rule of `rules` read whole (a between or lockout line, a window of
+    /// digit classes, a clue beside a row or column) to the digits that still fit it ([`WholeRule::keep`]), `stale` its bits:
     /// whether anything went, or `None` on a contradiction.
     fn whole<R: WholeRule>(&mut self, rules: &[R], stale: &[u64]) -> Option<bool> {
         let mut removed = false;
@@ -667,29 +668,6 @@ impl<'v, 'i, I: Interrupt> Search<'v, 'i, I> {
                 return None;
             }
             for (&cell, &digits) in rule.cells().iter().zip(&kept) {
-                removed |= self.narrow(usize::from(cell), digits)?;
-            }
-        }
-        Some(removed)
-    }
-
-    /// Narrows each stale window of digit classes to the candidates of the classes that still
-    /// fit it ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)):
-    /// whether anything went, or `None` on a contradiction.
-    fn windows(&mut self) -> Option<bool> {
-        let variant = self.variant;
-        let mut removed = false;
-        let stale = std::mem::take(&mut self.stale.windows);
-        for window in set_bits(&stale).map(|number| &variant.windows[number]) {
-            let (mut candidates, mut kept) = ([0u32; MAX_WINDOW_CELLS], [0u32; MAX_WINDOW_CELLS]);
-            let length = window.cells.len();
-            for (digits, &cell) in candidates.iter_mut().zip(&window.cells) {
-                *digits = self.candidates[usize::from(cell)] & !SOLVED;
-            }
-            if !window.support(&candidates[..length], &mut kept[..length]) {
-                return None;
-            }
-            for (&cell, &digits) in window.cells.iter().zip(&kept) {
                 removed |= self.narrow(usize::from(cell), digits)?;
             }
         }
@@ -1721,7 +1699,9 @@ mod tests {
 
     #[test]
     fn counts_agree_with_a_naive_search_on_random_constraints_of_every_kind() {
-        let mut random = SplitMix64(15);
+        // A seed whose draws meet every outcome: beside lockout lines and sandwiches, most 4x4
+        // draws have no solution (seed 15 met two solutions 13 times).
+        let mut random = SplitMix64(16);
         let mut counted = [0usize; 4];
         for _ in 0..10000 {
             let shape = Shape::new(2, 2).unwrap();

@@ -384,7 +384,6 @@ impl Reader {
         args.iter().map(|cell| self.place(cell)).collect()
     }
 
-    /// `R3` or `C5`: a row or a column, one base-17 digit, as `(row, column)`, one of the two.
     /// The clues of an item naming a row or column, then its clue from the start (left or top),
     /// then from the end, either left empty (`XSum~C2~27~`): the row or column, and each clue's
     /// number and end.
@@ -404,6 +403,7 @@ impl Reader {
         Ok(((row, column), found))
     }
 
+    /// `R3` or `C5`: a row or a column, one base-17 digit, as `(row, column)`, one of the two.
     fn line(&self, line: &str) -> Result<ClueLine, ShareError> {
         let number = |byte: u8| {
             char::from(byte).to_digit(LARGEST as u32 + 1).filter(|&digit| (1..=self.size as u32).contains(&digit))
@@ -469,10 +469,10 @@ impl Reader {
     }
 }
 
-/// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
 /// The `row` and `column` of a clue beside a line, one of them named.
 type ClueLine = (Option<u64>, Option<u64>);
 
+/// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "DoubleArrow" => "double arrows (two circles adding up to the line between them)",
@@ -831,8 +831,7 @@ mod tests {
         assert_eq!(puzzle.constraints, expected);
     }
 
-    /// ISS draws every sandwich at its line's start: one drawn at the end is written there, the
-    /// same sum and line; a clue beside no line of the grid is refused.
+    /// An X-sum is written as its own item, its clue on the side of its end, the other empty.
     #[test]
     fn an_x_sum_is_written_on_its_end_s_side() {
         let constraints = Constraints {
@@ -847,6 +846,8 @@ mod tests {
         assert_eq!(read(&written.unwrap()).unwrap().constraints, constraints);
     }
 
+    /// ISS draws every sandwich at its line's start: one drawn at the end is written there, the
+    /// same sum and line; a clue beside no line of the grid is refused.
     #[test]
     fn a_sandwich_is_written_at_its_line_s_start() {
         let written = |row, column, from| {

@@ -1,8 +1,9 @@
 //! Rules read over a run of cells at once, from every cell's candidates: the drawn lines of
-//! [`super::lines`] (between lines) and the clues beside rows and columns of [`super::outside`]
-//! (sandwiches, X-sums, skyscrapers). Each says which digits of each cell some way of keeping it
-//! still uses ([`WholeRule::keep`]); the search, the logic and the conflicts all read that, so
-//! they are written once for every such rule here and in the engines.
+//! [`super::lines`] (between and lockout lines), the windows of digit classes of
+//! [`super::classes`] (modular and entropic lines) and the clues beside rows and columns of
+//! [`super::outside`] (sandwiches, X-sums). Each says which digits of each cell some way of
+//! keeping it still uses ([`WholeRule::keep`]); the search, the logic and the conflicts all read
+//! that, so they are written once for every such rule here and in the engines.
 
 use crate::unit::{Unit, Units};
 

@@ -25,7 +25,7 @@ fn support<C: CellSet>(grid: &Grid<C>, line: &LineRule) -> (Vec<u32>, Ends) {
 /// one cell's eliminations per step.
 pub(super) fn line<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, unit: Unit) -> bool {
     let Some(rules) = grid.geometry().rules() else { return false };
-    whole(grid, out, &rules.lines, unit)
+    whole(grid, out, &rules.lines, |of| of == unit)
 }
 
 /// `r1c1 and r3c3 are the circles of a between line, so r2c2 holds a digit strictly between

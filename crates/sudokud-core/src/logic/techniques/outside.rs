@@ -19,7 +19,7 @@ use super::whole::{candidates, whole};
 /// meeting the clue uses: one cell's eliminations per step.
 pub(super) fn outside_clue<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, unit: Unit) -> bool {
     let Some(rules) = grid.geometry().rules() else { return false };
-    whole(grid, out, &rules.outside_clues, unit)
+    whole(grid, out, &rules.outside_clues, |of| of == unit)
 }
 
 /// `The sandwich of 35 in column 4 needs 5, 6 or 7 cells between its 1 and 9 adding up to 35:

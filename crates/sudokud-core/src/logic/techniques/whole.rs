@@ -1,5 +1,6 @@
-//! A variant's rules read whole ([`WholeRule`]): drawn lines (a between line) and clues beside
-//! rows and columns (a sandwich). Each cell keeps only the digits some way of keeping the rule
+//! A variant's rules read whole ([`WholeRule`]): drawn lines (a between or lockout line), windows
+//! of digit classes (along a modular or entropic line) and clues beside rows and columns (a
+//! sandwich). Each cell keeps only the digits some way of keeping the rule
 //! puts there.
 
 use sudokud_model::family::whole::WholeRule;
@@ -20,10 +21,15 @@ pub(super) fn candidates<C: CellSet>(grid: &Grid<C>, cells: &[u16]) -> Vec<u32> 
         .collect()
 }
 
-/// A cell of one of `rules` of `unit`'s rule holding a candidate no way of keeping the rule puts
-/// there: one cell's eliminations per step, the rule's number in `out.rule`.
-pub(super) fn whole<C: CellSet, R: WholeRule>(grid: &Grid<C>, out: &mut Deduction, rules: &[R], unit: Unit) -> bool {
-    for (number, rule) in rules.iter().enumerate().filter(|(_, rule)| rule.unit() == unit) {
+/// A cell of one of `rules` whose unit is `wanted` holding a candidate no way of keeping the rule
+/// puts there: one cell's eliminations per step, the rule's number in `out.rule`.
+pub(super) fn whole<C: CellSet, R: WholeRule>(
+    grid: &Grid<C>,
+    out: &mut Deduction,
+    rules: &[R],
+    wanted: impl Fn(Unit) -> bool,
+) -> bool {
+    for (number, rule) in rules.iter().enumerate().filter(|(_, rule)| wanted(rule.unit())) {
         let candidates = candidates(grid, rule.cells());
         let mut kept = vec![0; candidates.len()];
         // Nothing fits: only a wrong grid gets here.
