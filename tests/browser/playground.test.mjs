@@ -677,23 +677,8 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   });
   assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
-  // A little killer by hand: its diagonal's first two cells from the edge, and the sum beside.
-  const clueBy = async (indices, sum) => {
-    await page.getByLabel('Line', { exact: true }).selectOption('little-killer');
-    await page.getByLabel('Sum', { exact: true }).fill(String(sum));
-    await page.getByRole('button', { name: 'Draw line' }).click();
-    for (const index of indices) await cell(index).click();
-    await page.getByRole('button', { name: 'Draw line' }).click();
-    return page.locator('#message').textContent();
-  };
-  assert.equal(await clueBy([2, 10], 12), 'Added a little killer of 12 from r1c3, down and left.');
-  assert.equal(await clueBy([40, 50], 12), 'A little killer was not added: its first cell is not on the edge of the grid the clue sits beyond.');
-  assert.equal(await clueBy([2, 3], 12), 'A little killer was not added: its first two cells are not diagonal neighbours.');
-  sent = nextBody('/v1/validate');
-  await act('Validate');
-  assert.deepEqual((await sent).constraints.little_killers, [{ sum: 12, start: [0, 2], direction: 'down_left' }]);
-  assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12']);
-  // A sandwich or an X-sum by hand: its row's or column's end beside the clue and the next cell in.
+  // A clue by hand: a little killer's diagonal's first two cells from the edge, a sandwich's or an
+  // X-sum's row's or column's end beside the clue and the next cell in; and the sum beside.
   const clueBy = async (kind, indices, sum) => {
     await page.getByLabel('Line', { exact: true }).selectOption(kind);
     await page.getByLabel('Sum', { exact: true }).fill(String(sum));
@@ -702,6 +687,13 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
     await page.getByRole('button', { name: 'Draw line' }).click();
     return page.locator('#message').textContent();
   };
+  assert.equal(await clueBy('little-killer', [2, 10], 12), 'Added a little killer of 12 from r1c3, down and left.');
+  assert.equal(await clueBy('little-killer', [40, 50], 12), 'A little killer was not added: its first cell is not on the edge of the grid the clue sits beyond.');
+  assert.equal(await clueBy('little-killer', [2, 3], 12), 'A little killer was not added: its first two cells are not diagonal neighbours.');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints.little_killers, [{ sum: 12, start: [0, 2], direction: 'down_left' }]);
+  assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12']);
   assert.equal(await clueBy('sandwich', [8, 17], 0), 'Added a sandwich of 0 beside column 9, at its start.');
   assert.equal(await clueBy('sandwich', [26, 25], 35), 'Added a sandwich of 35 beside row 3, at its end.');
   assert.equal(await clueBy('sandwich', [40, 41], 5), 'A sandwich was not added: its first cell is not at the end of its row or column the clue sits beyond.');
