@@ -1,8 +1,8 @@
 //! Arbitrary bytes as a variant: a shape, rules and constraints read from the bytes (cages,
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
-//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, lockout
-//! lines, and modular and entropic lines),
+//! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, sandwiches
+//! and X-sums beside any row or column or none, lockout lines, and modular and entropic lines),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -16,8 +16,8 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, LockoutLine, Place, Preset, Quadruple,
-    RegionId, Regions, Whispers,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Preset,
+    Quadruple, RegionId, Regions, Sandwich, Whispers, XSum,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -42,6 +42,15 @@ fuzz_target!(|data: &[u8]| {
         let at = place(a, b);
         // The cell beside `at`: below or to the right.
         let beside = Place(at.0 + u64::from(c % 2), at.1 + u64::from(1 - c % 2));
+        // For a clue beside a line: `at`'s row or column (or a line just off the grid, or both or
+        // neither named), at either end.
+        let (row, column) = match c % 4 {
+            0 => (Some(at.0), None),
+            1 => (None, Some(at.1)),
+            2 => (Some(at.0), Some(at.1)),
+            _ => (None, None),
+        };
+        let beside_line = (row, column, if op & 0x80 != 0 { End::End } else { End::Start });
         match op % 29 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
@@ -120,6 +129,16 @@ fuzz_target!(|data: &[u8]| {
                 constraints
                     .quadruples
                     .push(Quadruple { top_left: at, digits: digits[..count].iter().map(|&d| u64::from(d)).collect() });
+            }
+            18 => {
+                // A sandwich of a sum up to 255: many past the digits' reach.
+                let (row, column, from) = beside_line;
+                constraints.sandwiches.push(Sandwich { sum: u64::from(b), row, column, from });
+            }
+            19 => {
+                // An X-sum of a sum up to 255, 0 and 2 (no first digit's) included.
+                let (row, column, from) = beside_line;
+                constraints.x_sums.push(XSum { sum: u64::from(b), row, column, from });
             }
             21 => {
                 // A lockout line of 1 to 8 cells, the same walk, with any difference up to 15 (0

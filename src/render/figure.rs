@@ -1,16 +1,16 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
 //! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, modular
-//! and entropic lines, even and odd cells,
-//! quadruples' circles, and little killers' clues outside the grid, in a margin the grid leaves
-//! for them only when there are some), its
+//! and entropic lines, even and odd cells, quadruples' circles, and little killers', sandwiches'
+//! and X-sums' clues outside the grid, in a margin the grid leaves for them only when there are
+//! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.
 
 use crate::puzzle::Puzzle;
 use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::variants::{Constraints, Diagonals, LittleKiller, Place};
+use crate::variants::{Constraints, Diagonals, End, LittleKiller, Place};
 
 use super::font::Font;
 use super::scene::{Color, Path, Point, Scene, Stroke};
@@ -90,7 +90,7 @@ impl Figure<'_> {
             top += TITLE_BAND * width;
         }
         let size = self.puzzle.shape().size();
-        let outside = self.puzzle.variant().is_some_and(|variant| !variant.constraints().little_killers.is_empty());
+        let outside = self.puzzle.variant().is_some_and(|variant| has_outside_clues(variant.constraints()));
         let grid = if outside {
             let cell = width / (size as f32 + 2.0 * OUTSIDE_BAND);
             GridBox { left: at.0 + OUTSIDE_BAND * cell, top: top + OUTSIDE_BAND * cell, cell, size }
@@ -396,6 +396,12 @@ fn draw_over_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints)
     for clue in &constraints.little_killers {
         draw_little_killer(scene, grid, clue);
     }
+    for clue in &constraints.sandwiches {
+        draw_line_clue(scene, grid, clue.row, clue.column, clue.from, &clue.sum.to_string());
+    }
+    for clue in &constraints.x_sums {
+        draw_line_clue(scene, grid, clue.row, clue.column, clue.from, &clue.sum.to_string());
+    }
     let marks = constraints.xv.x.iter().map(|pair| (pair, 'X'));
     for (&[first, second], letter) in marks.chain(constraints.xv.v.iter().map(|pair| (pair, 'V'))) {
         let Point(x, y) = grid.centre(first).lerp(grid.centre(second), 0.5);
@@ -444,6 +450,32 @@ fn chevron(grid: &GridBox, greater: Place, less: Place) -> Path {
     let arm =
         |side: f32| Point(middle.0 - right * depth - side * down * half, middle.1 - down * depth + side * right * half);
     Path::polyline([arm(1.0), Point(middle.0 + right * depth, middle.1 + down * depth), arm(-1.0)])
+}
+
+/// Whether the grid leaves a band outside it for clues: little killers and clues beside rows and
+/// columns.
+fn has_outside_clues(constraints: &Constraints) -> bool {
+    !constraints.little_killers.is_empty() || !constraints.sandwiches.is_empty() || !constraints.x_sums.is_empty()
+}
+
+/// A clue beside a row's or column's end (a sandwich, an X-sum), as printed puzzles show it: its number in
+/// the band outside the grid, in line with the row or column, beyond the `from` end.
+fn draw_line_clue(scene: &mut Scene, grid: &GridBox, row: Option<u64>, column: Option<u64>, from: End, label: &str) {
+    let cell = grid.cell;
+    // The band's middle beyond the end, and the line's middle along it.
+    let beyond = |start: f32| match from {
+        End::Start => start - OUTSIDE_BAND / 2.0 * cell,
+        End::End => start + grid.side() + OUTSIDE_BAND / 2.0 * cell,
+    };
+    let along = |start: f32, index: u64| start + (index as f32 + 0.5) * cell;
+    let centre = match (row, column) {
+        (Some(row), None) => Point(beyond(grid.left), along(grid.top, row)),
+        (None, Some(column)) => Point(along(grid.left, column), beyond(grid.top)),
+        _ => return,
+    };
+    let height = 0.26 * cell;
+    let size = height * Font::get().units_per_em / Font::get().cap_height;
+    scene.text_centred(label, centre.0, centre.1 + height / 2.0, size, Color::BLACK);
 }
 
 /// A little killer as printed puzzles show it: its sum in the band outside the grid, beside the

@@ -677,24 +677,41 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   });
   assert.equal(await page.locator('#board .overlay .arrow-pill').count(), 2, 'the pill drawn');
   assert.equal(await page.locator('#board .overlay polyline.whispers').count(), 1, 'the drawn line shown');
-  // A little killer by hand: its diagonal's first two cells from the edge, and the sum beside.
-  const clueBy = async (indices, sum) => {
-    await page.getByLabel('Line', { exact: true }).selectOption('little-killer');
+  // A clue by hand: a little killer's diagonal's first two cells from the edge, a sandwich's or an
+  // X-sum's row's or column's end beside the clue and the next cell in; and the sum beside.
+  const clueBy = async (kind, indices, sum) => {
+    await page.getByLabel('Line', { exact: true }).selectOption(kind);
     await page.getByLabel('Sum', { exact: true }).fill(String(sum));
     await page.getByRole('button', { name: 'Draw line' }).click();
     for (const index of indices) await cell(index).click();
     await page.getByRole('button', { name: 'Draw line' }).click();
     return page.locator('#message').textContent();
   };
-  assert.equal(await clueBy([2, 10], 12), 'Added a little killer of 12 from r1c3, down and left.');
-  assert.equal(await clueBy([40, 50], 12), 'A little killer was not added: its first cell is not on the edge of the grid the clue sits beyond.');
-  assert.equal(await clueBy([2, 3], 12), 'A little killer was not added: its first two cells are not diagonal neighbours.');
+  assert.equal(await clueBy('little-killer', [2, 10], 12), 'Added a little killer of 12 from r1c3, down and left.');
+  assert.equal(await clueBy('little-killer', [40, 50], 12), 'A little killer was not added: its first cell is not on the edge of the grid the clue sits beyond.');
+  assert.equal(await clueBy('little-killer', [2, 3], 12), 'A little killer was not added: its first two cells are not diagonal neighbours.');
   sent = nextBody('/v1/validate');
   await act('Validate');
   assert.deepEqual((await sent).constraints.little_killers, [{ sum: 12, start: [0, 2], direction: 'down_left' }]);
   assert.deepEqual(await page.locator('#board .overlay text.little-killer').allTextContents(), ['12']);
+  assert.equal(await clueBy('sandwich', [8, 17], 0), 'Added a sandwich of 0 beside column 9, at its start.');
+  assert.equal(await clueBy('sandwich', [26, 25], 35), 'Added a sandwich of 35 beside row 3, at its end.');
+  assert.equal(await clueBy('sandwich', [40, 41], 5), 'A sandwich was not added: its first cell is not at the end of its row or column the clue sits beyond.');
+  assert.equal(await clueBy('sandwich', [0, 10], 5), 'A sandwich was not added: its first two cells are not side by side.');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints.sandwiches, [{ sum: 0, column: 8, from: 'start' }, { sum: 35, row: 2, from: 'end' }]);
+  assert.equal(await clueBy('x-sum', [72, 63], 21), 'Added an X-sum of 21 beside column 1, at its end.');
+  assert.equal(await clueBy('x-sum', [4, 5], 3), 'An X-sum was not added: its first cell is not at the end of its row or column the clue sits beyond.');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints.x_sums, [{ sum: 21, column: 0, from: 'end' }]);
+  assert.deepEqual(await page.locator('#board .overlay text.line-clue').allTextContents(), ['0', '35', '21']);
+  const right = await page.locator('#board .overlay text.line-clue').nth(1).boundingBox();
+  const drawnGrid = await page.locator('#board').boundingBox();
+  assert.ok(right.x >= drawnGrid.x + drawnGrid.width, `the clue right of the grid: ${JSON.stringify({ right, drawnGrid })}`);
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .lockout, #board .overlay .modular, #board .overlay .entropic, #board .overlay .little-killer').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .lockout, #board .overlay .modular, #board .overlay .entropic, #board .overlay .little-killer, #board .overlay .line-clue').count(), 0);
   assert.ok(!(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside'))), 'no room kept');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);

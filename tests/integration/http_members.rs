@@ -40,8 +40,7 @@ async fn a_constraint_at_the_top_level_is_refused_saying_it_belongs_inside_const
     let body = json!({ "board": "1234............", "v": [[[0, 0], [0, 1]]] });
     assert_eq!(refused("/v1/validate", body).await, "`v` belongs inside `constraints.xv`, not here");
     let body = json!({ "board": "1234............", "sum": 3 });
-    let home =
-        "`sum` belongs inside each cage of `constraints.cages` or each clue of `constraints.little_killers`, not here";
+    let home = "`sum` belongs inside each cage of `constraints.cages` or each clue of `constraints.little_killers` or each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`, not here";
     assert_eq!(refused("/v1/solve", body).await, home);
     // Inside `constraints`, a member of the request's top level.
     let body = json!({ "board": "1234............", "constraints": { "variant": "x" } });

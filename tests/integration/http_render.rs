@@ -117,6 +117,30 @@ async fn svgs_are_byte_stable() {
         "title": "Disjoint groups and quadruples"
     });
     assert_golden("disjoint-groups-quadruples.svg", &drawn("/v1/render", groups, "image/svg+xml").await);
+    // Sandwiches beside each end of rows and columns, sharing the band with a little killer.
+    let sandwiches = json!({
+        "board": ".".repeat(16),
+        "constraints": {
+            "sandwiches": [
+                { "sum": 5, "column": 0 },
+                { "sum": 0, "column": 3, "from": "end" },
+                { "sum": 2, "row": 1 },
+                { "sum": 3, "row": 2, "from": "end" }
+            ],
+            "little_killers": [{ "sum": 10, "start": [0, 0], "direction": "down_right" }]
+        },
+        "title": "Sandwiches"
+    });
+    assert_golden("four-sandwiches.svg", &drawn("/v1/render", sandwiches, "image/svg+xml").await);
+    // X-sums at both ends of a column and beside a row.
+    let x_sums = json!({
+        "board": "1...............",
+        "constraints": {
+            "x_sums": [{ "sum": 10, "column": 1 }, { "sum": 5, "column": 1, "from": "end" }, { "sum": 1, "row": 0 }]
+        },
+        "title": "X-sums"
+    });
+    assert_golden("four-x-sums.svg", &drawn("/v1/render", x_sums, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.

@@ -110,7 +110,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `disjoint_groups`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `quadruples`, `even`, `odd`, `lockout_lines`, `modular_lines`, `entropic_lines`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `disjoint_groups`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `quadruples`, `sandwiches`, `x_sums`, `even`, `odd`, `lockout_lines`, `modular_lines`, `entropic_lines`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),
@@ -139,6 +139,18 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (
             json!({ "constraints": { "greater_than": [{ "greater": [0, 0], "smaller": [0, 1] }] } }),
             "`constraints.greater_than[0]`: unknown member `smaller`; expected `greater`, `less`",
+        ),
+        (
+            json!({ "constraints": { "sandwiches": [{ "sum": 34, "column": 4 }] } }),
+            "`constraints.sandwiches[0].sum`: no different digits from 2 to 8 add up to 34",
+        ),
+        (
+            json!({ "constraints": { "sandwiches": [{ "sum": 10, "row": 2, "column": 4 }] } }),
+            "`constraints.sandwiches[0]`: names a row and a column: a clue sits beside one line, give `row` or `column`",
+        ),
+        (
+            json!({ "constraints": { "sandwiches": [{ "sum": 10, "row": 2, "from": "left" }] } }),
+            r#"`constraints.sandwiches[0].from`: found "left"; expected one of "start", "end""#,
         ),
         (
             json!({ "constraints": { "diagonals": "left" } }),

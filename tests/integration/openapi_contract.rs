@@ -35,8 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
-    Quadruple, Regions, Whispers, Xv,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
+    Quadruple, Regions, Sandwich, Whispers, XSum, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1400,6 +1400,9 @@ fn the_spec_lists_the_names_of_each_choice_as_the_code_does() {
     let directions = names(Direction::ALL.iter().map(ToString::to_string).collect());
     let clue = &schemas["Constraints"]["properties"]["little_killers"]["items"]["properties"];
     assert_eq!(clue["direction"]["enum"], directions, "Constraints.little_killers[].direction");
+    let ends = names(End::ALL.iter().map(ToString::to_string).collect());
+    let sandwich = &schemas["Constraints"]["properties"]["sandwiches"]["items"]["properties"];
+    assert_eq!(sandwich["from"]["enum"], ends, "Constraints.sandwiches[].from");
     let units = names(Unit::ALL.iter().map(|unit| unit.name().to_owned()).collect());
     assert_eq!(schemas["Conflict"]["properties"]["units"]["items"]["enum"], units, "Conflict.units");
     assert_eq!(schemas["Conflict"]["properties"]["units"]["maxItems"], Unit::ALL.len(), "Conflict.units");
@@ -1430,6 +1433,8 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.quadruples[]", &constraints["quadruples"]["items"], members::<Quadruple>()),
         ("Constraints.little_killers[]", &constraints["little_killers"]["items"], members::<LittleKiller>()),
         ("Constraints.lockout_lines[]", &constraints["lockout_lines"]["items"], members::<LockoutLine>()),
+        ("Constraints.sandwiches[]", &constraints["sandwiches"]["items"], members::<Sandwich>()),
+        ("Constraints.x_sums[]", &constraints["x_sums"]["items"], members::<XSum>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1465,6 +1470,8 @@ fn every_constraint() -> Constraints {
         entropic_lines: vec![vec![place, place, place]],
         greater_than: vec![GreaterThan { greater: place, less: place }],
         quadruples: vec![Quadruple { top_left: place, digits: vec![1] }],
+        sandwiches: vec![Sandwich { sum: 0, row: Some(0), column: None, from: End::End }],
+        x_sums: vec![XSum { sum: 1, row: None, column: Some(0), from: End::End }],
         even: vec![place],
         odd: vec![place],
         lockout_lines: vec![LockoutLine { line: vec![place, place], difference: Some(4) }],

@@ -315,6 +315,8 @@ impl Order {
                     .is_ok_and(|variant| !variant.windows.is_empty())
             })
         };
+        let sandwiches = || constraints.is_some_and(|constraints| !constraints.sandwiches.is_empty());
+        let x_sums = || constraints.is_some_and(|constraints| !constraints.x_sums.is_empty());
         let grids = if self.variant.is_some() { "these rules" } else { "classic puzzles" };
         let missing = |rule| Impossible::MissingRule { technique: technique.id(), rule, grids };
         match technique {
@@ -333,6 +335,8 @@ impl Order {
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
             Technique::LockoutLine if !lockout_lines() => return Err(missing("lockout lines")),
             Technique::DigitClasses if !windows() => return Err(missing("modular or entropic lines")),
+            Technique::Sandwich if !sandwiches() => return Err(missing("sandwiches")),
+            Technique::XSum if !x_sums() => return Err(missing("X-sums")),
             _ => {}
         }
         // Other shapes and variants are rated by the logic over houses and peers.
@@ -631,6 +635,8 @@ mod tests {
             (Technique::Quadruple, "quadruples"),
             (Technique::LockoutLine, "lockout lines"),
             (Technique::DigitClasses, "modular or entropic lines"),
+            (Technique::Sandwich, "sandwiches"),
+            (Technique::XSum, "X-sums"),
         ] {
             let classic = Order { require: vec![technique], ..medium.clone() };
             let id = technique.id();

@@ -17,9 +17,12 @@ pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
 pub use crate::family::lockout_lines::LockoutLine;
+pub use crate::family::outside::End;
 pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
+pub use crate::family::sandwiches::Sandwich;
 pub use crate::family::whispers::Whispers;
+pub use crate::family::x_sums::XSum;
 pub use crate::family::xv::Xv;
 
 /// A cell as `[row, col]`, both 0-based.
@@ -93,6 +96,14 @@ pub struct Constraints {
     /// Quadruples: circles on the corner of four cells, each of whose digits appears among them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quadruples: Vec<Quadruple>,
+    /// Sandwiches: clues beside rows and columns, each the sum of the digits between the line's
+    /// 1 and N.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandwiches: Vec<Sandwich>,
+    /// X-sums: clues beside rows and columns, each the sum of the line's first X digits from its
+    /// end, X the first of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub x_sums: Vec<XSum>,
     /// Cells that hold an even digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub even: Vec<Place>,
@@ -159,6 +170,12 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<Quadruple>().contains(&member) {
         places.push(format!("each circle of `{prefix}quadruples`"));
+    }
+    if member::members::<Sandwich>().contains(&member) {
+        places.push(format!("each clue of `{prefix}sandwiches`"));
+    }
+    if member::members::<XSum>().contains(&member) {
+        places.push(format!("each clue of `{prefix}x_sums`"));
     }
     if member::members::<LockoutLine>().contains(&member) {
         places.push(format!("each line of `{prefix}lockout_lines`"));
@@ -265,7 +282,7 @@ mod tests {
         assert_eq!(refused(r#"{"all_given":true}"#), "`all_given` belongs inside `kropki` or `xv`, not here");
         assert_eq!(
             refused(r#"{"sum":3}"#),
-            "`sum` belongs inside each cage of `cages` or each clue of `little_killers`, not here"
+            "`sum` belongs inside each cage of `cages` or each clue of `little_killers` or each clue of `sandwiches` or each clue of `x_sums`, not here"
         );
         assert_eq!(
             refused(r#"{"direction":"up_left"}"#),
@@ -300,6 +317,10 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 24);
+        assert_eq!(member::members::<Constraints>().len(), 26);
+        assert_eq!(
+            Constraints::home_of("column").as_deref(),
+            Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")
+        );
     }
 }

@@ -60,6 +60,10 @@ pub enum Unit {
     BetweenLine,
     /// A quadruple's empty cells are too few for its digits not yet among its cells.
     Quadruple,
+    /// A row's or column's digits between its 1 and N cannot add up to its sandwich clue.
+    Sandwich,
+    /// A row's or column's first X digits from an X-sum's end cannot add up to its clue.
+    XSum,
     /// The cell must be even.
     Even,
     /// The cell must be odd.
@@ -74,7 +78,7 @@ pub enum Unit {
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 29] = [
+    pub const ALL: [Unit; 31] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -99,6 +103,8 @@ impl Unit {
         Unit::LittleKiller,
         Unit::BetweenLine,
         Unit::Quadruple,
+        Unit::Sandwich,
+        Unit::XSum,
         Unit::Even,
         Unit::Odd,
         Unit::LockoutLine,
@@ -133,6 +139,8 @@ impl Unit {
             Unit::LittleKiller => "little_killer",
             Unit::BetweenLine => "between_line",
             Unit::Quadruple => "quadruple",
+            Unit::Sandwich => "sandwich",
+            Unit::XSum => "x_sum",
             Unit::Even => "even",
             Unit::Odd => "odd",
             Unit::LockoutLine => "lockout_line",
@@ -169,6 +177,8 @@ impl Unit {
             Unit::LittleKiller => "keeps its diagonal from its little killer's sum",
             Unit::BetweenLine => "does not lie between the circles of its between line",
             Unit::Quadruple => "leaves its quadruple too few cells for the digits in its circle",
+            Unit::Sandwich => "keeps its line's 1 and largest digit from its sandwich's sum",
+            Unit::XSum => "keeps its line's first digits from its X-sum",
             Unit::Even => "is odd in an even cell",
             Unit::Odd => "is even in an odd cell",
             Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",

@@ -17,6 +17,7 @@ pub use crate::family::classes::{ClassWindow, Classes, WindowKind};
 pub use crate::family::diagonals::windows;
 pub use crate::family::lines::{Ends, LineKind, LineRule};
 pub use crate::family::little_killers::LittleKillerRule;
+pub use crate::family::outside::{OutsideClue, OutsideKind};
 pub use crate::family::quadruples::QuadrupleRule;
 pub use crate::family::{Pair, Relation};
 
@@ -111,6 +112,10 @@ pub struct Variant {
     pub windows: Vec<ClassWindow>,
     /// For each cell, the windows it is in.
     cell_windows: PerCell,
+    /// The clues beside rows and columns (sandwiches): what each says of its line's digits.
+    pub outside_clues: Vec<OutsideClue>,
+    /// For each cell, the clues whose lines pass it.
+    cell_outside_clues: PerCell,
     /// The digits each cell may hold at all (even and odd cells).
     pub allowed: Vec<u32>,
 }
@@ -135,6 +140,7 @@ impl Variant {
             lines,
             quadruples,
             windows,
+            outside_clues,
             allowed,
             moves,
             ..
@@ -187,6 +193,7 @@ impl Variant {
         let cell_lines = PerCell::index(cells, lines.iter().map(|line| line.cells.clone()));
         let cell_quadruples = PerCell::index(cells, quadruples.iter().map(|rule| rule.cells.to_vec()));
         let cell_windows = PerCell::index(cells, windows.iter().map(|window| window.cells.clone()));
+        let cell_outside_clues = PerCell::index(cells, outside_clues.iter().map(|rule| rule.cells.clone()));
         let sum_groups = sum_groups(size, &houses, &house_units, &cages);
         let cell_sum_groups = PerCell::index(cells, sum_groups.iter().map(|group| group.cells.clone()));
         // A house's innies hold different digits: a cage the search narrows as the drawn ones.
@@ -228,6 +235,8 @@ impl Variant {
             cell_quadruples,
             windows,
             cell_windows,
+            outside_clues,
+            cell_outside_clues,
             allowed,
         })
     }
@@ -362,6 +371,11 @@ impl Variant {
     /// The windows of digit classes (indices into `windows`) `cell` is in.
     pub fn windows_of(&self, cell: usize) -> &[u16] {
         self.cell_windows.of(cell)
+    }
+
+    /// The clues beside rows and columns (indices into `outside_clues`) whose lines pass `cell`.
+    pub fn outside_clues_of(&self, cell: usize) -> &[u16] {
+        self.cell_outside_clues.of(cell)
     }
 
     /// The sum differences (indices into `sum_differences`) `cell` is in.

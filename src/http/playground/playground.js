@@ -262,6 +262,17 @@ function drawLittleKiller({ sum, start, direction }) {
   draw('polyline', { points: `${head[0]} ${tx},${ty} ${head[1]}` }, 'little-killer-arrow');
 }
 
+/**
+ * A clue beside a row's or column's end (a sandwich, an X-sum) as the server draws it: its number in the band
+ * outside the grid, in line with the row or column, beyond the `from` end.
+ */
+function drawLineClue({ row, column, from }, label) {
+  const { size } = shape;
+  const beyond = from === 'end' ? size + OUTSIDE_BAND / 2 : -OUTSIDE_BAND / 2;
+  const [x, y] = row != null ? [beyond, row + 0.5] : [column + 0.5, beyond];
+  draw('text', { x, y }, 'line-clue').textContent = label;
+}
+
 /** The region id of each cell, row-major, from the API's `regions` (rows of ids, or one string). */
 function regionIds(regions) {
   return typeof regions === 'string' ? [...regions.replace(/\s+/g, '')] : regions.flat();
@@ -345,8 +356,11 @@ function drawRules() {
     }
   }
   const clues = constraints.little_killers ?? [];
-  boardFrame.classList.toggle('outside', clues.length > 0);
+  const sandwiches = constraints.sandwiches ?? [];
+  const xSums = constraints.x_sums ?? [];
+  boardFrame.classList.toggle('outside', clues.length + sandwiches.length + xSums.length > 0);
   for (const clue of clues) drawLittleKiller(clue);
+  for (const clue of [...sandwiches, ...xSums]) drawLineClue(clue, String(clue.sum));
   if (drawing?.length) {
     draw('polyline', { points: drawing.map((index) => `${(index % size) + 0.5},${Math.floor(index / size) + 0.5}`).join(' ') }, 'drawing');
   }
@@ -528,6 +542,10 @@ function toggleLine() {
     say('A between line has a cell between its two circles: none was added.', 'error');
     return;
   }
+  if (kind in LINE_CLUES) {
+    addLineClue(line, kind);
+    return;
+  }
   rules = rules ?? {};
   const plainLines = ['palindromes', 'renbans', 'between_lines', 'modular_lines', 'entropic_lines'];
   if (plainLines.includes(kind)) rules[kind] = [...(rules[kind] ?? []), line];
@@ -578,8 +596,56 @@ function addLittleKiller(line) {
 }
 
 /**
+ * The row or column and end of a clue beside a line from `line`'s first two cells: the line's cell
+ * on the grid's edge beside the clue, and the next one in from it; or why they name none.
+ */
+function lineClueOf(line) {
+  const { size } = shape;
+  const [[row, col], [nextRow, nextCol]] = line;
+  const [down, right] = [nextRow - row, nextCol - col];
+  if (Math.abs(down) + Math.abs(right) !== 1) return { refused: 'its first two cells are not side by side' };
+  const along = down === 0 ? col : row;
+  const step = down + right;
+  if (!((step === 1 && along === 0) || (step === -1 && along === size - 1))) {
+    return { refused: 'its first cell is not at the end of its row or column the clue sits beyond' };
+  }
+  const from = step === 1 ? 'start' : 'end';
+  return down === 0 ? { row, from } : { column: col, from };
+}
+
+/** The clues beside rows and columns the line picker adds: the constraints member, and one of them. */
+const LINE_CLUES = {
+  sandwich: { member: 'sandwiches', one: 'a sandwich' },
+  'x-sum': { member: 'x_sums', one: 'an X-sum' },
+};
+
+/**
+ * A clue of `kind` (see `LINE_CLUES`) from the first two cells of `line` (the row's or column's end
+ * beside the clue, and the next cell in) and the sum beside the picker; or why none was added.
+ */
+function addLineClue(line, kind) {
+  const { member, one } = LINE_CLUES[kind];
+  const clue = lineClueOf(line);
+  const sum = Number(clueSumElement.value);
+  let { refused } = clue;
+  if (!refused && (!Number.isInteger(sum) || sum < 0)) refused = 'its sum is not a whole number from 0';
+  if (refused) {
+    drawRules();
+    say(`${one[0].toUpperCase()}${one.slice(1)} was not added: ${refused}.`, 'error');
+    return;
+  }
+  rules = rules ?? {};
+  rules[member] = [...(rules[member] ?? []), { sum, ...clue }];
+  clearMarks();
+  drawRules();
+  saveToFragment();
+  const where = clue.row != null ? `row ${clue.row + 1}` : `column ${clue.column + 1}`;
+  say(`Added ${one} of ${sum} beside ${where}, at its ${clue.from}.`, 'ok');
+}
+
+/**
  * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, modular and
- * entropic lines, little killers and lockout lines leave the constraints.
+ * entropic lines, little killers, lockout lines, sandwiches and X-sums leave the constraints.
  */
 function removeLines() {
   if (rules) {
@@ -592,6 +658,8 @@ function removeLines() {
     delete rules.modular_lines;
     delete rules.entropic_lines;
     delete rules.little_killers;
+    delete rules.sandwiches;
+    delete rules.x_sums;
     if (Object.keys(rules).length === 0) rules = null;
   }
   clearMarks();

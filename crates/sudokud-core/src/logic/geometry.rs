@@ -161,7 +161,8 @@ impl<C: CellSet> Geometry<C> {
             || !variant.little_killers.is_empty()
             || !variant.lines.is_empty()
             || !variant.quadruples.is_empty()
-            || !variant.windows.is_empty();
+            || !variant.windows.is_empty()
+            || !variant.outside_clues.is_empty();
         let all = (1u32 << geometry.side) - 1;
         beyond_houses |= variant.allowed.iter().any(|&digits| digits != all);
         for cell in 0..geometry.cell_count() {
@@ -508,6 +509,8 @@ pub(crate) mod tests {
                 && c.quadruples.is_empty()
                 && c.modular_lines.is_empty()
                 && c.entropic_lines.is_empty()
+                && c.sandwiches.is_empty()
+                && c.x_sums.is_empty()
                 && c.even.is_empty()
                 && c.odd.is_empty();
             assert_eq!(geometry.rules().is_none(), houses_only, "{id}");

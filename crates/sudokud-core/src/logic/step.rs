@@ -46,6 +46,11 @@ pub enum Technique {
     /// A variant's window of digit classes (three cells in a row on a modular or entropic
     /// line): every class appears in it, so each cell keeps the classes some way leaves it.
     DigitClasses,
+    /// A variant's sandwich: only the digits of the places of its line's 1 and N that let the
+    /// digits between add up to its clue.
+    Sandwich,
+    /// A variant's X-sum: only the digits of the ways its line's first X digits make its clue.
+    XSum,
     /// The only digit left for a cell.
     NakedSingle,
     /// A box's candidates for a digit lie in one line, so the rest of the line loses it.
@@ -143,9 +148,10 @@ pub enum Technique {
 /// technique's figure by its length ([`chain_rating`]), an ALS wing's by the shape of its set.
 /// Where SE has no technique:
 /// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, lockout
-///   line and digit classes 1.5, as a hidden single in a line: SE has no variants, and these are
-///   the first things a player of killer, thermometer, Kropki, renban, arrow, little killer,
-///   between line, quadruple, lockout, modular or entropic line puzzles looks at.
+///   line, digit classes, sandwich and X-sum 1.5, as a hidden single in a line: SE has no
+///   variants, and these are the first things a player of killer, thermometer, Kropki, renban,
+///   arrow, little killer, between line, quadruple, lockout, modular or entropic line, sandwich
+///   or X-sum puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each
@@ -165,6 +171,8 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
     ("quadruple", "Quadruple", 1.5),
     ("lockout-line", "Lockout line", 1.5),
     ("digit-classes", "Digit classes", 1.5),
+    ("sandwich", "Sandwich", 1.5),
+    ("x-sum", "X-sum", 1.5),
     ("naked-single", "Naked single", 2.3),
     ("pointing", "Pointing", 2.6),
     ("claiming", "Claiming", 2.8),
@@ -209,7 +217,7 @@ const INFO: [(&str, &str, f32); Technique::ALL.len()] = [
 
 impl Technique {
     /// Every technique, easiest first; ratings never decrease along the list.
-    pub const ALL: [Technique; 52] = [
+    pub const ALL: [Technique; 54] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -222,6 +230,8 @@ impl Technique {
         Technique::Quadruple,
         Technique::LockoutLine,
         Technique::DigitClasses,
+        Technique::Sandwich,
+        Technique::XSum,
         Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,

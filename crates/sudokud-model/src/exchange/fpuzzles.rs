@@ -13,7 +13,9 @@
 //! the marks whose absence is a rule too, quadruples (`quadruple`: the four `cells` around a
 //! corner and the digits in its circle, `values`), and clues outside the grid (`littlekillersum`: the
 //! clue's `cell`, `R0C3` one row above the grid, its `direction`, `UL`, `UR`, `DL` or `DR`, the
-//! diagonal's `cells` and the sum its `value`). Cells are named `R1C1`. What sudokud has, it reads and
+//! diagonal's `cells` and the sum its `value`; `sandwichsum`: the clue's `cell` beside a row's or
+//! column's end, `R0C4` above column 4, `R4C0` left of row 4, and its sum the `value`; `xsum`
+//! likewise, read from the clue's end). Cells are named `R1C1`. What sudokud has, it reads and
 //! writes; any other rule, and the drawings whose meaning the puzzle's rules give only in words
 //! (`line`, `circle`, `rectangle`, `cage`, `text`), is refused by name, never dropped. A `line`
 //! that f-puzzles drew for a line rule it also wrote as its own member (`fromConstraint`:
@@ -27,7 +29,8 @@ use serde_json::{Map, Value, json};
 
 use super::{ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, LittleKiller, LockoutLine, Place, Quadruple, RegionId, Regions,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, LittleKiller, LockoutLine, Place, Quadruple, RegionId,
+    Regions, Sandwich, XSum,
 };
 use crate::family::lockout_lines;
 use crate::grid::Grid;
@@ -341,6 +344,22 @@ impl Reader {
                     self.constraints.little_killers.push(clue);
                 }
             }
+            "sandwichsum" => {
+                for clue in self.items(key, value)? {
+                    let (row, column, from) = self.line_clue(key, clue)?;
+                    let name = clue.get("cell").and_then(Value::as_str).unwrap_or("");
+                    let sum = clue_number(key, name, clue, "a sandwich", "sum")?;
+                    self.constraints.sandwiches.push(Sandwich { sum, row, column, from });
+                }
+            }
+            "xsum" => {
+                for clue in self.items(key, value)? {
+                    let (row, column, from) = self.line_clue(key, clue)?;
+                    let name = clue.get("cell").and_then(Value::as_str).unwrap_or("");
+                    let sum = clue_number(key, name, clue, "an X-sum", "sum")?;
+                    self.constraints.x_sums.push(XSum { sum, row, column, from });
+                }
+            }
             "line" => {
                 for line in self.items(key, value)? {
                     let rule = line.get("fromConstraint").and_then(Value::as_str).unwrap_or_default();
@@ -375,12 +394,7 @@ impl Reader {
         };
         let direction = direction
             .ok_or_else(|| malformed(format!("the `{key}` at `{name}` has no direction of UL, UR, DL, DR")))?;
-        let sum = match clue.get("value") {
-            Some(Value::String(text)) if !text.trim().is_empty() => text.trim().parse().ok(),
-            Some(Value::Number(number)) => number.as_u64(),
-            None | Some(_) => return Err(unsupported(key, format!("an arrow at `{name}` without its sum"))),
-        };
-        let sum = sum.ok_or_else(|| malformed(format!("the `{key}` at `{name}` has no sum of digits")))?;
+        let sum = clue_number(key, name, clue, "an arrow", "sum")?;
         // The clue's cell, 0 and N + 1 outside the grid, and one step on from it the diagonal's
         // first.
         let size = self.size as i64;
@@ -405,6 +419,29 @@ impl Reader {
             return Err(malformed(format!("the `{key}` at `{name}` lists cells off its diagonal")));
         }
         Ok(little_killer)
+    }
+
+    /// A clue beside one end of a row or column (`sandwichsum`): its `cell`, one step outside the
+    /// grid beside the line (`R0C4` above column 4, `R4C0` left of row 4, row or column N + 1
+    /// below or right), as the line's `(row, column)`, one of the two, and the end.
+    fn line_clue(&self, key: &str, clue: &Map<String, Value>) -> Result<(Option<u64>, Option<u64>, End), ShareError> {
+        let name = clue.get("cell").and_then(Value::as_str).unwrap_or("");
+        let size = self.size as u64;
+        let outside = name
+            .strip_prefix(['R', 'r'])
+            .and_then(|rest| rest.split_once(['C', 'c']))
+            .and_then(|(row, col)| Some((row.parse::<u64>().ok()?, col.parse::<u64>().ok()?)));
+        let inside = |coordinate: u64| (1..=size).contains(&coordinate);
+        match outside {
+            Some((0, col)) if inside(col) => Ok((None, Some(col - 1), End::Start)),
+            Some((row, col)) if row == size + 1 && inside(col) => Ok((None, Some(col - 1), End::End)),
+            Some((row, 0)) if inside(row) => Ok((Some(row - 1), None, End::Start)),
+            Some((row, col)) if col == size + 1 && inside(row) => Ok((Some(row - 1), None, End::End)),
+            _ => Err(malformed(format!(
+                "the `{key}` at `{name}` is not beside a row or a column of a {0}x{0} grid, as `R0C1`",
+                self.size
+            ))),
+        }
     }
 
     /// The cells of each of a line rule's `lines`.
@@ -483,11 +520,20 @@ impl Reader {
     }
 }
 
+/// The number a clue outside the grid (`what`, `an arrow`) gives as its `value` (its `number`,
+/// `sum`): a clue without one is a rule sudokud lacks (the puzzle's words give it).
+fn clue_number(key: &str, name: &str, clue: &Map<String, Value>, what: &str, number: &str) -> Result<u64, ShareError> {
+    let value = match clue.get("value") {
+        Some(Value::String(text)) if !text.trim().is_empty() => text.trim().parse().ok(),
+        Some(Value::Number(value)) => value.as_u64(),
+        None | Some(_) => return Err(unsupported(key, format!("{what} at `{name}` without its {number}"))),
+    };
+    value.ok_or_else(|| malformed(format!("the `{key}` at `{name}` has no {number} of digits")))
+}
+
 /// What a member sudokud does not read is, where it is a rule the variant community uses.
 fn describe(key: &str) -> &'static str {
     match key {
-        "sandwichsum" => "sandwich sums",
-        "xsum" => "X-sums",
         "skyscraper" => "skyscrapers",
         "renbanline" => "renban lines",
         "regionsumline" => "region-sum lines",
@@ -609,6 +655,26 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         let cells = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(down, right)| Place(row + down, col + right));
         json!({ "cells": names(&cells), "values": quadruple.digits })
     });
+    // The cell beside the line's end, one step outside the grid.
+    let beside = |row: Option<u64>, column: Option<u64>, from: End| {
+        let outside = if from == End::Start { 0 } else { size as u64 + 1 };
+        match (row, column) {
+            (Some(row), None) if row < size as u64 => Ok(format!("R{}C{outside}", row + 1)),
+            (None, Some(column)) if column < size as u64 => Ok(format!("R{outside}C{}", column + 1)),
+            _ => Err(ShareError::Inexpressible {
+                format: FORMAT,
+                what: "a clue beside no one row or column of the grid".to_owned(),
+            }),
+        }
+    };
+    let mut sandwiches = Vec::new();
+    for clue in &constraints.sandwiches {
+        sandwiches.push(json!({ "cell": beside(clue.row, clue.column, clue.from)?, "value": clue.sum.to_string() }));
+    }
+    let mut x_sums = Vec::new();
+    for clue in &constraints.x_sums {
+        x_sums.push(json!({ "cell": beside(clue.row, clue.column, clue.from)?, "value": clue.sum.to_string() }));
+    }
     let whispers = constraints.whispers.iter().map(|whispers| match whispers.difference {
         Some(difference) => json!({ "lines": [names(&whispers.line)], "value": difference.to_string() }),
         None => json!({ "lines": [names(&whispers.line)] }),
@@ -634,6 +700,8 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         ("arrow", arrows.collect()),
         ("littlekillersum", little_killers.collect()),
         ("quadruple", quadruples.collect()),
+        ("sandwichsum", sandwiches),
+        ("xsum", x_sums),
         ("difference", pairs(&constraints.kropki.white, None)),
         ("ratio", pairs(&constraints.kropki.black, None)),
         ("xv", xv),
@@ -715,7 +783,12 @@ mod tests {
                 { "cell": "R0C3", "cells": ["R1C2", "R2C1"], "direction": "DL", "value": "11" },
                 { "cell": "R7C2", "direction": "UL", "value": 1 },
                 { "cell": "R7C7", "cells": ["R6C6", "R5C5", "R4C4", "R3C3", "R2C2", "R1C1"], "direction": "UL", "value": "21" }
-            ]
+            ],
+            "sandwichsum": [
+                { "cell": "R0C2", "value": "5" }, { "cell": "R3C0", "value": 0 },
+                { "cell": "R7C6", "value": "9" }, { "cell": "R6C7", "value": "2" }
+            ],
+            "xsum": [{ "cell": "R0C5", "value": "13" }, { "cell": "R2C7", "value": 6 }]
         });
         let puzzle = read_json(&data.to_string()).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
@@ -762,6 +835,16 @@ mod tests {
             ],
             greater_than: Vec::new(),
             quadruples: vec![Quadruple { top_left: place(2, 2), digits: vec![1, 6, 6] }],
+            sandwiches: vec![
+                Sandwich { sum: 5, row: None, column: Some(1), from: End::Start },
+                Sandwich { sum: 0, row: Some(2), column: None, from: End::Start },
+                Sandwich { sum: 9, row: None, column: Some(5), from: End::End },
+                Sandwich { sum: 2, row: Some(5), column: None, from: End::End },
+            ],
+            x_sums: vec![
+                XSum { sum: 13, row: None, column: Some(4), from: End::Start },
+                XSum { sum: 6, row: Some(1), column: None, from: End::End },
+            ],
             even: vec![place(1, 1), place(0, 3)],
             odd: vec![place(0, 2)],
             lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
@@ -860,6 +943,16 @@ mod tests {
         assert_eq!(clue("R2C2", "DL", json!("5")), "`R2C2` is no cell outside a 4x4 grid, as `R0C1`");
         assert_eq!(clue("R0C7", "DL", json!("5")), "`R0C7` is no cell outside a 4x4 grid, as `R0C1`");
         assert_eq!(clue("R0C3", "UL", json!("5")), "the `littlekillersum` at `R0C3` points past the grid");
+        for cell in ["R0C0", "R5C5", "R0C5", "R5C6", "R1C"] {
+            assert_eq!(
+                with(json!({ "sandwichsum": [{ "cell": cell, "value": "5" }] })),
+                format!("the `sandwichsum` at `{cell}` is not beside a row or a column of a 4x4 grid, as `R0C1`")
+            );
+        }
+        assert_eq!(
+            with(json!({ "sandwichsum": [{ "cell": "R0C1", "value": "five" }] })),
+            "the `sandwichsum` at `R0C1` has no sum of digits"
+        );
         let off =
             json!({ "littlekillersum": [{ "cell": "R0C3", "cells": ["R1C2"], "direction": "DL", "value": "5" }] });
         assert_eq!(with(off), "the `littlekillersum` at `R0C3` lists cells off its diagonal");

@@ -24,13 +24,18 @@
 //! least difference, then the line's cells, its diamonds first and last; written with the
 //! difference always, read as a line of the size's own difference when it is that), `Quad`
 //! (`Quad~R1C1~1~4~6~7`: the top-left cell of the four around the circle's corner, then its
-//! digits), `Modular` (`Modular~3~R1C1~R1C2~R1C3`: the modulus, 3, then the line's cells) and
-//! `Entropic` (the line's cells). Any other type is refused by name
+//! digits), `Modular` (`Modular~3~R1C1~R1C2~R1C3`: the modulus, 3, then the line's cells),
+//! `Entropic` (the line's cells), `Sandwich` (`Sandwich~35~C4`: the sum, then the row or column,
+//! `R` or `C` and its number; ISS draws it at the line's start, so a clue drawn at the end is
+//! written there, the same sum) and `XSum` (`XSum~C2~27~8`: the row or column, then its clue from
+//! the start, left or top, then from the end, either empty; each clue is written as its own
+//! item). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, GreaterThan, LittleKiller, LockoutLine, Place, Quadruple, Regions,
+    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Quadruple,
+    Regions, Sandwich, XSum,
 };
 use crate::family::lockout_lines;
 use crate::grid::Grid;
@@ -260,6 +265,22 @@ impl Reader {
                 })?;
                 self.constraints.little_killers.push(LittleKiller { sum, start, direction });
             }
+            "Sandwich" => {
+                let [sum, line] = args else {
+                    return Err(malformed(
+                        "a `Sandwich` has a sum and a row or column, as `Sandwich~35~C4`".to_owned(),
+                    ));
+                };
+                let sum = sum.parse().map_err(|_| malformed(format!("`{sum}` is no sandwich's sum")))?;
+                let (row, column) = self.line(line)?;
+                self.constraints.sandwiches.push(Sandwich { sum, row, column, from: End::Start });
+            }
+            "XSum" => {
+                let ((row, column), clues) = self.clues_at_both_ends(kind, args)?;
+                for (sum, from) in clues {
+                    self.constraints.x_sums.push(XSum { sum, row, column, from });
+                }
+            }
             "WhiteDot" => self.constraints.kropki.white.extend(self.pairs(kind, args)?),
             "BlackDot" => self.constraints.kropki.black.extend(self.pairs(kind, args)?),
             "X" => self.constraints.xv.x.extend(self.pairs(kind, args)?),
@@ -363,6 +384,37 @@ impl Reader {
         args.iter().map(|cell| self.place(cell)).collect()
     }
 
+    /// The clues of an item naming a row or column, then its clue from the start (left or top),
+    /// then from the end, either left empty (`XSum~C2~27~`): the row or column, and each clue's
+    /// number and end.
+    fn clues_at_both_ends(&self, kind: &str, args: &[&str]) -> Result<(ClueLine, Vec<(u64, End)>), ShareError> {
+        let [line, clues @ ..] = args else {
+            return Err(malformed(format!("`{kind}` names a row or column first, as `{kind}~C2~12~`")));
+        };
+        if clues.len() > 2 {
+            return Err(malformed(format!("`{kind}` has a clue at each end at most, as `{kind}~C2~12~8`")));
+        }
+        let (row, column) = self.line(line)?;
+        let mut found = Vec::new();
+        for (&clue, from) in clues.iter().zip([End::Start, End::End]).filter(|(clue, _)| !clue.is_empty()) {
+            let number = clue.parse().map_err(|_| malformed(format!("`{clue}` is no `{kind}` clue")))?;
+            found.push((number, from));
+        }
+        Ok(((row, column), found))
+    }
+
+    /// `R3` or `C5`: a row or a column, one base-17 digit, as `(row, column)`, one of the two.
+    fn line(&self, line: &str) -> Result<ClueLine, ShareError> {
+        let number = |byte: u8| {
+            char::from(byte).to_digit(LARGEST as u32 + 1).filter(|&digit| (1..=self.size as u32).contains(&digit))
+        };
+        match line.as_bytes() {
+            [b'R' | b'r', row] if number(*row).is_some() => Ok((number(*row).map(|row| u64::from(row - 1)), None)),
+            [b'C' | b'c', col] if number(*col).is_some() => Ok((None, number(*col).map(|col| u64::from(col - 1)))),
+            _ => Err(malformed(format!("`{line}` is no row or column of a {0}x{0} grid, as `R3` or `C5`", self.size))),
+        }
+    }
+
     /// `R1C1`: a row and a column, each one base-17 digit.
     fn place(&self, cell: &str) -> Result<Place, ShareError> {
         let bytes = cell.as_bytes();
@@ -417,12 +469,13 @@ impl Reader {
     }
 }
 
+/// The `row` and `column` of a clue beside a line, one of them named.
+type ClueLine = (Option<u64>, Option<u64>);
+
 /// The error for a type sudokud lacks, with what it is where it is one the variant community uses.
 fn unsupported(kind: &str) -> ShareError {
     let what = match kind {
         "DoubleArrow" => "double arrows (two circles adding up to the line between them)",
-        "Sandwich" => "sandwich sums",
-        "XSum" => "X-sums",
         "Skyscraper" | "HiddenSkyscraper" => "skyscrapers",
         "Zipper" => "zipper lines",
         "RegionSumLine" => "region-sum lines",
@@ -616,6 +669,24 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         let digits = quadruple.digits.iter().map(u64::to_string);
         item(&mut out, "Quad", &mut cells(&[quadruple.top_left]).chain(digits));
     }
+    let digit = |index: u64| char::from_digit(index as u32 + 1, LARGEST as u32 + 1).expect("within 16");
+    let line = |row: Option<u64>, column: Option<u64>| match (row, column) {
+        (Some(row), None) if row < size as u64 => Ok(format!("R{}", digit(row))),
+        (None, Some(column)) if column < size as u64 => Ok(format!("C{}", digit(column))),
+        _ => Err(inexpressible("a clue beside no one row or column of the grid")),
+    };
+    for clue in &constraints.sandwiches {
+        item(&mut out, "Sandwich", &mut [clue.sum.to_string(), line(clue.row, clue.column)?].into_iter());
+    }
+    // One item a clue, its number on the side of its end, the other side empty.
+    let at_end = |number: u64, from: End| match from {
+        End::Start => [number.to_string(), String::new()],
+        End::End => [String::new(), number.to_string()],
+    };
+    for clue in &constraints.x_sums {
+        let [start, end] = at_end(clue.sum, clue.from);
+        item(&mut out, "XSum", &mut [line(clue.row, clue.column)?, start, end].into_iter());
+    }
     for sign in &constraints.greater_than {
         item(&mut out, "GreaterThan", &mut cells(&[sign.greater, sign.less]));
     }
@@ -686,7 +757,8 @@ mod tests {
                     .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6.Modular~3~R1C1~R2C1~R3C1\
                     .Entropic~R4C1~R4C2\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
-                    .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3";
+                    .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3\
+                    .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -737,6 +809,15 @@ mod tests {
                 LittleKiller { sum: 8, start: place(2, 5), direction: Direction::UpLeft },
                 LittleKiller { sum: 7, start: place(5, 1), direction: Direction::UpRight },
             ],
+            sandwiches: vec![
+                Sandwich { sum: 5, row: None, column: Some(1), from: End::Start },
+                Sandwich { sum: 0, row: Some(5), column: None, from: End::Start },
+            ],
+            x_sums: vec![
+                XSum { sum: 13, row: None, column: Some(4), from: End::Start },
+                XSum { sum: 6, row: None, column: Some(4), from: End::End },
+                XSum { sum: 8, row: Some(1), column: None, from: End::End },
+            ],
             even: vec![place(0, 0)],
             odd: vec![place(0, 1)],
             // 3 is 6x6's own difference.
@@ -748,6 +829,37 @@ mod tests {
             entropic_lines: vec![vec![place(3, 0), place(3, 1)]],
         };
         assert_eq!(puzzle.constraints, expected);
+    }
+
+    /// An X-sum is written as its own item, its clue on the side of its end, the other empty.
+    #[test]
+    fn an_x_sum_is_written_on_its_end_s_side() {
+        let constraints = Constraints {
+            x_sums: vec![
+                XSum { sum: 27, row: None, column: Some(1), from: End::Start },
+                XSum { sum: 8, row: Some(8), column: None, from: End::End },
+            ],
+            ..Constraints::default()
+        };
+        let written = write(&SharedPuzzle { givens: Grid::empty(Shape::CLASSIC), constraints: constraints.clone() });
+        assert_eq!(written.as_deref(), Ok(".XSum~C2~27~.XSum~R9~~8"));
+        assert_eq!(read(&written.unwrap()).unwrap().constraints, constraints);
+    }
+
+    /// ISS draws every sandwich at its line's start: one drawn at the end is written there, the
+    /// same sum and line; a clue beside no line of the grid is refused.
+    #[test]
+    fn a_sandwich_is_written_at_its_line_s_start() {
+        let written = |row, column, from| {
+            let constraints =
+                Constraints { sandwiches: vec![Sandwich { sum: 12, row, column, from }], ..Constraints::default() };
+            write(&SharedPuzzle { givens: Grid::empty(Shape::CLASSIC), constraints }).map_err(|error| error.to_string())
+        };
+        assert_eq!(written(Some(2), None, End::Start).unwrap(), ".Sandwich~12~R3");
+        assert_eq!(written(None, Some(8), End::End).unwrap(), ".Sandwich~12~C9");
+        let refused = "an ISS constraint string cannot hold a clue beside no one row or column of the grid";
+        assert_eq!(written(None, None, End::End).unwrap_err(), refused);
+        assert_eq!(written(Some(9), None, End::End).unwrap_err(), refused);
     }
 
     /// ISS names each diagonal of two cells or more by one end: a clue drawn at the other end is
@@ -890,6 +1002,13 @@ mod tests {
         assert_eq!(refused(".LittleKiller~5"), "a `LittleKiller` has a sum and a cell");
         assert_eq!(refused(".LittleKiller~x~R1C1"), "`x` is no little killer's sum");
         assert_eq!(refused(".LittleKiller~5~R5C5"), "`R5C5` is the end of no diagonal ISS names a little killer by");
+        assert_eq!(refused(".Sandwich~5"), "a `Sandwich` has a sum and a row or column, as `Sandwich~35~C4`");
+        assert_eq!(refused(".Sandwich~x~R1"), "`x` is no sandwich's sum");
+        assert_eq!(refused(".Sandwich~5~R0"), "`R0` is no row or column of a 9x9 grid, as `R3` or `C5`");
+        assert_eq!(refused(".Sandwich~5~R1C1"), "`R1C1` is no row or column of a 9x9 grid, as `R3` or `C5`");
+        assert_eq!(refused(".XSum"), "`XSum` names a row or column first, as `XSum~C2~12~`");
+        assert_eq!(refused(".XSum~C2~1~2~3"), "`XSum` has a clue at each end at most, as `XSum~C2~12~8`");
+        assert_eq!(refused(".XSum~C2~x~"), "`x` is no `XSum` clue");
         assert_eq!(refused(".LittleKiller~5~R9C9"), "`R9C9` is the end of no diagonal ISS names a little killer by");
     }
 

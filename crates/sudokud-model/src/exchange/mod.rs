@@ -257,7 +257,7 @@ fn percent_decoded(value: &str, plus_is_space: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Cage, Diagonals, Direction, LittleKiller, Place, Regions, Whispers};
+    use crate::constraints::{Cage, Diagonals, Direction, End, LittleKiller, Place, Regions, Sandwich, Whispers, XSum};
     use crate::random::SplitMix64;
 
     fn place(row: u64, col: u64) -> Place {
@@ -303,6 +303,15 @@ mod tests {
         };
         let sum = cell().0 * size + cell().1;
         constraints.little_killers = vec![LittleKiller { sum, start, direction }];
+        // A sandwich at the line's start, where ISS draws every one (iss.rs tests the end).
+        let Place(line, kind) = cell();
+        let (row, column) = if kind % 2 == 0 { (Some(line), None) } else { (None, Some(line)) };
+        constraints.sandwiches = vec![Sandwich { sum: kind * 3, row, column, from: End::Start }];
+        // An X-sum at either end.
+        let Place(line, kind) = cell();
+        let (row, column) = if kind % 2 == 0 { (Some(line), None) } else { (None, Some(line)) };
+        let from = if kind % 4 < 2 { End::Start } else { End::End };
+        constraints.x_sums = vec![XSum { sum: kind + 1, row, column, from }];
         // A shared line through a cell again is read as lines cut there: these pass each once.
         let mut line = |count: usize| {
             let mut line: Vec<Place> = Vec::new();

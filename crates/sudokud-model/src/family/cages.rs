@@ -300,6 +300,12 @@ impl CageRule {
 /// Every set of `count` different digits from 1 to `size` adding up to `sum`, as bit sets; empty
 /// when there are more than [`MAX_COMBINATIONS`].
 fn combinations(size: usize, count: usize, sum: u32) -> Vec<u32> {
+    digit_sets(size, count, sum).unwrap_or_default()
+}
+
+/// Every set of `count` different digits from 1 to `size` adding up to `sum`, as bit sets; `None`
+/// when there are more than [`MAX_COMBINATIONS`].
+pub(crate) fn digit_sets(size: usize, count: usize, sum: u32) -> Option<Vec<u32>> {
     fn extend(next: u32, size: u32, left: usize, sum: u32, set: u32, found: &mut Vec<u32>) -> bool {
         if left == 0 {
             if sum == 0 {
@@ -324,7 +330,7 @@ fn combinations(size: usize, count: usize, sum: u32) -> Vec<u32> {
         true
     }
     let mut found = Vec::new();
-    if extend(1, size as u32, count, sum, 0, &mut found) { found } else { Vec::new() }
+    extend(1, size as u32, count, sum, 0, &mut found).then_some(found)
 }
 
 #[cfg(test)]

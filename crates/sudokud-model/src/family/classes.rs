@@ -3,9 +3,11 @@
 //! window of fewer than three cells digits of different classes. Modular and entropic lines
 //! (every three cells in a row along the line) and the global entropy and mod rules (every 2x2
 //! square) are such windows; each family checks its member and adds a [`ClassWindow`] per
-//! window, whose [`ClassWindow::support`] the search, the logic and the conflicts all read.
+//! window, whose [`ClassWindow::support`] the search, the logic and the conflicts all read
+//! ([`WholeRule`], as the lines read whole).
 
 use super::Builder;
+use super::whole::{self, WholeRule};
 use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
@@ -141,6 +143,20 @@ impl ClassWindow {
     }
 }
 
+impl WholeRule for ClassWindow {
+    fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
+    fn unit(&self) -> Unit {
+        self.kind.unit()
+    }
+
+    fn keep(&self, candidates: &[u32], kept: &mut [u32]) -> bool {
+        self.support(candidates, kept)
+    }
+}
+
 /// Refuses a grid whose digits do not split into three classes of the same size, naming
 /// `member`.
 pub(crate) fn check_size(rules: &Builder, member: &str) -> Result<(), ConstraintError> {
@@ -191,27 +207,10 @@ pub fn squares(size: usize) -> impl Iterator<Item = Vec<u16>> {
 }
 
 /// Marks the filled cells of each window of `unit`'s rule whose filled digits no digits of the
-/// empty cells complete (each empty cell counted as any digit).
+/// empty cells complete ([`whole::conflicts`]).
 pub(crate) fn conflicts(variant: &Variant, cells: &[u8], broken: &mut [Units], unit: Unit) {
-    let full = (1u32 << variant.shape().size()) - 1;
-    for window in variant.windows.iter().filter(|window| window.kind.unit() == unit) {
-        let mut candidates = [0u32; MAX_WINDOW_CELLS];
-        for (digits, &cell) in candidates.iter_mut().zip(&window.cells) {
-            *digits = match cells[usize::from(cell)] {
-                0 => full,
-                digit => 1 << (digit - 1),
-            };
-        }
-        let length = window.cells.len();
-        if window.support(&candidates[..length], &mut [0; MAX_WINDOW_CELLS][..length]) {
-            continue;
-        }
-        for &cell in &window.cells {
-            if cells[usize::from(cell)] != 0 {
-                broken[usize::from(cell)].insert(unit.into());
-            }
-        }
-    }
+    let windows = variant.windows.iter().filter(|window| window.kind.unit() == unit);
+    whole::conflicts(windows, variant.shape().size(), cells, broken);
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! and lockout lines, whose two marked ends (circles, diamonds) bound the digits along them. Each family checks its
 //! member and adds a [`LineRule`]; the rule says, from every cell's candidates, which digits
 //! still fit the line ([`LineRule::support`]), which the search, the logic and the conflicts all
-//! read, so a family's rule is written once.
+//! read ([`WholeRule`], as the clues beside rows and columns), so a family's rule is written once.
 
 use super::Builder;
+use super::whole::{self, WholeRule};
 use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
@@ -101,6 +102,20 @@ impl LineRule {
     }
 }
 
+impl WholeRule for LineRule {
+    fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
+    fn unit(&self) -> Unit {
+        self.kind.unit()
+    }
+
+    fn keep(&self, candidates: &[u32], kept: &mut [u32]) -> bool {
+        self.support(candidates, kept) != Ends::default()
+    }
+}
+
 /// The digits (1-based) of a set of candidates, smallest first.
 fn digits(set: u32) -> impl Iterator<Item = u32> {
     (0..32).filter(move |digit| set >> digit & 1 == 1).map(|digit| digit + 1)
@@ -116,30 +131,11 @@ pub(crate) fn check_count(rules: &Builder, adding: usize, member: &str) -> Resul
     Ok(())
 }
 
-/// Marks the filled cells of each line of `kind`'s unit whose filled digits no digits of the
-/// empty cells complete (each empty cell counted as any digit).
+/// Marks the filled cells of each line of `unit`'s rule whose filled digits no digits of the
+/// empty cells complete ([`whole::conflicts`]).
 pub(crate) fn conflicts(variant: &Variant, cells: &[u8], broken: &mut [Units], unit: Unit) {
-    let size = variant.shape().size();
-    let full = (1u32 << size) - 1;
-    for line in variant.lines.iter().filter(|line| line.kind.unit() == unit) {
-        let candidates: Vec<u32> = line
-            .cells
-            .iter()
-            .map(|&cell| match cells[usize::from(cell)] {
-                0 => full,
-                digit => 1 << (digit - 1),
-            })
-            .collect();
-        let mut kept = vec![0; candidates.len()];
-        if line.support(&candidates, &mut kept) != Ends::default() {
-            continue;
-        }
-        for &cell in &line.cells {
-            if cells[usize::from(cell)] != 0 {
-                broken[usize::from(cell)].insert(unit.into());
-            }
-        }
-    }
+    let lines = variant.lines.iter().filter(|line| line.kind.unit() == unit);
+    whole::conflicts(lines, variant.shape().size(), cells, broken);
 }
 
 #[cfg(test)]

@@ -30,13 +30,17 @@ pub mod lines;
 pub mod little_killers;
 pub mod lockout_lines;
 mod non_consecutive;
+pub mod outside;
 mod palindromes;
 mod parity;
 pub mod quadruples;
 pub mod regions;
 pub mod renban;
+pub mod sandwiches;
 mod thermometers;
 pub mod whispers;
+pub mod whole;
+pub mod x_sums;
 pub mod xv;
 
 pub use non_consecutive::beside_every;
@@ -86,6 +90,10 @@ families!(
     between_lines::BetweenLines,
     class_lines::ModularLines,
     class_lines::EntropicLines,
+    sandwiches::Sandwiches,
+    x_sums::XSums,
+    // After every family of clues beside rows and columns: their count.
+    outside::OutsideClues,
     non_consecutive::NonConsecutive,
     parity::Parity,
     anti_chess::AntiChess,
@@ -116,6 +124,8 @@ pub(crate) struct Builder {
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
     /// The windows of cells that hold a digit of each class (modular and entropic lines).
     pub(crate) windows: Vec<classes::ClassWindow>,
+    /// The clues beside rows and columns.
+    pub(crate) outside_clues: Vec<outside::OutsideClue>,
     /// The digits each cell may hold at all.
     pub(crate) allowed: Vec<u32>,
     /// Steps (rows down, columns right) between cells whose digits differ, beyond houses and
@@ -144,6 +154,7 @@ impl Builder {
             lines: Vec::new(),
             quadruples: Vec::new(),
             windows: Vec::new(),
+            outside_clues: Vec::new(),
             allowed: vec![(1u32 << size) - 1; shape.cells()],
             moves: Vec::new(),
         }
@@ -451,6 +462,20 @@ pub(crate) mod tests {
     pub(crate) fn refused(shape: Shape, json: &str) -> Option<String> {
         let constraints: Constraints = serde_json::from_str(json).unwrap();
         crate::variant::Variant::new(shape, None, &constraints).err().map(|error| error.to_string())
+    }
+
+    /// Visits every order of `line`'s digits from `from` on: the fillings of a row or column
+    /// against which the clues beside it are checked.
+    pub(crate) fn permutations(line: &mut Vec<u32>, from: usize, visit: &mut impl FnMut(&[u32])) {
+        if from == line.len() {
+            visit(line);
+            return;
+        }
+        for index in from..line.len() {
+            line.swap(from, index);
+            permutations(line, from + 1, visit);
+            line.swap(from, index);
+        }
     }
 
     #[test]

@@ -7,45 +7,18 @@ use sudokud_model::variant::{ClassWindow, Classes, WindowKind};
 
 use crate::logic::cells::CellSet;
 use crate::logic::geometry::Geometry;
-use crate::logic::grid::{Grid, bit, digits};
+use crate::logic::grid::{Grid, digits};
 use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells};
 
 use super::lines::span;
 use super::sums::lost_digits;
+use super::whole::{candidates, whole};
 
-/// What each cell of `window` may hold in `grid`, a placed cell its digit alone.
-fn candidates<C: CellSet>(grid: &Grid<C>, window: &ClassWindow) -> Vec<u32> {
-    window
-        .cells
-        .iter()
-        .map(|&cell| match grid.value(usize::from(cell)) {
-            0 => grid.candidates(usize::from(cell)),
-            value => bit(value),
-        })
-        .collect()
-}
-
-/// A cell of a window holding a candidate of a class no way of keeping the window's rule gives
-/// it: one cell's eliminations per step.
+/// A cell of a window (of any kind) holding a candidate of a class no way of keeping the window's
+/// rule gives it: one cell's eliminations per step.
 pub(super) fn window<C: CellSet>(grid: &Grid<C>, out: &mut Deduction) -> bool {
     let Some(rules) = grid.geometry().rules() else { return false };
-    for (number, window) in rules.windows.iter().enumerate() {
-        let candidates = candidates(grid, window);
-        let mut kept = vec![0; candidates.len()];
-        // Nothing fits: only a wrong grid gets here.
-        if !window.support(&candidates, &mut kept) {
-            continue;
-        }
-        for (&cell, &digits) in window.cells.iter().zip(&kept) {
-            out.eliminate_digits(grid, usize::from(cell), !digits);
-            if out.finish() {
-                out.add_cells(window.cells.iter().map(|&cell| usize::from(cell)));
-                out.rule = number;
-                return true;
-            }
-        }
-    }
-    false
+    whole(grid, out, &rules.windows, |_| true)
 }
 
 /// `r1c1, r1c2 and r1c3 are three cells in a row on an entropic line, so one holds a low (1 to 3)
@@ -55,7 +28,7 @@ pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
     let geometry: &Geometry<C> = grid.geometry();
     let rules = geometry.rules().expect("a window step is found only on a variant");
     let window = &rules.windows[deduction.rule];
-    let candidates = candidates(grid, window);
+    let candidates = candidates(grid, &window.cells);
     let open = window.classes_of(&candidates);
     let kept = window.class_support(&open);
     let at = window.cells.iter().position(|&cell| usize::from(cell) == deduction.eliminations[0].cell);

@@ -6,22 +6,16 @@ use sudokud_model::family::lines::{Ends, LineKind, LineRule};
 use sudokud_model::unit::Unit;
 
 use crate::logic::cells::CellSet;
-use crate::logic::grid::{Grid, bit, digits};
+use crate::logic::grid::{Grid, digits};
 use crate::logic::step::{Deduction, cell_list, digit_list, eliminated_cells, symbol};
 
 use super::sums::lost_digits;
+use super::whole::{candidates, whole};
 
 /// What each cell of `line` keeps in `grid` (a placed cell its digit alone), and the digits its
 /// ends may hold.
 fn support<C: CellSet>(grid: &Grid<C>, line: &LineRule) -> (Vec<u32>, Ends) {
-    let candidates: Vec<u32> = line
-        .cells
-        .iter()
-        .map(|&cell| match grid.value(usize::from(cell)) {
-            0 => grid.candidates(usize::from(cell)),
-            value => bit(value),
-        })
-        .collect();
+    let candidates = candidates(grid, &line.cells);
     let mut kept = vec![0; candidates.len()];
     let ends = line.support(&candidates, &mut kept);
     (kept, ends)
@@ -31,22 +25,7 @@ fn support<C: CellSet>(grid: &Grid<C>, line: &LineRule) -> (Vec<u32>, Ends) {
 /// one cell's eliminations per step.
 pub(super) fn line<C: CellSet>(grid: &Grid<C>, out: &mut Deduction, unit: Unit) -> bool {
     let Some(rules) = grid.geometry().rules() else { return false };
-    for (number, line) in rules.lines.iter().enumerate().filter(|(_, line)| line.kind.unit() == unit) {
-        let (kept, ends) = support(grid, line);
-        // Nothing fits: only a wrong grid gets here.
-        if ends == Ends::default() {
-            continue;
-        }
-        for (&cell, &digits) in line.cells.iter().zip(&kept) {
-            out.eliminate_digits(grid, usize::from(cell), !digits);
-            if out.finish() {
-                out.add_cells(line.cells.iter().map(|&cell| usize::from(cell)));
-                out.rule = number;
-                return true;
-            }
-        }
-    }
-    false
+    whole(grid, out, &rules.lines, |of| of == unit)
 }
 
 /// `r1c1 and r3c3 are the circles of a between line, so r2c2 holds a digit strictly between

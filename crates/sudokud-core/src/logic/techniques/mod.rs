@@ -20,6 +20,7 @@ mod forcing;
 pub(crate) use forcing::{Literal, Nested};
 mod intersections;
 mod lines;
+mod outside;
 mod pairs;
 mod quadruples;
 mod renban;
@@ -28,6 +29,7 @@ mod strong_links;
 mod subsets;
 mod sums;
 mod uniqueness;
+mod whole;
 mod wings;
 
 /// Looks for a step of `technique` in `grid`, leaving it in `out`. Brute force needs the
@@ -70,6 +72,8 @@ pub(super) fn find_changed<C: CellSet>(
         Quadruple => quadruples::quadruple(grid, out),
         LockoutLine => lines::line(grid, out, sudokud_model::unit::Unit::LockoutLine),
         DigitClasses => classes::window(grid, out),
+        Sandwich => outside::outside_clue(grid, out, sudokud_model::unit::Unit::Sandwich),
+        XSum => outside::outside_clue(grid, out, sudokud_model::unit::Unit::XSum),
         NakedSingle => singles::naked_single(grid, out),
         InniesOuties => sums::innies_outies(grid, out),
         CageCombination => sums::cage_combination(grid, out),
@@ -230,10 +234,10 @@ pub(crate) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
         Renban => renban::describe(grid, deduction),
         Arrow => arrows::describe(grid, deduction),
         LittleKiller => sums::describe_little_killer(grid, deduction),
-        BetweenLine => lines::describe(grid, deduction),
+        BetweenLine | LockoutLine => lines::describe(grid, deduction),
         Quadruple => quadruples::describe(grid, deduction),
-        LockoutLine => lines::describe(grid, deduction),
         DigitClasses => classes::describe(grid, deduction),
+        Sandwich | XSum => outside::describe(grid, deduction),
     }
 }
 
