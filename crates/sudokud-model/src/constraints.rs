@@ -17,7 +17,7 @@ pub use crate::family::dots::Kropki;
 pub use crate::family::greater_than::GreaterThan;
 pub use crate::family::little_killers::{Direction, LittleKiller};
 pub use crate::family::lockout_lines::LockoutLine;
-pub use crate::family::outside::End;
+pub use crate::family::outside::{End, OutsideSum};
 pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
 pub use crate::family::sandwiches::Sandwich;
@@ -171,10 +171,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     if member::members::<Quadruple>().contains(&member) {
         places.push(format!("each circle of `{prefix}quadruples`"));
     }
-    if member::members::<Sandwich>().contains(&member) {
+    // Sandwiches and X-sums share their clues' shape.
+    if member::members::<OutsideSum>().contains(&member) {
         places.push(format!("each clue of `{prefix}sandwiches`"));
-    }
-    if member::members::<XSum>().contains(&member) {
         places.push(format!("each clue of `{prefix}x_sums`"));
     }
     if member::members::<LockoutLine>().contains(&member) {

@@ -7,7 +7,9 @@
 //! clue says of them, a [`WholeRule`] as the drawn lines of [`super::lines`] are), and their
 //! conflicts: a row or column whose filled digits leave its clue no way.
 
-use crate::member::{Choice, choice_traits};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::member::{self, Choice, Object, choice_traits, object_traits};
 use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
@@ -49,6 +51,39 @@ impl Choice for End {
 }
 
 choice_traits!(End);
+
+/// A clue of a sum beside one end of a row or column: a sandwich's, an X-sum's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(remote = "Self")]
+pub struct OutsideSum {
+    /// What the clue says the line's digits add up to, by its family's rule.
+    #[serde(deserialize_with = "member::integer")]
+    pub sum: u64,
+    /// The row the clue is beside (0-based), when it is beside a row.
+    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
+    pub row: Option<u64>,
+    /// The column the clue is beside (0-based), when it is beside a column.
+    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+    /// The end the clue sits beyond: where it is drawn, and the end an X-sum is read from (a
+    /// sandwich's sum is the same read from either).
+    #[serde(default, skip_serializing_if = "End::is_start")]
+    pub from: End,
+}
+
+impl Object for OutsideSum {
+    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OutsideSum, D::Error> {
+        OutsideSum::deserialize(deserializer)
+    }
+}
+
+object_traits!(OutsideSum);
+
+impl Serialize for OutsideSum {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        OutsideSum::serialize(self, serializer)
+    }
+}
 
 /// A row or a column, 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

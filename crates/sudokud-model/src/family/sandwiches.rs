@@ -3,46 +3,14 @@
 //! they touch. A clue is `{"sum", "row" or "column", "from"}` ([`super::outside`]); the sum reads
 //! the same from either end, so `from` (by default `start`) only says where the clue is drawn.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use super::cages::digit_sets;
-use super::outside::{End, OutsideClue, OutsideKind, RowOrColumn};
+use super::outside::{OutsideClue, OutsideKind, OutsideSum, RowOrColumn};
 use super::{Builder, Family};
 use crate::constraints::Constraints;
-use crate::member::{self, Object, object_traits};
 use crate::variant::ConstraintError;
 
-/// One sandwich clue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(remote = "Self")]
-pub struct Sandwich {
-    /// What the digits between the line's 1 and N add up to.
-    #[serde(deserialize_with = "member::integer")]
-    pub sum: u64,
-    /// The row the clue is beside (0-based), when it is beside a row.
-    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
-    pub row: Option<u64>,
-    /// The column the clue is beside (0-based), when it is beside a column.
-    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
-    pub column: Option<u64>,
-    /// The end the clue is drawn beyond; the sum is the same read from either.
-    #[serde(default, skip_serializing_if = "End::is_start")]
-    pub from: End,
-}
-
-impl Object for Sandwich {
-    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Sandwich, D::Error> {
-        Sandwich::deserialize(deserializer)
-    }
-}
-
-object_traits!(Sandwich);
-
-impl Serialize for Sandwich {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Sandwich::serialize(self, serializer)
-    }
-}
+/// One sandwich clue: the clue shape every sum beside a row or column shares.
+pub type Sandwich = OutsideSum;
 
 /// Per number of cells between the 1 and the N (0 to N - 2), the sets of digits from 2 to N - 1
 /// (as bits, bit `d - 1` for digit `d`) that make a sandwich's sum; `None` where there are too

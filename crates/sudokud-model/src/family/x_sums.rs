@@ -3,46 +3,14 @@
 //! 12 say the 3 and the next two add up to 12). A clue is `{"sum", "row" or "column", "from"}`
 //! ([`super::outside`]); unlike a sandwich's, it reads differently from each end.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use super::cages::digit_sets;
-use super::outside::{End, OutsideClue, OutsideKind, RowOrColumn};
+use super::outside::{OutsideClue, OutsideKind, OutsideSum, RowOrColumn};
 use super::{Builder, Family};
 use crate::constraints::Constraints;
-use crate::member::{self, Object, object_traits};
 use crate::variant::ConstraintError;
 
-/// One X-sum clue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(remote = "Self")]
-pub struct XSum {
-    /// What the line's first X digits from the clue's end add up to, X the first of them.
-    #[serde(deserialize_with = "member::integer")]
-    pub sum: u64,
-    /// The row the clue is beside (0-based), when it is beside a row.
-    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
-    pub row: Option<u64>,
-    /// The column the clue is beside (0-based), when it is beside a column.
-    #[serde(default, deserialize_with = "member::optional_integer", skip_serializing_if = "Option::is_none")]
-    pub column: Option<u64>,
-    /// The end the clue sits beyond, which the line is read from.
-    #[serde(default, skip_serializing_if = "End::is_start")]
-    pub from: End,
-}
-
-impl Object for XSum {
-    fn read_members<'de, D: Deserializer<'de>>(deserializer: D) -> Result<XSum, D::Error> {
-        XSum::deserialize(deserializer)
-    }
-}
-
-object_traits!(XSum);
-
-impl Serialize for XSum {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        XSum::serialize(self, serializer)
-    }
-}
+/// One X-sum clue: the clue shape every sum beside a row or column shares.
+pub type XSum = OutsideSum;
 
 /// Per first digit X (index X - 1), the sets of the X - 1 digits after it (as bits, bit `d - 1`
 /// for digit `d`, X itself never among them) that make an X-sum's sum with it; `None` where there
