@@ -72,7 +72,7 @@ pub(crate) fn conflicts_among(board: &Board, placed: &Bitboards, digits: u16) ->
         while cells != 0 {
             let pos = cells.trailing_zeros();
             cells &= cells - 1;
-            let bit = |repeats: u32, kind: Units| (repeats >> pos & 1) * kind.bits();
+            let bit = |repeats: u32, kind: Units| u64::from(repeats >> pos & 1) * kind.bits();
             let units = Units::from_bits(bit(rows, Units::ROW) | bit(columns, Units::COLUMN) | bit(boxes, Units::BOX));
             // A band is 27 cells, row-major like the board.
             let cell = Cell::at(27 * band + pos as usize);

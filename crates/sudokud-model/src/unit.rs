@@ -190,7 +190,10 @@ impl Unit {
 
 /// The units a cell breaks, as a small bit set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Units(u32);
+pub struct Units(u64);
+
+// One bit per unit, with room for the one past the last in `from_bits`'s mask.
+const _: () = assert!(Unit::ALL.len() < 64, "Units holds fewer than 64 units");
 
 impl Units {
     /// The row.
@@ -202,7 +205,7 @@ impl Units {
 
     /// The set of `unit` alone.
     pub const fn of(unit: Unit) -> Units {
-        Units(1 << unit as u32)
+        Units(1 << unit as u64)
     }
 
     /// Whether every unit in `other` is also in `self`.
@@ -220,14 +223,14 @@ impl Units {
         Unit::ALL.into_iter().filter(move |&unit| self.contains(Units::of(unit)))
     }
 
-    /// The set as bits, bit `unit as u32` for each unit in it: for building sets without
+    /// The set as bits, bit `unit as u64` for each unit in it: for building sets without
     /// branches, as the classic conflict finder does.
-    pub const fn bits(self) -> u32 {
+    pub const fn bits(self) -> u64 {
         self.0
     }
 
     /// The set of the units whose bits are set in `bits`; bits past the last unit are dropped.
-    pub const fn from_bits(bits: u32) -> Units {
+    pub const fn from_bits(bits: u64) -> Units {
         Units(bits & ((1 << Unit::ALL.len()) - 1))
     }
 
@@ -320,7 +323,7 @@ mod tests {
 
     #[test]
     fn bits_past_the_last_unit_are_no_unit() {
-        assert_eq!(Units::from_bits(u32::MAX).units().count(), Unit::ALL.len());
+        assert_eq!(Units::from_bits(u64::MAX).units().count(), Unit::ALL.len());
         assert!(Units::from_bits(1 << Unit::ALL.len()).is_empty());
     }
 }
