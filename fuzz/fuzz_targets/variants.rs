@@ -2,7 +2,8 @@
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
 //! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, sandwiches
-//! and X-sums beside any row or column or none, lockout lines, and modular and entropic lines),
+//! and X-sums beside any row or column or none, lockout lines, modular and entropic lines, and
+//! global entropy and global mod),
 //! checked, then counted under a poll budget. A misfit must be refused, never panic; every
 //! solution found must keep the givens and break no rule; a puzzle without solutions is
 //! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
@@ -51,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             _ => (None, None),
         };
         let beside_line = (row, column, if op & 0x80 != 0 { End::End } else { End::Start });
-        match op % 29 {
+        match op % 31 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -151,8 +152,12 @@ fuzz_target!(|data: &[u8]| {
                 // A modular (25) or entropic (26) line of 1 to 8 cells, the same walk as a
                 // whispers line: refused on grids whose size 3 does not divide.
                 let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
-                if op % 29 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
+                if op % 31 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
             }
+            // Global entropy (29) and global mod (30): refused on grids whose size 3 does not
+            // divide.
+            29 => constraints.global_entropy = true,
+            30 => constraints.global_mod = true,
             _ => {
                 if at.0 < size && at.1 < size {
                     cells[(at.0 * size + at.1) as usize] = c % (size as u8 + 1);

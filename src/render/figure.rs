@@ -137,7 +137,8 @@ fn fit(text: &str, size: f32, width: f32) -> f32 {
 /// The rules a drawing has no mark for, named under it. Disjoint groups are among them: the
 /// rule bears on every cell alike, as anti-knight does, and the community prints it by name in
 /// the rules rather than in the grid; nine tints would drown the other marks and a dot per cell
-/// would sit where pencil marks or the centre digit go.
+/// would sit where pencil marks or the centre digit go. Global entropy and global mod likewise
+/// bear on every 2x2 square alike.
 fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
     let rules = [
         (constraints.disjoint_groups, "disjoint groups"),
@@ -148,6 +149,8 @@ fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
         (constraints.xv.all_given, "every X and V shown"),
         (!constraints.even.is_empty(), "squares even"),
         (!constraints.odd.is_empty(), "circles odd"),
+        (constraints.global_entropy, "global entropy"),
+        (constraints.global_mod, "global mod"),
     ];
     rules.into_iter().filter(|(applies, _)| *applies).map(|(_, name)| name).collect()
 }

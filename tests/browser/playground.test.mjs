@@ -786,6 +786,41 @@ test('disjoint groups: turned on and off by their button, sent with requests, pr
   assert.equal(await groups.getAttribute('aria-pressed'), 'false');
 });
 
+test('global entropy and global mod: turned on and off by their buttons, sent with requests, refused off grids of thirds', async () => {
+  // 1, 4 and 7 in the top-left 2x2 square: a low, a middle and a high digit, all 1 mod 3.
+  const board = `14${'.'.repeat(7)}7${'.'.repeat(71)}`;
+  await page.goto(`${BASE}/#${board}`);
+  const entropy = page.getByRole('button', { name: 'Global entropy' });
+  const mod = page.getByRole('button', { name: 'Global mod' });
+  const drawnWithout = await page.locator('#board .overlay *').count();
+  assert.equal(await entropy.getAttribute('aria-pressed'), 'false');
+  await entropy.click();
+  assert.equal(await entropy.getAttribute('aria-pressed'), 'true');
+  assert.match(await page.locator('#message').textContent(), /^Global entropy on/);
+  assert.match(await act('Validate'), /^Valid so far/);
+  await mod.click();
+  assert.equal(await mod.getAttribute('aria-pressed'), 'true');
+  assert.match(fragment(), /;constraints=/, 'kept in the address');
+  const sent = nextBody('/v1/validate');
+  assert.equal(await act('Validate'), '3 conflicting cells: r1c1 (1), r1c2 (4), r2c1 (7).');
+  assert.deepEqual((await sent).constraints, { global_entropy: true, global_mod: true });
+  // Nothing is drawn in the cells for them.
+  assert.equal(await page.locator('#board .overlay *').count(), drawnWithout);
+  // From a link, the buttons say the rules are on; off again, the board is valid.
+  const both = encodeURIComponent(JSON.stringify({ global_entropy: true, global_mod: true }));
+  await page.goto(`${BASE}/#${board};constraints=${both}`);
+  assert.equal(await mod.getAttribute('aria-pressed'), 'true');
+  await mod.click();
+  assert.equal(await mod.getAttribute('aria-pressed'), 'false');
+  assert.equal(await entropy.getAttribute('aria-pressed'), 'true');
+  assert.match(await act('Validate'), /^Valid so far/);
+  // A 4x4 grid's digits do not split into three classes.
+  await page.goto(`${BASE}/#${'.'.repeat(16)}`);
+  await entropy.click();
+  assert.match(await page.locator('#message').textContent(), /multiple of 3/);
+  assert.equal(await entropy.getAttribute('aria-pressed'), 'false');
+});
+
 test('quadruples: drawn from a link, put on a corner and taken away by a click, sent with requests', async () => {
   const circle = [{ top_left: [0, 0], digits: [5, 7] }];
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ quadruples: circle }))}`);

@@ -105,6 +105,13 @@ async fn svgs_are_byte_stable() {
         "title": "Modular and entropic lines"
     });
     assert_golden("six-modular-entropic-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Global entropy and global mod: no mark in the cells, both named under the grid.
+    let globals = json!({
+        "board": "1.....".to_owned() + &".".repeat(30),
+        "constraints": { "global_entropy": true, "global_mod": true },
+        "title": "Global entropy and mod"
+    });
+    assert_golden("six-global-entropy-mod.svg", &drawn("/v1/render", globals, "image/svg+xml").await);
     // Disjoint groups, named under the grid as the rules they are, beside a mark that is drawn;
     // quadruples' circles of one to four digits on their corners.
     let groups = json!({

@@ -334,7 +334,9 @@ impl Order {
             Technique::BetweenLine if !between_lines() => return Err(missing("between lines")),
             Technique::Quadruple if !quadruples() => return Err(missing("quadruples")),
             Technique::LockoutLine if !lockout_lines() => return Err(missing("lockout lines")),
-            Technique::DigitClasses if !windows() => return Err(missing("modular or entropic lines")),
+            Technique::DigitClasses if !windows() => {
+                return Err(missing("modular or entropic lines or global entropy or mod"));
+            }
             Technique::Sandwich if !sandwiches() => return Err(missing("sandwiches")),
             Technique::XSum if !x_sums() => return Err(missing("X-sums")),
             _ => {}
@@ -634,7 +636,7 @@ mod tests {
             (Technique::BetweenLine, "between lines"),
             (Technique::Quadruple, "quadruples"),
             (Technique::LockoutLine, "lockout lines"),
-            (Technique::DigitClasses, "modular or entropic lines"),
+            (Technique::DigitClasses, "modular or entropic lines or global entropy or mod"),
             (Technique::Sandwich, "sandwiches"),
             (Technique::XSum, "X-sums"),
         ] {

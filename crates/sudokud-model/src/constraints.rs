@@ -121,6 +121,12 @@ pub struct Constraints {
     /// digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entropic_lines: Vec<Vec<Place>>,
+    /// Global entropy: every 2x2 square of cells holds a low, a middle and a high digit.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub global_entropy: bool,
+    /// Global mod: every 2x2 square of cells holds a digit of each residue mod 3.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub global_mod: bool,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -316,7 +322,7 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 26);
+        assert_eq!(member::members::<Constraints>().len(), 28);
         assert_eq!(
             Constraints::home_of("column").as_deref(),
             Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")

@@ -74,11 +74,16 @@ pub enum Unit {
     ModularLine,
     /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
     EntropicLine,
+    /// A 2x2 square under global entropy repeats a class of low, middle or high digits where it
+    /// needs all three.
+    GlobalEntropy,
+    /// A 2x2 square under global mod repeats a residue mod 3 where it needs all three.
+    GlobalMod,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 31] = [
+    pub const ALL: [Unit; 33] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -110,6 +115,8 @@ impl Unit {
         Unit::LockoutLine,
         Unit::ModularLine,
         Unit::EntropicLine,
+        Unit::GlobalEntropy,
+        Unit::GlobalMod,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -146,6 +153,8 @@ impl Unit {
             Unit::LockoutLine => "lockout_line",
             Unit::ModularLine => "modular_line",
             Unit::EntropicLine => "entropic_line",
+            Unit::GlobalEntropy => "global_entropy",
+            Unit::GlobalMod => "global_mod",
         }
     }
 
@@ -184,6 +193,8 @@ impl Unit {
             Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
             Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
             Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
+            Unit::GlobalEntropy => "leaves a 2x2 square around it without a low, a middle or a high digit",
+            Unit::GlobalMod => "leaves a 2x2 square around it without a digit of some residue mod 3",
         }
     }
 }

@@ -70,8 +70,41 @@ const signsButton = document.getElementById('signs');
 let circling = false;
 const quadButton = document.getElementById('quadruples');
 const quadDigitsElement = document.getElementById('quad-digits');
-/** On when the constraints hold disjoint groups: the cells at the same place in every box differ. */
-const disjointButton = document.getElementById('disjoint');
+/**
+ * The rules of every cell alike, each turned on and off by its button (pressed while the
+ * constraints hold it): the member, what it says on and off, and why the grid cannot take it.
+ */
+const WHOLE_GRID_RULES = [
+  {
+    member: 'disjoint_groups',
+    button: document.getElementById('disjoint'),
+    on: 'Disjoint groups on: the cells at the same place in every box hold different digits.',
+    off: 'Disjoint groups off.',
+    refused: () => (rules?.regions || variantElement.value === 'jigsaw'
+      ? 'Disjoint groups need the boxes: a jigsaw\'s regions have no same place in each.' : null),
+  },
+  {
+    member: 'global_entropy',
+    button: document.getElementById('global-entropy'),
+    on: 'Global entropy on: every 2x2 square holds a low, a middle and a high digit.',
+    off: 'Global entropy off.',
+    refused: () => thirdsRefused('Global entropy'),
+  },
+  {
+    member: 'global_mod',
+    button: document.getElementById('global-mod'),
+    on: 'Global mod on: every 2x2 square holds a digit of each residue mod 3.',
+    off: 'Global mod off.',
+    refused: () => thirdsRefused('Global mod'),
+  },
+];
+
+/** Why a rule of digit classes (`name`) cannot be on this grid: its digits do not split in three. */
+function thirdsRefused(name) {
+  const { size } = shape;
+  return size % 3 === 0 ? null
+    : `${name} needs a grid whose size is a multiple of 3, for its digits to split into three classes.`;
+}
 
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
@@ -291,7 +324,7 @@ function drawRules() {
   const { rows, cols, size } = shape;
   const variant = variantElement.value;
   const constraints = rules ?? {};
-  disjointButton.setAttribute('aria-pressed', String(constraints.disjoint_groups === true));
+  for (const { member, button } of WHOLE_GRID_RULES) button.setAttribute('aria-pressed', String(constraints[member] === true));
   const diagonals = constraints.diagonals ?? (variant === 'x' ? 'both' : null);
   if (diagonals === 'main' || diagonals === 'both') draw('line', { x1: 0, y1: 0, x2: size, y2: size }, 'diagonal');
   if (diagonals === 'anti' || diagonals === 'both') draw('line', { x1: size, y1: 0, x2: 0, y2: size }, 'diagonal');
@@ -717,22 +750,23 @@ function cycleSign(row, col, [down, right]) {
 }
 
 /**
- * Turns disjoint groups on or off: they join the constraints, sent with every request and kept in
- * the address. A jigsaw has no boxes to group by.
+ * Turns a rule of every cell alike (of `WHOLE_GRID_RULES`) on or off: it joins the constraints,
+ * sent with every request and kept in the address, unless the grid cannot take it.
  */
-function toggleDisjoint() {
-  const on = rules?.disjoint_groups !== true;
-  if (on && (rules?.regions || variantElement.value === 'jigsaw')) {
-    say('Disjoint groups need the boxes: a jigsaw\'s regions have no same place in each.', 'error');
+function toggleWholeGridRule(rule) {
+  const on = rules?.[rule.member] !== true;
+  const refused = on ? rule.refused() : null;
+  if (refused) {
+    say(refused, 'error');
     return;
   }
-  rules = { ...(rules ?? {}), disjoint_groups: true };
-  if (!on) delete rules.disjoint_groups;
+  rules = { ...(rules ?? {}), [rule.member]: true };
+  if (!on) delete rules[rule.member];
   if (Object.keys(rules).length === 0) rules = null;
   clearMarks();
   drawRules();
   saveToFragment();
-  say(on ? 'Disjoint groups on: the cells at the same place in every box hold different digits.' : 'Disjoint groups off.', 'ok');
+  say(on ? rule.on : rule.off, 'ok');
 }
 
 /** Quadruples: turned on, a click on a cell puts a circle on its bottom-right corner (see `placeQuadruple`). */
@@ -1130,7 +1164,7 @@ document.getElementById('sudokupad').addEventListener('click', openInSudokuPad);
 pencilButton.addEventListener('click', togglePencil);
 drawLineButton.addEventListener('click', toggleLine);
 signsButton.addEventListener('click', toggleSigns);
-disjointButton.addEventListener('click', toggleDisjoint);
+for (const rule of WHOLE_GRID_RULES) rule.button.addEventListener('click', () => toggleWholeGridRule(rule));
 quadButton.addEventListener('click', toggleQuadruples);
 document.getElementById('remove-lines').addEventListener('click', removeLines);
 // While a line is drawn, a cell clicked joins it (once); while signs are on, a click cycles the

@@ -509,6 +509,7 @@ pub(crate) mod tests {
                 && c.quadruples.is_empty()
                 && c.modular_lines.is_empty()
                 && c.entropic_lines.is_empty()
+                && !(c.global_entropy || c.global_mod)
                 && c.sandwiches.is_empty()
                 && c.x_sums.is_empty()
                 && c.even.is_empty()

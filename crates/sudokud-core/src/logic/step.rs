@@ -44,7 +44,8 @@ pub enum Technique {
     /// that leaves every cell on it one.
     LockoutLine,
     /// A variant's window of digit classes (three cells in a row on a modular or entropic
-    /// line): every class appears in it, so each cell keeps the classes some way leaves it.
+    /// line, a 2x2 square under global entropy or global mod): every class appears in it, so
+    /// each cell keeps the classes some way leaves it.
     DigitClasses,
     /// A variant's sandwich: only the digits of the places of its line's 1 and N that let the
     /// digits between add up to its clue.
@@ -150,8 +151,8 @@ pub enum Technique {
 /// - Cage sum, neighbour rule, renban, arrow, little killer, between line, quadruple, lockout
 ///   line, digit classes, sandwich and X-sum 1.5, as a hidden single in a line: SE has no
 ///   variants, and these are the first things a player of killer, thermometer, Kropki, renban,
-///   arrow, little killer, between line, quadruple, lockout, modular or entropic line, sandwich
-///   or X-sum puzzles looks at.
+///   arrow, little killer, between line, quadruple, lockout, modular or entropic line, global
+///   entropy or mod, sandwich or X-sum puzzles looks at.
 /// - Innies and outies 2.8, as claiming: the killer player's next step once cage sums run out,
 ///   adding up a house and its cages rather than reading one cage.
 /// - Cage combination 3.6, as a naked triple: each of a cage's digit sets tried against each

@@ -34,7 +34,8 @@
 //!   such pair allows, and a lockout line in its diamonds the pairs far enough apart that leave
 //!   every cell between them a candidate outside theirs
 //!   ([`LineRule::support`](sudokud_model::family::lines::LineRule::support));
-//! - a window of digit classes (three cells in a row along a modular or entropic line) keeps in
+//! - a window of digit classes (three cells in a row along a modular or entropic line, a 2x2
+//!   square under global entropy or global mod) keeps in
 //!   each cell the candidates of the classes some way of giving every cell a class it can still
 //!   hold leaves it, every class in the window
 //!   ([`ClassWindow::support`](sudokud_model::family::classes::ClassWindow::support)): a class
@@ -1480,6 +1481,17 @@ mod tests {
                 }
             }
         }
+        // Global entropy and global mod: every 2x2 square is such a window.
+        for (on, class) in
+            [(constraints.global_mod, &residues as &dyn Fn(i32) -> i32), (constraints.global_entropy, &thirds)]
+        {
+            for top_left in (0..size * size).filter(|cell| cell / size + 1 < size && cell % size + 1 < size) {
+                let square = [top_left, top_left + 1, top_left + size, top_left + size + 1];
+                if on && short_of_classes(&square, class) {
+                    return true;
+                }
+            }
+        }
         let dot = |places: &[Place; 2]| (value(at(&places[0])), value(at(&places[1])));
         let consecutive = |a: i32, b: i32| (a - b).abs() == 1;
         let double = |a: i32, b: i32| a == 2 * b || b == 2 * a;
@@ -2084,6 +2096,33 @@ mod tests {
             let cells: Vec<u8> =
                 solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
             counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 global entropy and global mod: some of the digits of a random solved grid under the
+    /// rule as givens, now and then one of them changed, so that some have one solution, several
+    /// or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_global_entropy_and_mod_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let mut random = SplitMix64(29);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let constraints = match seed % 3 {
+                0 => Constraints { global_entropy: true, ..Constraints::default() },
+                1 => Constraints { global_mod: true, ..Constraints::default() },
+                _ => Constraints { global_entropy: true, global_mod: true, ..Constraints::default() },
+            };
+            let variant = Variant::new(shape, None, &constraints).unwrap();
+            let solution = random_solution(&variant, seed, &mut Never).unwrap().expect("6x6 grids keep both rules");
+            let mut cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
+            if random.below(4) == 0 {
+                let cell = random.below(shape.cells());
+                cells[cell] = 1 + random.below(shape.size()) as u8;
+            }
+            counted[checked_count(shape, &constraints, cells).expect("6x6 takes both rules")] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }

@@ -556,9 +556,15 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
     let size = shape.size();
     check_writable(shape, FORMAT)?;
     let constraints = &puzzle.constraints;
-    if !constraints.greater_than.is_empty() {
-        let what = "greater-than signs: f-puzzles has no such rule".to_owned();
-        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    for (given, rule) in [
+        (!constraints.greater_than.is_empty(), "greater-than signs"),
+        (constraints.global_entropy, "global entropy"),
+        (constraints.global_mod, "global mod"),
+    ] {
+        if given {
+            let what = format!("{rule}: f-puzzles has no such rule");
+            return Err(ShareError::Inexpressible { format: FORMAT, what });
+        }
     }
     let own = lockout_lines::default_difference(size);
     if let Some(difference) = constraints.lockout_lines.iter().find_map(|line| line.difference.filter(|&d| d != own)) {
@@ -850,6 +856,8 @@ mod tests {
             lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
             modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
             entropic_lines: vec![vec![place(3, 0), place(3, 1)], vec![place(4, 0), place(4, 1), place(4, 2)]],
+            global_entropy: false,
+            global_mod: false,
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -971,6 +979,14 @@ mod tests {
                     let refused = encode(&puzzle).unwrap_err().to_string();
                     assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
                     puzzle.constraints.greater_than.clear();
+                }
+                // Nor global entropy or global mod.
+                let globals = &mut puzzle.constraints;
+                if globals.global_entropy || globals.global_mod {
+                    let rule = if globals.global_entropy { "global entropy" } else { "global mod" };
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert_eq!(refused, format!("f-puzzles data cannot hold {rule}: f-puzzles has no such rule"));
+                    (puzzle.constraints.global_entropy, puzzle.constraints.global_mod) = (false, false);
                 }
                 // Nor lockout lines of another difference than the grid's own.
                 if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {

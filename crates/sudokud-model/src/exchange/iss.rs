@@ -29,7 +29,8 @@
 //! `R` or `C` and its number; ISS draws it at the line's start, so a clue drawn at the end is
 //! written there, the same sum) and `XSum` (`XSum~C2~27~8`: the row or column, then its clue from
 //! the start, left or top, then from the end, either empty; each clue is written as its own
-//! item). Any other type is refused by name
+//! item), `GlobalEntropy` and `GlobalMod` (every 2x2 square holds a low, a middle and a high
+//! digit, or a digit of each residue mod 3). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
@@ -172,6 +173,8 @@ impl Reader {
             "AntiConsecutive" => flag(args).map(|()| self.constraints.non_consecutive = true)?,
             "StrictKropki" => flag(args).map(|()| self.constraints.kropki.all_given = true)?,
             "StrictXV" => flag(args).map(|()| self.constraints.xv.all_given = true)?,
+            "GlobalEntropy" => flag(args).map(|()| self.constraints.global_entropy = true)?,
+            "GlobalMod" => flag(args).map(|()| self.constraints.global_mod = true)?,
             "Cage" => {
                 let Some((sum, cells)) = args.split_first() else {
                     return Err(malformed("a `Cage` has a sum (or none) and cells".to_owned()));
@@ -614,6 +617,8 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         (constraints.non_consecutive, "AntiConsecutive"),
         (constraints.kropki.all_given, "StrictKropki"),
         (constraints.xv.all_given, "StrictXV"),
+        (constraints.global_entropy, "GlobalEntropy"),
+        (constraints.global_mod, "GlobalMod"),
     ] {
         if set {
             item(&mut out, kind, &mut std::iter::empty());
@@ -758,7 +763,7 @@ mod tests {
                     .Entropic~R4C1~R4C2\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
                     .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3\
-                    .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8";
+                    .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8.GlobalEntropy.GlobalMod";
         let puzzle = read(text).unwrap();
         assert_eq!(puzzle.givens.shape(), Shape::new(2, 3).unwrap());
         assert_eq!(puzzle.givens.cells()[35], 6);
@@ -827,6 +832,8 @@ mod tests {
             ],
             modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
             entropic_lines: vec![vec![place(3, 0), place(3, 1)]],
+            global_entropy: true,
+            global_mod: true,
         };
         assert_eq!(puzzle.constraints, expected);
     }

@@ -54,6 +54,10 @@ pub enum WindowKind {
     ModularLine,
     /// Three cells in a row along an entropic line.
     EntropicLine,
+    /// A 2x2 square of the grid under global entropy.
+    GlobalEntropy,
+    /// A 2x2 square of the grid under global mod.
+    GlobalMod,
 }
 
 impl WindowKind {
@@ -62,14 +66,16 @@ impl WindowKind {
         match self {
             WindowKind::ModularLine => Unit::ModularLine,
             WindowKind::EntropicLine => Unit::EntropicLine,
+            WindowKind::GlobalEntropy => Unit::GlobalEntropy,
+            WindowKind::GlobalMod => Unit::GlobalMod,
         }
     }
 
     /// How the kind's digits split.
     pub fn classes(self) -> Classes {
         match self {
-            WindowKind::ModularLine => Classes::Residues,
-            WindowKind::EntropicLine => Classes::Thirds,
+            WindowKind::ModularLine | WindowKind::GlobalMod => Classes::Residues,
+            WindowKind::EntropicLine | WindowKind::GlobalEntropy => Classes::Thirds,
         }
     }
 }

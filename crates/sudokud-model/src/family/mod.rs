@@ -25,6 +25,7 @@ pub mod classes;
 pub mod diagonals;
 pub mod disjoint_groups;
 pub mod dots;
+mod global_classes;
 pub mod greater_than;
 pub mod lines;
 pub mod little_killers;
@@ -102,6 +103,8 @@ families!(
     // After every rule whose cells may not repeat a digit, which a palindrome may not make equal.
     palindromes::Palindromes,
     lockout_lines::LockoutLines,
+    global_classes::GlobalEntropy,
+    global_classes::GlobalMod,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -122,7 +125,8 @@ pub(crate) struct Builder {
     /// The lines whose rule reads the whole line (between and lockout lines).
     pub(crate) lines: Vec<lines::LineRule>,
     pub(crate) quadruples: Vec<quadruples::QuadrupleRule>,
-    /// The windows of cells that hold a digit of each class (modular and entropic lines).
+    /// The windows of cells that hold a digit of each class (modular and entropic lines, the
+    /// squares of global entropy and global mod).
     pub(crate) windows: Vec<classes::ClassWindow>,
     /// The clues beside rows and columns.
     pub(crate) outside_clues: Vec<outside::OutsideClue>,

@@ -1,6 +1,6 @@
-//! A variant's windows of digit classes (three cells in a row along a modular or entropic line):
-//! every class appears in a window, so a class with one place left goes there and a cell of one
-//! class keeps it from the others of three; each cell keeps the candidates of the classes some
+//! A variant's windows of digit classes (three cells in a row along a modular or entropic line,
+//! a 2x2 square under global entropy or global mod): every class appears in a window, so a class
+//! with one place left goes there and a cell of one class keeps it from the others of three; each cell keeps the candidates of the classes some
 //! way of giving every cell a class leaves it ([`ClassWindow::support`]).
 
 use sudokud_model::variant::{ClassWindow, Classes, WindowKind};
@@ -59,19 +59,25 @@ pub(super) fn describe<C: CellSet>(grid: &Grid<C>, deduction: &Deduction) -> Str
 /// What the window says, from its cells to what they hold.
 fn rule<C: CellSet>(geometry: &Geometry<C>, window: &ClassWindow) -> String {
     let cells = cell_list(geometry, window.cells.iter().map(|&cell| usize::from(cell)));
+    let names: Vec<String> = (0..window.classes.len()).map(|class| classes_text(window, 1 << class)).collect();
+    let (of_each, among, differ) = match window.kind.classes() {
+        Classes::Thirds => (
+            format!("one holds a {} digit, one a {} and one a {}", names[0], names[1], names[2]),
+            format!("they hold a {} digit, a {} and a {} among them", names[0], names[1], names[2]),
+            "they are not both low, both middle or both high",
+        ),
+        Classes::Residues => (
+            format!("one holds {}, one {} and one {}", names[0], names[1], names[2]),
+            format!("they hold one of {}, one of {} and one of {} among them", names[0], names[1], names[2]),
+            "their digits leave different remainders mod 3",
+        ),
+    };
     let line = match window.kind {
         WindowKind::ModularLine => "a modular line",
         WindowKind::EntropicLine => "an entropic line",
-    };
-    let names: Vec<String> = (0..window.classes.len()).map(|class| classes_text(window, 1 << class)).collect();
-    let (of_each, differ) = match window.kind.classes() {
-        Classes::Thirds => (
-            format!("one holds a {} digit, one a {} and one a {}", names[0], names[1], names[2]),
-            "they are not both low, both middle or both high",
-        ),
-        Classes::Residues => (format!("one holds {}, one {} and one {}", names[0], names[1], names[2]), {
-            "their digits leave different remainders mod 3"
-        }),
+        // A square holds a class twice: it says what the four hold between them.
+        WindowKind::GlobalEntropy => return format!("{cells} are a 2x2 square under global entropy, so {among}"),
+        WindowKind::GlobalMod => return format!("{cells} are a 2x2 square under global mod, so {among}"),
     };
     match window.cells.len() {
         2 => format!("{cells} are the two cells of {line}, so {differ}"),
@@ -126,6 +132,35 @@ mod tests {
         );
     }
 
+    /// A square's only place left for a class takes it; two cells of one class leave the other
+    /// two the other classes.
+    #[test]
+    fn a_square_holds_every_class() {
+        let json = r#"{"global_entropy":true}"#;
+        // r1c1, r2c1 and r2c2 see a 7, an 8 and a 9 down their columns or along row 2.
+        let mut cells = [0; 81];
+        (cells[9 * 3], cells[9 * 4], cells[9 * 5]) = (7, 8, 9);
+        (cells[9 + 4], cells[9 + 5], cells[9 + 6]) = (7, 8, 9);
+        let said = sentences(Technique::DigitClasses, json, &cells);
+        let rule = "r1c1, r1c2, r2c1 and r2c2 are a 2x2 square under global entropy, so they hold a low (1 to 3) digit, a middle (4 to 6) and a high (7 to 9) among them";
+        assert!(
+            said.contains(&format!(
+                "{rule}; only r1c2 can still be high (7 to 9), so r1c2 can't be 1, 2, 3, 4, 5 or 6."
+            )),
+            "{said:?}"
+        );
+        let json = r#"{"global_mod":true}"#;
+        let mut cells = [0; 81];
+        (cells[0], cells[10]) = (1, 4);
+        let said = sentences(Technique::DigitClasses, json, &cells);
+        assert!(
+            said.contains(
+                &"r1c1, r1c2, r2c1 and r2c2 are a 2x2 square under global mod, so they hold one of 1, 4 or 7, one of 2, 5 or 8 and one of 3, 6 or 9 among them; with r1c1 only 1, 4 or 7 and r2c2 only 1, 4 or 7, r1c2 can only be 2, 3, 5, 6, 8 or 9, so r1c2 can't be 7.".to_owned()
+            ),
+            "{said:?}"
+        );
+    }
+
     /// ISS's Modular Lines 1 (MIT) explained through to its published solution, every step
     /// checked against it, window steps among them.
     #[test]
@@ -138,5 +173,14 @@ mod tests {
                 .all(|said| said.contains(" on a modular line, so ") || said.contains(" of a modular line, so ")),
             "{steps:?}"
         );
+    }
+
+    /// ISS's Entropy Sudoku (MIT) explained through to its published solution, every step
+    /// checked against it, square steps among them.
+    #[test]
+    fn the_iss_global_entropy_example_is_explained_to_its_solution() {
+        let steps = iss_example_steps("[New Constraint] Entropy Sudoku", Technique::DigitClasses);
+        assert!(steps.len() >= 3, "{steps:?}");
+        assert!(steps.iter().all(|said| said.contains(" are a 2x2 square under global entropy, so ")), "{steps:?}");
     }
 }
