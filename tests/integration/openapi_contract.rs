@@ -1475,6 +1475,7 @@ fn every_constraint() -> Constraints {
         even: vec![place],
         odd: vec![place],
         lockout_lines: vec![LockoutLine { line: vec![place, place], difference: Some(4) }],
+        anti_taxicab: true,
     }
 }
 

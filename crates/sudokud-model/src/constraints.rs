@@ -121,6 +121,10 @@ pub struct Constraints {
     /// digit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entropic_lines: Vec<Vec<Place>>,
+    /// No digit d is a taxicab distance of exactly d (d steps through side-by-side cells) from
+    /// the same digit (anti-taxicab).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub anti_taxicab: bool,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -316,7 +320,7 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 26);
+        assert_eq!(member::members::<Constraints>().len(), 27);
         assert_eq!(
             Constraints::home_of("column").as_deref(),
             Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")

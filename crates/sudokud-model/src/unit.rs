@@ -74,11 +74,13 @@ pub enum Unit {
     ModularLine,
     /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
     EntropicLine,
+    /// A digit d is a taxicab distance of d from the same digit.
+    AntiTaxicab,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 31] = [
+    pub const ALL: [Unit; 32] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -110,6 +112,7 @@ impl Unit {
         Unit::LockoutLine,
         Unit::ModularLine,
         Unit::EntropicLine,
+        Unit::AntiTaxicab,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -146,6 +149,7 @@ impl Unit {
             Unit::LockoutLine => "lockout_line",
             Unit::ModularLine => "modular_line",
             Unit::EntropicLine => "entropic_line",
+            Unit::AntiTaxicab => "anti_taxicab",
         }
     }
 
@@ -184,6 +188,7 @@ impl Unit {
             Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
             Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
             Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
+            Unit::AntiTaxicab => "is its own value's taxicab distance from the same digit",
         }
     }
 }

@@ -72,6 +72,8 @@ const quadButton = document.getElementById('quadruples');
 const quadDigitsElement = document.getElementById('quad-digits');
 /** On when the constraints hold disjoint groups: the cells at the same place in every box differ. */
 const disjointButton = document.getElementById('disjoint');
+/** On when the constraints hold anti-taxicab: no digit d is d steps from the same digit. */
+const taxicabButton = document.getElementById('taxicab');
 
 /**
  * The player's pencil marks while pencil-mark mode is on, a Set of symbols per cell; null when it
@@ -292,6 +294,7 @@ function drawRules() {
   const variant = variantElement.value;
   const constraints = rules ?? {};
   disjointButton.setAttribute('aria-pressed', String(constraints.disjoint_groups === true));
+  taxicabButton.setAttribute('aria-pressed', String(constraints.anti_taxicab === true));
   const diagonals = constraints.diagonals ?? (variant === 'x' ? 'both' : null);
   if (diagonals === 'main' || diagonals === 'both') draw('line', { x1: 0, y1: 0, x2: size, y2: size }, 'diagonal');
   if (diagonals === 'anti' || diagonals === 'both') draw('line', { x1: size, y1: 0, x2: 0, y2: size }, 'diagonal');
@@ -726,13 +729,28 @@ function toggleDisjoint() {
     say('Disjoint groups need the boxes: a jigsaw\'s regions have no same place in each.', 'error');
     return;
   }
-  rules = { ...(rules ?? {}), disjoint_groups: true };
-  if (!on) delete rules.disjoint_groups;
+  switchRule('disjoint_groups', on);
+  say(on ? 'Disjoint groups on: the cells at the same place in every box hold different digits.' : 'Disjoint groups off.', 'ok');
+}
+
+/** Turns anti-taxicab on or off, as disjoint groups are (see `switchRule`). */
+function toggleTaxicab() {
+  const on = rules?.anti_taxicab !== true;
+  switchRule('anti_taxicab', on);
+  say(on ? 'Anti-taxicab on: no digit d is d steps (rows plus columns apart) from the same digit.' : 'Anti-taxicab off.', 'ok');
+}
+
+/**
+ * Puts the rule of every cell alike named `member` (a flag of the constraints) on or off: it joins
+ * the constraints, sent with every request and kept in the address.
+ */
+function switchRule(member, on) {
+  rules = { ...(rules ?? {}), [member]: true };
+  if (!on) delete rules[member];
   if (Object.keys(rules).length === 0) rules = null;
   clearMarks();
   drawRules();
   saveToFragment();
-  say(on ? 'Disjoint groups on: the cells at the same place in every box hold different digits.' : 'Disjoint groups off.', 'ok');
 }
 
 /** Quadruples: turned on, a click on a cell puts a circle on its bottom-right corner (see `placeQuadruple`). */
@@ -1131,6 +1149,7 @@ pencilButton.addEventListener('click', togglePencil);
 drawLineButton.addEventListener('click', toggleLine);
 signsButton.addEventListener('click', toggleSigns);
 disjointButton.addEventListener('click', toggleDisjoint);
+taxicabButton.addEventListener('click', toggleTaxicab);
 quadButton.addEventListener('click', toggleQuadruples);
 document.getElementById('remove-lines').addEventListener('click', removeLines);
 // While a line is drawn, a cell clicked joins it (once); while signs are on, a click cycles the
