@@ -2,12 +2,12 @@
 //! thermometers, dots, X and V marks, greater-than signs, whispers lines, palindromes, renban
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
 //! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, sandwiches
-//! and X-sums beside any row or column or none, lockout lines, modular and entropic lines, and
-//! global entropy and global mod),
-//! checked, then counted under a poll budget. A misfit must be refused, never panic; every
-//! solution found must keep the givens and break no rule; a puzzle without solutions is
-//! unsolvable or names the conflicts the rules find. Every accepted puzzle is also drawn, with its
-//! pencil marks, in each format (a 100-pixel PNG): the drawing must never panic, whatever the
+//! and X-sums beside any row or column or none, lockout lines, modular and entropic lines, global
+//! entropy and global mod, and anti-taxicab), checked, then counted under a poll budget. A misfit
+//! must be refused, never panic; every solution found must keep the givens and break no rule; a
+//! puzzle without solutions is unsolvable or names the conflicts the rules find. Every accepted
+//! puzzle is also drawn, with its pencil marks, in each format (a 100-pixel PNG): the drawing must
+//! never panic, whatever the
 //! cages, thermometers, dots, marks, signs, lines and clues outside the grid.
 #![no_main]
 
@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             _ => (None, None),
         };
         let beside_line = (row, column, if op & 0x80 != 0 { End::End } else { End::Start });
-        match op % 31 {
+        match op % 33 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -152,12 +152,14 @@ fuzz_target!(|data: &[u8]| {
                 // A modular (25) or entropic (26) line of 1 to 8 cells, the same walk as a
                 // whispers line: refused on grids whose size 3 does not divide.
                 let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
-                if op % 31 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
+                if op % 33 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
             }
             // Global entropy (29) and global mod (30): refused on grids whose size 3 does not
             // divide.
             29 => constraints.global_entropy = true,
             30 => constraints.global_mod = true,
+            // Anti-taxicab: a related pair for every two cells a digit apart that share no house.
+            31 => constraints.anti_taxicab = true,
             _ => {
                 if at.0 < size && at.1 < size {
                     cells[(at.0 * size + at.1) as usize] = c % (size as u8 + 1);

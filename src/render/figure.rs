@@ -145,6 +145,7 @@ fn unmarked_rules(constraints: &Constraints) -> Vec<&'static str> {
         (constraints.anti_knight, "anti-knight"),
         (constraints.anti_king, "anti-king"),
         (constraints.non_consecutive, "non-consecutive"),
+        (constraints.anti_taxicab, "anti-taxicab"),
         (constraints.kropki.all_given, "every Kropki dot shown"),
         (constraints.xv.all_given, "every X and V shown"),
         (!constraints.even.is_empty(), "squares even"),

@@ -821,6 +821,28 @@ test('global entropy and global mod: turned on and off by their buttons, sent wi
   assert.equal(await entropy.getAttribute('aria-pressed'), 'false');
 });
 
+test('anti-taxicab: turned on and off by its button, sent with requests, pressed when a link has it', async () => {
+  // Two 4s four steps apart (a row and three columns) in no row, column or box together.
+  const board = `4${'.'.repeat(11)}4${'.'.repeat(68)}`;
+  await page.goto(`${BASE}/#${board}`);
+  const taxicab = page.getByRole('button', { name: 'Anti-taxicab' });
+  assert.equal(await taxicab.getAttribute('aria-pressed'), 'false');
+  assert.match(await act('Validate'), /^Valid so far/);
+  await taxicab.click();
+  assert.equal(await taxicab.getAttribute('aria-pressed'), 'true');
+  assert.match(await page.locator('#message').textContent(), /^Anti-taxicab on/);
+  assert.match(fragment(), /;constraints=/, 'kept in the address');
+  const sent = nextBody('/v1/validate');
+  assert.equal(await act('Validate'), '2 conflicting cells: r1c1 (4), r2c4 (4).');
+  assert.deepEqual((await sent).constraints, { anti_taxicab: true });
+  // From a link, the button says the rule is on; off again, the board is valid.
+  await page.goto(`${BASE}/#${board};constraints=${encodeURIComponent(JSON.stringify({ anti_taxicab: true }))}`);
+  assert.equal(await taxicab.getAttribute('aria-pressed'), 'true');
+  await taxicab.click();
+  assert.equal(await taxicab.getAttribute('aria-pressed'), 'false');
+  assert.match(await act('Validate'), /^Valid so far/);
+});
+
 test('quadruples: drawn from a link, put on a corner and taken away by a click, sent with requests', async () => {
   const circle = [{ top_left: [0, 0], digits: [5, 7] }];
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ quadruples: circle }))}`);

@@ -148,6 +148,13 @@ async fn svgs_are_byte_stable() {
         "title": "X-sums"
     });
     assert_golden("four-x-sums.svg", &drawn("/v1/render", x_sums, "image/svg+xml").await);
+    // Anti-taxicab, named under the grid as anti-knight is, beside the diagonals drawn.
+    let taxicab = json!({
+        "board": "1.........1.....",
+        "constraints": { "anti_taxicab": true, "diagonals": "both" },
+        "title": "Anti-taxicab"
+    });
+    assert_golden("four-anti-taxicab.svg", &drawn("/v1/render", taxicab, "image/svg+xml").await);
 }
 
 /// A decoded PNG's pixel as red, green and blue.

@@ -1477,6 +1477,7 @@ fn every_constraint() -> Constraints {
         lockout_lines: vec![LockoutLine { line: vec![place, place], difference: Some(4) }],
         global_entropy: true,
         global_mod: true,
+        anti_taxicab: true,
     }
 }
 

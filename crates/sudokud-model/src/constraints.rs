@@ -127,6 +127,10 @@ pub struct Constraints {
     /// Global mod: every 2x2 square of cells holds a digit of each residue mod 3.
     #[serde(default, skip_serializing_if = "is_false")]
     pub global_mod: bool,
+    /// No digit d is a taxicab distance of exactly d (d steps through side-by-side cells) from
+    /// the same digit (anti-taxicab).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub anti_taxicab: bool,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -322,7 +326,7 @@ mod tests {
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
         assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 28);
+        assert_eq!(member::members::<Constraints>().len(), 29);
         assert_eq!(
             Constraints::home_of("column").as_deref(),
             Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")

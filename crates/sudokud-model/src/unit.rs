@@ -79,11 +79,13 @@ pub enum Unit {
     GlobalEntropy,
     /// A 2x2 square under global mod repeats a residue mod 3 where it needs all three.
     GlobalMod,
+    /// A digit d is a taxicab distance of d from the same digit.
+    AntiTaxicab,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 33] = [
+    pub const ALL: [Unit; 34] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -117,6 +119,7 @@ impl Unit {
         Unit::EntropicLine,
         Unit::GlobalEntropy,
         Unit::GlobalMod,
+        Unit::AntiTaxicab,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -155,6 +158,7 @@ impl Unit {
             Unit::EntropicLine => "entropic_line",
             Unit::GlobalEntropy => "global_entropy",
             Unit::GlobalMod => "global_mod",
+            Unit::AntiTaxicab => "anti_taxicab",
         }
     }
 
@@ -195,6 +199,7 @@ impl Unit {
             Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
             Unit::GlobalEntropy => "leaves a 2x2 square around it without a low, a middle or a high digit",
             Unit::GlobalMod => "leaves a 2x2 square around it without a digit of some residue mod 3",
+            Unit::AntiTaxicab => "is its own value's taxicab distance from the same digit",
         }
     }
 }

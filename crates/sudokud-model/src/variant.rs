@@ -26,7 +26,7 @@ pub use crate::family::{Pair, Relation};
 pub const MAX_HOUSES: usize = 256;
 
 /// Most related pairs of cells (thermometer steps, dots, neighbours): each is known by a `u16`.
-const MAX_PAIRS: usize = 1 << 16;
+pub(crate) const MAX_PAIRS: usize = 1 << 16;
 
 /// A constraint that does not fit the grid, with the member it is in.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -97,6 +97,13 @@ const WHOLE_GRID_RULES = [
     off: 'Global mod off.',
     refused: () => thirdsRefused('Global mod'),
   },
+  {
+    member: 'anti_taxicab',
+    button: document.getElementById('taxicab'),
+    on: 'Anti-taxicab on: no digit d is d steps (rows plus columns apart) from the same digit.',
+    off: 'Anti-taxicab off.',
+    refused: () => null,
+  },
 ];
 
 /** Why a rule of digit classes (`name`) cannot be on this grid: its digits do not split in three. */

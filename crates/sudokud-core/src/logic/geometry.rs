@@ -495,7 +495,7 @@ pub(crate) mod tests {
             }
             let c = variant.constraints();
             let houses_only = c.cages.is_empty()
-                && !(c.anti_knight || c.anti_king || c.non_consecutive)
+                && !(c.anti_knight || c.anti_king || c.non_consecutive || c.anti_taxicab)
                 && c.thermometers.is_empty()
                 && c.kropki == Default::default()
                 && c.xv == Default::default()

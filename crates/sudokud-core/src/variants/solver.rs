@@ -1525,7 +1525,8 @@ mod tests {
             let (near, far) = (rows.min(cols), rows.max(cols));
             if a == b
                 && ((constraints.anti_knight && (near, far) == (1, 2))
-                    || (constraints.anti_king && (near, far) == (1, 1)))
+                    || (constraints.anti_king && (near, far) == (1, 1))
+                    || (constraints.anti_taxicab && (rows + cols) as i32 == a))
             {
                 return true;
             }
@@ -1722,6 +1723,7 @@ mod tests {
             let difference = (random.below(2) == 0).then(|| 1 + random.below(size - 1) as u64);
             c.lockout_lines.push(LockoutLine { line, difference });
         }
+        c.anti_taxicab = random.below(8) == 0;
         c.odd.retain(|cell| !c.even.contains(cell));
         c
     }
@@ -2205,6 +2207,34 @@ mod tests {
                 cells[random.below(shape.cells())] = 1 + random.below(shape.size()) as u8;
             }
             counted[checked_count(shape, &constraints, cells).expect("the rules fit 6x6")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 anti-taxicab: a third to a fifth of the digits of random solved grids under the rule as
+    /// givens, sometimes one wrong, with diagonals or anti-knight beside some.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_anti_taxicab_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let mut random = SplitMix64(23);
+        let mut counted = [0usize; 4];
+        for seed in 0..40 {
+            let constraints = Constraints {
+                anti_taxicab: true,
+                diagonals: (random.below(3) == 0).then_some(Diagonals::Both),
+                anti_knight: random.below(4) == 0,
+                ..Constraints::default()
+            };
+            let variant = Variant::new(shape, None, &constraints).unwrap();
+            let Some(solution) = random_solution(&variant, seed, &mut Never).unwrap() else { continue };
+            // The fewer the givens, the likelier several solutions.
+            let share = 3 + random.below(3);
+            let mut cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(share) == 0 { value } else { 0 }).collect();
+            if random.below(4) == 0 {
+                cells[random.below(shape.cells())] = 1 + random.below(shape.size()) as u8;
+            }
+            counted[checked_count(shape, &constraints, cells).expect("the rule fits 6x6")] += 1;
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }

@@ -560,6 +560,7 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         (!constraints.greater_than.is_empty(), "greater-than signs"),
         (constraints.global_entropy, "global entropy"),
         (constraints.global_mod, "global mod"),
+        (constraints.anti_taxicab, "anti-taxicab"),
     ] {
         if given {
             let what = format!("{rule}: f-puzzles has no such rule");
@@ -858,6 +859,7 @@ mod tests {
             entropic_lines: vec![vec![place(3, 0), place(3, 1)], vec![place(4, 0), place(4, 1), place(4, 2)]],
             global_entropy: false,
             global_mod: false,
+            anti_taxicab: false,
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -987,6 +989,12 @@ mod tests {
                     let refused = encode(&puzzle).unwrap_err().to_string();
                     assert_eq!(refused, format!("f-puzzles data cannot hold {rule}: f-puzzles has no such rule"));
                     (puzzle.constraints.global_entropy, puzzle.constraints.global_mod) = (false, false);
+                }
+                // Nor anti-taxicab.
+                if puzzle.constraints.anti_taxicab {
+                    let refused = encode(&puzzle).unwrap_err().to_string();
+                    assert_eq!(refused, "f-puzzles data cannot hold anti-taxicab: f-puzzles has no such rule");
+                    puzzle.constraints.anti_taxicab = false;
                 }
                 // Nor lockout lines of another difference than the grid's own.
                 if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {

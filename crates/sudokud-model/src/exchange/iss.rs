@@ -10,7 +10,7 @@
 //! What sudokud has, it reads and writes: givens, even and odd cells (as the candidate lists
 //! `2_4_6_8` and `1_3_5_7_9`), `Shape`, `NoBoxes` with `Jigsaw` (regions in place of the boxes),
 //! `Jigsaw` alone and `AllDifferent` of N cells (extra regions), `Windoku`, `Diagonal`,
-//! `DisjointSets` (disjoint groups), `AntiKnight`, `AntiKing`, `AntiConsecutive`, `Cage`,
+//! `DisjointSets` (disjoint groups), `AntiKnight`, `AntiKing`, `AntiConsecutive`, `AntiTaxicab`, `Cage`,
 //! `Thermo`, `WhiteDot`, `BlackDot`,
 //! `StrictKropki`, `X`, `V`, `StrictXV`, `GreaterThan` (`GreaterThan~R1C1~R1C2`: each cell greater than
 //! the later cells beside it) and `Whisper` (`Whisper~4~R1C1~R1C2`, its difference
@@ -171,6 +171,7 @@ impl Reader {
             "AntiKnight" => flag(args).map(|()| self.constraints.anti_knight = true)?,
             "AntiKing" => flag(args).map(|()| self.constraints.anti_king = true)?,
             "AntiConsecutive" => flag(args).map(|()| self.constraints.non_consecutive = true)?,
+            "AntiTaxicab" => flag(args).map(|()| self.constraints.anti_taxicab = true)?,
             "StrictKropki" => flag(args).map(|()| self.constraints.kropki.all_given = true)?,
             "StrictXV" => flag(args).map(|()| self.constraints.xv.all_given = true)?,
             "GlobalEntropy" => flag(args).map(|()| self.constraints.global_entropy = true)?,
@@ -619,6 +620,7 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
         (constraints.xv.all_given, "StrictXV"),
         (constraints.global_entropy, "GlobalEntropy"),
         (constraints.global_mod, "GlobalMod"),
+        (constraints.anti_taxicab, "AntiTaxicab"),
     ] {
         if set {
             item(&mut out, kind, &mut std::iter::empty());
@@ -760,7 +762,7 @@ mod tests {
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5\
                     .Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6.Modular~3~R1C1~R2C1~R3C1\
-                    .Entropic~R4C1~R4C2\
+                    .Entropic~R4C1~R4C2.AntiTaxicab\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
                     .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3\
                     .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8.GlobalEntropy.GlobalMod";
@@ -834,6 +836,7 @@ mod tests {
             entropic_lines: vec![vec![place(3, 0), place(3, 1)]],
             global_entropy: true,
             global_mod: true,
+            anti_taxicab: true,
         };
         assert_eq!(puzzle.constraints, expected);
     }

@@ -364,6 +364,7 @@ mod tests {
         // Disjoint groups need the boxes.
         constraints.disjoint_groups = constraints.regions.is_none() && random.below(2) == 0;
         (constraints.global_entropy, constraints.global_mod) = (random.below(3) == 0, random.below(3) == 0);
+        constraints.anti_taxicab = random.below(2) == 0;
         let givens =
             (0..shape.cells()).map(|_| if random.below(3) == 0 { 1 + random.below(size as usize) as u8 } else { 0 });
         SharedPuzzle { givens: Grid::new(shape, givens.collect()).unwrap(), constraints }

@@ -17,6 +17,7 @@ use crate::unit::{Unit, Units};
 use crate::variant::{ConstraintError, Variant};
 
 mod anti_chess;
+mod anti_taxicab;
 pub mod arrows;
 mod between_lines;
 pub mod cages;
@@ -105,6 +106,8 @@ families!(
     lockout_lines::LockoutLines,
     global_classes::GlobalEntropy,
     global_classes::GlobalMod,
+    // After every house, which keeps its cells apart without a pair.
+    anti_taxicab::AntiTaxicab,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -497,6 +500,8 @@ pub(crate) mod tests {
             (&whispers::APART, 1),
             (&whispers::APART, 3),
             (&palindromes::MIRRORED, 0),
+            (&anti_taxicab::APART, 1),
+            (&anti_taxicab::APART, 4),
         ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;

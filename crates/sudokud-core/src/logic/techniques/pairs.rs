@@ -146,6 +146,29 @@ mod tests {
         assert!(steps.iter().all(|said| said.contains(" by the sign between them, so ")), "{steps:?}");
     }
 
+    /// The neighbour rule under anti-taxicab: a 4 placed in r1c1 leaves no 4 four steps away
+    /// outside its row, column and box (which keep it apart already): r2c4 and r4c2.
+    #[test]
+    fn anti_taxicab_says_the_distance_and_the_digit() {
+        let mut cells = [0; 81];
+        cells[0] = 4;
+        let apart = |other: &str| {
+            format!(
+                "r1c1 and {other} are a taxicab distance of 4 apart, so they can't both be 4, so {other} can't be 4."
+            )
+        };
+        assert_eq!(sentences(r#"{"anti_taxicab":true}"#, &cells), [apart("r2c4"), apart("r4c2")]);
+    }
+
+    /// ISS's Anti-Taxi Sudoku X explained through to its published solution, the rule's steps
+    /// among its steps.
+    #[test]
+    fn the_iss_anti_taxicab_example_is_explained_to_its_solution() {
+        let steps = super::super::renban::tests::iss_example_steps("Anti-Taxi Sudoku X", Technique::NeighbourRule);
+        assert!(steps.len() >= 10, "{steps:?}");
+        assert!(steps.iter().all(|said| said.contains(" are a taxicab distance of ")), "{steps:?}");
+    }
+
     /// The neighbour rule across a palindrome: a digit placed at one end is the other end's
     /// only candidate.
     #[test]
