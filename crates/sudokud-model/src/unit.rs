@@ -74,11 +74,13 @@ pub enum Unit {
     ModularLine,
     /// Three cells in a row on an entropic line repeat a class of low, middle or high digits.
     EntropicLine,
+    /// Two cells of a custom relation hold a pair of digits its table does not allow.
+    Relation,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 31] = [
+    pub const ALL: [Unit; 32] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -110,6 +112,7 @@ impl Unit {
         Unit::LockoutLine,
         Unit::ModularLine,
         Unit::EntropicLine,
+        Unit::Relation,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -146,6 +149,7 @@ impl Unit {
             Unit::LockoutLine => "lockout_line",
             Unit::ModularLine => "modular_line",
             Unit::EntropicLine => "entropic_line",
+            Unit::Relation => "relation",
         }
     }
 
@@ -184,6 +188,7 @@ impl Unit {
             Unit::LockoutLine => "lies between the diamonds of its lockout line, or they are too close",
             Unit::ModularLine => "shares its residue mod 3 with a cell near it on its modular line",
             Unit::EntropicLine => "is as low, middle or high as a cell near it on its entropic line",
+            Unit::Relation => "makes a pair of digits its custom relation does not allow",
         }
     }
 }

@@ -560,6 +560,10 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
         let what = "greater-than signs: f-puzzles has no such rule".to_owned();
         return Err(ShareError::Inexpressible { format: FORMAT, what });
     }
+    if !constraints.relations.is_empty() {
+        let what = "custom relations (`relations`): f-puzzles has no such rule".to_owned();
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
     let own = lockout_lines::default_difference(size);
     if let Some(difference) = constraints.lockout_lines.iter().find_map(|line| line.difference.filter(|&d| d != own)) {
         let what = format!(
@@ -850,6 +854,7 @@ mod tests {
             lockout_lines: vec![LockoutLine { line: vec![place(3, 0), place(3, 1), place(3, 2)], difference: None }],
             modular_lines: vec![vec![place(0, 0), place(1, 0), place(2, 0)]],
             entropic_lines: vec![vec![place(3, 0), place(3, 1)], vec![place(4, 0), place(4, 1), place(4, 2)]],
+            relations: Vec::new(),
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -972,6 +977,13 @@ mod tests {
                     assert_eq!(refused, "f-puzzles data cannot hold greater-than signs: f-puzzles has no such rule");
                     puzzle.constraints.greater_than.clear();
                 }
+                // Nor custom relations.
+                let refused = encode(&puzzle).unwrap_err().to_string();
+                assert_eq!(
+                    refused,
+                    "f-puzzles data cannot hold custom relations (`relations`): f-puzzles has no such rule"
+                );
+                puzzle.constraints.relations.clear();
                 // Nor lockout lines of another difference than the grid's own.
                 if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {
                     let refused = encode(&puzzle).unwrap_err().to_string();
