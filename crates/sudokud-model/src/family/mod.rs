@@ -580,8 +580,15 @@ pub(crate) mod tests {
         ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;
-            for (rule, parameter) in rules {
-                let relation = Relation::new(rule, parameter, size);
+            // Custom tables beside the rules: one-way, and sparse.
+            let digits = 1..=size as u8;
+            let one_way: Vec<(u8, u8)> =
+                digits.clone().flat_map(|a| (a + 1..=size as u8).map(move |b| (a, b))).collect();
+            let sparse: Vec<(u8, u8)> = digits.map(|a| (a, a % size as u8 + 1)).collect();
+            let tables = [Relation::of_table(&one_way, size, None), Relation::of_table(&sparse, size, Some("next"))];
+            let relations = rules.iter().map(|&(rule, parameter)| Relation::new(rule, parameter, size)).chain(tables);
+            for relation in relations {
+                let rule = relation.unit();
                 let sets = (0..=full).step_by(if size > 9 { 97 } else { 1 });
                 for first in sets {
                     for reversed in [false, true] {
