@@ -3,12 +3,12 @@
 //! lines, arrows, little killers, between lines, parity cells and givens anywhere, in or out of the
 //! grid, disjoint groups, on the boxes or beside a jigsaw that has none, quadruples, sandwiches
 //! and X-sums beside any row or column or none, lockout lines, modular and entropic lines, global
-//! entropy and global mod, and anti-taxicab), checked, then counted under a poll budget. A misfit
-//! must be refused, never panic; every solution found must keep the givens and break no rule; a
-//! puzzle without solutions is unsolvable or names the conflicts the rules find. Every accepted
-//! puzzle is also drawn, with its pencil marks, in each format (a 100-pixel PNG): the drawing must
-//! never panic, whatever the
-//! cages, thermometers, dots, marks, signs, lines and clues outside the grid.
+//! entropy and global mod, anti-taxicab, and custom relations), checked, then counted under a
+//! poll budget. A misfit must be refused, never panic; every solution found must keep the givens
+//! and break no rule; a puzzle without solutions is unsolvable or names the conflicts the rules
+//! find. Every accepted puzzle is also drawn, with its pencil marks, in each format (a 100-pixel
+//! PNG): the drawing must never panic, whatever the cages, thermometers, dots, marks, signs,
+//! lines and clues outside the grid.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,8 +17,8 @@ use sudokud::render::{self, Figure, ImageFormat, Paper};
 use sudokud::sizes::{AnyGrid, Grid, Shape};
 use sudokud::solver::{PollBudget, Verdict};
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Preset,
-    Quadruple, RegionId, Regions, Sandwich, Whispers, XSum,
+    Arrow, Between, Cage, Constraints, CustomRelation, Diagonals, DigitPair, Direction, End, GreaterThan, LittleKiller,
+    LockoutLine, Place, Preset, Quadruple, RegionId, Regions, Sandwich, Whispers, XSum,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             _ => (None, None),
         };
         let beside_line = (row, column, if op & 0x80 != 0 { End::End } else { End::Start });
-        match op % 33 {
+        match op % 35 {
             0 => {
                 // A cage of up to 8 cells walking right and down from `at`.
                 let cells: Vec<Place> =
@@ -152,7 +152,26 @@ fuzz_target!(|data: &[u8]| {
                 // A modular (25) or entropic (26) line of 1 to 8 cells, the same walk as a
                 // whispers line: refused on grids whose size 3 does not divide.
                 let line = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
-                if op % 33 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
+                if op % 35 == 25 { constraints.modular_lines.push(line) } else { constraints.entropic_lines.push(line) }
+            }
+            33 | 34 => {
+                // A custom relation (33: each cell and the next, 34: every two) over 1 to 8
+                // cells, the same walk: a pair of digits from the bytes (0 and N + 1 to reach the
+                // checks), and with the top bit every two digits apart by 1 to 3.
+                let cells = (0..u64::from(c % 8) + 1).map(|step| Place(at.0 + step, at.1 + step % 2)).collect();
+                let between = if op % 35 == 33 { Between::Neighbours } else { Between::EveryTwo };
+                let mut allowed = vec![DigitPair(u64::from(a) % (size + 2), u64::from(b) % (size + 2))];
+                if op & 0x80 != 0 {
+                    let apart = u64::from(c >> 3) % 3 + 1;
+                    let digits = (1..=size).flat_map(|first| (1..=size).map(move |second| (first, second)));
+                    allowed.extend(
+                        digits
+                            .filter(|(first, second)| first.abs_diff(*second) == apart)
+                            .map(|(first, second)| DigitPair(first, second)),
+                    );
+                }
+                let name = (c & 0x40 != 0).then(|| "fuzz".to_owned());
+                constraints.relations.push(CustomRelation { cells, between, allowed, name });
             }
             // Global entropy (29) and global mod (30): refused on grids whose size 3 does not
             // divide.

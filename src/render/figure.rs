@@ -1,7 +1,7 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
 //! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, modular
-//! and entropic lines, even and odd cells, quadruples' circles, and little killers', sandwiches'
+//! and entropic lines, custom relations, even and odd cells, quadruples' circles, and little killers', sandwiches'
 //! and X-sums' clues outside the grid, in a margin the grid leaves for them only when there are
 //! some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
@@ -10,7 +10,7 @@
 
 use crate::puzzle::Puzzle;
 use crate::sizes::{AnyGrid, Marks, Shape};
-use crate::variants::{Constraints, Diagonals, End, LittleKiller, Place};
+use crate::variants::{Between, Constraints, CustomRelation, Diagonals, End, LittleKiller, Place};
 
 use super::font::Font;
 use super::scene::{Color, Path, Point, Scene, Stroke};
@@ -41,6 +41,8 @@ const MODULAR: Color = Color(0x3d, 0xa5, 0xd9);
 const ENTROPIC: Color = Color(0xf0, 0xa0, 0x40);
 /// A whispers line's difference, written beside its first cell: a darker green that reads on white.
 const WHISPERS_LABEL: Color = Color(0x1a, 0x7f, 0x1a);
+/// A custom relation's line, its nodes and its name.
+const RELATION: Color = Color(0x6a, 0x4c, 0x9c);
 
 /// The band around the grid for clues outside it (little killers), in cells: the grid and its
 /// band fill the figure's width, as the grid alone does without such clues.
@@ -243,7 +245,7 @@ fn draw_lines(scene: &mut Scene, grid: &GridBox, regions: &[u8]) {
 
 /// What lies under the grid's lines: shaded windows, even and odd cells, thermometers, whispers
 /// lines, palindromes, renban lines, arrows, between and lockout lines, modular and entropic
-/// lines and diagonals.
+/// lines, custom relations and diagonals.
 fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints) {
     let cell = grid.cell;
     for &Place(row, col) in constraints.extra_regions.iter().flatten() {
@@ -291,6 +293,9 @@ fn draw_under_lines(scene: &mut Scene, grid: &GridBox, constraints: &Constraints
             scene.stroke(line, Stroke { color, width: 0.18 * cell, dash: None, round: true });
         }
     }
+    for relation in &constraints.relations {
+        draw_relation(scene, grid, relation);
+    }
     let (left, top, side) = (grid.left, grid.top, grid.side());
     let diagonal = Stroke { color: DIAGONAL, width: 0.03 * cell, dash: None, round: false };
     if matches!(constraints.diagonals, Some(Diagonals::Main | Diagonals::Both)) {
@@ -313,6 +318,30 @@ fn draw_marked_line(scene: &mut Scene, grid: &GridBox, cells: &[Place], shape: f
         for (color, radius) in ring(cell) {
             scene.fill(shape(grid.centre(*end), radius), color);
         }
+    }
+}
+
+/// A custom relation as ISS draws it: a thin line through its cells in order, a small circle at
+/// each cell, hollow when each cell and the next keep the relation, filled when every two do, and
+/// its name, if any, small at the bottom left of its first cell.
+fn draw_relation(scene: &mut Scene, grid: &GridBox, relation: &CustomRelation) {
+    let cell = grid.cell;
+    let width = 0.04 * cell;
+    let line = Path::polyline(relation.cells.iter().map(|&place| grid.centre(place)));
+    scene.stroke(line, Stroke { color: RELATION, width, dash: None, round: true });
+    for &place in &relation.cells {
+        let node = Path::circle(grid.centre(place), 0.1 * cell);
+        match relation.between {
+            Between::Neighbours => {
+                scene.fill(node.clone(), Color::WHITE);
+                scene.stroke(node, Stroke { color: RELATION, width, dash: None, round: false });
+            }
+            Between::EveryTwo => scene.fill(node, RELATION),
+        }
+    }
+    if let (Some(name), Some(&Place(row, col))) = (&relation.name, relation.cells.first()) {
+        let Point(x, y) = grid.corner(row as usize + 1, col as usize);
+        scene.text(name, Point(x + 0.06 * cell, y - 0.06 * cell), 0.2 * cell, RELATION);
     }
 }
 

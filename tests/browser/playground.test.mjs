@@ -632,6 +632,17 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify(classLines))}`);
   assert.equal(await page.locator('#board .overlay polyline.modular').count(), 1, 'the modular line drawn');
   assert.equal(await page.locator('#board .overlay polyline.entropic').count(), 2, 'the entropic lines drawn');
+  // Custom relations from a link: a thin line, a small circle at each cell, hollow between each
+  // cell and the next, filled between every two, and the name at the first cell.
+  const relations = [
+    { cells: [[0, 0], [0, 1], [1, 1]], between: 'neighbours', allowed: [[1, 2]], name: 'up' },
+    { cells: [[4, 4], [6, 6]], between: 'every_two', allowed: [[1, 3], [3, 1]] },
+  ];
+  await page.goto(`${BASE}/#${PUZZLE};constraints=${encodeURIComponent(JSON.stringify({ relations }))}`);
+  assert.equal(await page.locator('#board .overlay polyline.relation').count(), 2, 'the relations drawn');
+  assert.equal(await page.locator('#board .overlay circle.relation-node').count(), 5, 'a circle at each cell');
+  assert.equal(await page.locator('#board .overlay circle.relation-node.filled').count(), 2, 'every two: filled');
+  assert.deepEqual(await page.locator('#board .overlay text.relation-name').allTextContents(), ['up']);
   // Little killers from a link: each sum outside the grid with its arrow, the frame making room
   // for them; sent with every request.
   const littleKillers = [{ sum: 12, start: [0, 2], direction: 'down_left' }, { sum: 3, start: [8, 0], direction: 'up_left' }];
@@ -710,8 +721,24 @@ test('variants: the preset is sent, X draws its diagonals, killer and jigsaw dra
   const right = await page.locator('#board .overlay text.line-clue').nth(1).boundingBox();
   const drawnGrid = await page.locator('#board').boundingBox();
   assert.ok(right.x >= drawnGrid.x + drawnGrid.width, `the clue right of the grid: ${JSON.stringify({ right, drawnGrid })}`);
+  // A custom relation by hand, its table the JSON pairs beside the picker; pairs that are not
+  // JSON pairs are refused.
+  const relateBy = async (kind, indices, pairs) => {
+    await page.getByLabel('Line', { exact: true }).selectOption(kind);
+    await page.getByLabel('Pairs', { exact: true }).fill(pairs);
+    await page.getByRole('button', { name: 'Draw line' }).click();
+    for (const index of indices) await cell(index).click();
+    await page.getByRole('button', { name: 'Draw line' }).click();
+    return page.locator('#message').textContent();
+  };
+  assert.equal(await relateBy('relation-every-two', [48, 49], '[[1,3],[3,1]]'), 'Added a relation of 2 pairs between every two of 2 cells.');
+  assert.equal(await relateBy('relation-neighbours', [50, 51], '1,2'), 'A relation was not added: its pairs are not JSON pairs of digits, as [[1,2],[2,1]].');
+  sent = nextBody('/v1/validate');
+  await act('Validate');
+  assert.deepEqual((await sent).constraints.relations, [{ cells: [[5, 3], [5, 4]], between: 'every_two', allowed: [[1, 3], [3, 1]] }]);
+  assert.equal(await page.locator('#board .overlay circle.relation-node.filled').count(), 2, 'drawn');
   await page.getByRole('button', { name: 'Remove lines' }).click();
-  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .lockout, #board .overlay .modular, #board .overlay .entropic, #board .overlay .little-killer, #board .overlay .line-clue').count(), 0);
+  assert.equal(await page.locator('#board .overlay polyline.whispers, #board .overlay polyline.palindrome, #board .overlay polyline.renban, #board .overlay .arrow, #board .overlay .between, #board .overlay .lockout, #board .overlay .modular, #board .overlay .entropic, #board .overlay .little-killer, #board .overlay .line-clue, #board .overlay .relation').count(), 0);
   assert.ok(!(await page.locator('.board-frame').evaluate((frame) => frame.classList.contains('outside'))), 'no room kept');
   await page.goto(`${BASE}/#${PUZZLE};variant=samurai`);
   assert.match(await page.locator('#message.error').textContent(), /no variant the page knows/);

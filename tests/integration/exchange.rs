@@ -61,7 +61,7 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
         }
     }
     // A one-line killer among them ("Killing with flowers") is read as well as the strings.
-    assert_eq!((solved.len(), refused, other_formats), (31, 30, 1), "solved: {solved:?}");
+    assert_eq!((solved.len(), refused, other_formats), (34, 27, 1), "solved: {solved:?}");
     // Disjoint groups beside little killers, quadruples, sandwiches and X-sums.
     assert!(solved.iter().any(|name| name == "The Barbed Cross"), "{solved:?}");
     assert!(solved.iter().any(|name| name == "Quadruple X"), "{solved:?}");
@@ -75,6 +75,11 @@ fn every_iss_example_is_solved_to_its_solution_or_refused_naming_a_rule_it_uses(
     assert!(solved.iter().any(|name| name == "Global mod 3"), "{solved:?}");
     // Anti-taxicab beside both diagonals.
     assert!(solved.iter().any(|name| name == "Anti-Taxi Sudoku X"), "{solved:?}");
+    // Custom relations: between each cell and the next alone, beside cages, entropic lines and
+    // whispers, and between every two cells beside thermometers and dots.
+    for name in ["Odd/Even Thermo Sudoku", "Entropic connections", "Cold Sauerkraut"] {
+        assert!(solved.iter().any(|solved| solved == name), "{name}: {solved:?}");
+    }
 }
 
 /// A puzzle of the f-puzzles set: its data as links carry it, and its published solution.

@@ -95,6 +95,17 @@ async fn svgs_are_byte_stable() {
         "title": "Lockout lines"
     });
     assert_golden("four-lockout-lines.svg", &drawn("/v1/render", lines, "image/svg+xml").await);
+    // Custom relations: a thin line through their cells, a small circle at each, hollow between
+    // each cell and the next, filled between every two, the name at the first cell.
+    let relations = json!({
+        "board": "1.......2.......",
+        "constraints": { "relations": [
+            { "cells": [[0, 1], [1, 1], [1, 2]], "between": "neighbours", "allowed": [[1, 2], [2, 3], [3, 4]], "name": "up" },
+            { "cells": [[3, 0], [2, 2], [3, 3]], "between": "every_two", "allowed": [[1, 3], [3, 1], [2, 4], [4, 2]] }
+        ] },
+        "title": "Custom relations"
+    });
+    assert_golden("four-relations.svg", &drawn("/v1/render", relations, "image/svg+xml").await);
     // Modular lines teal blue, entropic lines orange, through their cells' middles.
     let lines = json!({
         "board": "1...........2.......................",

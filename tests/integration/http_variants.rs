@@ -110,7 +110,7 @@ async fn constraints_that_do_not_fit_get_a_422_naming_the_member_and_cell() {
         (json!({ "constraints": { "regions": "0011" } }), "`constraints.regions`: has 4 cells; the 9x9 grid has 81"),
         (
             json!({ "constraints": { "diagonal": "both" } }),
-            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `disjoint_groups`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `quadruples`, `sandwiches`, `x_sums`, `even`, `odd`, `lockout_lines`, `modular_lines`, `entropic_lines`, `global_entropy`, `global_mod`, `anti_taxicab`",
+            "`constraints`: unknown member `diagonal`; expected `diagonals`, `extra_regions`, `regions`, `disjoint_groups`, `cages`, `anti_knight`, `anti_king`, `non_consecutive`, `thermometers`, `kropki`, `xv`, `greater_than`, `whispers`, `palindromes`, `renbans`, `arrows`, `little_killers`, `between_lines`, `quadruples`, `sandwiches`, `x_sums`, `even`, `odd`, `lockout_lines`, `modular_lines`, `entropic_lines`, `global_entropy`, `global_mod`, `anti_taxicab`, `relations`",
         ),
         (
             json!({ "constraints": { "xv": { "v": [[[4, 4], [4, 6]]] } } }),

@@ -35,8 +35,8 @@ use sudokud::logic::{Level, Technique};
 use sudokud::member::Choice;
 use sudokud::rules::Unit;
 use sudokud::variants::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
-    Quadruple, Regions, Sandwich, Whispers, XSum, Xv,
+    Arrow, Between, Cage, Constraints, CustomRelation, Diagonals, DigitPair, Direction, End, GreaterThan, Kropki,
+    LittleKiller, LockoutLine, Place, Preset, Quadruple, Regions, Sandwich, Whispers, XSum, Xv,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -1435,6 +1435,7 @@ fn each_request_schema_lists_exactly_the_members_its_route_reads() {
         ("Constraints.lockout_lines[]", &constraints["lockout_lines"]["items"], members::<LockoutLine>()),
         ("Constraints.sandwiches[]", &constraints["sandwiches"]["items"], members::<Sandwich>()),
         ("Constraints.x_sums[]", &constraints["x_sums"]["items"], members::<XSum>()),
+        ("Constraints.relations[]", &constraints["relations"]["items"], members::<CustomRelation>()),
     ];
     let requests = sudokud::http::request_members();
     let requests = requests.iter().map(|&(name, members)| (name, &schemas[name], members));
@@ -1478,6 +1479,12 @@ fn every_constraint() -> Constraints {
         global_entropy: true,
         global_mod: true,
         anti_taxicab: true,
+        relations: vec![CustomRelation {
+            cells: vec![place, place],
+            between: Between::EveryTwo,
+            allowed: vec![DigitPair(1, 2)],
+            name: Some("up".to_owned()),
+        }],
     }
 }
 

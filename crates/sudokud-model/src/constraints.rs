@@ -20,6 +20,7 @@ pub use crate::family::lockout_lines::LockoutLine;
 pub use crate::family::outside::{End, OutsideSum};
 pub use crate::family::quadruples::Quadruple;
 pub use crate::family::regions::{RegionId, Regions};
+pub use crate::family::relations::{Between, CustomRelation, DigitPair};
 pub use crate::family::sandwiches::Sandwich;
 pub use crate::family::whispers::Whispers;
 pub use crate::family::x_sums::XSum;
@@ -131,6 +132,10 @@ pub struct Constraints {
     /// the same digit (anti-taxicab).
     #[serde(default, skip_serializing_if = "is_false")]
     pub anti_taxicab: bool,
+    /// Custom relations: a table of the digit pairs each two cells in a row of a list, or every
+    /// two cells of a group, may hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relations: Vec<CustomRelation>,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -188,6 +193,9 @@ fn nested_home(member: &str, prefix: &str) -> Option<String> {
     }
     if member::members::<LockoutLine>().contains(&member) {
         places.push(format!("each line of `{prefix}lockout_lines`"));
+    }
+    if member::members::<CustomRelation>().contains(&member) {
+        places.push(format!("each relation of `{prefix}relations`"));
     }
     (!places.is_empty()).then(|| format!("inside {}", places.join(" or ")))
 }
@@ -324,9 +332,12 @@ mod tests {
             Some("inside `constraints.kropki` or `constraints.xv`")
         );
         assert_eq!(Constraints::home_of("x").as_deref(), Some("inside `constraints.xv`"));
-        assert_eq!(Constraints::home_of("cells").as_deref(), Some("inside each cage of `constraints.cages`"));
+        assert_eq!(
+            Constraints::home_of("cells").as_deref(),
+            Some("inside each cage of `constraints.cages` or each relation of `constraints.relations`")
+        );
         assert_eq!(Constraints::home_of("varient"), None);
-        assert_eq!(member::members::<Constraints>().len(), 29);
+        assert_eq!(member::members::<Constraints>().len(), 30);
         assert_eq!(
             Constraints::home_of("column").as_deref(),
             Some("inside each clue of `constraints.sandwiches` or each clue of `constraints.x_sums`")

@@ -81,11 +81,13 @@ pub enum Unit {
     GlobalMod,
     /// A digit d is a taxicab distance of d from the same digit.
     AntiTaxicab,
+    /// Two cells of a custom relation hold a pair of digits its table does not allow.
+    Relation,
 }
 
 impl Unit {
     /// Every unit, in the order their names are listed.
-    pub const ALL: [Unit; 34] = [
+    pub const ALL: [Unit; 35] = [
         Unit::Row,
         Unit::Column,
         Unit::Box,
@@ -120,6 +122,7 @@ impl Unit {
         Unit::GlobalEntropy,
         Unit::GlobalMod,
         Unit::AntiTaxicab,
+        Unit::Relation,
     ];
 
     /// The name in JSON: `row`, `column`, `box`, `region`, `diagonal`, `anti_diagonal`, ...
@@ -159,6 +162,7 @@ impl Unit {
             Unit::GlobalEntropy => "global_entropy",
             Unit::GlobalMod => "global_mod",
             Unit::AntiTaxicab => "anti_taxicab",
+            Unit::Relation => "relation",
         }
     }
 
@@ -200,6 +204,7 @@ impl Unit {
             Unit::GlobalEntropy => "leaves a 2x2 square around it without a low, a middle or a high digit",
             Unit::GlobalMod => "leaves a 2x2 square around it without a digit of some residue mod 3",
             Unit::AntiTaxicab => "is its own value's taxicab distance from the same digit",
+            Unit::Relation => "makes a pair of digits its custom relation does not allow",
         }
     }
 }

@@ -57,6 +57,7 @@ let drawing = null;
 const drawLineButton = document.getElementById('draw-line');
 const lineKindElement = document.getElementById('line-kind');
 const clueSumElement = document.getElementById('clue-sum');
+const relationAllowedElement = document.getElementById('relation-allowed');
 const boardFrame = document.querySelector('.board-frame');
 /** The band outside the grid that little killers' clues sit in, in cells, as the server draws it. */
 const OUTSIDE_BAND = 0.75;
@@ -282,6 +283,22 @@ function drawLockoutLine({ line }) {
   }
 }
 
+/**
+ * A custom relation as ISS draws it: a thin line through its cells, a small circle at each, hollow
+ * when each cell and the next keep it, filled when every two do, and its name at the first cell.
+ */
+function drawRelation({ cells, between, name }) {
+  draw('polyline', { points: cells.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, 'relation');
+  for (const [row, col] of cells) {
+    const node = draw('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.1 }, 'relation-node');
+    if (between === 'every_two') node.classList.add('filled');
+  }
+  if (name != null && cells.length > 0) {
+    const [row, col] = cells[0];
+    draw('text', { x: col + 0.06, y: row + 0.94 }, 'relation-name').textContent = name;
+  }
+}
+
 function drawLittleKiller({ sum, start, direction }) {
   const { size } = shape;
   const [rows, cols] = Object.keys(DIRECTIONS).find((step) => DIRECTIONS[step] === direction).split(',').map(Number);
@@ -322,7 +339,8 @@ function regionIds(regions) {
  * Draws the variant: diagonals, shaded extra regions, region borders in place of the boxes', cages
  * with their sums, thermometers, whispers lines (a difference they give at the first cell),
  * palindromes, renban lines, arrows, between lines (a ringed circle at each end), lockout lines
- * (a ringed diamond at each end), modular and entropic lines, Kropki dots,
+ * (a ringed diamond at each end), modular and entropic lines, custom relations (a thin line, a
+ * small circle at each cell, and the name), Kropki dots,
  * X and V marks, greater-than signs, even and odd cells, and little killers' clues in a band outside the grid (made room for only when there
  * are some). From the server's constraints when it made them, else from the picked preset alone.
  */
@@ -390,6 +408,7 @@ function drawRules() {
   for (const arrow of constraints.arrows ?? []) drawArrow(arrow);
   for (const line of constraints.between_lines ?? []) drawCircledLine(line, 'between');
   for (const lockout of constraints.lockout_lines ?? []) drawLockoutLine(lockout);
+  for (const relation of constraints.relations ?? []) drawRelation(relation);
   for (const [key, kind] of [['modular_lines', 'modular'], ['entropic_lines', 'entropic']]) {
     for (const line of constraints[key] ?? []) {
       draw('polyline', { points: line.map(([row, col]) => `${col + 0.5},${row + 0.5}`).join(' ') }, kind);
@@ -552,7 +571,8 @@ function saveToFragment() {
  * palindrome, a renban line, a between line of three cells or more whose ends are its circles, a
  * modular or an entropic line, an
  * arrow whose first cell, or first two for a pill, is its bulb, a little killer of the sum beside the picker whose diagonal's first two cells were clicked,
- * or a lockout line of the grid's own difference whose ends are its diamonds),
+ * a lockout line of the grid's own difference whose ends are its diamonds, or a custom relation
+ * between each cell and the next or every two cells, its table the JSON pairs beside the picker),
  * which are then sent with every request and kept in the address.
  */
 function toggleLine() {
@@ -598,12 +618,39 @@ function toggleLine() {
     }
     rules.arrows = [...(rules.arrows ?? []), { bulb: line.slice(0, bulbCells), line: line.slice(bulbCells) }];
   } else if (kind === 'lockout_lines') rules.lockout_lines = [...(rules.lockout_lines ?? []), { line }];
-  else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
+  else if (kind === 'relation-neighbours' || kind === 'relation-every-two') {
+    const allowed = allowedPairs();
+    if (!allowed) {
+      drawRules();
+      say('A relation was not added: its pairs are not JSON pairs of digits, as [[1,2],[2,1]].', 'error');
+      return;
+    }
+    const between = kind === 'relation-every-two' ? 'every_two' : 'neighbours';
+    rules.relations = [...(rules.relations ?? []), { cells: line, between, allowed }];
+    clearMarks();
+    drawRules();
+    saveToFragment();
+    const which = between === 'every_two' ? 'every two' : 'each cell and the next';
+    say(`Added a relation of ${allowed.length} pairs between ${which} of ${line.length} cells.`, 'ok');
+    return;
+  } else rules.whispers = [...(rules.whispers ?? []), kind === 'dutch' ? { line, difference: 4 } : { line }];
   clearMarks();
   drawRules();
   saveToFragment();
   const picked = lineKindElement.selectedOptions[0].textContent;
   say(`Added ${/^[aeiou]/.test(picked) ? 'an' : 'a'} ${picked} line of ${line.length} cells.`, 'ok');
+}
+
+/** The relation's table from the box beside the picker: a JSON list of digit pairs, or null. */
+function allowedPairs() {
+  let allowed;
+  try {
+    allowed = JSON.parse(relationAllowedElement.value);
+  } catch {
+    return null;
+  }
+  const pair = (item) => Array.isArray(item) && item.length === 2 && item.every(Number.isInteger);
+  return Array.isArray(allowed) && allowed.length > 0 && allowed.every(pair) ? allowed : null;
 }
 
 /**
@@ -685,7 +732,8 @@ function addLineClue(line, kind) {
 
 /**
  * Remove lines: the whispers lines, palindromes, renban lines, arrows, between lines, modular and
- * entropic lines, little killers, lockout lines, sandwiches and X-sums leave the constraints.
+ * entropic lines, little killers, lockout lines, sandwiches, X-sums and custom relations leave the
+ * constraints.
  */
 function removeLines() {
   if (rules) {
@@ -700,6 +748,7 @@ function removeLines() {
     delete rules.little_killers;
     delete rules.sandwiches;
     delete rules.x_sums;
+    delete rules.relations;
     if (Object.keys(rules).length === 0) rules = null;
   }
   clearMarks();

@@ -11,8 +11,8 @@ pub mod solver;
 pub(crate) use sudokud_model::{constraints, variant};
 
 pub use constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Preset,
-    Quadruple, RegionId, Regions, Sandwich, Whispers, XSum, Xv,
+    Arrow, Between, Cage, Constraints, CustomRelation, Diagonals, DigitPair, Direction, End, GreaterThan, Kropki,
+    LittleKiller, LockoutLine, Place, Preset, Quadruple, RegionId, Regions, Sandwich, Whispers, XSum, Xv,
 };
 pub use variant::{ConstraintError, Variant, windows};
 

@@ -1218,8 +1218,8 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::sizes::Shape;
     use crate::variants::{
-        Cage, Constraints, Diagonals, Direction, End, GreaterThan, Kropki, LittleKiller, LockoutLine, Place, Quadruple,
-        Regions, Sandwich, Whispers, XSum, Xv,
+        Between, Cage, Constraints, CustomRelation, Diagonals, DigitPair, Direction, End, GreaterThan, Kropki,
+        LittleKiller, LockoutLine, Place, Quadruple, Regions, Sandwich, Whispers, XSum, Xv,
     };
 
     /// [`Sums`]' sums and differences of sets against adding every pair, across words.
@@ -1545,6 +1545,15 @@ mod tests {
                 }
                 let has_mark = dotted(&constraints.xv.x) || dotted(&constraints.xv.v);
                 if constraints.xv.all_given && !has_mark && (a + b == 10 || a + b == 5) {
+                    return true;
+                }
+            }
+        }
+        // A custom relation's two cells hold a pair its table lacks.
+        for relation in &constraints.relations {
+            for (first, second) in relation.pairs() {
+                let (a, b) = (value(at(&relation.cells[first])), value(at(&relation.cells[second])));
+                if a != 0 && b != 0 && !relation.allowed.contains(&DigitPair(a as u64, b as u64)) {
                     return true;
                 }
             }
@@ -2059,6 +2068,54 @@ mod tests {
             let cells: Vec<u8> =
                 solution.cells().iter().map(|&value| if random.below(2) == 0 { value } else { 0 }).collect();
             counted[checked_count(shape, &constraints, cells).expect("lines of a solution fit")] += 1;
+        }
+        assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
+    }
+
+    /// 6x6 custom relations: groups of any cells of a random solved grid (each cell and the next,
+    /// or every two), each table the pairs the solution puts on its cells and a few random ones
+    /// (now and then random pairs alone, so that some have no solution), some of the solution's
+    /// digits as givens; so that some have one solution, several or none.
+    #[test]
+    fn counts_agree_with_a_naive_search_on_relations_6x6() {
+        let shape = Shape::new(2, 3).unwrap();
+        let size = shape.size();
+        let classic = Variant::new(shape, None, &Constraints::default()).unwrap();
+        let mut random = SplitMix64(29);
+        let mut counted = [0usize; 4];
+        for seed in 0..60 {
+            let solution = random_solution(&classic, seed, &mut Never).unwrap().unwrap();
+            let digit = |place: &Place| u64::from(solution.cells()[place.0 as usize * size + place.1 as usize]);
+            let mut constraints = Constraints::default();
+            for _ in 0..1 + random.below(3) {
+                let mut cells: Vec<Place> = Vec::new();
+                for _ in 0..2 + random.below(3) {
+                    let place = Place(random.below(size) as u64, random.below(size) as u64);
+                    if !cells.contains(&place) {
+                        cells.push(place);
+                    }
+                }
+                if cells.len() < 2 {
+                    continue;
+                }
+                let between = [Between::Neighbours, Between::EveryTwo][random.below(2)];
+                let mut relation = CustomRelation { cells, between, allowed: Vec::new(), name: None };
+                if random.below(10) != 0 {
+                    for (first, second) in relation.pairs() {
+                        relation.allowed.push(DigitPair(digit(&relation.cells[first]), digit(&relation.cells[second])));
+                    }
+                }
+                for _ in 0..1 + random.below(4) {
+                    let mut random_digit = || 1 + random.below(size) as u64;
+                    relation.allowed.push(DigitPair(random_digit(), random_digit()));
+                }
+                constraints.relations.push(relation);
+            }
+            let cells: Vec<u8> =
+                solution.cells().iter().map(|&value| if random.below(3) == 0 { value } else { 0 }).collect();
+            if let Some(count) = checked_count(shape, &constraints, cells) {
+                counted[count] += 1;
+            }
         }
         assert!(counted[0] > 0 && counted[1] > 0 && counted[2] + counted[3] > 0, "{counted:?}");
     }

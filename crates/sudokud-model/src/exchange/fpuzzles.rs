@@ -567,6 +567,10 @@ pub fn write_json(puzzle: &SharedPuzzle) -> Result<Value, ShareError> {
             return Err(ShareError::Inexpressible { format: FORMAT, what });
         }
     }
+    if !constraints.relations.is_empty() {
+        let what = "custom relations (`relations`): f-puzzles has no such rule".to_owned();
+        return Err(ShareError::Inexpressible { format: FORMAT, what });
+    }
     let own = lockout_lines::default_difference(size);
     if let Some(difference) = constraints.lockout_lines.iter().find_map(|line| line.difference.filter(|&d| d != own)) {
         let what = format!(
@@ -860,6 +864,7 @@ mod tests {
             global_entropy: false,
             global_mod: false,
             anti_taxicab: false,
+            relations: Vec::new(),
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -996,6 +1001,13 @@ mod tests {
                     assert_eq!(refused, "f-puzzles data cannot hold anti-taxicab: f-puzzles has no such rule");
                     puzzle.constraints.anti_taxicab = false;
                 }
+                // Nor custom relations.
+                let refused = encode(&puzzle).unwrap_err().to_string();
+                assert_eq!(
+                    refused,
+                    "f-puzzles data cannot hold custom relations (`relations`): f-puzzles has no such rule"
+                );
+                puzzle.constraints.relations.clear();
                 // Nor lockout lines of another difference than the grid's own.
                 if puzzle.constraints.lockout_lines.iter().any(|line| line.difference.is_some()) {
                     let refused = encode(&puzzle).unwrap_err().to_string();

@@ -30,13 +30,17 @@
 //! written there, the same sum) and `XSum` (`XSum~C2~27~8`: the row or column, then its clue from
 //! the start, left or top, then from the end, either empty; each clue is written as its own
 //! item), `GlobalEntropy` and `GlobalMod` (every 2x2 square holds a low, a middle and a high
-//! digit, or a digit of each residue mod 3). Any other type is refused by name
+//! digit, or a digit of each residue mod 3), `Pair`, `PairX` (`Pair~KEY~_name~R1C1~R1C2~~R2C1~R2C2`:
+//! custom relations, each two cells in a row or every two cells of each group keeping the key's
+//! table of digit pairs; groups separated by an empty argument, each taking the `_`-prefixed,
+//! URI-encoded name before it; the older `Binary` and `BinaryX`, keys with `-` and `_` swapped,
+//! are read too). Any other type is refused by name
 //! ([`ShareError::Unsupported`]), never dropped.
 
 use super::{LARGEST, ShareError, SharedPuzzle, check_writable, numbered, whispers_lines};
 use crate::constraints::{
-    Arrow, Cage, Constraints, Diagonals, Direction, End, GreaterThan, LittleKiller, LockoutLine, Place, Quadruple,
-    Regions, Sandwich, XSum,
+    Arrow, Between, Cage, Constraints, CustomRelation, Diagonals, DigitPair, Direction, End, GreaterThan, LittleKiller,
+    LockoutLine, Place, Quadruple, Regions, Sandwich, XSum,
 };
 use crate::family::lockout_lines;
 use crate::grid::Grid;
@@ -300,6 +304,7 @@ impl Reader {
                     .collect::<Result<_, _>>()?;
                 self.constraints.quadruples.push(Quadruple { top_left, digits });
             }
+            "Pair" | "PairX" | "Binary" | "BinaryX" => self.relations(kind, args)?,
             "GreaterThan" => {
                 let signs = self.pairs(kind, args)?.into_iter().map(|[greater, less]| GreaterThan { greater, less });
                 self.constraints.greater_than.extend(signs);
@@ -360,6 +365,51 @@ impl Reader {
             )));
         }
         self.jigsaws.push(layout.to_owned());
+        Ok(())
+    }
+
+    /// `Pair~KEY~_name~R1C1~R1C2~~R3C3~R3C4` (`PairX` for every two cells of each group; the
+    /// older `Binary` and `BinaryX` with `-` and `_` of the key swapped): the key, the table of
+    /// allowed digit pairs ([`binary_key`]), then groups of cells separated by empty arguments,
+    /// each after the name (`_` and the name, URI-encoded) it takes, if any; one custom relation
+    /// a group.
+    fn relations(&mut self, kind: &str, args: &[&str]) -> Result<(), ShareError> {
+        let Some((key, items)) = args.split_first() else {
+            return Err(malformed(format!("a `{kind}` has a key and cells")));
+        };
+        let key = match kind {
+            "Binary" | "BinaryX" => key
+                .chars()
+                .map(|ch| match ch {
+                    '-' => '_',
+                    '_' => '-',
+                    ch => ch,
+                })
+                .collect(),
+            _ => (*key).to_owned(),
+        };
+        let allowed = allowed_of_key(&key, self.size)?;
+        let between = if kind.ends_with('X') { Between::EveryTwo } else { Between::Neighbours };
+        let (mut name, mut cells, mut groups) = (String::new(), Vec::new(), Vec::new());
+        for item in items.iter().chain(std::iter::once(&"")) {
+            if item.is_empty() || item.starts_with('_') {
+                if !cells.is_empty() {
+                    groups.push((name.clone(), std::mem::take(&mut cells)));
+                }
+                if let Some(label) = item.strip_prefix('_') {
+                    name = super::percent_decoded(label, false);
+                }
+            } else {
+                cells.push(self.place(item)?);
+            }
+        }
+        if groups.is_empty() {
+            return Err(malformed(format!("`{kind}` names no cells")));
+        }
+        for (name, cells) in groups {
+            let name = (!name.is_empty()).then_some(name);
+            self.constraints.relations.push(CustomRelation { cells, between, allowed: allowed.clone(), name });
+        }
         Ok(())
     }
 
@@ -707,11 +757,75 @@ pub fn write(puzzle: &SharedPuzzle) -> Result<String, ShareError> {
             item(&mut out, kind, &mut cells(pair));
         }
     }
+    for relation in &constraints.relations {
+        let kind = match relation.between {
+            Between::Neighbours => "Pair",
+            Between::EveryTwo => "PairX",
+        };
+        let key = binary_key(&relation.allowed, size)?;
+        let name = relation.name.as_deref().map(|name| format!("_{}", uri_encoded(name)));
+        item(&mut out, kind, &mut std::iter::once(key).chain(name).chain(cells(&relation.cells)));
+    }
     // An empty puzzle is the string of no item, which the format writes as its lone `.`.
     if out.is_empty() {
         out.push('.');
     }
     Ok(out)
+}
+
+/// The URL-safe Base64 digits of a relation's key, 6 bits each.
+const KEY_DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// A relation's table as ISS keys it: one bit per digit pair, the first digit's row of N bits
+/// after another (bit `(a - 1) * N + (b - 1)` for `a` then `b`), six bits to a Base64 digit,
+/// lowest bit first, the trailing zero digits left out.
+fn binary_key(allowed: &[DigitPair], size: usize) -> Result<String, ShareError> {
+    let mut bits = vec![0u8; (size * size).div_ceil(6)];
+    for &DigitPair(first, second) in allowed {
+        let digits = 1..=size as u64;
+        if !digits.contains(&first) || !digits.contains(&second) {
+            return Err(inexpressible(format!("a relation's pair [{first}, {second}] of digits outside 1 to {size}")));
+        }
+        let bit = (first - 1) as usize * size + (second - 1) as usize;
+        bits[bit / 6] |= 1 << (bit % 6);
+    }
+    while bits.last() == Some(&0) {
+        bits.pop();
+    }
+    Ok(bits.into_iter().map(|value| char::from(KEY_DIGITS[usize::from(value)])).collect())
+}
+
+/// The digit pairs a relation's key allows (see [`binary_key`]), first digit first.
+fn allowed_of_key(key: &str, size: usize) -> Result<Vec<DigitPair>, ShareError> {
+    let values = key
+        .bytes()
+        .map(|byte| KEY_DIGITS.iter().position(|&digit| digit == byte))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| malformed(format!("`{key}` is no relation's key (Base64 digits, URL-safe)")))?;
+    if values.len() > (size * size).div_ceil(6) {
+        return Err(malformed(format!("`{key}` is longer than a relation's key on a {size}x{size} grid")));
+    }
+    let set = |bit: usize| values.get(bit / 6).is_some_and(|value| value >> (bit % 6) & 1 == 1);
+    let pairs = (1..=size as u64).flat_map(|first| (1..=size as u64).map(move |second| (first, second)));
+    Ok(pairs
+        .filter(|&(first, second)| set((first - 1) as usize * size + (second - 1) as usize))
+        .map(|(first, second)| DigitPair(first, second))
+        .collect())
+}
+
+/// `name` as ISS writes a relation's name: percent-encoded as a URI component, `.` and `~` too,
+/// which separate items and arguments.
+fn uri_encoded(name: &str) -> String {
+    let mut out = String::new();
+    for byte in name.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'!' | b'*' | b'\'' | b'(' | b')' => {
+                out.push(char::from(byte))
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
 }
 
 /// A jigsaw's regions as one layout line: a line as it is (any characters will do), rows each
@@ -762,7 +876,7 @@ mod tests {
                     .Whisper~R6C1~R5C2.Whisper~2~R6C3~R6C4~R5C5.Palindrome~R4C4~R5C5~R4C6.Renban~R6C4~R6C5\
                     .Between~R2C1~R3C2~R3C3.Arrow~R6C6~R5C6~R4C6.PillArrow~2~R1C3~R1C4~R2C4~R3C4\
                     .GreaterThan~R5C3~R5C2~R4C3.Quad~R3C3~1~6~6.Modular~3~R1C1~R2C1~R3C1\
-                    .Entropic~R4C1~R4C2.AntiTaxicab\
+                    .Entropic~R4C1~R4C2.AntiTaxicab.PairX~CE~_a%20b~R1C1~R2C2~~R6C1~R6C2.Pair~CE~R3C3~R3C4\
                     .LittleKiller~9~R2C1.LittleKiller~12~R1C6.LittleKiller~8~R3C6.LittleKiller~7~R6C2\
                     .Lockout~3~R1C1~R2C2.Lockout~2~R4C1~R4C2~R4C3\
                     .Sandwich~5~C2.Sandwich~0~R6.XSum~C5~13~6.XSum~R2~~8.GlobalEntropy.GlobalMod";
@@ -837,6 +951,20 @@ mod tests {
             global_entropy: true,
             global_mod: true,
             anti_taxicab: true,
+            // `CE`: bits 1 and 8, 1 then 2 and 2 then 3 on 6x6.
+            relations: [
+                (vec![place(0, 0), place(1, 1)], Between::EveryTwo, Some("a b")),
+                (vec![place(5, 0), place(5, 1)], Between::EveryTwo, Some("a b")),
+                (vec![place(2, 2), place(2, 3)], Between::Neighbours, None),
+            ]
+            .into_iter()
+            .map(|(cells, between, name)| CustomRelation {
+                cells,
+                between,
+                allowed: vec![DigitPair(1, 2), DigitPair(2, 3)],
+                name: name.map(str::to_owned),
+            })
+            .collect(),
         };
         assert_eq!(puzzle.constraints, expected);
     }
@@ -975,6 +1103,7 @@ mod tests {
         assert!(refused(".Shape~7x7").contains("a grid of a size sudokud does not have"));
         assert!(refused(".AllDifferent~R1C1~R1C2").contains("2 cells that differ: sudokud's extra regions have 9"));
         assert!(refused(".FooBar").contains("`FooBar` (a rule of the Interactive Sudoku Solver)"));
+        assert!(refused(".Pair~AB~R1C1~R1C2.FooBar").contains("`FooBar`"));
         let uneven = format!(".Jigsaw~{}{}", "0".repeat(80), "1");
         assert!(refused(&uneven).contains("a region of 80 cells beside the boxes"), "{}", refused(&uneven));
     }
@@ -1020,6 +1149,40 @@ mod tests {
         assert_eq!(refused(".XSum~C2~1~2~3"), "`XSum` has a clue at each end at most, as `XSum~C2~12~8`");
         assert_eq!(refused(".XSum~C2~x~"), "`x` is no `XSum` clue");
         assert_eq!(refused(".LittleKiller~5~R9C9"), "`R9C9` is the end of no diagonal ISS names a little killer by");
+    }
+
+    #[test]
+    fn relations_are_read_from_their_key_and_named_groups() {
+        // ISS's "Odd/Even Thermo Sudoku" key: the second digit greater and of the same parity.
+        let puzzle = read(".Pair~UFVQFUAFQAE~_Odd-Even%20Thermo~r1c2~r1c3~~r8c4~r9c4").unwrap();
+        let relations = &puzzle.constraints.relations;
+        assert_eq!(relations.len(), 2);
+        for relation in relations {
+            assert_eq!(relation.between, Between::Neighbours);
+            assert_eq!(relation.name.as_deref(), Some("Odd-Even Thermo"));
+            let expected: Vec<DigitPair> = (1..=9u64)
+                .flat_map(|a| (a + 1..=9).filter(move |b| (a + b) % 2 == 0).map(move |b| DigitPair(a, b)))
+                .collect();
+            assert_eq!(relation.allowed, expected);
+        }
+        assert_eq!(relations[1].cells, [place(7, 3), place(8, 3)]);
+        assert_eq!(
+            write(&puzzle).unwrap(),
+            ".Pair~UFVQFUAFQAE~_Odd-Even%20Thermo~R1C2~R1C3.Pair~UFVQFUAFQAE~_Odd-Even%20Thermo~R8C4~R9C4"
+        );
+        // Every two cells of a group, unnamed; the legacy key's `-` and `_` swapped.
+        let every_two = read(".PairX~8H_xf8H_xf8H_B~R4C1~R5C1~R6C1").unwrap();
+        let legacy = read(".BinaryX~8H-xf8H-xf8H-B~R4C1~R5C1~R6C1").unwrap();
+        assert_eq!(every_two, legacy);
+        let relation = &every_two.constraints.relations[0];
+        assert_eq!((relation.between, relation.name.as_deref()), (Between::EveryTwo, None));
+        assert!(relation.allowed.iter().all(|&DigitPair(a, b)| a.abs_diff(b) > 1), "{:?}", relation.allowed);
+        assert_eq!(write(&every_two).unwrap(), ".PairX~8H_xf8H_xf8H_B~R4C1~R5C1~R6C1");
+        let malformed = |text: &str| read(text).unwrap_err().to_string();
+        assert!(malformed(".Pair").contains("a `Pair` has a key and cells"));
+        assert!(malformed(".Pair~AB~_name").contains("`Pair` names no cells"));
+        assert!(malformed(".Pair~A+B~R1C1~R1C2").contains("`A+B` is no relation's key"));
+        assert!(malformed(&format!(".Pair~{}~R1C1~R1C2", "A".repeat(15))).contains("is longer than a relation's key"));
     }
 
     #[test]

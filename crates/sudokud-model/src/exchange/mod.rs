@@ -257,7 +257,9 @@ fn percent_decoded(value: &str, plus_is_space: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::{Cage, Diagonals, Direction, End, LittleKiller, Place, Regions, Sandwich, Whispers, XSum};
+    use crate::constraints::{
+        Between, Cage, Diagonals, DigitPair, Direction, End, LittleKiller, Place, Regions, Sandwich, Whispers, XSum,
+    };
     use crate::random::SplitMix64;
 
     fn place(row: u64, col: u64) -> Place {
@@ -349,6 +351,20 @@ mod tests {
         constraints.quadruples =
             vec![crate::constraints::Quadruple { top_left: place(row % (size - 1), col % (size - 1)), digits }];
         constraints.extra_regions = vec![cells(&mut cell, size as usize)];
+        // Relations of any cells (none twice), their tables each pair once in order as keys read
+        // back, named or not (ISS writes names URI-encoded, `.` and `~` too).
+        for (between, name) in [(Between::Neighbours, None), (Between::EveryTwo, Some("1:3 .~%é"))] {
+            let mut cells = cells(&mut cell, 3);
+            cells.dedup_by(|later, earlier| later == earlier);
+            cells.sort_by_key(|&Place(row, col)| (row, col));
+            cells.dedup();
+            let mut allowed: Vec<DigitPair> =
+                (0..4).map(|_| cell()).map(|Place(first, second)| DigitPair(first + 1, second + 1)).collect();
+            allowed.sort_by_key(|&DigitPair(first, second)| (first, second));
+            allowed.dedup();
+            let name = name.map(str::to_owned);
+            constraints.relations.push(crate::constraints::CustomRelation { cells, between, allowed, name });
+        }
         constraints.even = cells(&mut cell, 2);
         constraints.odd = cells(&mut cell, 1);
         constraints.diagonals =

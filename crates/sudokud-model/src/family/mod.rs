@@ -37,6 +37,7 @@ mod palindromes;
 mod parity;
 pub mod quadruples;
 pub mod regions;
+pub mod relations;
 pub mod renban;
 pub mod sandwiches;
 mod thermometers;
@@ -108,6 +109,7 @@ families!(
     global_classes::GlobalMod,
     // After every house, which keeps its cells apart without a pair.
     anti_taxicab::AntiTaxicab,
+    relations::Relations,
 );
 
 /// A rule set while its families build it: rows and columns first (every variant keeps them),
@@ -181,7 +183,7 @@ impl Builder {
     /// Relates `first`'s digit to `second`'s by `rule` with its `parameter` (a whispers line's
     /// difference): each rule and parameter is one relation.
     pub(crate) fn relate_by(&mut self, first: u16, second: u16, rule: &'static PairRule, parameter: u32) {
-        let same = |relation: &Relation| std::ptr::eq(relation.rule, rule) && relation.parameter == parameter;
+        let same = |relation: &Relation| relation.is_rule(rule, parameter);
         let relation = match self.relations.iter().position(same) {
             Some(index) => index,
             None => {
@@ -193,10 +195,33 @@ impl Builder {
         self.pairs.push(Pair { first, second, relation });
     }
 
+    /// Relates `first`'s digit to `second`'s by `relation`, a table of digits a request gives:
+    /// each table (with its label) is one relation. `None` when the rule set has as many
+    /// relations as a pair can name already and this one is new.
+    pub(crate) fn relate_by_table(&mut self, first: u16, second: u16, relation: &Relation) -> Option<()> {
+        let index = match self.relations.iter().position(|known| known == relation) {
+            Some(index) => index,
+            None if self.relations.len() < MAX_RELATIONS => {
+                self.relations.push(relation.clone());
+                self.relations.len() - 1
+            }
+            None => return None,
+        };
+        let relation = u8::try_from(index).expect("at most MAX_RELATIONS relations");
+        self.pairs.push(Pair { first, second, relation });
+        Some(())
+    }
+
     /// The rule of a relation already between `first` and `second` (either way round) that no
     /// two digits keep together with `rule` and its `parameter`: two marks on one pair that
     /// contradict.
     pub(crate) fn clash(&self, first: u16, second: u16, rule: &PairRule, parameter: u32) -> Option<Unit> {
+        self.clash_with(first, second, |a, b| (rule.holds)(u32::from(a), u32::from(b), parameter))
+    }
+
+    /// The rule of a relation already between `first` and `second` (either way round) that no
+    /// two digits `a` and `b` for which `keeps(a, b)` (`a` the first's) keep too.
+    pub(crate) fn clash_with(&self, first: u16, second: u16, keeps: impl Fn(u8, u8) -> bool) -> Option<Unit> {
         let size = self.shape.size() as u8;
         let digits = || (1..=size).flat_map(|a| (1..=size).map(move |b| (a, b)));
         self.pairs.iter().find_map(|pair| {
@@ -206,11 +231,9 @@ impl Builder {
                 ends if ends == (second, first) => true,
                 _ => return None,
             };
-            let keeps = |(a, b): (u8, u8)| {
-                (rule.holds)(u32::from(a), u32::from(b), parameter)
-                    && if swapped { relation.holds(b, a) } else { relation.holds(a, b) }
-            };
-            (!digits().any(keeps)).then(|| relation.unit())
+            let both =
+                |(a, b): (u8, u8)| keeps(a, b) && if swapped { relation.holds(b, a) } else { relation.holds(a, b) };
+            (!digits().any(both)).then(|| relation.unit())
         })
     }
 
@@ -327,12 +350,17 @@ pub struct PairRule {
     pub increasing: bool,
 }
 
-/// A [`PairRule`] with its parameter on a grid of one size, with what each digit allows across
-/// listed once, so the search asks a table, not the rule.
+/// How many distinct relations a rule set holds at most: a [`Pair`] names its relation by a byte.
+pub const MAX_RELATIONS: usize = 256;
+
+/// A [`PairRule`] with its parameter, or a table of digit pairs a request gives (a custom
+/// relation), on a grid of one size, with what each digit allows across listed once, so the
+/// search asks a table, not the rule.
 #[derive(Clone, Debug)]
 pub struct Relation {
-    rule: &'static PairRule,
-    parameter: u32,
+    source: Source,
+    /// Whether what a set of digits allows across is what its smallest allows ([`PairRule::increasing`]).
+    increasing: bool,
     /// Every digit of the grid, as bits.
     full: u32,
     /// Per digit `d` (index `d - 1`) of the first cell, the digits the second may hold.
@@ -341,9 +369,24 @@ pub struct Relation {
     backward: [u32; 32],
 }
 
+/// Where a [`Relation`]'s table comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// A family's rule, with its parameter.
+    Rule { rule: &'static PairRule, parameter: u32 },
+    /// The digit pairs a request lists (`constraints.relations`), with their label if any.
+    Table { label: Option<String> },
+}
+
 impl PartialEq for Relation {
     fn eq(&self, other: &Relation) -> bool {
-        std::ptr::eq(self.rule, other.rule) && self.parameter == other.parameter && self.full == other.full
+        match (&self.source, &other.source) {
+            (Source::Rule { rule, parameter }, _) => other.is_rule(rule, *parameter) && self.full == other.full,
+            (Source::Table { label }, Source::Table { label: other_label }) => {
+                label == other_label && self.full == other.full && self.forward == other.forward
+            }
+            (Source::Table { .. }, Source::Rule { .. }) => false,
+        }
     }
 }
 
@@ -351,16 +394,39 @@ impl Eq for Relation {}
 
 impl Relation {
     fn new(rule: &'static PairRule, parameter: u32, size: usize) -> Relation {
-        let (mut forward, mut backward) = ([0; 32], [0; 32]);
+        let mut pairs = Vec::new();
         for first in 1..=size as u32 {
             for second in 1..=size as u32 {
                 if (rule.holds)(first, second, parameter) {
-                    forward[first as usize - 1] |= 1 << (second - 1);
-                    backward[second as usize - 1] |= 1 << (first - 1);
+                    pairs.push((first as u8, second as u8));
                 }
             }
         }
-        Relation { rule, parameter, full: (1 << size) - 1, forward, backward }
+        let mut relation = Relation::of_pairs(&pairs, size, Source::Rule { rule, parameter });
+        relation.increasing = rule.increasing;
+        relation
+    }
+
+    /// The relation that allows exactly `pairs` (the first cell's digit, then the second's, each
+    /// 1 to `size`) on a grid of `size`, named `label` in sentences when it has one.
+    pub fn of_table(pairs: &[(u8, u8)], size: usize, label: Option<&str>) -> Relation {
+        Relation::of_pairs(pairs, size, Source::Table { label: label.map(str::to_owned) })
+    }
+
+    fn of_pairs(pairs: &[(u8, u8)], size: usize, source: Source) -> Relation {
+        let (mut forward, mut backward) = ([0; 32], [0; 32]);
+        for &(first, second) in pairs {
+            debug_assert!((1..=size as u8).contains(&first) && (1..=size as u8).contains(&second));
+            forward[usize::from(first) - 1] |= 1 << (second - 1);
+            backward[usize::from(second) - 1] |= 1 << (first - 1);
+        }
+        Relation { source, increasing: false, full: (1 << size) - 1, forward, backward }
+    }
+
+    /// Whether it is `rule`'s with `parameter`.
+    fn is_rule(&self, rule: &PairRule, parameter: u32) -> bool {
+        matches!(self.source, Source::Rule { rule: own, parameter: own_parameter }
+            if std::ptr::eq(own, rule) && own_parameter == parameter)
     }
 
     /// The digits the second cell may hold when the first holds a digit of `first` (bit `d - 1`
@@ -371,7 +437,7 @@ impl Relation {
         if first == 0 {
             return 0;
         }
-        if self.rule.increasing {
+        if self.increasing {
             // Above the smallest digit, or below the largest when reversed.
             let digit = if reversed { 31 - first.leading_zeros() } else { first.trailing_zeros() };
             return table[digit as usize];
@@ -388,17 +454,35 @@ impl Relation {
 
     /// Whether `first` and `second`, both filled, keep the relation.
     pub fn holds(&self, first: u8, second: u8) -> bool {
-        (self.rule.holds)(u32::from(first), u32::from(second), self.parameter)
+        match self.source {
+            Source::Rule { rule, parameter } => (rule.holds)(u32::from(first), u32::from(second), parameter),
+            Source::Table { .. } => {
+                (1..=32).contains(&first)
+                    && (1..=32).contains(&second)
+                    && self.forward[usize::from(first) - 1] >> (second - 1) & 1 == 1
+            }
+        }
     }
 
     /// Why cells named `first` and `second` limit each other (see [`PairRule::reason`]).
     pub fn reason(&self, first: &str, second: &str) -> String {
-        (self.rule.reason)(first, second, self.parameter)
+        match &self.source {
+            Source::Rule { rule, parameter } => (rule.reason)(first, second, *parameter),
+            Source::Table { label: Some(label) } => {
+                format!("{first} and {second} keep the relation \"{label}\", which allows only some pairs of digits")
+            }
+            Source::Table { label: None } => {
+                format!("{first} and {second} keep a custom relation, which allows only some pairs of digits")
+            }
+        }
     }
 
     /// The rule it stands for, in conflicts.
     pub fn unit(&self) -> Unit {
-        self.rule.unit
+        match self.source {
+            Source::Rule { rule, .. } => rule.unit,
+            Source::Table { .. } => Unit::Relation,
+        }
     }
 }
 
@@ -505,8 +589,15 @@ pub(crate) mod tests {
         ];
         for size in [4, 9, 16] {
             let full = (1u32 << size) - 1;
-            for (rule, parameter) in rules {
-                let relation = Relation::new(rule, parameter, size);
+            // Custom tables beside the rules: one-way, and sparse.
+            let digits = 1..=size as u8;
+            let one_way: Vec<(u8, u8)> =
+                digits.clone().flat_map(|a| (a + 1..=size as u8).map(move |b| (a, b))).collect();
+            let sparse: Vec<(u8, u8)> = digits.map(|a| (a, a % size as u8 + 1)).collect();
+            let tables = [Relation::of_table(&one_way, size, None), Relation::of_table(&sparse, size, Some("next"))];
+            let relations = rules.iter().map(|&(rule, parameter)| Relation::new(rule, parameter, size)).chain(tables);
+            for relation in relations {
+                let rule = relation.unit();
                 let sets = (0..=full).step_by(if size > 9 { 97 } else { 1 });
                 for first in sets {
                     for reversed in [false, true] {

@@ -169,6 +169,16 @@ mod tests {
         assert!(steps.iter().all(|said| said.contains(" are a taxicab distance of ")), "{steps:?}");
     }
 
+    /// ISS's Odd/Even Thermo Sudoku (custom relations alone, MIT) explained through to its
+    /// published solution, the relation's steps naming it.
+    #[test]
+    fn the_iss_custom_relation_example_is_explained_to_its_solution() {
+        let steps = super::super::renban::tests::iss_example_steps("Odd/Even Thermo Sudoku", Technique::NeighbourRule);
+        assert!(steps.len() >= 10, "{steps:?}");
+        let named = " keep the relation \"Odd-Even Thermo\", which allows only some pairs of digits, so ";
+        assert!(steps.iter().all(|said| said.contains(named)), "{steps:?}");
+    }
+
     /// The neighbour rule across a palindrome: a digit placed at one end is the other end's
     /// only candidate.
     #[test]
