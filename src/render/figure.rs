@@ -1,9 +1,9 @@
 //! One puzzle drawn: its grid with the boxes or jigsaw regions outlined, the marks of its
 //! variant (windows, diagonals, cages, thermometers, Kropki dots, X and V marks, greater-than
 //! signs, whispers lines, palindromes, renban lines, arrows, between and lockout lines, modular
-//! and entropic lines, custom relations, even and odd cells, quadruples' circles, and little killers', sandwiches'
-//! and X-sums' clues outside the grid, in a margin the grid leaves for them only when there are
-//! some), its
+//! and entropic lines, custom relations, even and odd cells, quadruples' circles, and little
+//! killers', sandwiches' and X-sums' clues outside the grid, in a margin the grid leaves for them
+//! only when there are some), its
 //! givens, and if asked its solution (in red, as the playground shows it) or pencil marks, under
 //! a title and over a caption. Proportions are of the grid's side, so a figure scales to any
 //! width and page.

@@ -813,19 +813,10 @@ fn allowed_of_key(key: &str, size: usize) -> Result<Vec<DigitPair>, ShareError> 
         .collect())
 }
 
-/// `name` as ISS writes a relation's name: percent-encoded as a URI component, `.` and `~` too,
-/// which separate items and arguments.
+/// `name` as ISS writes a relation's name: percent-encoded as a URI component (all but
+/// `-_!*'()` of the punctuation), `.` and `~` too, which separate items and arguments.
 fn uri_encoded(name: &str) -> String {
-    let mut out = String::new();
-    for byte in name.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'!' | b'*' | b'\'' | b'(' | b')' => {
-                out.push(char::from(byte))
-            }
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    out
+    super::percent_encoded_but(name, b"-_!*'()")
 }
 
 /// A jigsaw's regions as one layout line: a line as it is (any characters will do), rows each

@@ -222,9 +222,14 @@ pub fn write(puzzle: &SharedPuzzle, format: SharedFormat) -> Result<Written, Sha
 /// `text` safe in a link: every byte but ASCII letters, digits and `.~_-` as `%XX` (base64's `+`,
 /// `/` and `=`, a jigsaw layout's other characters), so no reader takes it for the link's syntax.
 fn percent_encoded(text: &str) -> String {
+    percent_encoded_but(text, b".~_-")
+}
+
+/// `text` with every byte but ASCII letters, digits and those of `kept` as `%XX`.
+pub(super) fn percent_encoded_but(text: &str, kept: &[u8]) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b".~_-".contains(&byte) {
+        if byte.is_ascii_alphanumeric() || kept.contains(&byte) {
             out.push(char::from(byte));
         } else {
             out.push_str(&format!("%{byte:02X}"));

@@ -1,7 +1,8 @@
 //! A variant's windows of digit classes (three cells in a row along a modular or entropic line,
 //! a 2x2 square under global entropy or global mod): every class appears in a window, so a class
-//! with one place left goes there and a cell of one class keeps it from the others of three; each cell keeps the candidates of the classes some
-//! way of giving every cell a class leaves it ([`ClassWindow::support`]).
+//! with one place left goes there and a cell of one class keeps it from the others of three;
+//! each cell keeps the candidates of the classes some way of giving every cell a class leaves it
+//! ([`ClassWindow::support`]).
 
 use sudokud_model::variant::{ClassWindow, Classes, WindowKind};
 
